@@ -1,0 +1,37 @@
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import ts from 'typescript-eslint';
+import svelteConfig from './svelte.config.js';
+
+export default ts.config(
+	{ ignores: ['build/', '.svelte-kit/', 'data/', 'drizzle/', 'test-results/', 'playwright-report/'] },
+	js.configs.recommended,
+	...ts.configs.recommended,
+	...svelte.configs.recommended,
+	prettier,
+	...svelte.configs.prettier,
+	{
+		languageOptions: { globals: { ...globals.browser, ...globals.node } },
+		rules: {
+			'no-undef': 'off',
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
+		}
+	},
+	{
+		files: ['**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'],
+		languageOptions: {
+			parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: ts.parser, svelteConfig }
+		}
+	},
+	{
+		// config.ts is the only reader of the environment (CONTRACT §2).
+		files: ['src/**/*.ts', 'src/**/*.svelte'],
+		ignores: ['src/lib/server/config.ts', 'src/lib/server/config.test.ts'],
+		rules: {
+			'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through $lib/server/config.' }],
+			'no-restricted-imports': ['error', { patterns: [{ group: ['$env/*'], message: 'Read configuration through $lib/server/config.' }] }]
+		}
+	}
+);

@@ -1,0 +1,36 @@
+import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
+import { config } from '$lib/server/config';
+import { database } from '$lib/server/db';
+import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
+import { log } from '$lib/server/log';
+
+export const init: ServerInit = async () => {
+	await database.migrate();
+	log.info('database ready', { driver: database.driver });
+};
+
+/** Adds the security headers to every response SvelteKit produces: pages, API, redirects, errors, 404s. */
+const withSecurityHeaders: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	// Pages come back with SvelteKit's own policy holding this response's script nonce; keep that nonce and
+	// replace the rest with the full policy built from configuration.
+	const headers = securityHeaders(config, scriptSrcFrom(response.headers.get('content-security-policy')) ?? undefined);
+	try {
+		for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+		return response;
+	} catch {
+		// A response passed through from fetch() has immutable headers: copy it.
+		const copy = new Response(response.body, response);
+		for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+		return copy;
+	}
+};
+
+export const handle: Handle = withSecurityHeaders;
+
+export const handleError: HandleServerError = ({ error, event, status, message }) => {
+	if (status === 404) return { message: 'Page introuvable' };
+	const id = crypto.randomUUID();
+	log.error('unhandled error', { id, status, method: event.request.method, path: event.url.pathname, error });
+	return { message: status >= 500 ? 'Erreur interne du serveur' : message, id };
+};

@@ -1,0 +1,47 @@
+/**
+ * The company's identity, in one place: a deployment edits this file and every page, footer and legal text
+ * follows. Client-safe (no secrets).
+ */
+export const company = {
+	brand: 'Atelier',
+	tagline: 'Sites web et formation pour les artisans',
+	legalName: 'Atelier Numérique SAS',
+	legalForm: 'société par actions simplifiée',
+	shareCapital: '10 000 €',
+	registration: 'RCS Lyon 912 345 678',
+	siren: '912 345 678',
+	siret: '912 345 678 00015',
+	vatNumber: 'FR27 912 345 678',
+	/** Déclaration d'activité de prestataire de formation (article L. 6351-1 du Code du travail). */
+	trainingDeclaration: '84 69 12345 69 auprès du préfet de région Auvergne-Rhône-Alpes',
+	address: {
+		street: '12 rue de la Charité',
+		postalCode: '69002',
+		city: 'Lyon',
+		country: 'France'
+	},
+	email: 'contact@atelier-numerique.fr',
+	privacyEmail: 'rgpd@atelier-numerique.fr',
+	phone: '04 78 00 00 00',
+	phoneHref: '+33478000000',
+	publicationDirector: 'Camille Martin, présidente',
+	host: {
+		name: 'OVH SAS',
+		address: '2 rue Kellermann, 59100 Roubaix, France',
+		phone: '1007',
+		website: 'https://www.ovhcloud.com'
+	},
+	mediator: {
+		name: 'CM2C — Centre de la médiation de la consommation de conciliateurs de justice',
+		address: '49 rue de Ponthieu, 75008 Paris',
+		website: 'https://www.cm2c.net'
+	},
+	training: {
+		name: 'Programme Artisan en ligne',
+		monthlyPriceTtc: '49 €',
+		minimumMonths: 0
+	},
+	lastLegalUpdate: '22 novembre 2026'
+} as const;
+
+export const companyAddressLine = `${company.address.street}, ${company.address.postalCode} ${company.address.city}`;

@@ -1,0 +1,233 @@
+/**
+ * The only reader of the environment (CONTRACT §2). Every variable is parsed and validated once, with zod;
+ * a bad value stops start-up with a message that names the variable.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { lazy } from './lazy';
+
+export class ConfigError extends Error {
+	constructor(readonly problems: string[]) {
+		super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+		this.name = 'ConfigError';
+	}
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Treat empty strings like unset variables: `FOO=` in a .env file means "use the default". */
+const optional = <T extends z.ZodType>(schema: T) =>
+	z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+const hostPattern = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?::\d{1,5})?$/i;
+
+const urlWithProtocols = (protocols: string[], what: string) =>
+	z.string().refine((value) => {
+		try {
+			return protocols.includes(new URL(value).protocol);
+		} catch {
+			return false;
+		}
+	}, `must be ${what}`);
+
+const port = z.coerce
+	.number({ error: 'must be a port number' })
+	.int('must be a whole number')
+	.min(1, 'must be between 1 and 65535')
+	.max(65535, 'must be between 1 and 65535');
+
+const positiveInt = (max: number) =>
+	z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(max);
+
+const envSchema = z.object({
+	PORT: optional(port),
+	HOST: optional(z.string().min(1)),
+	ORIGIN: optional(
+		urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL').refine((value) => {
+			const url = new URL(value);
+			return (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+		}, 'must be an origin only, without a path, query or fragment (e.g. https://example.fr)')
+	),
+	DATA_DIR: optional(z.string()),
+	DATABASE_URL: optional(urlWithProtocols(['postgres:', 'postgresql:'], 'a postgres:// URL')),
+	STORAGE_DRIVER: optional(z.enum(['fs', 's3'], { error: 'must be "fs" or "s3"' })),
+	S3_ENDPOINT: optional(urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL')),
+	S3_ACCESS_KEY: optional(z.string()),
+	S3_SECRET_KEY: optional(z.string()),
+	S3_REGION: optional(z.string().regex(/^[a-z0-9-]+$/, 'must look like us-east-1')),
+	S3_BUCKET: optional(
+		z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case characters)')
+	),
+	SIGNING_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
+	SMTP_URL: optional(urlWithProtocols(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL')),
+	MAIL_FROM: optional(
+		z.string().regex(/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an address, optionally as "Name <address>"')
+	),
+	ADMIN_EMAIL: optional(z.email('must be an e-mail address')),
+	STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_/, 'must start with sk_ or rk_')),
+	STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_/, 'must start with whsec_')),
+	STRIPE_PRICE_ID: optional(z.string().regex(/^price_/, 'must start with price_')),
+	STRIPE_API_URL: optional(urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL')),
+	IMAGE_REMOTE_HOSTS: optional(
+		z
+			.string()
+			.transform((v) =>
+				v
+					.split(',')
+					.map((h) => h.trim().toLowerCase())
+					.filter(Boolean)
+			)
+			.refine((hosts) => hosts.every((h) => hostPattern.test(h)), 'must be a comma-separated list of host[:port]')
+	),
+	CMS_IMAGE_HOST: optional(z.string().regex(hostPattern, 'must be a host name, optionally with :port')),
+	SITE_MODE: optional(z.enum(['platform', 'showcase'], { error: 'must be "platform" or "showcase"' })),
+	BODY_SIZE_LIMIT: optional(
+		z.string().regex(/^(?:\d+[KMG]?|Infinity)$/i, 'must be a number of bytes, optionally with K, M or G')
+	),
+	IMAGE_MAX_EDGE: optional(positiveInt(16384)),
+	LEADS_RETENTION_DAYS: optional(positiveInt(36500))
+});
+
+export type StorageConfig =
+	| { driver: 'fs'; bucket: string }
+	| {
+			driver: 's3';
+			bucket: string;
+			endpoint: URL;
+			accessKey: string;
+			secretKey: string;
+			region: string;
+	  };
+
+export type StripeConfig = { secretKey: string; webhookSecret: string; priceId: string; apiUrl: URL | null };
+
+export interface Config {
+	port: number;
+	host: string;
+	origin: URL;
+	dataDir: string;
+	databaseUrl: string | null;
+	storage: StorageConfig;
+	signingSecret: string;
+	smtpUrl: string | null;
+	mailFrom: string;
+	adminEmail: string;
+	/** null when any of the three Stripe variables is missing: payments are off. */
+	stripe: StripeConfig | null;
+	imageRemoteHosts: string[];
+	cmsImageHost: string | null;
+	siteMode: 'platform' | 'showcase';
+	bodySizeLimit: string;
+	imageMaxEdge: number;
+	leadsRetentionDays: number;
+}
+
+/** Large enough for a 20 MB upload plus its multipart envelope; every other route enforces a small limit itself. */
+export const DEFAULT_BODY_SIZE_LIMIT = '21M';
+
+/**
+ * Reads and validates the environment. Pure apart from the signing secret, which is generated once and
+ * kept in DATA_DIR/secret (mode 600) when SIGNING_SECRET is not given.
+ */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+	const parsed = envSchema.safeParse(env);
+	const problems: string[] = [];
+	if (!parsed.success) {
+		for (const issue of parsed.error.issues) {
+			const name = String(issue.path[0]);
+			problems.push(`${name}: ${issue.message} (got ${JSON.stringify(env[name])})`);
+		}
+		throw new ConfigError(problems);
+	}
+	const e = parsed.data;
+
+	const port = e.PORT ?? 3000;
+	const origin = new URL(e.ORIGIN ?? `http://localhost:${port}`);
+	const dataDir = path.resolve(cwd, e.DATA_DIR ?? './data');
+
+	let storage: StorageConfig;
+	const bucket = e.S3_BUCKET ?? 'private-gallery';
+	if ((e.STORAGE_DRIVER ?? 'fs') === 's3') {
+		for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+			if (!e[name]) problems.push(`${name}: required when STORAGE_DRIVER=s3`);
+		}
+		storage = {
+			driver: 's3',
+			bucket,
+			endpoint: new URL(e.S3_ENDPOINT ?? 'http://invalid'),
+			accessKey: e.S3_ACCESS_KEY ?? '',
+			secretKey: e.S3_SECRET_KEY ?? '',
+			region: e.S3_REGION ?? 'us-east-1'
+		};
+	} else {
+		storage = { driver: 'fs', bucket: 'private-gallery' };
+	}
+
+	const stripeValues = [e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET, e.STRIPE_PRICE_ID];
+	let stripe: StripeConfig | null = null;
+	if (stripeValues.every(Boolean)) {
+		stripe = {
+			secretKey: e.STRIPE_SECRET_KEY!,
+			webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+			priceId: e.STRIPE_PRICE_ID!,
+			apiUrl: e.STRIPE_API_URL ? new URL(e.STRIPE_API_URL) : null
+		};
+	} else if (stripeValues.some(Boolean)) {
+		problems.push(
+			'STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: set all three to turn payments on, or none to leave them off'
+		);
+	}
+
+	if (problems.length) throw new ConfigError(problems);
+
+	const mailFrom = e.MAIL_FROM ?? `Atelier <no-reply@${origin.hostname}>`;
+	const siteMode = e.SITE_MODE ?? 'platform';
+
+	return {
+		port,
+		host: e.HOST ?? '0.0.0.0',
+		origin,
+		dataDir,
+		databaseUrl: e.DATABASE_URL ?? null,
+		storage,
+		signingSecret: e.SIGNING_SECRET ?? readOrCreateSecret(dataDir),
+		smtpUrl: e.SMTP_URL ?? null,
+		mailFrom,
+		adminEmail: e.ADMIN_EMAIL ?? addressOf(mailFrom),
+		stripe,
+		imageRemoteHosts: e.IMAGE_REMOTE_HOSTS ?? ['images.unsplash.com'],
+		// The showcase revision drops the CMS image host from the policy (SEED.md part 1).
+		cmsImageHost: siteMode === 'showcase' ? null : (e.CMS_IMAGE_HOST?.toLowerCase() ?? null),
+		siteMode,
+		bodySizeLimit: e.BODY_SIZE_LIMIT ?? DEFAULT_BODY_SIZE_LIMIT,
+		imageMaxEdge: e.IMAGE_MAX_EDGE ?? 2560,
+		leadsRetentionDays: e.LEADS_RETENTION_DAYS ?? 1095
+	};
+}
+
+/** "Atelier <no-reply@x.fr>" → "no-reply@x.fr" */
+export function addressOf(mailbox: string): string {
+	const match = /<([^>]+)>/.exec(mailbox);
+	return (match?.[1] ?? mailbox).trim();
+}
+
+function readOrCreateSecret(dataDir: string): string {
+	const file = path.join(dataDir, 'secret');
+	mkdirSync(dataDir, { recursive: true });
+	try {
+		writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+	} catch (error) {
+		// EEXIST: made by an earlier start, or by another instance starting at the same moment.
+		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+	}
+	// A secret readable by other local users is a secret no longer: tighten it if someone loosened it.
+	if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+	const secret = readFileSync(file, 'utf8').trim();
+	if (secret.length < 32) throw new ConfigError([`SIGNING_SECRET: the file ${file} holds a secret shorter than 32 characters`]);
+	return secret;
+}
+
+/** The process-wide configuration, read on first use (so that importing a module never touches the disk). */
+export const config: Config = lazy(() => loadConfig());

@@ -1,0 +1,88 @@
+/**
+ * One schema, two drivers: embedded PostgreSQL (PGlite) in DATA_DIR/db when DATABASE_URL is unset, a real
+ * PostgreSQL server through postgres.js when it is set. Both are exposed as the same `Db` type.
+ */
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { config } from '../config';
+import { lazy } from '../lazy';
+import { onShutdown } from '../lifecycle';
+import { applyMigrations } from './migrate';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** What queries accept: the database or an open transaction. */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface Database {
+	driver: 'pglite' | 'postgres';
+	db: Db;
+	/** Applies pending migrations; safe when several instances start at once on one server. */
+	migrate(): Promise<void>;
+	close(): Promise<void>;
+	/** The postgres.js client, for LISTEN/NOTIFY; null on PGlite (a single process). */
+	pg: postgres.Sql | null;
+}
+
+export interface OpenOptions {
+	/** postgres:// URL, or null for PGlite. */
+	url: string | null;
+	/** PGlite's directory; null keeps it in memory (tests). */
+	pgliteDir?: string | null;
+	/** Connections in the postgres.js pool. */
+	max?: number;
+}
+
+export function openDatabase({ url, pgliteDir = null, max = 10 }: OpenOptions): Database {
+	if (url) {
+		const client = postgres(url, { max, connect_timeout: 10, onnotice: () => {} });
+		const db = drizzlePostgres(client, { schema }) as unknown as Db;
+		return {
+			driver: 'postgres',
+			db,
+			pg: client,
+			migrate: () => applyMigrations(db, client),
+			close: () => client.end({ timeout: 5 })
+		};
+	}
+	const client = pgliteDir ? new PGlite(pgliteDir) : new PGlite();
+	const db = drizzlePglite(client, { schema }) as unknown as Db;
+	return {
+		driver: 'pglite',
+		db,
+		pg: null,
+		migrate: () => applyMigrations(db, null),
+		close: async () => {
+			if (!client.closed) await client.close();
+		}
+	};
+}
+
+/** The application's database, opened on first use from configuration and closed on shutdown. */
+export const database: Database = lazy(() => {
+	const opened = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+	onShutdown(() => opened.close());
+	return opened;
+});
+
+export const db: Db = lazy(() => database.db);
+
+/** True when the database answers a trivial query within the time limit. */
+export async function isHealthy(target: Db = db, timeoutMs = 3000): Promise<boolean> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+	try {
+		return await Promise.race([target.execute(sql`select 1`).then(() => true), timeout]);
+	} catch {
+		return false;
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+export { schema };

@@ -1,0 +1,47 @@
+/**
+ * The database schema (CONTRACT §5). Column names are snake_case in PostgreSQL, camelCase in TypeScript.
+ * Change it, then `npm run db:generate` to write the migration under drizzle/.
+ */
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+	'users',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		/** Always stored lower-case, so that comparisons are exact and the unique index means what it says. */
+		email: text('email').notNull(),
+		name: text('name').notNull(),
+		passwordHash: text('password_hash').notNull(),
+		isAdmin: boolean('is_admin').notNull().default(false),
+		createdAt: createdAt()
+	},
+	(t) => [uniqueIndex('users_email_unique').on(t.email)]
+);
+
+export const sessions = pgTable(
+	'sessions',
+	{
+		/** SHA-256 of the cookie's token, hex: the database never holds a usable token. */
+		id: text('id').primaryKey(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		createdAt: createdAt()
+	},
+	(t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)]
+);
+
+export const siteImages = pgTable('site_images', {
+	key: text('key').primaryKey(),
+	/** An https:// URL on an allowed host, or storage:<path> in the private bucket. */
+	url: text('url').notNull(),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' })
+});
+
+export type User = typeof users.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
+export type SiteImage = typeof siteImages.$inferSelect;

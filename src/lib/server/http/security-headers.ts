@@ -1,0 +1,81 @@
+/**
+ * The security headers of every response (SEED.md part 5, CONTRACT §2), built from configuration in one place.
+ * Used by hooks.server.ts for everything SvelteKit renders and by the server entry for static files, which
+ * adapter-node serves before any hook runs.
+ */
+import type { Config } from '../config';
+
+const STRIPE_JS = 'https://js.stripe.com';
+const STRIPE_API = 'https://api.stripe.com';
+const STRIPE_HOOKS = 'https://hooks.stripe.com';
+
+type Directives = Record<string, string[]>;
+
+type CspConfig = Pick<Config, 'imageRemoteHosts' | 'cmsImageHost' | 'storage' | 'origin'>;
+
+function storageOrigin(config: CspConfig): string | null {
+	return config.storage.driver === 's3' ? config.storage.endpoint.origin : null;
+}
+
+/** A host from IMAGE_REMOTE_HOSTS as a CSP source: https by default, and the exact origin when a port is given. */
+function hostSource(host: string): string {
+	return /:\d+$/.test(host) ? `http://${host} https://${host}` : `https://${host}`;
+}
+
+export function cspDirectives(config: CspConfig, scriptSrc: string[] = ["'self'"]): Directives {
+	const storage = storageOrigin(config);
+	const imageHosts = [...config.imageRemoteHosts, ...(config.cmsImageHost ? [config.cmsImageHost] : [])];
+	const directives: Directives = {
+		'default-src': ["'self'"],
+		'script-src': scriptSrc,
+		// Svelte writes style attributes (style:, transitions); styles cannot run code, scripts stay nonce-only.
+		'style-src': ["'self'", "'unsafe-inline'"],
+		// blob: lets the admin preview a file before uploading it.
+		'img-src': ["'self'", 'blob:', ...imageHosts.flatMap((h) => hostSource(h).split(' ')), ...(storage ? [storage] : [])],
+		'font-src': ["'self'"],
+		'connect-src': ["'self'", ...(storage ? [storage] : []), STRIPE_API],
+		'frame-src': [STRIPE_JS, STRIPE_HOOKS],
+		'object-src': ["'none'"],
+		'form-action': ["'self'"],
+		'base-uri': ["'self'"],
+		'frame-ancestors': ["'self'"],
+		'manifest-src': ["'self'"],
+		'worker-src': ["'self'"]
+	};
+	if (config.origin.protocol === 'https:') directives['upgrade-insecure-requests'] = [];
+	return directives;
+}
+
+export function serializeCsp(directives: Directives): string {
+	return Object.entries(directives)
+		.map(([name, sources]) => [name, ...new Set(sources)].join(' '))
+		.join('; ');
+}
+
+/** The script-src sources SvelteKit put in a page's policy (its nonce), or null when it set none. */
+export function scriptSrcFrom(policy: string | null): string[] | null {
+	if (!policy) return null;
+	for (const directive of policy.split(';')) {
+		const [name, ...sources] = directive.trim().split(/\s+/);
+		if (name === 'script-src') return sources;
+	}
+	return null;
+}
+
+export type HeaderConfig = CspConfig;
+
+/** Every security header, with the given script sources (a page's nonce) or 'self' alone. */
+export function securityHeaders(config: HeaderConfig, scriptSrc?: string[]): Record<string, string> {
+	const headers: Record<string, string> = {
+		'x-content-type-options': 'nosniff',
+		'x-frame-options': 'SAMEORIGIN',
+		'referrer-policy': 'strict-origin-when-cross-origin',
+		'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+		'cross-origin-opener-policy': 'same-origin',
+		'content-security-policy': serializeCsp(cspDirectives(config, scriptSrc))
+	};
+	if (config.origin.protocol === 'https:') {
+		headers['strict-transport-security'] = 'max-age=63072000; includeSubDomains';
+	}
+	return headers;
+}

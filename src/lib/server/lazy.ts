@@ -1,0 +1,18 @@
+/**
+ * An object that is built on first use. SvelteKit imports server modules at build time to analyse routes, so
+ * modules must not read configuration or open connections when merely imported.
+ */
+export function lazy<T extends object>(create: () => T): T {
+	let instance: T | undefined;
+	const get = () => (instance ??= create());
+	return new Proxy({} as T, {
+		get: (_, property) => {
+			const target = get();
+			const value = Reflect.get(target, property, target);
+			return typeof value === 'function' ? value.bind(target) : value;
+		},
+		has: (_, property) => Reflect.has(get(), property),
+		ownKeys: () => Reflect.ownKeys(get()),
+		getOwnPropertyDescriptor: (_, property) => Reflect.getOwnPropertyDescriptor(get(), property)
+	});
+}

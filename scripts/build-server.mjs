@@ -11,5 +11,10 @@ const common = {
 	alias: { $lib: './src/lib' }
 };
 
-await build({ ...common, entryPoints: ['src/server/index.ts'], outfile: 'build/server.js', external: ['./handler.js'] });
+await build({
+	...common,
+	entryPoints: ['src/server/index.ts'],
+	outfile: 'build/server.js',
+	external: ['./handler.js']
+});
 await build({ ...common, entryPoints: ['src/server/migrate.ts'], outfile: 'build/migrate.js' });

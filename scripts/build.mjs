@@ -5,10 +5,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const vite = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
-	stdio: 'inherit',
-	cwd: root
-});
+const vite = spawnSync(
+	process.execPath,
+	[path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'],
+	{
+		stdio: 'inherit',
+		cwd: root
+	}
+);
 if (vite.status !== 0) process.exit(vite.status ?? 1);
 await import('./build-server.mjs');
 writeFileSync(path.join(root, 'build', '.built-at'), new Date().toISOString() + '\n');

@@ -7,7 +7,16 @@ import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 const stamp = path.join(root, 'build', '.built-at');
-const sources = ['src', 'static', 'drizzle', 'svelte.config.js', 'vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const sources = [
+	'src',
+	'static',
+	'drizzle',
+	'svelte.config.js',
+	'vite.config.ts',
+	'package.json',
+	'package-lock.json',
+	'tsconfig.json'
+];
 
 function newestMtime(target) {
 	if (!existsSync(target)) return 0;
@@ -22,7 +31,10 @@ const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
 const sourcesAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
 if (!existsSync(path.join(root, 'build', 'server.js')) || sourcesAt > builtAt) {
 	console.log(builtAt ? 'Sources changed since the last build: building…' : 'No build yet: building…');
-	const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: root });
+	const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], {
+		stdio: 'inherit',
+		cwd: root
+	});
 	if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

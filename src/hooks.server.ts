@@ -14,14 +14,17 @@ const withSecurityHeaders: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
 	// Pages come back with SvelteKit's own policy holding this response's script nonce; keep that nonce and
 	// replace the rest with the full policy built from configuration.
-	const headers = securityHeaders(config, scriptSrcFrom(response.headers.get('content-security-policy')) ?? undefined);
+	const headers = securityHeaders(
+		config,
+		scriptSrcFrom(response.headers.get('content-security-policy')) ?? undefined
+	);
 	try {
-		for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+		for (const [name, value] of Object.entries(headers)) if (value) response.headers.set(name, value);
 		return response;
 	} catch {
 		// A response passed through from fetch() has immutable headers: copy it.
 		const copy = new Response(response.body, response);
-		for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+		for (const [name, value] of Object.entries(headers)) if (value) copy.headers.set(name, value);
 		return copy;
 	}
 };

@@ -5,7 +5,11 @@ import { openDatabase } from '../lib/server/db';
 
 try {
 	const config = loadConfig();
-	const database = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db'), max: 2 });
+	const database = openDatabase({
+		url: config.databaseUrl,
+		pgliteDir: path.join(config.dataDir, 'db'),
+		max: 2
+	});
 	await database.migrate();
 	await database.close();
 	console.log(`migrations applied (${database.driver})`);

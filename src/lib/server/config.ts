@@ -21,16 +21,20 @@ type Env = Record<string, string | undefined>;
 const optional = <T extends z.ZodType>(schema: T) =>
 	z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
 
-const hostPattern = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?::\d{1,5})?$/i;
+const hostPattern =
+	/^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?::\d{1,5})?$/i;
 
 const urlWithProtocols = (protocols: string[], what: string) =>
-	z.string().refine((value) => {
-		try {
-			return protocols.includes(new URL(value).protocol);
-		} catch {
-			return false;
-		}
-	}, `must be ${what}`);
+	z.string().refine(
+		(value) => {
+			try {
+				return protocols.includes(new URL(value).protocol);
+			} catch {
+				return false;
+			}
+		},
+		{ message: `must be ${what}`, abort: true }
+	);
 
 const port = z.coerce
 	.number({ error: 'must be a port number' })
@@ -58,12 +62,19 @@ const envSchema = z.object({
 	S3_SECRET_KEY: optional(z.string()),
 	S3_REGION: optional(z.string().regex(/^[a-z0-9-]+$/, 'must look like us-east-1')),
 	S3_BUCKET: optional(
-		z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case characters)')
+		z
+			.string()
+			.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case characters)')
 	),
 	SIGNING_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
 	SMTP_URL: optional(urlWithProtocols(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL')),
 	MAIL_FROM: optional(
-		z.string().regex(/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an address, optionally as "Name <address>"')
+		z
+			.string()
+			.regex(
+				/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+				'must be an address, optionally as "Name <address>"'
+			)
 	),
 	ADMIN_EMAIL: optional(z.email('must be an e-mail address')),
 	STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_/, 'must start with sk_ or rk_')),
@@ -79,7 +90,10 @@ const envSchema = z.object({
 					.map((h) => h.trim().toLowerCase())
 					.filter(Boolean)
 			)
-			.refine((hosts) => hosts.every((h) => hostPattern.test(h)), 'must be a comma-separated list of host[:port]')
+			.refine(
+				(hosts) => hosts.every((h) => hostPattern.test(h)),
+				'must be a comma-separated list of host[:port]'
+			)
 	),
 	CMS_IMAGE_HOST: optional(z.string().regex(hostPattern, 'must be a host name, optionally with :port')),
 	SITE_MODE: optional(z.enum(['platform', 'showcase'], { error: 'must be "platform" or "showcase"' })),
@@ -225,7 +239,8 @@ function readOrCreateSecret(dataDir: string): string {
 	// A secret readable by other local users is a secret no longer: tighten it if someone loosened it.
 	if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
 	const secret = readFileSync(file, 'utf8').trim();
-	if (secret.length < 32) throw new ConfigError([`SIGNING_SECRET: the file ${file} holds a secret shorter than 32 characters`]);
+	if (secret.length < 32)
+		throw new ConfigError([`SIGNING_SECRET: the file ${file} holds a secret shorter than 32 characters`]);
 	return secret;
 }
 

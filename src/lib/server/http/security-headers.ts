@@ -31,7 +31,12 @@ export function cspDirectives(config: CspConfig, scriptSrc: string[] = ["'self'"
 		// Svelte writes style attributes (style:, transitions); styles cannot run code, scripts stay nonce-only.
 		'style-src': ["'self'", "'unsafe-inline'"],
 		// blob: lets the admin preview a file before uploading it.
-		'img-src': ["'self'", 'blob:', ...imageHosts.flatMap((h) => hostSource(h).split(' ')), ...(storage ? [storage] : [])],
+		'img-src': [
+			"'self'",
+			'blob:',
+			...imageHosts.flatMap((h) => hostSource(h).split(' ')),
+			...(storage ? [storage] : [])
+		],
 		'font-src': ["'self'"],
 		'connect-src': ["'self'", ...(storage ? [storage] : []), STRIPE_API],
 		'frame-src': [STRIPE_JS, STRIPE_HOOKS],
@@ -64,9 +69,15 @@ export function scriptSrcFrom(policy: string | null): string[] | null {
 
 export type HeaderConfig = CspConfig;
 
+export interface SecurityHeaders {
+	[name: string]: string | undefined;
+	'content-security-policy': string;
+	'strict-transport-security'?: string;
+}
+
 /** Every security header, with the given script sources (a page's nonce) or 'self' alone. */
-export function securityHeaders(config: HeaderConfig, scriptSrc?: string[]): Record<string, string> {
-	const headers: Record<string, string> = {
+export function securityHeaders(config: HeaderConfig, scriptSrc?: string[]): SecurityHeaders {
+	const headers: SecurityHeaders = {
 		'x-content-type-options': 'nosniff',
 		'x-frame-options': 'SAMEORIGIN',
 		'referrer-policy': 'strict-origin-when-cross-origin',

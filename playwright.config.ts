@@ -1,0 +1,32 @@
+import { defineConfig } from '@playwright/test';
+
+// The machine's Chromium: Playwright's own browser download cannot work here (and is not needed).
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export default defineConfig({
+	testDir: 'tests/e2e',
+	testMatch: '**/*.e2e.ts',
+	globalSetup: './tests/e2e/support/global-setup.ts',
+	fullyParallel: false,
+	workers: 1,
+	retries: 0,
+	timeout: 30_000,
+	reporter: 'list',
+	outputDir: 'test-results/e2e',
+	use: {
+		baseURL: process.env.E2E_BASE_URL,
+		screenshot: 'only-on-failure',
+		trace: 'retain-on-failure',
+		launchOptions: {
+			executablePath: chromiumPath,
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--no-first-run'
+			]
+		}
+	},
+	projects: [{ name: 'chromium', use: { browserName: 'chromium' } }]
+});

@@ -1,0 +1,209 @@
+import { mkdtempSync, readFileSync, statSync, chmodSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const freshDir = () => mkdtempSync(path.join(tmpdir(), 'atelier-config-'));
+
+function refusal(env: Record<string, string>): ConfigError {
+	try {
+		loadConfig({ DATA_DIR: freshDir(), ...env });
+	} catch (error) {
+		if (error instanceof ConfigError) return error;
+		throw error;
+	}
+	throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('loadConfig', () => {
+	it('applies the documented defaults', () => {
+		const dir = freshDir();
+		const config = loadConfig({ DATA_DIR: dir });
+		expect(config.port).toBe(3000);
+		expect(config.host).toBe('0.0.0.0');
+		expect(config.origin.href).toBe('http://localhost:3000/');
+		expect(config.dataDir).toBe(dir);
+		expect(config.databaseUrl).toBeNull();
+		expect(config.storage).toEqual({ driver: 'fs', bucket: 'private-gallery' });
+		expect(config.smtpUrl).toBeNull();
+		expect(config.mailFrom).toBe('Atelier <no-reply@localhost>');
+		expect(config.adminEmail).toBe('no-reply@localhost');
+		expect(config.stripe).toBeNull();
+		expect(config.imageRemoteHosts).toEqual(['images.unsplash.com']);
+		expect(config.cmsImageHost).toBeNull();
+		expect(config.siteMode).toBe('platform');
+		expect(config.bodySizeLimit).toBe('21M');
+		expect(config.imageMaxEdge).toBe(2560);
+		expect(config.leadsRetentionDays).toBe(1095);
+	});
+
+	it('resolves DATA_DIR against the working directory', () => {
+		const cwd = freshDir();
+		expect(loadConfig({ DATA_DIR: './here' }, cwd).dataDir).toBe(path.join(cwd, 'here'));
+	});
+
+	it('derives ORIGIN from PORT and MAIL_FROM from ORIGIN', () => {
+		const config = loadConfig({ DATA_DIR: freshDir(), PORT: '8080' });
+		expect(config.origin.origin).toBe('http://localhost:8080');
+		const other = loadConfig({ DATA_DIR: freshDir(), ORIGIN: 'https://www.exemple.fr' });
+		expect(other.mailFrom).toBe('Atelier <no-reply@www.exemple.fr>');
+	});
+
+	it('takes every override', () => {
+		const config = loadConfig({
+			DATA_DIR: freshDir(),
+			PORT: '4000',
+			HOST: '127.0.0.1',
+			ORIGIN: 'https://atelier.example',
+			DATABASE_URL: 'postgres://u:p@db:5432/atelier',
+			STORAGE_DRIVER: 's3',
+			S3_ENDPOINT: 'http://minio:9000',
+			S3_ACCESS_KEY: 'access',
+			S3_SECRET_KEY: 'secret-secret',
+			S3_REGION: 'eu-west-3',
+			S3_BUCKET: 'photos',
+			SIGNING_SECRET: 'x'.repeat(40),
+			SMTP_URL: 'smtps://user:pass@mail.example:465',
+			MAIL_FROM: 'Maçonnerie <contact@exemple.fr>',
+			ADMIN_EMAIL: 'patron@exemple.fr',
+			STRIPE_SECRET_KEY: 'sk_test_123',
+			STRIPE_WEBHOOK_SECRET: 'whsec_123',
+			STRIPE_PRICE_ID: 'price_123',
+			STRIPE_API_URL: 'http://127.0.0.1:12111',
+			IMAGE_REMOTE_HOSTS: 'images.unsplash.com, CDN.example:8443',
+			CMS_IMAGE_HOST: 'cms.example',
+			BODY_SIZE_LIMIT: '30M',
+			IMAGE_MAX_EDGE: '2000',
+			LEADS_RETENTION_DAYS: '365'
+		});
+		expect(config).toMatchObject({
+			port: 4000,
+			host: '127.0.0.1',
+			databaseUrl: 'postgres://u:p@db:5432/atelier',
+			signingSecret: 'x'.repeat(40),
+			smtpUrl: 'smtps://user:pass@mail.example:465',
+			mailFrom: 'Maçonnerie <contact@exemple.fr>',
+			adminEmail: 'patron@exemple.fr',
+			imageRemoteHosts: ['images.unsplash.com', 'cdn.example:8443'],
+			cmsImageHost: 'cms.example',
+			bodySizeLimit: '30M',
+			imageMaxEdge: 2000,
+			leadsRetentionDays: 365
+		});
+		expect(config.origin.origin).toBe('https://atelier.example');
+		expect(config.storage).toMatchObject({
+			driver: 's3',
+			bucket: 'photos',
+			region: 'eu-west-3',
+			accessKey: 'access'
+		});
+		expect(config.stripe).toMatchObject({ secretKey: 'sk_test_123', priceId: 'price_123' });
+		expect(config.stripe?.apiUrl?.href).toBe('http://127.0.0.1:12111/');
+	});
+
+	it('falls back to the MAIL_FROM address for ADMIN_EMAIL', () => {
+		const config = loadConfig({ DATA_DIR: freshDir(), MAIL_FROM: 'Atelier <bonjour@exemple.fr>' });
+		expect(config.adminEmail).toBe('bonjour@exemple.fr');
+	});
+
+	it('treats empty values as unset', () => {
+		const config = loadConfig({ DATA_DIR: freshDir(), DATABASE_URL: '', SMTP_URL: ' ', PORT: '' });
+		expect(config.databaseUrl).toBeNull();
+		expect(config.smtpUrl).toBeNull();
+		expect(config.port).toBe(3000);
+	});
+
+	it('drops the CMS image host in showcase mode', () => {
+		const config = loadConfig({ DATA_DIR: freshDir(), SITE_MODE: 'showcase', CMS_IMAGE_HOST: 'cms.example' });
+		expect(config.siteMode).toBe('showcase');
+		expect(config.cmsImageHost).toBeNull();
+	});
+
+	it.each([
+		[{ STORAGE_DRIVER: 'bogus' }, 'STORAGE_DRIVER'],
+		[{ PORT: 'abc' }, 'PORT'],
+		[{ PORT: '70000' }, 'PORT'],
+		[{ ORIGIN: 'localhost:3000' }, 'ORIGIN'],
+		[{ ORIGIN: 'ftp://example.fr' }, 'ORIGIN'],
+		[{ ORIGIN: 'https://example.fr/app' }, 'ORIGIN'],
+		[{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+		[{ S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+		[{ S3_BUCKET: 'No_Such' }, 'S3_BUCKET'],
+		[{ SIGNING_SECRET: 'short' }, 'SIGNING_SECRET'],
+		[{ SMTP_URL: 'http://mail.example' }, 'SMTP_URL'],
+		[{ MAIL_FROM: 'not an address' }, 'MAIL_FROM'],
+		[{ ADMIN_EMAIL: 'nobody' }, 'ADMIN_EMAIL'],
+		[
+			{ STRIPE_SECRET_KEY: 'pk_live_123', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_PRICE_ID: 'price_1' },
+			'STRIPE_SECRET_KEY'
+		],
+		[{ STRIPE_API_URL: 'nope' }, 'STRIPE_API_URL'],
+		[{ IMAGE_REMOTE_HOSTS: 'https://images.unsplash.com' }, 'IMAGE_REMOTE_HOSTS'],
+		[{ CMS_IMAGE_HOST: 'cms example' }, 'CMS_IMAGE_HOST'],
+		[{ SITE_MODE: 'demo' }, 'SITE_MODE'],
+		[{ BODY_SIZE_LIMIT: 'lots' }, 'BODY_SIZE_LIMIT'],
+		[{ IMAGE_MAX_EDGE: '0' }, 'IMAGE_MAX_EDGE'],
+		[{ LEADS_RETENTION_DAYS: '1.5' }, 'LEADS_RETENTION_DAYS']
+	])('refuses %j and names %s', (env, name) => {
+		const error = refusal(env);
+		expect(error.message).toContain(`${name}:`);
+		expect(error.problems).toHaveLength(1);
+	});
+
+	it('names every missing S3 variable when STORAGE_DRIVER=s3', () => {
+		const error = refusal({ STORAGE_DRIVER: 's3' });
+		expect(error.problems.map((p) => p.split(':')[0])).toEqual([
+			'S3_ENDPOINT',
+			'S3_ACCESS_KEY',
+			'S3_SECRET_KEY'
+		]);
+	});
+
+	it('refuses a partial Stripe configuration instead of half-enabling payments', () => {
+		const error = refusal({ STRIPE_SECRET_KEY: 'sk_test_1' });
+		expect(error.message).toContain('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID');
+	});
+
+	it('reports several bad variables at once', () => {
+		const error = refusal({ PORT: 'x', SITE_MODE: 'y' });
+		expect(error.problems).toHaveLength(2);
+	});
+});
+
+describe('signing secret', () => {
+	it('is generated once, kept in DATA_DIR/secret with mode 600, and reused', () => {
+		const dir = freshDir();
+		const first = loadConfig({ DATA_DIR: dir }).signingSecret;
+		expect(first).toMatch(/^[0-9a-f]{64}$/);
+		const file = path.join(dir, 'secret');
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(readFileSync(file, 'utf8').trim()).toBe(first);
+		expect(loadConfig({ DATA_DIR: dir }).signingSecret).toBe(first);
+	});
+
+	it('creates DATA_DIR when it does not exist', () => {
+		const dir = path.join(freshDir(), 'nested', 'data');
+		expect(loadConfig({ DATA_DIR: dir }).signingSecret).toHaveLength(64);
+	});
+
+	it('tightens a secret file that others could read', () => {
+		const dir = freshDir();
+		loadConfig({ DATA_DIR: dir });
+		chmodSync(path.join(dir, 'secret'), 0o644);
+		loadConfig({ DATA_DIR: dir });
+		expect(statSync(path.join(dir, 'secret')).mode & 0o777).toBe(0o600);
+	});
+
+	it('refuses a secret file that is too short', () => {
+		const dir = freshDir();
+		writeFileSync(path.join(dir, 'secret'), 'abc', { mode: 0o600 });
+		expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/SIGNING_SECRET/);
+	});
+
+	it('prefers SIGNING_SECRET and writes no file then', () => {
+		const dir = freshDir();
+		loadConfig({ DATA_DIR: dir, SIGNING_SECRET: 's'.repeat(32) });
+		expect(() => statSync(path.join(dir, 'secret'))).toThrow();
+	});
+});

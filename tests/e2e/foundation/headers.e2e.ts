@@ -1,0 +1,97 @@
+import { expect, test } from '@playwright/test';
+
+const fixedHeaders = {
+	'x-content-type-options': 'nosniff',
+	'x-frame-options': 'SAMEORIGIN',
+	'referrer-policy': 'strict-origin-when-cross-origin',
+	'permissions-policy': 'camera=(), microphone=(), geolocation=()'
+};
+
+function directives(policy: string | undefined): Record<string, string[]> {
+	expect(policy, 'content-security-policy').toBeTruthy();
+	return Object.fromEntries(
+		policy!.split(';').map((d) => {
+			const [name, ...sources] = d.trim().split(/\s+/);
+			return [name, sources];
+		})
+	);
+}
+
+function expectSecurityHeaders(headers: Record<string, string>) {
+	for (const [name, value] of Object.entries(fixedHeaders)) expect(headers[name], name).toBe(value);
+	const csp = directives(headers['content-security-policy']);
+	expect(csp['default-src']).toEqual(["'self'"]);
+	expect(csp['img-src']).toContain('https://images.unsplash.com');
+	expect(csp['object-src']).toEqual(["'none'"]);
+	expect(csp['form-action']).toEqual(["'self'"]);
+	expect(csp['base-uri']).toEqual(["'self'"]);
+	expect(csp['frame-ancestors']).toEqual(["'self'"]);
+	expect(csp['frame-src']!.every((s) => s.endsWith('.stripe.com'))).toBe(true);
+	expect(csp['connect-src']).toContain("'self'");
+	expect(csp['script-src']).not.toContain("'unsafe-inline'");
+	return csp;
+}
+
+test('a page carries every header, with a per-response script nonce', async ({ request }) => {
+	const first = await request.get('/');
+	expect(first.status()).toBe(200);
+	const csp = expectSecurityHeaders(first.headers());
+	const nonce = csp['script-src']!.find((s) => s.startsWith("'nonce-"));
+	expect(nonce).toBeTruthy();
+	const html = await first.text();
+	expect(html).toContain(`nonce="${nonce!.slice(7, -1)}"`);
+	const second = directives((await request.get('/')).headers()['content-security-policy']);
+	expect(second['script-src']).not.toContain(nonce);
+});
+
+test('an API response carries every header', async ({ request }) => {
+	const response = await request.get('/healthz');
+	expect(response.status()).toBe(200);
+	expect(await response.json()).toEqual({ status: 'ok' });
+	expectSecurityHeaders(response.headers());
+});
+
+test('a redirect carries every header', async ({ request }) => {
+	const response = await request.get('/cgv/', { maxRedirects: 0 });
+	expect(response.status()).toBeGreaterThanOrEqual(300);
+	expect(response.status()).toBeLessThan(400);
+	expect(response.headers()['location']).toBe('/cgv');
+	expectSecurityHeaders(response.headers());
+});
+
+test('an error response carries every header', async ({ request }) => {
+	const response = await request.post('/mentions-legales', {
+		data: {},
+		headers: { origin: 'http://evil.example' }
+	});
+	expect(response.status()).toBeGreaterThanOrEqual(400);
+	expectSecurityHeaders(response.headers());
+});
+
+test('a 404 carries every header', async ({ request }) => {
+	const response = await request.get('/nulle-part');
+	expect(response.status()).toBe(404);
+	expectSecurityHeaders(response.headers());
+});
+
+test('static files carry every header', async ({ request }) => {
+	const favicon = await request.get('/favicon.svg');
+	expect(favicon.status()).toBe(200);
+	expect(favicon.headers()['content-type']).toContain('image/svg+xml');
+	expectSecurityHeaders(favicon.headers());
+
+	// A hashed build asset, served by adapter-node's static handler before any SvelteKit hook.
+	const html = await (await request.get('/')).text();
+	const asset = /\/_app\/immutable\/[^"']+\.js/.exec(html)?.[0];
+	expect(asset).toBeTruthy();
+	const script = await request.get(asset!);
+	expect(script.status()).toBe(200);
+	expect(script.headers()['cache-control']).toContain('immutable');
+	expectSecurityHeaders(script.headers());
+});
+
+test('robots.txt keeps crawlers out of the API', async ({ request }) => {
+	const response = await request.get('/robots.txt');
+	expect(await response.text()).toContain('Disallow: /api/');
+	expectSecurityHeaders(response.headers());
+});

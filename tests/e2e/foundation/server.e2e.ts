@@ -1,0 +1,48 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startServer } from '../support/server';
+
+test.describe.configure({ mode: 'serial' });
+
+test('a bad configuration value stops start-up with a message naming the variable', () => {
+	const result = spawnSync(process.execPath, ['build/server.js'], {
+		env: { ...process.env, STORAGE_DRIVER: 'bogus', DATA_DIR: '/tmp/atelier-never-used' },
+		encoding: 'utf8',
+		timeout: 20_000
+	});
+	expect(result.status).toBe(1);
+	expect(result.stderr).toContain('STORAGE_DRIVER');
+	expect(result.stderr).toContain('"bogus"');
+});
+
+test('a first start on an empty DATA_DIR creates the database and the secret, then SIGTERM exits 0', async () => {
+	const server = await startServer({ DATABASE_URL: '' });
+	expect(existsSync(path.join(server.dataDir, 'db'))).toBe(true);
+	expect(statSync(path.join(server.dataDir, 'secret')).mode & 0o777).toBe(0o600);
+	expect((await fetch(`${server.url}/`)).status).toBe(200);
+	expect(await server.stop()).toBe(0);
+	expect(server.output()).toContain('"stopped"');
+});
+
+test('SIGTERM does not wait for idle keep-alive connections, and refuses new ones', async () => {
+	const server = await startServer({ DATABASE_URL: '' });
+	const agent = new http.Agent({ keepAlive: true });
+	const status = await new Promise<number>((resolve, reject) =>
+		http
+			.get(`${server.url}/healthz`, { agent }, (response) => {
+				response.resume();
+				response.on('end', () => resolve(response.statusCode ?? 0));
+			})
+			.on('error', reject)
+	);
+	expect(status).toBe(200);
+	const started = Date.now();
+	expect(await server.stop()).toBe(0);
+	// The idle connection would otherwise hold the process for the 65 s keep-alive timeout.
+	expect(Date.now() - started).toBeLessThan(5_000);
+	await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+	agent.destroy();
+});

@@ -1,0 +1,27 @@
+/**
+ * The `page` of every e2e test records console errors, uncaught exceptions and CSP violations, and the test
+ * fails if any occurred.
+ */
+import { test as base, expect } from '@playwright/test';
+
+export const test = base.extend<{ pageProblems: string[] }>({
+	pageProblems: [
+		async ({ page }, use) => {
+			const problems: string[] = [];
+			page.on('console', (message) => {
+				if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+			});
+			page.on('pageerror', (error) => problems.push(`exception: ${error.message}`));
+			await page.addInitScript(() => {
+				document.addEventListener('securitypolicyviolation', (event) => {
+					console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`);
+				});
+			});
+			await use(problems);
+			expect(problems, 'console errors, exceptions or CSP violations').toEqual([]);
+		},
+		{ auto: true }
+	]
+});
+
+export { expect };

@@ -1,0 +1,73 @@
+/**
+ * Starts the built production server (build/server.js) as a child process on a free port, with its own
+ * DATA_DIR, and waits until /healthz answers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface RunningServer {
+	url: string;
+	dataDir: string;
+	child: ChildProcess;
+	output: () => string;
+	/** SIGTERM, then resolves with the exit code. */
+	stop(): Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+export async function startServer(
+	env: Record<string, string> = {},
+	{ waitFor = true } = {}
+): Promise<RunningServer> {
+	const port = await freePort();
+	const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'atelier-e2e-'));
+	const url = `http://127.0.0.1:${port}`;
+	const child = spawn(process.execPath, ['build/server.js'], {
+		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ORIGIN: url, DATA_DIR: dataDir, ...env },
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let output = '';
+	child.stdout!.on('data', (chunk) => (output += chunk));
+	child.stderr!.on('data', (chunk) => (output += chunk));
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+	const server: RunningServer = {
+		url,
+		dataDir,
+		child,
+		output: () => output,
+		stop: async () => {
+			if (child.exitCode === null) child.kill('SIGTERM');
+			return exited;
+		}
+	};
+	if (!waitFor) return server;
+
+	const deadline = Date.now() + 60_000;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+		try {
+			const response = await fetch(`${url}/healthz`);
+			if (response.ok) return server;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	child.kill('SIGKILL');
+	throw new Error(`server did not become healthy:\n${output}`);
+}

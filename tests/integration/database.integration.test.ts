@@ -1,0 +1,88 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isHealthy, openDatabase, schema } from '../../src/lib/server/db';
+import { createEmptyPostgresDatabase, createTestDatabase, driverName, serverUrl } from '../helpers/database';
+
+const tablesOf = async (db: ReturnType<typeof openDatabase>['db']) => {
+	const result = await db.execute<{ table_name: string }>(
+		sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`
+	);
+	const rows = Array.isArray(result) ? result : (result as { rows: { table_name: string }[] }).rows;
+	return rows.map((r) => r.table_name);
+};
+
+describe(`database on ${driverName}`, () => {
+	const opened: { dispose(): Promise<void> }[] = [];
+	afterAll(async () => {
+		for (const d of opened) await d.dispose();
+	});
+
+	it('creates every table on an empty database, and a second migration changes nothing', async () => {
+		const database = await createTestDatabase();
+		opened.push(database);
+		const tables = await tablesOf(database.db);
+		expect(tables).toEqual(expect.arrayContaining(['sessions', 'site_images', 'users']));
+		await database.migrate();
+		expect(await tablesOf(database.db)).toEqual(tables);
+	});
+
+	it('reads and writes through the one typed db', async () => {
+		const database = await createTestDatabase();
+		opened.push(database);
+		const [user] = await database.db
+			.insert(schema.users)
+			.values({ email: 'a@exemple.fr', name: 'A', passwordHash: 'x' })
+			.returning();
+		expect(user?.id).toMatch(/^[0-9a-f-]{36}$/);
+		expect(user?.isAdmin).toBe(false);
+		await expect(
+			database.db.insert(schema.users).values({ email: 'a@exemple.fr', name: 'B', passwordHash: 'y' })
+		).rejects.toThrow();
+	});
+
+	it('answers the health check, and fails it once closed', async () => {
+		const database = await createTestDatabase();
+		expect(await isHealthy(database.db)).toBe(true);
+		await database.dispose();
+		expect(await isHealthy(database.db, 1000)).toBe(false);
+	});
+});
+
+describe('PGlite on disk', () => {
+	it('keeps its data in the given directory across restarts', async () => {
+		const dir = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pglite-')), 'db');
+		const first = openDatabase({ url: null, pgliteDir: dir });
+		await first.migrate();
+		await first.db.insert(schema.siteImages).values({ key: 'hero', url: 'https://images.unsplash.com/x' });
+		await first.close();
+		const second = openDatabase({ url: null, pgliteDir: dir });
+		await second.migrate();
+		const rows = await second.db.select().from(schema.siteImages);
+		expect(rows.map((r) => r.key)).toEqual(['hero']);
+		await second.close();
+	});
+});
+
+describe.runIf(serverUrl)('PostgreSQL migrations from several instances at once', () => {
+	it('serialises concurrent start-ups with the advisory lock', async () => {
+		const { url, drop } = await createEmptyPostgresDatabase();
+		const instances = Array.from({ length: 4 }, () => openDatabase({ url, max: 3 }));
+		try {
+			await Promise.all(instances.map((i) => i.migrate()));
+			expect(await tablesOf(instances[0]!.db)).toEqual(
+				expect.arrayContaining(['sessions', 'site_images', 'users'])
+			);
+			const applied = await instances[0]!.db.execute(
+				sql`select count(*)::int as n from drizzle.__drizzle_migrations`
+			);
+			const rows = Array.isArray(applied) ? applied : (applied as { rows: unknown[] }).rows;
+			expect((rows[0] as { n: number }).n).toBeGreaterThan(0);
+		} finally {
+			await Promise.all(instances.map((i) => i.close()));
+			await drop();
+		}
+	});
+});

@@ -1,1 +1,2 @@
-const note = 'The benchmarks arrive with the features they measure.'; console.log(note);
+const note = 'The benchmarks arrive with the features they measure.';
+console.log(note);

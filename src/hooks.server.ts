@@ -1,12 +1,35 @@
 import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
+import { sequence } from '@sveltejs/kit/hooks';
+import * as auth from '$lib/server/auth';
 import { config } from '$lib/server/config';
-import { database } from '$lib/server/db';
+import { database, db } from '$lib/server/db';
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
 import { log } from '$lib/server/log';
+import { startMaintenance } from '$lib/server/maintenance';
 
 export const init: ServerInit = async () => {
 	await database.migrate();
 	log.info('database ready', { driver: database.driver });
+	startMaintenance();
+};
+
+/** Reads the session cookie into locals.user / locals.session; renews the cookie with the session. */
+const authenticate: Handle = async ({ event, resolve }) => {
+	event.locals.user = null;
+	event.locals.session = null;
+	const token = event.cookies.get(auth.sessionCookieName(config.origin));
+	if (token) {
+		const result = await auth.validateSessionToken(db, token);
+		if (result.session) {
+			event.locals.user = result.user;
+			event.locals.session = result.session;
+			if (result.renewed)
+				auth.setSessionCookie(event.cookies, config.origin, token, result.session.expiresAt);
+		} else {
+			auth.deleteSessionCookie(event.cookies, config.origin);
+		}
+	}
+	return resolve(event);
 };
 
 /** Adds the security headers to every response SvelteKit produces: pages, API, redirects, errors, 404s. */
@@ -29,7 +52,7 @@ const withSecurityHeaders: Handle = async ({ event, resolve }) => {
 	}
 };
 
-export const handle: Handle = withSecurityHeaders;
+export const handle: Handle = sequence(withSecurityHeaders, authenticate);
 
 export const handleError: HandleServerError = ({ error, event, status, message }) => {
 	if (status === 404) return { message: 'Page introuvable' };

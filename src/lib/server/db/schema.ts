@@ -2,7 +2,7 @@
  * The database schema (CONTRACT §5). Column names are snake_case in PostgreSQL, camelCase in TypeScript.
  * Change it, then `npm run db:generate` to write the migration under drizzle/.
  */
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -41,6 +41,17 @@ export const siteImages = pgTable('site_images', {
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 	updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' })
 });
+
+/** Fixed-window counters for rate limits, shared by every instance (http/rate-limit.ts). */
+export const rateLimits = pgTable(
+	'rate_limits',
+	{
+		key: text('key').primaryKey(),
+		count: integer('count').notNull(),
+		resetAt: timestamp('reset_at', { withTimezone: true }).notNull()
+	},
+	(t) => [index('rate_limits_reset_at_idx').on(t.resetAt)]
+);
 
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;

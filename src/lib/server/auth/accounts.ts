@@ -1,0 +1,153 @@
+/** Registration, sign-in, first-admin setup, profile changes: the rules of SEED.md part 5 and issue "Accounts". */
+import { count, eq, sql } from 'drizzle-orm';
+import type { RegisterInput } from '$lib/schemas/auth';
+import type { Db, DbOrTx } from '../db';
+import { users } from '../db/schema';
+import { AppError, ConflictError, ValidationError } from '../errors';
+import * as rateLimit from '../http/rate-limit';
+import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
+import { invalidateOtherSessions, type SessionUser } from './session';
+
+const MINUTES_15 = 15 * 60;
+
+export const limits = {
+	signInAccount: { name: 'sign-in-account', max: 10, windowSeconds: MINUTES_15 },
+	signInAddress: { name: 'sign-in-address', max: 30, windowSeconds: MINUTES_15 },
+	registerAddress: { name: 'register-address', max: 20, windowSeconds: 60 * 60 },
+	setupAddress: { name: 'setup-address', max: 10, windowSeconds: MINUTES_15 }
+} satisfies Record<string, rateLimit.Limit>;
+
+/** Wrong e-mail or password: deliberately the same answer for both. */
+export class InvalidCredentialsError extends AppError {
+	constructor() {
+		super(400, 'Adresse e-mail ou mot de passe incorrect.');
+	}
+}
+
+const ADMIN_SETUP_LOCK = 7_346_129_002;
+
+const toSessionUser = (u: typeof users.$inferSelect): SessionUser => ({
+	id: u.id,
+	email: u.email,
+	name: u.name,
+	isAdmin: u.isAdmin
+});
+
+function assertPasswordPolicy(password: string, field = 'password') {
+	const problems = passwordProblems(password);
+	if (problems.length) throw new ValidationError({ [field]: problems });
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+	const e = error as { code?: string; cause?: { code?: string } };
+	return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+const emailTaken = () => new ValidationError({ email: ['Un compte existe déjà avec cette adresse e-mail.'] });
+
+export async function register(db: Db, input: RegisterInput, address: string): Promise<SessionUser> {
+	await rateLimit.hit(db, limits.registerAddress, address);
+	assertPasswordPolicy(input.password);
+	const passwordHash = await hashPassword(input.password);
+	try {
+		const [user] = await db
+			.insert(users)
+			.values({ email: input.email.toLowerCase(), name: input.name, passwordHash })
+			.returning();
+		return toSessionUser(user!);
+	} catch (error) {
+		if (isUniqueViolation(error)) throw emailTaken();
+		throw error;
+	}
+}
+
+/**
+ * Checks the e-mail and password. Failures count against both the account and the client address; once either
+ * is over its limit, further attempts are refused (429) before any password is checked.
+ */
+export async function signIn(db: Db, email: string, password: string, address: string): Promise<SessionUser> {
+	const account = email.trim().toLowerCase();
+	await rateLimit.check(db, limits.signInAddress, address);
+	await rateLimit.check(db, limits.signInAccount, account);
+	const [user] = await db.select().from(users).where(eq(users.email, account));
+	const valid = user
+		? await verifyPassword(user.passwordHash, password)
+		: (await spendOneHash(password), false);
+	if (!user || !valid) {
+		await rateLimit.increment(db, limits.signInAddress, address);
+		await rateLimit.increment(db, limits.signInAccount, account);
+		throw new InvalidCredentialsError();
+	}
+	await rateLimit.clear(db, limits.signInAccount, account);
+	return toSessionUser(user);
+}
+
+export async function adminExists(db: DbOrTx): Promise<boolean> {
+	const [row] = await db.select({ n: count() }).from(users).where(eq(users.isAdmin, true));
+	return (row?.n ?? 0) > 0;
+}
+
+export async function countUsers(db: DbOrTx): Promise<number> {
+	const [row] = await db.select({ n: count() }).from(users);
+	return row?.n ?? 0;
+}
+
+export class AdminAlreadyExistsError extends ConflictError {
+	constructor() {
+		super('L’administrateur est déjà configuré.');
+	}
+}
+
+/**
+ * Creates the first administrator, only while none exists. A transaction-scoped advisory lock serialises
+ * concurrent setups, so that of 20 simultaneous requests exactly one creates an admin and the others see it.
+ */
+export async function setupFirstAdmin(db: Db, input: RegisterInput, address: string): Promise<SessionUser> {
+	await rateLimit.hit(db, limits.setupAddress, address);
+	if (await adminExists(db)) throw new AdminAlreadyExistsError();
+	assertPasswordPolicy(input.password);
+	const passwordHash = await hashPassword(input.password);
+	return db.transaction(async (tx) => {
+		await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_SETUP_LOCK})`);
+		if (await adminExists(tx)) throw new AdminAlreadyExistsError();
+		const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+		if (existing) throw emailTaken();
+		const [user] = await tx
+			.insert(users)
+			.values({ email: input.email.toLowerCase(), name: input.name, passwordHash, isAdmin: true })
+			.returning();
+		return toSessionUser(user!);
+	});
+}
+
+export async function updateName(db: DbOrTx, userId: string, name: string): Promise<void> {
+	await db.update(users).set({ name }).where(eq(users.id, userId));
+}
+
+/**
+ * Changes the password after checking the current one, then signs the user out of every other session: whoever
+ * else held one (a stolen session, a shared computer) loses it. Wrong current passwords count like failed sign-ins.
+ */
+export async function changePassword(
+	db: Db,
+	{
+		userId,
+		sessionId,
+		currentPassword,
+		newPassword
+	}: { userId: string; sessionId: string; currentPassword: string; newPassword: string }
+): Promise<void> {
+	const [user] = await db.select().from(users).where(eq(users.id, userId));
+	if (!user) throw new InvalidCredentialsError();
+	await rateLimit.check(db, limits.signInAccount, user.email);
+	if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+		await rateLimit.increment(db, limits.signInAccount, user.email);
+		throw new ValidationError({ currentPassword: ['Le mot de passe actuel est incorrect.'] });
+	}
+	assertPasswordPolicy(newPassword, 'newPassword');
+	const passwordHash = await hashPassword(newPassword);
+	await db.transaction(async (tx) => {
+		await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
+		await invalidateOtherSessions(tx, userId, sessionId);
+	});
+}

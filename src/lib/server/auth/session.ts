@@ -1,0 +1,140 @@
+/**
+ * Sessions as in the Lucia guide: the cookie holds a random token, the database holds only its SHA-256, so a
+ * leaked sessions table opens no account. 30-day lifetime, extended when under 15 days remain.
+ */
+import { sha256 } from '@oslojs/crypto/sha2';
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import type { Cookies } from '@sveltejs/kit';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db';
+import { sessions, users } from '../db/schema';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 30 * DAY_MS;
+export const SESSION_RENEW_BELOW_MS = 15 * DAY_MS;
+
+export interface SessionUser {
+	id: string;
+	email: string;
+	name: string;
+	isAdmin: boolean;
+}
+
+export interface ActiveSession {
+	id: string;
+	userId: string;
+	expiresAt: Date;
+}
+
+/** 20 random bytes (160 bits), base32: unguessable and cookie-safe. */
+export function generateSessionToken(): string {
+	const bytes = new Uint8Array(20);
+	crypto.getRandomValues(bytes);
+	return encodeBase32LowerCaseNoPadding(bytes);
+}
+
+export function sessionIdOf(token: string): string {
+	return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+export async function createSession(
+	db: DbOrTx,
+	token: string,
+	userId: string,
+	now = new Date()
+): Promise<ActiveSession> {
+	const session = {
+		id: sessionIdOf(token),
+		userId,
+		expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS)
+	};
+	await db.insert(sessions).values(session);
+	return session;
+}
+
+export type SessionValidation =
+	| { session: ActiveSession; user: SessionUser; renewed: boolean }
+	| { session: null; user: null; renewed: false };
+
+/** Looks the token up; deletes it when expired, pushes the expiry back when under 15 days remain. */
+export async function validateSessionToken(
+	db: DbOrTx,
+	token: string,
+	now = new Date()
+): Promise<SessionValidation> {
+	const id = sessionIdOf(token);
+	const [row] = await db
+		.select({
+			id: sessions.id,
+			userId: sessions.userId,
+			expiresAt: sessions.expiresAt,
+			email: users.email,
+			name: users.name,
+			isAdmin: users.isAdmin
+		})
+		.from(sessions)
+		.innerJoin(users, eq(users.id, sessions.userId))
+		.where(eq(sessions.id, id));
+	if (!row) return { session: null, user: null, renewed: false };
+	if (now.getTime() >= row.expiresAt.getTime()) {
+		await db.delete(sessions).where(eq(sessions.id, id));
+		return { session: null, user: null, renewed: false };
+	}
+	const session: ActiveSession = { id: row.id, userId: row.userId, expiresAt: row.expiresAt };
+	let renewed = false;
+	if (row.expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS) {
+		session.expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+		await db.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, id));
+		renewed = true;
+	}
+	return {
+		session,
+		user: { id: row.userId, email: row.email, name: row.name, isAdmin: row.isAdmin },
+		renewed
+	};
+}
+
+export async function invalidateSession(db: DbOrTx, sessionId: string): Promise<void> {
+	await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Signs the user out everywhere except the given session (after a password change). */
+export async function invalidateOtherSessions(
+	db: DbOrTx,
+	userId: string,
+	keepSessionId: string
+): Promise<void> {
+	await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
+}
+
+export async function purgeExpiredSessions(db: DbOrTx): Promise<number> {
+	const deleted = await db
+		.delete(sessions)
+		.where(lt(sessions.expiresAt, sql`now()`))
+		.returning({ id: sessions.id });
+	return deleted.length;
+}
+
+/** `__Host-` with Secure behind https: the browser then refuses the cookie from any other host or path. */
+export function sessionCookieName(origin: URL): string {
+	return origin.protocol === 'https:' ? '__Host-session' : 'session';
+}
+
+export function setSessionCookie(cookies: Cookies, origin: URL, token: string, expiresAt: Date): void {
+	cookies.set(sessionCookieName(origin), token, {
+		httpOnly: true,
+		sameSite: 'lax',
+		path: '/',
+		secure: origin.protocol === 'https:',
+		expires: expiresAt
+	});
+}
+
+export function deleteSessionCookie(cookies: Cookies, origin: URL): void {
+	cookies.delete(sessionCookieName(origin), {
+		path: '/',
+		httpOnly: true,
+		sameSite: 'lax',
+		secure: origin.protocol === 'https:'
+	});
+}

@@ -1,0 +1,82 @@
+/**
+ * Typed errors of the domain. Each carries the HTTP status it maps to; the API wrapper
+ * (http/api.ts) turns them into problem details once, and form actions into French form messages.
+ */
+export class AppError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+		readonly extra: { errors?: Record<string, string[]>; headers?: Record<string, string> } = {}
+	) {
+		super(message);
+		this.name = new.target.name;
+	}
+}
+
+/** 400, with the messages of each invalid field. */
+export class ValidationError extends AppError {
+	constructor(
+		readonly fieldErrors: Record<string, string[]>,
+		message = 'Certains champs sont invalides.'
+	) {
+		super(400, message, { errors: fieldErrors });
+	}
+}
+
+export class UnauthorizedError extends AppError {
+	constructor(message = 'Vous devez être connecté.') {
+		super(401, message);
+	}
+}
+
+export class ForbiddenError extends AppError {
+	constructor(message = 'Cette action est réservée aux administrateurs.') {
+		super(403, message);
+	}
+}
+
+export class NotFoundError extends AppError {
+	constructor(message = 'Ressource introuvable.') {
+		super(404, message);
+	}
+}
+
+export class ConflictError extends AppError {
+	constructor(message: string) {
+		super(409, message);
+	}
+}
+
+export class PayloadTooLargeError extends AppError {
+	constructor(message = 'Le contenu envoyé est trop volumineux.') {
+		super(413, message);
+	}
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+	constructor(message: string) {
+		super(415, message);
+	}
+}
+
+export class RateLimitedError extends AppError {
+	constructor(
+		readonly retryAfterSeconds: number,
+		message = 'Trop de tentatives. Réessayez plus tard.'
+	) {
+		super(429, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+	}
+}
+
+export class ServiceUnavailableError extends AppError {
+	constructor(message: string, retryAfterSeconds?: number) {
+		super(503, message, retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {});
+	}
+}
+
+/** "Réessayez dans 12 minutes." — for form messages. */
+export function retryAfterText(seconds: number): string {
+	if (seconds < 90) return `Réessayez dans ${Math.max(1, seconds)} secondes.`;
+	const minutes = Math.ceil(seconds / 60);
+	return `Réessayez dans ${minutes} minutes.`;
+}

@@ -1,0 +1,87 @@
+/**
+ * The adapter of every JSON API route: runs the handler, and maps typed errors to RFC 9457 problem details in
+ * one place. Unexpected errors are logged with an id and answered as a bare 500 (never a stack).
+ */
+import { isHttpError, isRedirect, type RequestEvent, type RequestHandler } from '@sveltejs/kit';
+import type { z } from 'zod';
+import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { log } from '../log';
+import { problem } from './problem';
+
+export function api<E extends RequestEvent>(handler: (event: E) => Promise<Response> | Response) {
+	return (async (event: E) => {
+		try {
+			return await handler(event);
+		} catch (error) {
+			if (error instanceof AppError) {
+				return problem(error.status, error.message, {
+					errors: error.extra.errors,
+					headers: error.extra.headers
+				});
+			}
+			if (isHttpError(error)) return problem(error.status, error.body.message);
+			if (isRedirect(error)) throw error;
+			const id = crypto.randomUUID();
+			log.error('unhandled API error', { id, method: event.request.method, path: event.url.pathname, error });
+			return problem(500, `Erreur interne (référence ${id}).`);
+		}
+	}) as unknown as RequestHandler;
+}
+
+/** Small JSON bodies: public forms and admin edits. Uploads have their own limit. */
+export const JSON_BODY_LIMIT = 32 * 1024;
+
+/** Reads the request body as text, refusing it with 413 as soon as it passes `limit` bytes. */
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+	const declared = Number(request.headers.get('content-length'));
+	if (Number.isFinite(declared) && declared > limit) throw new PayloadTooLargeError();
+	if (!request.body) return '';
+	const reader = request.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		size += value.byteLength;
+		if (size > limit) {
+			await reader.cancel();
+			throw new PayloadTooLargeError();
+		}
+		chunks.push(value);
+	}
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Field path → messages, from a zod error. */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+	const errors: Record<string, string[]> = {};
+	for (const issue of error.issues) {
+		const key = issue.path.length ? issue.path.join('.') : '_';
+		(errors[key] ??= []).push(issue.message);
+	}
+	return errors;
+}
+
+/** Parses a JSON body against a schema: 415 without a JSON content type, 413 past the limit, 400 otherwise. */
+export async function readJson<S extends z.ZodType>(
+	event: RequestEvent,
+	schema: S,
+	limit = JSON_BODY_LIMIT
+): Promise<z.output<S>> {
+	const type = event.request.headers.get('content-type') ?? '';
+	if (!/^application\/json\s*(;|$)/i.test(type)) {
+		throw new UnsupportedMediaTypeError(
+			'Le corps de la requête doit être du JSON (Content-Type: application/json).'
+		);
+	}
+	const text = await readBodyText(event.request, limit);
+	let data: unknown;
+	try {
+		data = JSON.parse(text);
+	} catch {
+		throw new ValidationError({ _: ['JSON invalide.'] }, 'Le corps de la requête n’est pas du JSON valide.');
+	}
+	const parsed = schema.safeParse(data);
+	if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+	return parsed.data;
+}

@@ -1,0 +1,28 @@
+import { fail, redirect } from '@sveltejs/kit';
+import { superValidate } from 'sveltekit-superforms';
+import { zod4 } from 'sveltekit-superforms/adapters';
+import { setupAdminSchema } from '$lib/schemas/auth';
+import * as auth from '$lib/server/auth';
+import { db } from '$lib/server/db';
+import { formFailure } from '$lib/server/http/forms';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async () => {
+	return { form: await superValidate(zod4(setupAdminSchema)), configured: await auth.adminExists(db) };
+};
+
+export const actions: Actions = {
+	default: async (event) => {
+		const form = await superValidate(event.request, zod4(setupAdminSchema));
+		if (!form.valid) return fail(400, { form });
+		let user;
+		try {
+			user = await auth.setupFirstAdmin(db, form.data, event.getClientAddress());
+		} catch (error) {
+			form.data.password = '';
+			return formFailure(event, form, error);
+		}
+		await auth.signInAndSetCookie(event, user.id);
+		redirect(303, '/admin');
+	}
+};

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
 	plugins: [sveltekit()],
 	test: {
-		include: ['src/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+		include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
 		environment: 'node',
 		// Integration files each create their own database; running them in parallel on 2 cores is fine.
 		testTimeout: 30_000,

@@ -60,8 +60,13 @@ async function main() {
 		log.info('shutting down', { signal });
 		const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
 		force.unref();
+		// A keep-alive connection whose last request finishes during the drain becomes idle only then: keep
+		// closing idle connections so that the process exits as soon as the last answer is sent.
+		const drain = setInterval(() => server.closeIdleConnections(), 100);
+		drain.unref();
 		server.close(async () => {
 			clearTimeout(force);
+			clearInterval(drain);
 			process.emit('sveltekit:shutdown' as never, signal as never);
 			await runShutdownHooks();
 			log.info('stopped');

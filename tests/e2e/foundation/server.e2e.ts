@@ -46,3 +46,37 @@ test('SIGTERM does not wait for idle keep-alive connections, and refuses new one
 	await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
 	agent.destroy();
 });
+
+test('SIGTERM lets an in-flight request finish before the process exits', async () => {
+	const server = await startServer({ DATABASE_URL: '' });
+	const body = 'email=personne%40exemple.fr&password=une+phrase+quelconque';
+	const url = new URL(`${server.url}/login`);
+	// A sign-in whose body is still arriving when SIGTERM lands: the server must read it, answer it, then exit.
+	const answered = new Promise<number>((resolve, reject) => {
+		const request = http.request(
+			url,
+			{
+				method: 'POST',
+				headers: {
+					'content-type': 'application/x-www-form-urlencoded',
+					'content-length': Buffer.byteLength(body),
+					origin: server.url,
+					accept: 'text/html'
+				}
+			},
+			(response) => {
+				response.resume();
+				response.on('end', () => resolve(response.statusCode ?? 0));
+			}
+		);
+		request.on('error', reject);
+		request.write(body.slice(0, 10));
+		setTimeout(() => {
+			server.child.kill('SIGTERM');
+			setTimeout(() => request.end(body.slice(10)), 500);
+		}, 300);
+	});
+	// 400: the form comes back with "wrong e-mail or password" — an answer, not a dropped connection.
+	expect(await answered).toBe(400);
+	expect(await server.stop()).toBe(0);
+});

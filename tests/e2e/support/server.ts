@@ -71,3 +71,20 @@ export async function startServer(
 	child.kill('SIGKILL');
 	throw new Error(`server did not become healthy:\n${output}`);
 }
+
+/**
+ * A server of its own with an empty database (a fresh PostgreSQL database when DATABASE_URL is set), for tests
+ * that need a site where nothing has happened yet — no admin, no counters.
+ */
+export async function startIsolatedServer(env: Record<string, string> = {}): Promise<RunningServer> {
+	const { createEmptyPostgresDatabase, serverUrl } = await import('../../helpers/database');
+	const database = serverUrl ? await createEmptyPostgresDatabase() : null;
+	const server = await startServer({ DATABASE_URL: database?.url ?? '', ...env });
+	const stop = server.stop;
+	server.stop = async () => {
+		const code = await stop();
+		await database?.drop();
+		return code;
+	};
+	return server;
+}

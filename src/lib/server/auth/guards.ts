@@ -2,7 +2,7 @@
  * The authority on who may do what. `requireAdmin` is the seed's verifyAdmin(): the first line of every admin
  * load, action and API handler (a test walks src/routes to prove it). Layout redirects are for navigation only.
  */
-import { redirect, type RequestEvent } from '@sveltejs/kit';
+import { redirect } from '@sveltejs/kit';
 import { db } from '../db';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { adminExists } from './accounts';
@@ -17,7 +17,8 @@ export function decide(user: SessionUser | null, level: 'user' | 'admin'): Decis
 	return 'allow';
 }
 
-type GuardEvent = Pick<RequestEvent, 'locals' | 'url' | 'route'>;
+/** What a guard reads of a request: enough for loads, actions, handlers and plain tests alike. */
+type GuardEvent = { locals: App.Locals; url: URL; route: { id: string | null } };
 
 const isApi = (event: GuardEvent) =>
 	event.route.id?.startsWith('/api/') ?? event.url.pathname.startsWith('/api/');

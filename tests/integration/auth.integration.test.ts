@@ -1,0 +1,298 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AdminAlreadyExistsError, InvalidCredentialsError, limits } from '../../src/lib/server/auth/accounts';
+import * as accounts from '../../src/lib/server/auth/accounts';
+import {
+	SESSION_LIFETIME_MS,
+	createSession,
+	generateSessionToken,
+	purgeExpiredSessions,
+	sessionIdOf,
+	validateSessionToken
+} from '../../src/lib/server/auth/session';
+import { rateLimits, sessions, users } from '../../src/lib/server/db/schema';
+import { RateLimitedError, ValidationError } from '../../src/lib/server/errors';
+import { createTestDatabase, driverName, serverUrl, type TestDatabase } from '../helpers/database';
+
+let database: TestDatabase;
+beforeAll(async () => {
+	database = await createTestDatabase();
+});
+afterAll(() => database.dispose());
+beforeEach(async () => {
+	await database.db.delete(sessions);
+	await database.db.delete(users);
+	await database.db.delete(rateLimits);
+});
+
+const DAY = 24 * 60 * 60 * 1000;
+const goodPassword = 'une phrase de passe solide';
+const newMember = (email = 'Marie@Exemple.fr') => ({
+	name: 'Marie',
+	email: email.toLowerCase(),
+	password: goodPassword
+});
+
+describe(`accounts on ${driverName}`, () => {
+	it('registers with a lower-case e-mail and an argon2id hash', async () => {
+		const user = await accounts.register(database.db, newMember(), '10.0.0.1');
+		const [row] = await database.db.select().from(users).where(eq(users.id, user.id));
+		expect(row?.email).toBe('marie@exemple.fr');
+		expect(row?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+		expect(row?.isAdmin).toBe(false);
+	});
+
+	it('refuses a second account with the same e-mail, and a common password', async () => {
+		await accounts.register(database.db, newMember(), '10.0.0.1');
+		await expect(accounts.register(database.db, newMember(), '10.0.0.1')).rejects.toMatchObject({
+			fieldErrors: { email: [expect.stringContaining('existe déjà')] }
+		});
+		await expect(
+			accounts.register(database.db, { ...newMember('autre@exemple.fr'), password: 'azertyuiop' }, '10.0.0.1')
+		).rejects.toBeInstanceOf(ValidationError);
+		expect(await accounts.countUsers(database.db)).toBe(1);
+	});
+
+	it('signs in whatever the case of the e-mail, and refuses a wrong password or unknown e-mail alike', async () => {
+		await accounts.register(database.db, newMember(), '10.0.0.1');
+		const user = await accounts.signIn(database.db, '  MARIE@exemple.FR ', goodPassword, '10.0.0.2');
+		expect(user.email).toBe('marie@exemple.fr');
+		const wrong = accounts.signIn(database.db, 'marie@exemple.fr', 'pas le bon mot', '10.0.0.2');
+		await expect(wrong).rejects.toBeInstanceOf(InvalidCredentialsError);
+		const unknown = accounts.signIn(database.db, 'personne@exemple.fr', goodPassword, '10.0.0.2');
+		await expect(unknown).rejects.toThrow(new InvalidCredentialsError().message);
+	});
+
+	it('spends one hash for an unknown e-mail, as for a wrong password (no timing oracle)', async () => {
+		await accounts.register(database.db, newMember(), '10.0.0.1');
+		const time = async (email: string) => {
+			const start = performance.now();
+			await accounts
+				.signIn(database.db, email, 'mauvais mot de passe', `10.1.0.${Math.random()}`)
+				.catch(() => {});
+			return performance.now() - start;
+		};
+		await time('personne@exemple.fr'); // warm-up: the dummy hash is made once
+		const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+		const known: number[] = [];
+		const unknown: number[] = [];
+		for (let i = 0; i < 5; i++) {
+			known.push(await time('marie@exemple.fr'));
+			unknown.push(await time(`personne${i}@exemple.fr`));
+		}
+		const ratio = median(unknown) / median(known);
+		expect(ratio).toBeGreaterThan(0.5);
+		expect(ratio).toBeLessThan(2);
+	});
+});
+
+describe(`sessions on ${driverName}`, () => {
+	it('keeps only the SHA-256 of the token and finds the user by the token', async () => {
+		const user = await accounts.register(database.db, newMember(), '10.0.0.1');
+		const token = generateSessionToken();
+		await createSession(database.db, token, user.id);
+		const rows = await database.db.select().from(sessions);
+		expect(rows).toHaveLength(1);
+		expect(rows[0]!.id).toBe(sessionIdOf(token));
+		expect(JSON.stringify(rows)).not.toContain(token);
+		const result = await validateSessionToken(database.db, token);
+		expect(result.user?.email).toBe('marie@exemple.fr');
+		expect((await validateSessionToken(database.db, generateSessionToken())).session).toBeNull();
+	});
+
+	it('lasts 30 days, is extended when under 15 days remain, and dies when expired', async () => {
+		const user = await accounts.register(database.db, newMember(), '10.0.0.1');
+		const token = generateSessionToken();
+		const created = new Date('2026-01-01T00:00:00Z');
+		const session = await createSession(database.db, token, user.id, created);
+		expect(session.expiresAt.getTime() - created.getTime()).toBe(SESSION_LIFETIME_MS);
+
+		const day10 = new Date(created.getTime() + 10 * DAY);
+		const fresh = await validateSessionToken(database.db, token, day10);
+		expect(fresh.renewed).toBe(false);
+		expect(fresh.session?.expiresAt.getTime()).toBe(session.expiresAt.getTime());
+
+		const day20 = new Date(created.getTime() + 20 * DAY);
+		const renewed = await validateSessionToken(database.db, token, day20);
+		expect(renewed.renewed).toBe(true);
+		expect(renewed.session?.expiresAt.getTime()).toBe(day20.getTime() + SESSION_LIFETIME_MS);
+
+		const later = new Date(day20.getTime() + SESSION_LIFETIME_MS + 1);
+		expect((await validateSessionToken(database.db, token, later)).session).toBeNull();
+		expect(await database.db.select().from(sessions)).toHaveLength(0);
+	});
+
+	it('purges expired sessions', async () => {
+		const user = await accounts.register(database.db, newMember(), '10.0.0.1');
+		await createSession(database.db, generateSessionToken(), user.id, new Date(Date.now() - 40 * DAY));
+		await createSession(database.db, generateSessionToken(), user.id);
+		expect(await purgeExpiredSessions(database.db)).toBe(1);
+		expect(await database.db.select().from(sessions)).toHaveLength(1);
+	});
+
+	it('signs out every other session when the password changes, and keeps the current one', async () => {
+		const user = await accounts.register(database.db, newMember(), '10.0.0.1');
+		const [current, other1, other2] = [
+			generateSessionToken(),
+			generateSessionToken(),
+			generateSessionToken()
+		];
+		const kept = await createSession(database.db, current, user.id);
+		await createSession(database.db, other1, user.id);
+		await createSession(database.db, other2, user.id);
+
+		await expect(
+			accounts.changePassword(database.db, {
+				userId: user.id,
+				sessionId: kept.id,
+				currentPassword: 'faux faux faux',
+				newPassword: 'nouvelle phrase secrète'
+			})
+		).rejects.toMatchObject({ fieldErrors: { currentPassword: [expect.any(String)] } });
+		expect(await database.db.select().from(sessions)).toHaveLength(3);
+
+		await accounts.changePassword(database.db, {
+			userId: user.id,
+			sessionId: kept.id,
+			currentPassword: goodPassword,
+			newPassword: 'nouvelle phrase secrète'
+		});
+		expect((await validateSessionToken(database.db, current)).user?.id).toBe(user.id);
+		expect((await validateSessionToken(database.db, other1)).session).toBeNull();
+		expect((await validateSessionToken(database.db, other2)).session).toBeNull();
+		await expect(accounts.signIn(database.db, user.email, goodPassword, '10.0.0.9')).rejects.toBeInstanceOf(
+			InvalidCredentialsError
+		);
+		expect((await accounts.signIn(database.db, user.email, 'nouvelle phrase secrète', '10.0.0.9')).id).toBe(
+			user.id
+		);
+	});
+});
+
+describe(`first admin on ${driverName}`, () => {
+	it('creates exactly one admin out of 20 concurrent setups', async () => {
+		const attempts = Array.from({ length: 20 }, (_, i) =>
+			accounts.setupFirstAdmin(
+				database.db,
+				{ name: `Admin ${i}`, email: `admin${i}@exemple.fr`, password: goodPassword },
+				`10.2.0.${i}`
+			)
+		);
+		const results = await Promise.allSettled(attempts);
+		const created = results.filter((r) => r.status === 'fulfilled');
+		const refused = results.filter((r) => r.status === 'rejected');
+		expect(created).toHaveLength(1);
+		expect(refused.every((r) => (r as PromiseRejectedResult).reason instanceof AdminAlreadyExistsError)).toBe(
+			true
+		);
+		const admins = await database.db.select().from(users).where(eq(users.isAdmin, true));
+		expect(admins).toHaveLength(1);
+		expect(await accounts.adminExists(database.db)).toBe(true);
+	});
+
+	it('refuses once an admin exists (409, "déjà configuré")', async () => {
+		await accounts.setupFirstAdmin(
+			database.db,
+			{ name: 'A', email: 'a@exemple.fr', password: goodPassword },
+			'10.3.0.1'
+		);
+		const again = accounts.setupFirstAdmin(
+			database.db,
+			{ name: 'B', email: 'b@exemple.fr', password: goodPassword },
+			'10.3.0.2'
+		);
+		await expect(again).rejects.toMatchObject({
+			status: 409,
+			message: expect.stringContaining('déjà configuré')
+		});
+	});
+});
+
+describe(`rate limits on ${driverName}`, () => {
+	it('refuses an account after 10 failures in 15 minutes, even with the right password', async () => {
+		await accounts.register(database.db, newMember(), '10.0.0.1');
+		for (let i = 0; i < limits.signInAccount.max; i++) {
+			await expect(
+				accounts.signIn(database.db, 'marie@exemple.fr', 'mauvais', `10.4.0.${i}`)
+			).rejects.toBeInstanceOf(InvalidCredentialsError);
+		}
+		const blocked = accounts.signIn(database.db, 'marie@exemple.fr', goodPassword, '10.4.1.1');
+		await expect(blocked).rejects.toBeInstanceOf(RateLimitedError);
+		const error = (await blocked.catch((e) => e)) as RateLimitedError;
+		expect(error.retryAfterSeconds).toBeGreaterThan(0);
+		expect(error.retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
+
+		// When the window is over, the account may try again.
+		await database.db.update(rateLimits).set({ resetAt: sql`now() - interval '1 second'` });
+		expect((await accounts.signIn(database.db, 'marie@exemple.fr', goodPassword, '10.4.1.1')).email).toBe(
+			'marie@exemple.fr'
+		);
+	});
+
+	it('refuses an address after 30 failures, whatever the accounts', async () => {
+		for (let i = 0; i < limits.signInAddress.max; i++) {
+			await expect(
+				accounts.signIn(database.db, `x${i}@exemple.fr`, 'mauvais', '10.5.0.1')
+			).rejects.toBeInstanceOf(InvalidCredentialsError);
+		}
+		await expect(accounts.signIn(database.db, 'y@exemple.fr', 'mauvais', '10.5.0.1')).rejects.toBeInstanceOf(
+			RateLimitedError
+		);
+		await expect(accounts.signIn(database.db, 'y@exemple.fr', 'mauvais', '10.5.0.2')).rejects.toBeInstanceOf(
+			InvalidCredentialsError
+		);
+	});
+
+	it('a successful sign-in clears the account counter', async () => {
+		await accounts.register(database.db, newMember(), '10.0.0.1');
+		for (let i = 0; i < limits.signInAccount.max - 1; i++) {
+			await accounts.signIn(database.db, 'marie@exemple.fr', 'mauvais', '10.6.0.1').catch(() => {});
+		}
+		await accounts.signIn(database.db, 'marie@exemple.fr', goodPassword, '10.6.0.1');
+		await accounts.signIn(database.db, 'marie@exemple.fr', 'mauvais', '10.6.0.1').catch(() => {});
+		expect((await accounts.signIn(database.db, 'marie@exemple.fr', goodPassword, '10.6.0.1')).email).toBe(
+			'marie@exemple.fr'
+		);
+	});
+
+	it('limits registrations and setups per address', async () => {
+		for (let i = 0; i < limits.registerAddress.max; i++) {
+			await accounts
+				.register(database.db, { ...newMember(`r${i}@exemple.fr`), password: 'x' }, '10.7.0.1')
+				.catch(() => {});
+		}
+		await expect(
+			accounts.register(database.db, newMember('last@exemple.fr'), '10.7.0.1')
+		).rejects.toBeInstanceOf(RateLimitedError);
+		for (let i = 0; i < limits.setupAddress.max; i++) {
+			await accounts
+				.setupFirstAdmin(database.db, { name: 'S', email: `s${i}@exemple.fr`, password: 'x' }, '10.7.0.2')
+				.catch(() => {});
+		}
+		await expect(
+			accounts.setupFirstAdmin(
+				database.db,
+				{ name: 'S', email: 's@exemple.fr', password: goodPassword },
+				'10.7.0.2'
+			)
+		).rejects.toBeInstanceOf(RateLimitedError);
+		expect(await accounts.adminExists(database.db)).toBe(false);
+	});
+
+	// PGlite belongs to one process: only a server has several instances to share counters between.
+	it.runIf(serverUrl)('shares counters between instances through the database', async () => {
+		const { openDatabase } = await import('../../src/lib/server/db');
+		const second = openDatabase({ url: database.url!, max: 2 });
+		try {
+			for (let i = 0; i < limits.signInAddress.max; i++) {
+				const target = i % 2 ? database.db : second.db;
+				await accounts.signIn(target, `z${i}@exemple.fr`, 'mauvais', '10.8.0.1').catch(() => {});
+			}
+			await expect(accounts.signIn(second.db, 'z@exemple.fr', 'mauvais', '10.8.0.1')).rejects.toBeInstanceOf(
+				RateLimitedError
+			);
+		} finally {
+			await second.close();
+		}
+	});
+});

@@ -1,0 +1,135 @@
+/**
+ * Every admin entry point calls requireAdmin first (DESIGN.md, "Guard every entry point"): this walks every
+ * route file under src/routes/admin and src/routes/api/admin and fails on any exported load, action or
+ * handler whose first statement is not a requireAdmin call. The layout's redirect is not the authority.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/** Public on purpose: the first-admin bootstrap works only while no admin exists (SEED.md part 4). */
+const PUBLIC_ENTRY_POINTS = new Set(['src/routes/api/admin/setup/+server.ts POST']);
+
+const HANDLER_NAMES = new Set(['load', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'fallback']);
+const ROUTE_FILE = /^\+(page|layout)\.server\.ts$|^\+server\.ts$/;
+
+function routeFiles(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) return routeFiles(full);
+		return ROUTE_FILE.test(entry.name) ? [full] : [];
+	});
+}
+
+type FunctionNode = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration;
+
+const isFunction = (node: ts.Node | undefined): node is FunctionNode =>
+	!!node && (ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isFunctionDeclaration(node));
+
+/** The function behind `x = fn`, `x = api(fn)`, `x = something satisfies T`. */
+function unwrap(node: ts.Expression | undefined): FunctionNode | undefined {
+	if (!node) return undefined;
+	if (isFunction(node)) return node;
+	if (ts.isSatisfiesExpression(node) || ts.isAsExpression(node) || ts.isParenthesizedExpression(node)) return unwrap(node.expression);
+	if (ts.isCallExpression(node)) return node.arguments.map((a) => unwrap(a)).find(Boolean);
+	return undefined;
+}
+
+function callsRequireAdminFirst(fn: FunctionNode): boolean {
+	if (!fn.body) return false;
+	const first: ts.Node | undefined = ts.isBlock(fn.body) ? fn.body.statements[0] : fn.body;
+	if (!first) return false;
+	let found = false;
+	const visit = (node: ts.Node) => {
+		if (ts.isCallExpression(node)) {
+			const callee = node.expression;
+			const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
+			if (name === 'requireAdmin') found = true;
+		}
+		// Do not look into nested functions: a guard inside a callback does not guard the entry point.
+		if (!isFunction(node)) ts.forEachChild(node, visit);
+	};
+	visit(first);
+	return found;
+}
+
+/** Each exported entry point of a route module, as "file NAME" → whether it is guarded. */
+export function entryPoints(fileName: string, source: string): Map<string, boolean> {
+	const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
+	const result = new Map<string, boolean>();
+	const exported = (node: ts.Node) =>
+		ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+	for (const statement of file.statements) {
+		if (ts.isFunctionDeclaration(statement) && exported(statement) && statement.name && HANDLER_NAMES.has(statement.name.text)) {
+			result.set(`${fileName} ${statement.name.text}`, callsRequireAdminFirst(statement));
+		}
+		if (!ts.isVariableStatement(statement) || !exported(statement)) continue;
+		for (const declaration of statement.declarationList.declarations) {
+			if (!ts.isIdentifier(declaration.name)) continue;
+			const name = declaration.name.text;
+			if (HANDLER_NAMES.has(name)) {
+				const fn = unwrap(declaration.initializer);
+				result.set(`${fileName} ${name}`, !!fn && callsRequireAdminFirst(fn));
+			} else if (name === 'actions') {
+				let init = declaration.initializer;
+				while (init && (ts.isSatisfiesExpression(init) || ts.isAsExpression(init))) init = init.expression;
+				if (!init || !ts.isObjectLiteralExpression(init)) {
+					result.set(`${fileName} actions`, false);
+					continue;
+				}
+				for (const property of init.properties) {
+					const key = property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? property.name.text : '?';
+					const fn = ts.isPropertyAssignment(property) ? unwrap(property.initializer) : ts.isMethodDeclaration(property) ? (property as unknown as FunctionNode) : undefined;
+					result.set(`${fileName} actions.${key}`, !!fn && callsRequireAdminFirst(fn));
+				}
+			}
+		}
+	}
+	return result;
+}
+
+describe('the guard walker', () => {
+	it('flags an entry point without requireAdmin, or with it too late or nested', () => {
+		const found = entryPoints(
+			'x/+page.server.ts',
+			`export const load = async (e) => { await requireAdmin(e); return {}; };
+			 export const actions = {
+				 ok: async (e) => { const a = await auth.requireAdmin(e); return a; },
+				 late: async (e) => { const f = 1; await requireAdmin(e); },
+				 nested: async (e) => { [1].map(() => requireAdmin(e)); },
+				 none: async () => {}
+			 };
+			 export const GET = api(async (event) => { await auth.requireAdmin(event); return new Response(); });
+			 export async function POST() { return new Response(); }`
+		);
+		expect(Object.fromEntries(found)).toEqual({
+			'x/+page.server.ts load': true,
+			'x/+page.server.ts actions.ok': true,
+			'x/+page.server.ts actions.late': false,
+			'x/+page.server.ts actions.nested': false,
+			'x/+page.server.ts actions.none': false,
+			'x/+page.server.ts GET': true,
+			'x/+page.server.ts POST': false
+		});
+	});
+});
+
+describe('every admin entry point', () => {
+	const files = [...routeFiles('src/routes/admin'), ...routeFiles('src/routes/api/admin')];
+	const points = new Map(files.flatMap((file) => [...entryPoints(file, readFileSync(file, 'utf8'))]));
+
+	it('has route files to check', () => {
+		expect(files.length).toBeGreaterThan(0);
+		expect(points.size).toBeGreaterThan(0);
+	});
+
+	it('calls requireAdmin as its first statement', () => {
+		const unguarded = [...points].filter(([name, guarded]) => !guarded && !PUBLIC_ENTRY_POINTS.has(name)).map(([name]) => name);
+		expect(unguarded).toEqual([]);
+	});
+
+	it('lists only public exceptions that still exist', () => {
+		for (const name of PUBLIC_ENTRY_POINTS) expect(points.has(name), name).toBe(true);
+	});
+});

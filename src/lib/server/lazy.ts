@@ -12,6 +12,8 @@ export function lazy<T extends object>(create: () => T): T {
 			return typeof value === 'function' ? value.bind(target) : value;
 		},
 		has: (_, property) => Reflect.has(get(), property),
+		// So that `instanceof` sees the real class of what was built.
+		getPrototypeOf: () => Reflect.getPrototypeOf(get()),
 		ownKeys: () => Reflect.ownKeys(get()),
 		getOwnPropertyDescriptor: (_, property) => Reflect.getOwnPropertyDescriptor(get(), property)
 	});

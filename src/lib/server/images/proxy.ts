@@ -1,0 +1,164 @@
+/**
+ * GET /api/img/{key} (SEED.md part 4, CONTRACT §3): the bytes of a site image, streamed, never a redirect.
+ * A `storage:` value gets a fresh 1-hour signed URL on every request and is fetched through it; an external
+ * value is fetched under the SSRF rules of remote.ts. Any failure serves the slot's stock image, and when even
+ * that cannot be reached, the page's bundled fallback — the site looks whole offline.
+ */
+import { Readable } from 'node:stream';
+import type { Config } from '../config';
+import { log } from '../log';
+import { FsStorage, storagePathOf, type Storage } from '../storage';
+import homeFallback from './fallback/home.webp?inline';
+import maconFallback from './fallback/macon.webp?inline';
+import paysagisteFallback from './fallback/paysagiste.webp?inline';
+import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
+import type { SitePage, Slot } from './slots';
+
+export const SIGNED_URL_SECONDS = 60 * 60;
+export const PROXY_CACHE_CONTROL = 'public, max-age=3300, s-maxage=3300';
+export const FALLBACK_CACHE_CONTROL = 'public, max-age=60';
+
+const dataUrlBytes = (dataUrl: string) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+const BUNDLED: Record<SitePage, Buffer> = {
+	'/': dataUrlBytes(homeFallback),
+	'/macon': dataUrlBytes(maconFallback),
+	'/paysagiste': dataUrlBytes(paysagisteFallback)
+};
+
+/**
+ * Upstreams that just failed are not asked again for a short while: offline, every image of a page would
+ * otherwise wait for its own connection attempt before falling back.
+ */
+const FAILURE_MEMORY_MS = 30_000;
+const recentFailures = new Map<string, number>();
+const failedRecently = (url: string) => (recentFailures.get(url) ?? 0) > Date.now();
+const rememberFailure = (url: string) => {
+	if (recentFailures.size > 1000) recentFailures.clear();
+	recentFailures.set(url, Date.now() + FAILURE_MEMORY_MS);
+};
+
+export interface ProxyDeps {
+	storage: Storage;
+	config: Pick<Config, 'imageRemoteHosts'>;
+}
+
+async function fetchFromStorage(
+	deps: ProxyDeps,
+	objectPath: string,
+	ifNoneMatch: string | null
+): Promise<UpstreamImage> {
+	const signed = new URL(await deps.storage.signedUrl(objectPath, SIGNED_URL_SECONDS));
+	if (deps.storage instanceof FsStorage) {
+		// The fs driver's URL points at this very app: verify it as its route would, and stream the file.
+		const granted = deps.storage.verifySignedRequest(objectPath, signed.searchParams);
+		if (!granted) throw new Error('signed URL refused');
+		const object = await deps.storage.read(granted);
+		if (!object) throw new Error('object missing');
+		if (ifNoneMatch && ifNoneMatch === object.info.etag) {
+			object.body.destroy();
+			return {
+				status: 304,
+				contentType: '',
+				contentLength: null,
+				etag: object.info.etag,
+				lastModified: null,
+				body: Readable.from([])
+			};
+		}
+		return {
+			status: 200,
+			contentType: object.info.contentType,
+			contentLength: object.info.size,
+			etag: object.info.etag,
+			lastModified: object.info.lastModified.toUTCString(),
+			body: object.body
+		};
+	}
+	return fetchTrustedImage(signed.href, { ifNoneMatch });
+}
+
+function respond(
+	upstream: UpstreamImage,
+	cacheControl: string,
+	extra: Record<string, string>,
+	head: boolean
+): Response {
+	const headers = new Headers({
+		'cache-control': cacheControl,
+		'x-robots-tag': 'noindex, nofollow',
+		...extra
+	});
+	if (upstream.etag) headers.set('etag', upstream.etag);
+	if (upstream.status === 304) return new Response(null, { status: 304, headers });
+	headers.set('content-type', upstream.contentType);
+	if (upstream.contentLength !== null) headers.set('content-length', String(upstream.contentLength));
+	if (upstream.lastModified) headers.set('last-modified', upstream.lastModified);
+	if (head) {
+		upstream.body.destroy();
+		return new Response(null, { status: 200, headers });
+	}
+	// Streamed: memory does not grow with the image's size or the number of clients.
+	return new Response(Readable.toWeb(upstream.body) as ReadableStream, { status: 200, headers });
+}
+
+export async function serveSlotImage(
+	deps: ProxyDeps,
+	slot: Slot,
+	storedValue: string | null,
+	request: { ifNoneMatch: string | null; head: boolean }
+): Promise<Response> {
+	const value = storedValue ?? slot.defaultUrl;
+	try {
+		const objectPath = storagePathOf(value);
+		if (objectPath !== null) {
+			return respond(
+				await fetchFromStorage(deps, objectPath, request.ifNoneMatch),
+				PROXY_CACHE_CONTROL,
+				{},
+				request.head
+			);
+		}
+		if (failedRecently(value)) throw new Error('upstream failed recently');
+		try {
+			return respond(
+				await fetchExternalImage(value, deps.config.imageRemoteHosts, { ifNoneMatch: request.ifNoneMatch }),
+				PROXY_CACHE_CONTROL,
+				{},
+				request.head
+			);
+		} catch (error) {
+			rememberFailure(value);
+			throw error;
+		}
+	} catch (error) {
+		log.warn('site image fell back to its default', {
+			key: slot.key,
+			reason: error instanceof Error ? error.message : String(error)
+		});
+	}
+	const fallbackHeaders = { 'x-image-fallback': '1' };
+	// The stock image is ours: it is fetched even when its host was dropped from IMAGE_REMOTE_HOSTS.
+	if (value !== slot.defaultUrl && !failedRecently(slot.defaultUrl)) {
+		try {
+			const stockHost = new URL(slot.defaultUrl).host;
+			const upstream = await fetchExternalImage(slot.defaultUrl, [stockHost]);
+			return respond(upstream, FALLBACK_CACHE_CONTROL, fallbackHeaders, request.head);
+		} catch {
+			rememberFailure(slot.defaultUrl);
+		}
+	}
+	const bundled = BUNDLED[slot.page];
+	return respond(
+		{
+			status: 200,
+			contentType: 'image/webp',
+			contentLength: bundled.length,
+			etag: null,
+			lastModified: null,
+			body: Readable.from([bundled])
+		},
+		FALLBACK_CACHE_CONTROL,
+		fallbackHeaders,
+		request.head
+	);
+}

@@ -1,0 +1,122 @@
+/** The table of site images: which image each slot shows, its admin listing, and validated changes. */
+import { eq } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { DbOrTx } from '../db';
+import { siteImages } from '../db/schema';
+import { ValidationError } from '../errors';
+import * as pageCache from '../pages/cache';
+import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
+import { SIGNED_URL_SECONDS } from './proxy';
+import { externalUrlProblem } from './remote';
+import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
+
+export interface SiteImageEntry {
+	key: string;
+	page: SitePage;
+	pageLabel: string;
+	label: string;
+	width: number;
+	height: number;
+	url: string;
+	previewUrl: string;
+	isDefault: boolean;
+	updatedAt: string | null;
+}
+
+/** What a browser can display for a value: a fresh signed URL for `storage:`, else the URL itself. */
+async function previewOf(storage: Storage, value: string): Promise<string> {
+	const objectPath = storagePathOf(value);
+	return objectPath === null ? value : storage.signedUrl(objectPath, SIGNED_URL_SECONDS);
+}
+
+export async function storedValues(db: DbOrTx): Promise<Map<string, { url: string; updatedAt: Date }>> {
+	const rows = await db.select().from(siteImages);
+	return new Map(rows.map((r) => [r.key, { url: r.url, updatedAt: r.updatedAt }]));
+}
+
+export async function storedValue(db: DbOrTx, key: string): Promise<string | null> {
+	const [row] = await db.select({ url: siteImages.url }).from(siteImages).where(eq(siteImages.key, key));
+	return row?.url ?? null;
+}
+
+/** Every known slot, with or without a row. */
+export async function listSiteImages(db: DbOrTx, storage: Storage): Promise<SiteImageEntry[]> {
+	const values = await storedValues(db);
+	return Promise.all(
+		SLOTS.map(async (slot) => {
+			const row = values.get(slot.key);
+			const url = row?.url ?? slot.defaultUrl;
+			return {
+				key: slot.key,
+				page: slot.page,
+				pageLabel: PAGE_LABELS[slot.page],
+				label: slot.label,
+				width: slot.width,
+				height: slot.height,
+				url,
+				previewUrl: await previewOf(storage, url).catch(() => slot.defaultUrl),
+				isDefault: !row,
+				updatedAt: row?.updatedAt.toISOString() ?? null
+			};
+		})
+	);
+}
+
+/** Why a value may not be saved (French, for the admin), or null. */
+export async function valueProblem(
+	storage: Storage,
+	config: Pick<Config, 'imageRemoteHosts'>,
+	value: string
+): Promise<string | null> {
+	const objectPath = storagePathOf(value);
+	if (objectPath !== null) {
+		if (!isValidObjectPath(objectPath)) return 'Le chemin storage: est invalide.';
+		return (await storage.stat(objectPath))
+			? null
+			: 'Aucun fichier n’existe à ce chemin dans le stockage privé.';
+	}
+	return externalUrlProblem(value, config.imageRemoteHosts);
+}
+
+export interface SiteImageChange {
+	key: string;
+	url: string | null;
+}
+
+/** Saves a slot's value (or resets it when `url` is null), then purges the slot's page before returning. */
+export async function setSiteImage(
+	deps: { db: DbOrTx; storage: Storage; config: Pick<Config, 'imageRemoteHosts'> },
+	change: SiteImageChange,
+	adminId: string
+): Promise<{ key: string; url: string; previewUrl: string; updatedAt: string | null }> {
+	const slot = slotOf(change.key);
+	if (!slot)
+		throw new ValidationError({
+			key: [`La clé « ${change.key} » ne correspond à aucun emplacement d’image.`]
+		});
+	let updatedAt: Date | null = null;
+	if (change.url === null) {
+		await deps.db.delete(siteImages).where(eq(siteImages.key, slot.key));
+	} else {
+		const problem = await valueProblem(deps.storage, deps.config, change.url);
+		if (problem) throw new ValidationError({ url: [problem] });
+		const now = new Date();
+		const [row] = await deps.db
+			.insert(siteImages)
+			.values({ key: slot.key, url: change.url, updatedAt: now, updatedBy: adminId })
+			.onConflictDoUpdate({
+				target: siteImages.key,
+				set: { url: change.url, updatedAt: now, updatedBy: adminId }
+			})
+			.returning();
+		updatedAt = row!.updatedAt;
+	}
+	await pageCache.purge(slot.page);
+	const url = change.url ?? slot.defaultUrl;
+	return {
+		key: slot.key,
+		url,
+		previewUrl: await previewOf(deps.storage, url),
+		updatedAt: updatedAt?.toISOString() ?? null
+	};
+}

@@ -1,0 +1,119 @@
+/**
+ * The embedded private bucket: files under DATA_DIR/storage/<bucket>/, each with a `.meta.json` beside it
+ * holding Content-Type and Cache-Control. Signed URLs are app URLs (/storage/<bucket>/<path>?exp=&sig=),
+ * checked by `verifySignedRequest`; without a valid signature no object is reachable.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sign, verifySignature } from './signing';
+import { assertObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
+
+interface Meta {
+	contentType: string;
+	cacheControl: string;
+	etag: string;
+}
+
+export interface FsStorageOptions {
+	root: string;
+	bucket: string;
+	origin: URL;
+	secret: string;
+	now?: () => number;
+}
+
+export class FsStorage implements Storage {
+	readonly driver = 'fs' as const;
+	readonly bucket: string;
+	private readonly dir: string;
+	private readonly now: () => number;
+
+	constructor(private readonly options: FsStorageOptions) {
+		this.bucket = options.bucket;
+		this.dir = path.resolve(options.root, options.bucket);
+		this.now = options.now ?? Date.now;
+	}
+
+	/** The file of an object, proven to be inside the bucket's folder. */
+	private fileOf(objectPath: string): string {
+		assertObjectPath(objectPath);
+		const file = path.resolve(this.dir, objectPath);
+		if (!file.startsWith(this.dir + path.sep)) throw new Error('object path escapes the bucket');
+		return file;
+	}
+
+	async put(objectPath: string, body: Buffer, { contentType, cacheControl }: PutOptions): Promise<void> {
+		const file = this.fileOf(objectPath);
+		await mkdir(path.dirname(file), { recursive: true });
+		const meta: Meta = {
+			contentType,
+			cacheControl,
+			etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`
+		};
+		// Write under temporary names and rename, so that a reader never sees half a file or a file without metadata.
+		const temp = `${file}.${randomUUID()}.tmp`;
+		await writeFile(`${temp}.meta`, JSON.stringify(meta));
+		await writeFile(temp, body);
+		await rename(`${temp}.meta`, `${file}.meta.json`);
+		await rename(temp, file);
+	}
+
+	async stat(objectPath: string): Promise<ObjectInfo | null> {
+		const file = this.fileOf(objectPath);
+		try {
+			const [stats, metaText] = await Promise.all([stat(file), readFile(`${file}.meta.json`, 'utf8')]);
+			if (!stats.isFile()) return null;
+			const meta = JSON.parse(metaText) as Meta;
+			return { size: stats.size, lastModified: stats.mtime, ...meta };
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+			throw error;
+		}
+	}
+
+	async read(objectPath: string) {
+		const info = await this.stat(objectPath);
+		if (!info) return null;
+		return { info, body: createReadStream(this.fileOf(objectPath)) };
+	}
+
+	async delete(objectPath: string): Promise<void> {
+		const file = this.fileOf(objectPath);
+		await rm(file, { force: true });
+		await rm(`${file}.meta.json`, { force: true });
+	}
+
+	private message(objectPath: string, expires: number) {
+		return `GET\n${this.bucket}/${objectPath}\n${expires}`;
+	}
+
+	async signedUrl(objectPath: string, expiresInSeconds: number): Promise<string> {
+		assertObjectPath(objectPath);
+		const expires = Math.floor(this.now() / 1000) + expiresInSeconds;
+		const url = new URL(`/storage/${this.bucket}/${objectPath}`, this.options.origin);
+		url.searchParams.set('exp', String(expires));
+		url.searchParams.set('sig', sign(this.options.secret, this.message(objectPath, expires)));
+		return url.href;
+	}
+
+	/**
+	 * The object path a signed URL grants, or null when the signature is wrong, expired, or the path invalid.
+	 * Constant-time comparison; the path is validated before the signature is even computed.
+	 */
+	verifySignedRequest(objectPath: string, params: URLSearchParams): string | null {
+		const exp = params.get('exp') ?? '';
+		const sig = params.get('sig') ?? '';
+		if (!/^\d{1,12}$/.test(exp) || !sig) return null;
+		try {
+			assertObjectPath(objectPath);
+		} catch {
+			return null;
+		}
+		if (Number(exp) * 1000 < this.now()) return null;
+		return verifySignature(this.options.secret, this.message(objectPath, Number(exp)), sig)
+			? objectPath
+			: null;
+	}
+}

@@ -1,0 +1,103 @@
+/**
+ * Any S3-compatible server (MinIO, AWS S3, …) through the `minio` client. The bucket is created on first use
+ * when missing; new buckets are private (no policy is ever attached), so objects are reachable only with
+ * credentials or a presigned URL.
+ */
+import { Client } from 'minio';
+import { assertObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
+
+export interface S3StorageOptions {
+	endpoint: URL;
+	accessKey: string;
+	secretKey: string;
+	region: string;
+	bucket: string;
+}
+
+const isNotFound = (error: unknown) => {
+	const code = (error as { code?: string }).code;
+	return code === 'NotFound' || code === 'NoSuchKey' || code === 'NoSuchBucket';
+};
+
+export class S3Storage implements Storage {
+	readonly driver = 's3' as const;
+	readonly bucket: string;
+	private readonly client: Client;
+	private bucketReady: Promise<void> | undefined;
+
+	constructor(private readonly options: S3StorageOptions) {
+		this.bucket = options.bucket;
+		const { endpoint } = options;
+		this.client = new Client({
+			endPoint: endpoint.hostname.replace(/^\[|\]$/g, ''),
+			port: endpoint.port ? Number(endpoint.port) : endpoint.protocol === 'https:' ? 443 : 80,
+			useSSL: endpoint.protocol === 'https:',
+			accessKey: options.accessKey,
+			secretKey: options.secretKey,
+			region: options.region,
+			pathStyle: true
+		});
+	}
+
+	/** Creates the bucket once if it is missing. A failure is not remembered: the next call tries again. */
+	ensureBucket(): Promise<void> {
+		this.bucketReady ??= (async () => {
+			if (!(await this.client.bucketExists(this.bucket))) {
+				try {
+					await this.client.makeBucket(this.bucket, this.options.region);
+				} catch (error) {
+					// Another instance made it in the meantime.
+					const code = (error as { code?: string }).code;
+					if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw error;
+				}
+			}
+		})().catch((error) => {
+			this.bucketReady = undefined;
+			throw error;
+		});
+		return this.bucketReady;
+	}
+
+	async put(path: string, body: Buffer, { contentType, cacheControl }: PutOptions): Promise<void> {
+		assertObjectPath(path);
+		await this.ensureBucket();
+		await this.client.putObject(this.bucket, path, body, body.length, {
+			'Content-Type': contentType,
+			'Cache-Control': cacheControl
+		});
+	}
+
+	async stat(path: string): Promise<ObjectInfo | null> {
+		assertObjectPath(path);
+		try {
+			const s = await this.client.statObject(this.bucket, path);
+			const meta = s.metaData as Record<string, string>;
+			return {
+				size: s.size,
+				etag: `"${s.etag.replace(/"/g, '')}"`,
+				lastModified: s.lastModified,
+				contentType: meta['content-type'] ?? 'application/octet-stream',
+				cacheControl: meta['cache-control'] ?? ''
+			};
+		} catch (error) {
+			if (isNotFound(error)) return null;
+			throw error;
+		}
+	}
+
+	async read(path: string) {
+		const info = await this.stat(path);
+		if (!info) return null;
+		return { info, body: await this.client.getObject(this.bucket, path) };
+	}
+
+	async delete(path: string): Promise<void> {
+		assertObjectPath(path);
+		await this.client.removeObject(this.bucket, path);
+	}
+
+	async signedUrl(path: string, expiresInSeconds: number): Promise<string> {
+		assertObjectPath(path);
+		return this.client.presignedGetObject(this.bucket, path, expiresInSeconds);
+	}
+}

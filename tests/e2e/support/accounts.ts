@@ -31,3 +31,24 @@ export async function signIn(page: Page, base: string, email: string, password =
 	await page.goto(`${base}/login`);
 	await submitAndSettle(page, { 'Adresse e-mail': email, 'Mot de passe': password }, 'Se connecter');
 }
+
+export const E2E_ADMIN = { name: 'Admin E2E', email: 'admin-e2e@exemple.fr', password: PASSWORD };
+
+/**
+ * Signs the page's context in as the shared server's admin, creating that admin first if the site has none.
+ * Every e2e file may call it, in any order.
+ */
+export async function signInAsAdmin(page: Page) {
+	const setup = await page.request.post('/api/admin/setup', { data: E2E_ADMIN });
+	if (setup.status() !== 201 && setup.status() !== 409)
+		throw new Error(`admin setup answered ${setup.status()}`);
+	const login = await page.request.post('/login', {
+		form: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+		headers: {
+			origin: new URL(page.url() === 'about:blank' ? process.env.E2E_BASE_URL! : page.url()).origin,
+			accept: 'text/html'
+		},
+		maxRedirects: 0
+	});
+	if (login.status() !== 303) throw new Error(`admin sign-in answered ${login.status()}`);
+}

@@ -24,4 +24,9 @@ export const test = base.extend<{ pageProblems: string[] }>({
 	]
 });
 
+/** Drops the console notes a test provoked on purpose (say, the browser reporting a 4xx it was meant to get). */
+export function expectConsoleNotes(problems: string[], pattern: RegExp) {
+	problems.splice(0, problems.length, ...problems.filter((p) => !pattern.test(p)));
+}
+
 export { expect };

@@ -49,8 +49,13 @@ export async function readSingleFile(
 		const fail = (error: Error) => {
 			if (settled) return;
 			settled = true;
+			// Stop parsing and keep nothing more: the rest of the body is read and dropped, so that the client,
+			// still sending, then reads our answer instead of a reset connection. adapter-node's BODY_SIZE_LIMIT
+			// bounds how much can still arrive.
 			body.unpipe(parser);
-			body.destroy();
+			parser.removeAllListeners('file');
+			body.on('data', () => {});
+			body.resume();
 			reject(error);
 		};
 		parser.on('file', (name, stream, info) => {

@@ -166,6 +166,20 @@ function toUpstream(response: UndiciResponse): UpstreamImage {
 	};
 }
 
+/** A 304: some servers omit the ETag on it, but the validator the client sent is by definition the current one. */
+function notModified(response: UndiciResponse, ifNoneMatch: string | null | undefined): UpstreamImage {
+	void response.body?.cancel();
+	const etag = response.headers.get('etag') ?? ifNoneMatch ?? null;
+	return {
+		status: 304,
+		contentType: '',
+		contentLength: null,
+		etag,
+		lastModified: null,
+		body: Readable.from([])
+	};
+}
+
 export interface FetchOptions {
 	ifNoneMatch?: string | null;
 }
@@ -204,14 +218,7 @@ export async function fetchExternalImage(
 			continue;
 		}
 		if (response.status === 304) {
-			return {
-				status: 304,
-				contentType: '',
-				contentLength: null,
-				etag: response.headers.get('etag'),
-				lastModified: null,
-				body: Readable.from([])
-			};
+			return notModified(response, options.ifNoneMatch);
 		}
 		if (response.status !== 200) {
 			void response.body?.cancel();
@@ -230,14 +237,7 @@ export async function fetchTrustedImage(url: string, options: FetchOptions = {})
 		headers: options.ifNoneMatch ? { 'if-none-match': options.ifNoneMatch } : {}
 	});
 	if (response.status === 304) {
-		return {
-			status: 304,
-			contentType: '',
-			contentLength: null,
-			etag: response.headers.get('etag'),
-			lastModified: null,
-			body: Readable.from([])
-		};
+		return notModified(response, options.ifNoneMatch);
 	}
 	if (response.status !== 200) {
 		void response.body?.cancel();

@@ -1,0 +1,253 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveSlotImage } from '../../src/lib/server/images/proxy';
+import { setSiteImage, listSiteImages } from '../../src/lib/server/images/site-images';
+import { slotOf } from '../../src/lib/server/images/slots';
+import { onPurge } from '../../src/lib/server/pages/cache';
+import { FsStorage, S3Storage, type Storage } from '../../src/lib/server/storage';
+import { ValidationError } from '../../src/lib/server/errors';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { fixture } from '../helpers/fixtures';
+import { startS3, type RunningS3 } from '../helpers/s3';
+
+const jpeg = readFileSync(fixture('Landscape_1.jpg'));
+const bundledMacon = readFileSync('src/lib/server/images/fallback/macon.webp');
+
+let s3: RunningS3;
+let upstream: Server;
+let upstreamHost: string;
+let database: TestDatabase;
+
+beforeAll(async () => {
+	s3 = await startS3();
+	database = await createTestDatabase();
+	upstream = createServer((req, res) => {
+		const route = req.url ?? '';
+		if (route.startsWith('/ok')) {
+			res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length, etag: '"up-1"' });
+			return res.end(jpeg);
+		}
+		if (route.startsWith('/to-ok')) return res.writeHead(302, { location: '/ok-after-redirect.jpg' }).end();
+		if (route.startsWith('/to-metadata'))
+			return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+		if (route.startsWith('/to-loopback-name'))
+			return res.writeHead(302, { location: `http://localhost:${port()}/ok.jpg` }).end();
+		if (route.startsWith('/loop'))
+			return res.writeHead(302, { location: `/loop${Number(route.slice(5, 6) || 0) + 1}` }).end();
+		if (route.startsWith('/html'))
+			return res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>pas une image</h1>');
+		if (route.startsWith('/svg'))
+			return res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg/>');
+		if (route.startsWith('/huge'))
+			return res
+				.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(21 * 1024 * 1024) })
+				.end();
+		res.writeHead(404).end();
+	});
+	await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+	upstreamHost = `127.0.0.1:${port()}`;
+});
+afterAll(async () => {
+	await s3.close();
+	await database.dispose();
+	await new Promise((r) => upstream.close(r));
+});
+const port = () => (upstream.address() as { port: number }).port;
+
+const makeFs = () =>
+	new FsStorage({
+		root: mkdtempSync(path.join(tmpdir(), 'atelier-px-')),
+		bucket: 'private-gallery',
+		origin: new URL('http://127.0.0.1:9'),
+		secret: 'k'.repeat(32)
+	});
+const makeS3 = (endpoint = s3.endpoint) =>
+	new S3Storage({
+		endpoint,
+		accessKey: s3.accessKey,
+		secretKey: s3.secretKey,
+		region: 'us-east-1',
+		bucket: 'private-gallery'
+	});
+
+const slot = slotOf('macon_hero')!;
+const plain = { ifNoneMatch: null, head: false };
+const bytes = async (response: Response) => Buffer.from(await response.arrayBuffer());
+
+function expectFallback(response: Response) {
+	expect(response.status).toBe(200);
+	expect(response.headers.get('x-image-fallback')).toBe('1');
+	expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+	expect(response.headers.get('content-type')).toBe('image/webp');
+	expect(response.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+}
+
+describe.each([
+	['fs', makeFs],
+	['s3', () => makeS3()]
+] as [string, () => Storage][])('proxy on the %s driver', (_, make) => {
+	it('streams a stored image with its headers, and answers If-None-Match with 304', async () => {
+		const storage = make();
+		await storage.put('hero.webp', jpeg, {
+			contentType: 'image/webp',
+			cacheControl: 'public, max-age=31536000, immutable'
+		});
+		const deps = { storage, config: { imageRemoteHosts: [] } };
+		const response = await serveSlotImage(deps, slot, 'storage:hero.webp', plain);
+		expect(response.status).toBe(200);
+		expect(response.body).toBeInstanceOf(ReadableStream);
+		expect(response.headers.get('content-type')).toBe('image/webp');
+		expect(response.headers.get('content-length')).toBe(String(jpeg.length));
+		expect(response.headers.get('cache-control')).toBe('public, max-age=3300, s-maxage=3300');
+		expect(response.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+		expect(response.headers.get('location')).toBeNull();
+		const etag = response.headers.get('etag');
+		expect(etag).toMatch(/^".+"$/);
+		expect((await bytes(response)).equals(jpeg)).toBe(true);
+
+		const cached = await serveSlotImage(deps, slot, 'storage:hero.webp', { ifNoneMatch: etag, head: false });
+		expect(cached.status).toBe(304);
+		expect(cached.headers.get('etag')).toBe(etag);
+
+		const head = await serveSlotImage(deps, slot, 'storage:hero.webp', { ifNoneMatch: null, head: true });
+		expect(head.status).toBe(200);
+		expect(head.body).toBeNull();
+	});
+
+	it('falls back to the default image when the object was deleted', async () => {
+		const storage = make();
+		await storage.put('gone.webp', jpeg, { contentType: 'image/webp', cacheControl: '' });
+		await storage.delete('gone.webp');
+		const response = await serveSlotImage(
+			{ storage, config: { imageRemoteHosts: [] } },
+			slot,
+			'storage:gone.webp',
+			plain
+		);
+		expectFallback(response);
+		// Offline, the stock image cannot be fetched either: the page's bundled image is served.
+		expect((await bytes(response)).equals(bundledMacon)).toBe(true);
+	});
+});
+
+it('falls back when the storage server is down', async () => {
+	const storage = makeS3(new URL('http://127.0.0.1:1'));
+	expectFallback(
+		await serveSlotImage({ storage, config: { imageRemoteHosts: [] } }, slot, 'storage:x.webp', plain)
+	);
+});
+
+describe('external images', () => {
+	const deps = () => ({
+		storage: makeFs(),
+		config: { imageRemoteHosts: [upstreamHost, `localhost:${port()}`] }
+	});
+
+	it('are fetched from a listed host, following a checked redirect', async () => {
+		const direct = await serveSlotImage(deps(), slot, `http://${upstreamHost}/ok.jpg`, plain);
+		expect(direct.status).toBe(200);
+		expect(direct.headers.get('x-image-fallback')).toBeNull();
+		expect(direct.headers.get('etag')).toBe('"up-1"');
+		expect((await bytes(direct)).equals(jpeg)).toBe(true);
+		const redirected = await serveSlotImage(deps(), slot, `http://${upstreamHost}/to-ok.jpg`, plain);
+		expect(redirected.status).toBe(200);
+		expect(redirected.headers.get('x-image-fallback')).toBeNull();
+	});
+
+	it.each([
+		['a redirect to the metadata address', '/to-metadata.jpg'],
+		['a redirect to a listed name that resolves to loopback', '/to-loopback-name.jpg'],
+		['more than 3 redirects', '/loop0'],
+		['a non-image answer', '/html'],
+		['an SVG answer', '/svg'],
+		['an answer over 20 MB', '/huge.jpg']
+	])('refuse %s', async (_, route) => {
+		expectFallback(await serveSlotImage(deps(), slot, `http://${upstreamHost}${route}`, plain));
+	});
+
+	it('refuse a host that is no longer listed at fetch time', async () => {
+		const unlisted = { storage: makeFs(), config: { imageRemoteHosts: ['images.unsplash.com'] } };
+		expectFallback(await serveSlotImage(unlisted, slot, `http://${upstreamHost}/ok-unlisted.jpg`, plain));
+	});
+});
+
+describe('site images table', () => {
+	const deps = (storage: Storage) => ({
+		db: database.db,
+		storage,
+		config: { imageRemoteHosts: ['images.unsplash.com'] }
+	});
+
+	it('lists every slot, with or without a row', async () => {
+		const entries = await listSiteImages(database.db, makeFs());
+		expect(entries.map((e) => e.key)).toContain('paysagiste_gallery_3');
+		expect(entries.every((e) => e.isDefault && e.previewUrl === e.url)).toBe(true);
+	});
+
+	it('saves a storage value that exists, purges its page, and gives a signed preview', async () => {
+		const storage = makeFs();
+		await storage.put('new.webp', jpeg, { contentType: 'image/webp', cacheControl: '' });
+		const purged: string[] = [];
+		const stop = onPurge((page) => purged.push(page));
+		const saved = await setSiteImage(
+			deps(storage),
+			{ key: 'macon_about', url: 'storage:new.webp' },
+			(await adminId())!
+		);
+		stop();
+		expect(purged).toEqual(['/macon']);
+		expect(saved.url).toBe('storage:new.webp');
+		expect(saved.previewUrl).toMatch(/\/storage\/private-gallery\/new\.webp\?exp=\d+&sig=/);
+		const entry = (await listSiteImages(database.db, storage)).find((e) => e.key === 'macon_about')!;
+		expect(entry.isDefault).toBe(false);
+		expect(entry.previewUrl).not.toBe(entry.url);
+	});
+
+	it.each([
+		['an unknown key', { key: 'nope', url: 'https://images.unsplash.com/a' }, 'key'],
+		['a storage path that does not exist', { key: 'hero', url: 'storage:missing.webp' }, 'url'],
+		['a traversal', { key: 'hero', url: 'storage:../../secret' }, 'url'],
+		['an unlisted host', { key: 'hero', url: 'https://evil.example/a.jpg' }, 'url'],
+		['the metadata address', { key: 'hero', url: 'http://169.254.169.254/' }, 'url'],
+		['loopback', { key: 'hero', url: 'http://127.0.0.1:8080/a.jpg' }, 'url'],
+		['javascript:', { key: 'hero', url: 'javascript:alert(1)' }, 'url']
+	])('refuses %s (400 naming the field) and writes nothing', async (_, change, field) => {
+		const storage = makeFs();
+		const before = JSON.stringify(
+			await listSiteImages(database.db, storage).then((l) => l.map((e) => [e.key, e.url]))
+		);
+		const attempt = setSiteImage(deps(storage), change, (await adminId())!);
+		await expect(attempt).rejects.toBeInstanceOf(ValidationError);
+		await expect(attempt).rejects.toMatchObject({ fieldErrors: { [field]: [expect.any(String)] } });
+		const after = JSON.stringify(
+			await listSiteImages(database.db, storage).then((l) => l.map((e) => [e.key, e.url]))
+		);
+		expect(after).toBe(before);
+	});
+
+	it('resets a slot to its default with url null', async () => {
+		const storage = makeFs();
+		await setSiteImage(
+			deps(storage),
+			{ key: 'hero', url: 'https://images.unsplash.com/photo-x' },
+			(await adminId())!
+		);
+		const reset = await setSiteImage(deps(storage), { key: 'hero', url: null }, (await adminId())!);
+		expect(reset.url).toBe(slotOf('hero')!.defaultUrl);
+		expect((await listSiteImages(database.db, storage)).find((e) => e.key === 'hero')!.isDefault).toBe(true);
+	});
+});
+
+async function adminId(): Promise<string> {
+	const { users } = await import('../../src/lib/server/db/schema');
+	const [existing] = await database.db.select().from(users);
+	if (existing) return existing.id;
+	const [created] = await database.db
+		.insert(users)
+		.values({ email: 'admin@exemple.fr', name: 'A', passwordHash: 'x', isAdmin: true })
+		.returning();
+	return created!.id;
+}

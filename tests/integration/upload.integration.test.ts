@@ -97,7 +97,13 @@ describe('upload pipeline', () => {
 	it('walks down the quality ladder until the result fits in 1 MB', async () => {
 		// Noise does not compress: a 2560×1920 noisy image is far over 1 MB at quality 82.
 		const noisy = await sharp({
-			create: { width: 2560, height: 1920, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } }
+			create: {
+				width: 2560,
+				height: 1920,
+				channels: 3,
+				background: '#808080',
+				noise: { type: 'gaussian', mean: 128, sigma: 60 }
+			}
 		})
 			.jpeg({ quality: 95 })
 			.toBuffer();

@@ -1,2 +1,17 @@
-const note = 'The benchmarks arrive with the features they measure.';
-console.log(note);
+// `npm run bench`: builds if needed, then prints one line per figure, each a ratio or difference against a
+// baseline measured in the same run (these machines are noisy: absolute numbers mean little).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+if (!existsSync('build/server.js')) {
+	const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+	if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+const parts = process.argv.slice(2);
+const wanted = (name) => parts.length === 0 || parts.includes(name);
+
+if (wanted('images')) {
+	const { benchImages } = await import('../bench/images.mjs');
+	await benchImages();
+}

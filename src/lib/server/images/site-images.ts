@@ -34,9 +34,27 @@ export async function storedValues(db: DbOrTx): Promise<Map<string, { url: strin
 	return new Map(rows.map((r) => [r.key, { url: r.url, updatedAt: r.updatedAt }]));
 }
 
+/**
+ * The proxy reads a slot's value on every request; values change a few times a month. One query loads them
+ * all, shared by concurrent requests and kept briefly; any purge (a change here or, through the page cache's
+ * notifications, on another instance) drops it at once.
+ */
+const VALUES_TTL_MS = 2_000;
+let cachedValues: { at: number; values: Promise<Map<string, { url: string; updatedAt: Date }>> } | null =
+	null;
+pageCache.onPurge(() => {
+	cachedValues = null;
+});
+
 export async function storedValue(db: DbOrTx, key: string): Promise<string | null> {
-	const [row] = await db.select({ url: siteImages.url }).from(siteImages).where(eq(siteImages.key, key));
-	return row?.url ?? null;
+	if (!cachedValues || Date.now() - cachedValues.at > VALUES_TTL_MS) {
+		const values = storedValues(db);
+		cachedValues = { at: Date.now(), values };
+		values.catch(() => {
+			if (cachedValues?.values === values) cachedValues = null;
+		});
+	}
+	return (await cachedValues.values).get(key)?.url ?? null;
 }
 
 /** Every known slot, with or without a row. */

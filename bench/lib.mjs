@@ -1,0 +1,87 @@
+// Shared pieces of the benchmarks: start the built server, a keep-alive load generator, percentiles, RSS.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'undici';
+
+export async function freePort() {
+	return new Promise((resolve) => {
+		const s = createServer();
+		s.listen(0, '127.0.0.1', () => {
+			const { port } = s.address();
+			s.close(() => resolve(port));
+		});
+	});
+}
+
+export async function startServer(env = {}) {
+	const port = await freePort();
+	const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-bench-'));
+	const url = `http://127.0.0.1:${port}`;
+	const child = spawn(process.execPath, ['build/server.js'], {
+		env: {
+			...process.env,
+			DATABASE_URL: '',
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			ORIGIN: url,
+			DATA_DIR: dataDir,
+			...env
+		},
+		stdio: ['ignore', 'ignore', 'inherit']
+	});
+	for (let i = 0; i < 300; i++) {
+		try {
+			if ((await fetch(`${url}/healthz`)).ok) break;
+		} catch {
+			// not up yet
+		}
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	return {
+		url,
+		dataDir,
+		child,
+		stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM')))
+	};
+}
+
+/** Resident memory of a process, in bytes (Linux). */
+export function rssOf(pid) {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+/**
+ * `total` GETs of `target` with `concurrency` keep-alive connections; every body is read to the end.
+ * Returns requests per second and latency percentiles (ms).
+ */
+export async function load(base, target, { concurrency = 16, total = 2000, headers = {} } = {}) {
+	const pool = new Pool(base, { connections: concurrency, pipelining: 1 });
+	const latencies = [];
+	let next = 0;
+	let failures = 0;
+	const worker = async () => {
+		while (next < total) {
+			next++;
+			const start = performance.now();
+			const { statusCode, body } = await pool.request({ path: target, method: 'GET', headers });
+			for await (const _ of body); // eslint-disable-line no-unused-vars
+			if (statusCode !== 200) failures++;
+			latencies.push(performance.now() - start);
+		}
+	};
+	const started = performance.now();
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	const seconds = (performance.now() - started) / 1000;
+	await pool.close();
+	latencies.sort((a, b) => a - b);
+	const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+	return { rps: total / seconds, p50: at(0.5), p99: at(0.99), failures };
+}
+
+export const fmt = (n, digits = 2) => Number(n).toFixed(digits);
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

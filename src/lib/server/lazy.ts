@@ -9,7 +9,10 @@ export function lazy<T extends object>(create: () => T): T {
 		get: (_, property) => {
 			const target = get();
 			const value = Reflect.get(target, property, target);
-			return typeof value === 'function' ? value.bind(target) : value;
+			// Methods (found on the prototype) are bound to the real object; functions held as own properties
+			// — postgres.js's `sql`, with its own properties like `listen` — are passed as they are.
+			const isMethod = typeof value === 'function' && !Object.prototype.hasOwnProperty.call(target, property);
+			return isMethod ? value.bind(target) : value;
 		},
 		has: (_, property) => Reflect.has(get(), property),
 		// So that `instanceof` sees the real class of what was built.

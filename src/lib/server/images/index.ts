@@ -19,6 +19,8 @@ export {
 	storedValue,
 	storedValues,
 	valueProblem,
+	imagesOfPage,
+	type PageImage,
 	type SiteImageEntry
 } from './site-images';
 export { detectImageType, ACCEPTED_TYPES } from './signature';

@@ -1,4 +1,5 @@
 /** The table of site images: which image each slot shows, its admin listing, and validated changes. */
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db';
@@ -8,7 +9,7 @@ import * as pageCache from '../pages/cache';
 import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
 import { SIGNED_URL_SECONDS } from './proxy';
 import { externalUrlProblem } from './remote';
-import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
+import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage } from './slots';
 
 export interface SiteImageEntry {
 	key: string;
@@ -137,4 +138,29 @@ export async function setSiteImage(
 		previewUrl: await previewOf(deps.storage, url),
 		updatedAt: updatedAt?.toISOString() ?? null
 	};
+}
+
+export interface PageImage {
+	src: string;
+	alt: string;
+	width: number;
+	height: number;
+}
+
+/**
+ * The images of a page as `<img>` attributes. `?v=` changes whenever the slot's value changes, so a purged page
+ * shows a new image at once despite the 55-minute cache on /api/img (CONTRACT §4).
+ */
+export async function imagesOfPage(db: DbOrTx, page: SitePage): Promise<Record<string, PageImage>> {
+	const values = await storedValues(db);
+	return Object.fromEntries(
+		slotsOfPage(page).map((slot) => {
+			const value = values.get(slot.key)?.url ?? slot.defaultUrl;
+			const version = createHash('sha256').update(value).digest('base64url').slice(0, 10);
+			return [
+				slot.key,
+				{ src: `/api/img/${slot.key}?v=${version}`, alt: slot.label, width: slot.width, height: slot.height }
+			];
+		})
+	);
 }

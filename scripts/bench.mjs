@@ -15,3 +15,8 @@ if (wanted('images')) {
 	const { benchImages } = await import('../bench/images.mjs');
 	await benchImages();
 }
+
+if (wanted('pages')) {
+	const { benchPages } = await import('../bench/pages.mjs');
+	await benchPages();
+}

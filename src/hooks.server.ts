@@ -6,13 +6,20 @@ import { database, db } from '$lib/server/db';
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
 import { log } from '$lib/server/log';
 import { startMaintenance } from '$lib/server/maintenance';
-import { CACHED_PATHS, pageCache, startPurgeListener, type CachedPage } from '$lib/server/pages/cache';
+import {
+	CACHED_PATHS,
+	exposePageCache,
+	pageCache,
+	startPurgeListener,
+	type CachedPage
+} from '$lib/server/pages/cache';
 
 export const init: ServerInit = async () => {
 	await database.migrate();
 	log.info('database ready', { driver: database.driver });
 	startMaintenance();
 	await startPurgeListener(database.pg);
+	exposePageCache();
 };
 
 /** Reads the session cookie into locals.user / locals.session; renews the cookie with the session. */

@@ -33,15 +33,26 @@ function expectSecurityHeaders(headers: Record<string, string>) {
 }
 
 test('a page carries every header, with a per-response script nonce', async ({ request }) => {
-	const first = await request.get('/');
+	const first = await request.get('/cgv');
 	expect(first.status()).toBe(200);
 	const csp = expectSecurityHeaders(first.headers());
 	const nonce = csp['script-src']!.find((s) => s.startsWith("'nonce-"));
 	expect(nonce).toBeTruthy();
 	const html = await first.text();
 	expect(html).toContain(`nonce="${nonce!.slice(7, -1)}"`);
-	const second = directives((await request.get('/')).headers()['content-security-policy']);
+	const second = directives((await request.get('/cgv')).headers()['content-security-policy']);
 	expect(second['script-src']).not.toContain(nonce);
+});
+
+test('a cached page carries every header, and its policy matches the nonce in its HTML', async ({
+	request
+}) => {
+	await request.get('/');
+	const cached = await request.get('/');
+	expect(cached.headers()['x-page-cache']).toBe('HIT');
+	const csp = expectSecurityHeaders(cached.headers());
+	const nonce = csp['script-src']!.find((s) => s.startsWith("'nonce-"));
+	expect(await cached.text()).toContain(`nonce="${nonce!.slice(7, -1)}"`);
 });
 
 test('an API response carries every header', async ({ request }) => {

@@ -79,12 +79,29 @@ export class PageCache {
 		return task;
 	}
 
+	/** The page when it is in the cache and fresh; never renders. */
+	fresh(path: string): CachedPage | null {
+		const entry = this.entries.get(path);
+		return entry && this.now() - entry.createdAt < this.freshMs ? entry : null;
+	}
+
 	get size(): number {
 		return this.entries.size;
 	}
 }
 
 export const pageCache = new PageCache();
+
+/**
+ * The server entry (a separate bundle in the same process) answers fresh hits before SvelteKit runs; it finds
+ * this instance under a registered symbol, as it does the shutdown hooks.
+ */
+export const PAGE_CACHE_KEY = Symbol.for('atelier.page-cache');
+
+/** Called once by the app at start-up (not on import: the server entry's bundle imports this module too). */
+export function exposePageCache(): void {
+	(globalThis as unknown as Record<symbol, PageCache>)[PAGE_CACHE_KEY] = pageCache;
+}
 
 let notifier: postgres.Sql | null = null;
 

@@ -1,11 +1,20 @@
 /** Housekeeping that runs on every instance: each task is idempotent, so instances need not coordinate. */
 import * as auth from './auth';
+import { config } from './config';
 import { db } from './db';
 import * as rateLimit from './http/rate-limit';
+import * as leads from './leads';
 import { onShutdown } from './lifecycle';
 import { log } from './log';
 
 const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Leads past LEADS_RETENTION_DAYS are deleted (RGPD: kept no longer than needed). */
+export async function runRetention(): Promise<void> {
+	const deleted = await leads.purgeOldLeads(db, config.leadsRetentionDays);
+	log.info('leads retention', { deleted, retentionDays: config.leadsRetentionDays });
+}
 
 export async function runMaintenance(): Promise<void> {
 	const sessions = await auth.purgeExpiredSessions(db);
@@ -19,5 +28,12 @@ export function startMaintenance(): void {
 	void run();
 	const timer = setInterval(run, HOUR_MS);
 	timer.unref();
-	onShutdown(() => clearInterval(timer));
+	const retention = () => runRetention().catch((error) => log.error('leads retention failed', { error }));
+	void retention();
+	const daily = setInterval(retention, DAY_MS);
+	daily.unref();
+	onShutdown(() => {
+		clearInterval(timer);
+		clearInterval(daily);
+	});
 }

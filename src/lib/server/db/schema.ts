@@ -53,6 +53,55 @@ export const rateLimits = pgTable(
 	(t) => [index('rate_limits_reset_at_idx').on(t.resetAt)]
 );
 
+/** Contact and quote requests: stored before anyone is e-mailed, so that no lead is ever lost. */
+export const leads = pgTable(
+	'leads',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		kind: text('kind', { enum: ['contact', 'devis'] }).notNull(),
+		name: text('name').notNull(),
+		email: text('email').notNull(),
+		phone: text('phone'),
+		company: text('company'),
+		city: text('city'),
+		projectType: text('project_type'),
+		message: text('message').notNull(),
+		spam: boolean('spam').notNull().default(false),
+		/** Why it was flagged: honeypot, too fast… */
+		spamReason: text('spam_reason'),
+		handled: boolean('handled').notNull().default(false),
+		createdAt: createdAt(),
+		notifiedAt: timestamp('notified_at', { withTimezone: true }),
+		notifyError: text('notify_error')
+	},
+	(t) => [index('leads_created_at_idx').on(t.createdAt), index('leads_email_idx').on(t.email)]
+);
+
+/** Every outgoing e-mail, sent or not: the audit trail of notifications. */
+export const emails = pgTable(
+	'emails',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		to: text('to').notNull(),
+		subject: text('subject').notNull(),
+		template: text('template').notNull(),
+		status: text('status', { enum: ['sent', 'failed'] }).notNull(),
+		error: text('error'),
+		createdAt: createdAt(),
+		sentAt: timestamp('sent_at', { withTimezone: true })
+	},
+	(t) => [index('emails_created_at_idx').on(t.createdAt)]
+);
+
+/** When each periodic job last ran (shown to admins). */
+export const jobRuns = pgTable('job_runs', {
+	name: text('name').primaryKey(),
+	lastRunAt: timestamp('last_run_at', { withTimezone: true }).notNull(),
+	detail: text('detail')
+});
+
+export type Lead = typeof leads.$inferSelect;
+
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type SiteImage = typeof siteImages.$inferSelect;

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sign, verifySignature } from './signing';
+import { sign, verifySignature } from '../signing';
 import { assertObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
 
 interface Meta {

@@ -1,0 +1,68 @@
+/** The contact (audit request) and devis (masonry quote) forms, shared by the pages and the JSON API. */
+import { z } from 'zod';
+import { emailField } from './auth';
+
+export const PROJECT_TYPES = [
+	{ value: 'mur', label: 'Mur, muret ou clôture' },
+	{ value: 'facade', label: 'Façade ou enduit' },
+	{ value: 'terrasse', label: 'Terrasse, dallage ou escalier' },
+	{ value: 'ouverture', label: 'Ouverture ou extension' },
+	{ value: 'renovation', label: 'Rénovation de pierre' },
+	{ value: 'autre', label: 'Autre projet' }
+] as const;
+
+const name = z
+	.string({ error: 'Indiquez votre nom.' })
+	.trim()
+	.min(2, 'Indiquez votre nom.')
+	.max(100, 'Nom trop long (100 caractères au plus).');
+const phonePattern = /^\+?[0-9][0-9 ().-]{5,24}$/;
+const optionalText = (max: number, label: string) =>
+	z.string().trim().max(max, `${label} trop long (${max} caractères au plus).`).optional();
+const message = z
+	.string({ error: 'Décrivez votre demande.' })
+	.trim()
+	.min(10, 'Décrivez votre demande en quelques mots (10 caractères au moins).')
+	.max(5000, 'Message trop long (5 000 caractères au plus).');
+/** The honeypot: invisible to people, filled by bots. */
+const website = z.string().max(500).optional();
+/** The time trap: a signed timestamp the page issued (absent for API clients). */
+const formToken = z.string().max(200).optional();
+
+export const contactSchema = z.object({
+	name,
+	email: emailField,
+	phone: z
+		.string()
+		.trim()
+		.max(30)
+		.refine((v) => v === '' || phonePattern.test(v), 'Numéro de téléphone invalide.')
+		.optional(),
+	company: optionalText(120, 'Nom d’entreprise'),
+	message,
+	website,
+	formToken
+});
+
+export const devisSchema = z.object({
+	name,
+	email: emailField,
+	phone: z
+		.string({ error: 'Indiquez un numéro pour vous rappeler.' })
+		.trim()
+		.regex(phonePattern, 'Numéro de téléphone invalide.'),
+	city: z
+		.string({ error: 'Indiquez la commune du chantier.' })
+		.trim()
+		.min(2, 'Indiquez la commune du chantier.')
+		.max(100),
+	projectType: z.enum(PROJECT_TYPES.map((t) => t.value) as [string, ...string[]], {
+		error: 'Choisissez le type de projet.'
+	}),
+	message,
+	website,
+	formToken
+});
+
+export type ContactInput = z.infer<typeof contactSchema>;
+export type DevisInput = z.infer<typeof devisSchema>;

@@ -1,0 +1,66 @@
+/**
+ * Sends one e-mail and records it in the `emails` table, sent or failed. Never throws to its caller: a failed
+ * notification is a fact to record and show, not a reason to lose what triggered it.
+ */
+import type { DbOrTx } from '../db';
+import { emails } from '../db/schema';
+import { log } from '../log';
+import type { Transport } from './transport';
+
+export interface Mail {
+	to: string;
+	subject: string;
+	/** The template's name, kept in the log of e-mails. */
+	template: string;
+	html: string;
+	text: string;
+	replyTo?: string;
+}
+
+export interface MailDeps {
+	db: DbOrTx;
+	transport: Transport;
+	from: string;
+}
+
+export interface SendResult {
+	sent: boolean;
+	error: string | null;
+}
+
+/** Error text safe to store and show: no credentials from an smtp:// URL, bounded length. */
+function describe(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return message.replace(/\/\/[^@\s/]+@/g, '//***@').slice(0, 500);
+}
+
+export async function send(deps: MailDeps, mail: Mail): Promise<SendResult> {
+	let result: SendResult;
+	try {
+		await deps.transport.deliver({
+			from: deps.from,
+			to: mail.to,
+			replyTo: mail.replyTo,
+			subject: mail.subject,
+			html: mail.html,
+			text: mail.text
+		});
+		result = { sent: true, error: null };
+	} catch (error) {
+		result = { sent: false, error: describe(error) };
+		log.warn('e-mail not sent', { template: mail.template, error: result.error });
+	}
+	try {
+		await deps.db.insert(emails).values({
+			to: mail.to,
+			subject: mail.subject,
+			template: mail.template,
+			status: result.sent ? 'sent' : 'failed',
+			error: result.error,
+			sentAt: result.sent ? new Date() : null
+		});
+	} catch (error) {
+		log.error('e-mail log not written', { template: mail.template, error });
+	}
+	return result;
+}

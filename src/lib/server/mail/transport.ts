@@ -1,0 +1,48 @@
+/** Where e-mails go: an SMTP server (SMTP_URL), or by default `.eml` files in DATA_DIR/outbox/. */
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface OutgoingMail {
+	from: string;
+	to: string;
+	replyTo?: string;
+	subject: string;
+	html: string;
+	text: string;
+}
+
+export interface Transport {
+	deliver(mail: OutgoingMail): Promise<void>;
+	close(): void;
+}
+
+export function smtpTransport(url: string): Transport {
+	const transporter = nodemailer.createTransport({
+		url,
+		// A down or slow server must not hold a request for minutes: the lead is already stored.
+		connectionTimeout: 10_000,
+		greetingTimeout: 10_000,
+		socketTimeout: 20_000
+	});
+	return {
+		deliver: async (mail) => {
+			await transporter.sendMail(mail);
+		},
+		close: () => transporter.close()
+	};
+}
+
+export function outboxTransport(dir: string): Transport {
+	const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+	return {
+		deliver: async (mail) => {
+			const info = await composer.sendMail(mail);
+			await mkdir(dir, { recursive: true });
+			const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
+			await writeFile(path.join(dir, name), info.message as Buffer, { mode: 0o600 });
+		},
+		close: () => composer.close()
+	};
+}

@@ -1,0 +1,151 @@
+import { expect, expectConsoleNotes, test } from '../support/fixtures';
+import { PASSWORD, fillAndSubmit } from '../support/accounts';
+import { startIsolatedServer, type RunningServer } from '../support/server';
+import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
+import { MIN_FILL_MS } from '../../../src/lib/server/leads/form-token';
+
+test.describe.configure({ mode: 'serial' });
+
+let server: RunningServer;
+let smtp: RunningSmtp;
+let base: string;
+test.beforeAll(async () => {
+	smtp = await startSmtp();
+	server = await startIsolatedServer({ SMTP_URL: smtp.url, ADMIN_EMAIL: 'patron@atelier.test' });
+	base = server.url;
+});
+test.afterAll(async () => {
+	expect(await server.stop()).toBe(0);
+	await smtp.close();
+});
+
+const devis = {
+	name: 'Jean Dupont',
+	email: 'jean@exemple.fr',
+	phone: '06 12 34 56 78',
+	city: 'Anse',
+	projectType: 'terrasse',
+	message: 'Une terrasse de 30 m² en pierre.'
+};
+
+test('POST /api/devis stores the request, answers 201 { id } and notifies the admin', async ({ request }) => {
+	const response = await request.post(`${base}/api/devis`, { data: devis });
+	expect(response.status()).toBe(201);
+	expect(Object.keys(await response.json())).toEqual(['id']);
+	const mails = await smtp.waitFor(2);
+	expect(mails.map((m) => m.envelopeTo[0]).sort()).toEqual(['jean@exemple.fr', 'patron@atelier.test']);
+});
+
+test('the API refuses a body over 32 KB (413) and a wrong content type (415)', async ({ request }) => {
+	const big = await request.post(`${base}/api/contact`, {
+		data: { ...devis, message: 'x'.repeat(33 * 1024) }
+	});
+	expect(big.status()).toBe(413);
+	const form = await request.post(`${base}/api/contact`, {
+		form: { name: 'A', email: 'a@exemple.fr', message: 'bonjour à vous' },
+		headers: { origin: base }
+	});
+	expect(form.status()).toBe(415);
+	expect(form.headers()['content-type']).toContain('application/problem+json');
+	const broken = await request.post(`${base}/api/contact`, {
+		data: '{"name":',
+		headers: { 'content-type': 'application/json' }
+	});
+	expect(broken.status()).toBe(400);
+});
+
+test('each invalid field is named in a 400 problem', async ({ request }) => {
+	const cases: [string, Record<string, unknown>, string][] = [
+		['contact', { email: 'a@exemple.fr', message: 'un message valable' }, 'name'],
+		['contact', { name: 'Anne', email: 'pas-une-adresse', message: 'un message valable' }, 'email'],
+		[
+			'contact',
+			{ name: 'Anne', email: 'a@exemple.fr', phone: 'abc', message: 'un message valable' },
+			'phone'
+		],
+		['contact', { name: 'Anne', email: 'a@exemple.fr', message: 'court' }, 'message'],
+		['devis', { ...devis, phone: undefined }, 'phone'],
+		['devis', { ...devis, city: '' }, 'city'],
+		['devis', { ...devis, projectType: 'piscine' }, 'projectType']
+	];
+	for (const [kind, body, field] of cases) {
+		const response = await request.post(`${base}/api/${kind}`, { data: body });
+		expect(response.status(), `${kind} ${field}`).toBe(400);
+		const problem = await response.json();
+		expect(Object.keys(problem.errors), `${kind} ${field}`).toEqual([field]);
+		expect(problem.errors[field][0]).toMatch(/[a-zé]/);
+	}
+});
+
+test('a visitor fills /devis, sees the success message, and the request appears in /admin/demandes', async ({
+	page,
+	browser
+}) => {
+	const before = smtp.received.length;
+	await page.goto(`${base}/devis`);
+	await page.getByLabel('Nom').fill('Camille Roux');
+	await page.getByLabel('Adresse e-mail').fill('camille@exemple.fr');
+	await page.getByLabel('Téléphone').fill('07 11 22 33 44');
+	await page.getByLabel('Commune du chantier').fill('Gleizé');
+	await page.getByLabel('Type de projet').selectOption('facade');
+	await page.getByLabel('Décrivez vos travaux').fill('Ravalement de façade, maison de 1930.');
+	// A person takes more than the time trap's 3 seconds to fill a form.
+	await page.waitForTimeout(MIN_FILL_MS + 200);
+	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+	await expect(page.getByRole('status')).toContainText('Merci ! Votre demande est bien reçue');
+	await smtp.waitFor(before + 2);
+
+	const admin = await browser.newPage();
+	await admin.goto(`${base}/setup-admin`);
+	await fillAndSubmit(
+		admin,
+		{ Nom: 'Patron', 'Adresse e-mail': 'patron@atelier.test', 'Mot de passe': PASSWORD },
+		'Créer l’administrateur'
+	);
+	await expect(admin).toHaveURL(`${base}/admin`);
+	await admin.goto(`${base}/admin/demandes`);
+	const item = admin.getByRole('listitem').filter({ hasText: 'Camille Roux' });
+	await expect(item).toBeVisible();
+	await item.getByText('Camille Roux').click();
+	await expect(item).toContainText('Ravalement de façade, maison de 1930.');
+	await item.getByRole('button', { name: 'Marquer traitée' }).click();
+	await expect(admin.getByRole('status')).toContainText('traitée');
+
+	const csv = await admin.request.get(`${base}/admin/demandes/export.csv`);
+	expect(csv.headers()['content-type']).toContain('text/csv');
+	expect(await csv.text()).toContain('Camille Roux');
+	await admin.close();
+});
+
+test('a form filled faster than a person could is kept as spam and e-mails no one', async ({ page }) => {
+	const before = smtp.received.length;
+	await page.goto(`${base}/contact`);
+	await page.getByLabel('Nom', { exact: true }).fill('Robot Rapide');
+	await page.getByLabel('Adresse e-mail').fill('robot@exemple.fr');
+	await page.getByLabel('Votre message').fill('Achetez mes produits miracles !');
+	await page.getByRole('button', { name: 'Envoyer ma demande' }).click();
+	await expect(page.getByRole('status')).toContainText('Merci');
+	await page.waitForTimeout(300);
+	expect(smtp.received.length).toBe(before);
+});
+
+test('the contact form works without JavaScript', async ({ browser }) => {
+	const context = await browser.newContext({ javaScriptEnabled: false });
+	const page = await context.newPage();
+	await page.goto(`${base}/contact`);
+	await page.getByLabel('Nom', { exact: true }).fill('Sans Script');
+	await page.getByLabel('Adresse e-mail').fill('noscript@exemple.fr');
+	await page.getByLabel('Votre message').fill('Bonjour, je voudrais un audit de mon site.');
+	await page.waitForTimeout(MIN_FILL_MS + 200);
+	await page.getByRole('button', { name: 'Envoyer ma demande' }).click();
+	await expect(page.getByText('Merci ! Votre demande est bien reçue')).toBeVisible();
+	await context.close();
+});
+
+test('invalid input shows French errors on the form', async ({ page, pageProblems }) => {
+	await page.goto(`${base}/devis`);
+	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+	await expect(page.getByText('Indiquez votre nom.')).toBeVisible();
+	await expect(page.getByText('Indiquez la commune du chantier.')).toBeVisible();
+	expectConsoleNotes(pageProblems, /status of 400/);
+});

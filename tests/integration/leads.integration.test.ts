@@ -1,0 +1,258 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { emails, jobRuns, leads, rateLimits } from '../../src/lib/server/db/schema';
+import { RateLimitedError } from '../../src/lib/server/errors';
+import { issueFormToken } from '../../src/lib/server/leads/form-token';
+import * as service from '../../src/lib/server/leads/service';
+import { smtpTransport } from '../../src/lib/server/mail/transport';
+import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
+import { startSmtp, type RunningSmtp } from '../helpers/smtp';
+
+let database: TestDatabase;
+let smtp: RunningSmtp;
+const secret = 'x'.repeat(32);
+
+beforeAll(async () => {
+	database = await createTestDatabase();
+	smtp = await startSmtp();
+});
+afterAll(async () => {
+	await smtp.close();
+	await database.dispose();
+});
+beforeEach(async () => {
+	await database.db.delete(leads);
+	await database.db.delete(emails);
+	await database.db.delete(rateLimits);
+	smtp.received.length = 0;
+});
+
+const depsFor = (url: string): service.LeadDeps => ({
+	db: database.db,
+	mail: { db: database.db, transport: smtpTransport(url), from: 'Atelier <no-reply@atelier.test>' },
+	adminEmail: 'patron@atelier.test',
+	signingSecret: secret,
+	inboxUrl: 'http://atelier.test/admin/demandes'
+});
+const deps = () => depsFor(smtp.url);
+/** Nothing listens there: SMTP is "down". */
+const downDeps = () => depsFor('smtp://127.0.0.1:1');
+
+const devis = {
+	name: 'Jean Dupont',
+	email: 'Jean@Exemple.fr',
+	phone: '06 12 34 56 78',
+	city: 'Anse',
+	projectType: 'mur',
+	message: 'Un mur de clôture de 20 mètres en pierre dorée.\nAccès facile.'
+};
+const contact = {
+	name: 'Zoé <b>Martin</b>',
+	email: 'zoe@exemple.fr',
+	company: 'Zoé & Fils',
+	message: 'Je voudrais un audit de mon site.'
+};
+
+describe(`leads on ${driverName} with a real SMTP server`, () => {
+	it('stores the request, then notifies the admin (every field, Reply-To the requester) and acknowledges', async () => {
+		const result = await service.submitLead(deps(), 'devis', devis, '10.0.0.1');
+		expect(result).toMatchObject({ duplicate: false, spam: false, notified: true });
+		const mails = await smtp.waitFor(2);
+		const notification = mails.find((m) => m.envelopeTo.includes('patron@atelier.test'))!;
+		expect(notification.parsed.subject).toBe('Demande de devis maçonnerie de Jean Dupont (Anse)');
+		expect(notification.parsed.replyTo?.[0]).toMatchObject({
+			address: 'jean@exemple.fr',
+			name: 'Jean Dupont'
+		});
+		for (const value of [
+			'Jean Dupont',
+			'jean@exemple.fr',
+			'06 12 34 56 78',
+			'Anse',
+			'mur',
+			'Un mur de clôture de 20 mètres en pierre dorée.'
+		]) {
+			expect(notification.parsed.text).toContain(value);
+			expect(notification.parsed.html).toContain(value);
+		}
+		const ack = mails.find((m) => m.envelopeTo.includes('jean@exemple.fr'))!;
+		expect(ack.parsed.subject).toBe('Nous avons bien reçu votre demande de devis');
+		const [row] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+		expect(row).toMatchObject({ kind: 'devis', email: 'jean@exemple.fr', spam: false, notifyError: null });
+		expect(row!.notifiedAt).toBeInstanceOf(Date);
+		const logged = await database.db.select().from(emails);
+		expect(logged.map((e) => e.status)).toEqual(['sent', 'sent']);
+	});
+
+	it('escapes what the requester typed in the HTML e-mails', async () => {
+		await service.submitLead(deps(), 'contact', contact, '10.0.0.1');
+		const mails = await smtp.waitFor(2);
+		for (const mail of mails) {
+			expect(mail.parsed.html).not.toContain('<b>Martin</b>');
+		}
+		expect(mails.find((m) => m.envelopeTo.includes('patron@atelier.test'))!.parsed.html).toContain(
+			'Zoé &lt;b&gt;Martin&lt;/b&gt;'
+		);
+	});
+
+	it('keeps the lead when SMTP is down, records why, and resends once SMTP is back', async () => {
+		const result = await service.submitLead(downDeps(), 'contact', contact, '10.0.0.2');
+		expect(result.notified).toBe(false);
+		const [row] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+		expect(row!.notifyError).toMatch(/ECONNREFUSED|connect/i);
+		expect(row!.notifiedAt).toBeNull();
+		expect(await service.countFailedNotifications(database.db)).toBe(1);
+		expect((await database.db.select().from(emails)).every((e) => e.status === 'failed')).toBe(true);
+
+		expect(await service.resendNotification(deps(), result.id)).toBe(true);
+		const [mail] = await smtp.waitFor(1);
+		expect(mail!.envelopeTo).toEqual(['patron@atelier.test']);
+		const [after] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+		expect(after).toMatchObject({ notifyError: null });
+		expect(await service.countFailedNotifications(database.db)).toBe(0);
+	});
+
+	it('stores a honeypot submission as spam and sends nothing; "not spam" sends what was skipped', async () => {
+		const result = await service.submitLead(
+			deps(),
+			'contact',
+			{ ...contact, website: 'http://spam.example' },
+			'10.0.0.3'
+		);
+		expect(result.spam).toBe(true);
+		const [row] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+		expect(row).toMatchObject({ spam: true, spamReason: 'champ piège rempli' });
+		await new Promise((r) => setTimeout(r, 200));
+		expect(smtp.received).toHaveLength(0);
+		expect(await database.db.select().from(emails)).toHaveLength(0);
+
+		expect(await service.markNotSpam(deps(), result.id)).toBe(true);
+		await smtp.waitFor(2);
+		const [after] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+		expect(after!.spam).toBe(false);
+	});
+
+	it('counts a form sent less than 3 s after it was shown as spam, and a slower one as genuine', async () => {
+		const fast = await service.submitLead(
+			deps(),
+			'contact',
+			{ ...contact, formToken: issueFormToken(secret) },
+			'10.0.0.4'
+		);
+		expect(fast.spam).toBe(true);
+		const slow = await service.submitLead(
+			deps(),
+			'contact',
+			{
+				...contact,
+				message: 'Autre message, tapé sans hâte.',
+				formToken: issueFormToken(secret, Date.now() - 5000)
+			},
+			'10.0.0.4'
+		);
+		expect(slow.spam).toBe(false);
+		const forged = await service.submitLead(
+			deps(),
+			'contact',
+			{ ...contact, message: 'Encore un autre message.', formToken: '123.abc' },
+			'10.0.0.4'
+		);
+		expect(forged.spam).toBe(true);
+	});
+
+	it('returns the first id for the same e-mail and message within a minute, and sends nothing more', async () => {
+		const attempts = await Promise.all(
+			[1, 2, 3].map(() => service.submitLead(deps(), 'devis', devis, '10.0.0.5'))
+		);
+		const ids = new Set(attempts.map((a) => a.id));
+		expect(ids.size).toBe(1);
+		expect(attempts.filter((a) => a.duplicate)).toHaveLength(2);
+		expect(await database.db.select().from(leads)).toHaveLength(1);
+		await smtp.waitFor(2);
+		await new Promise((r) => setTimeout(r, 200));
+		expect(smtp.received).toHaveLength(2);
+	});
+
+	it('rate-limits per client address (429 with a retry delay)', async () => {
+		for (let i = 0; i < service.submitLimit.max; i++) {
+			await service.submitLead(
+				downDeps(),
+				'contact',
+				{ ...contact, message: `Message numéro ${i} assez long.` },
+				'10.0.0.6'
+			);
+		}
+		const over = service.submitLead(
+			downDeps(),
+			'contact',
+			{ ...contact, message: 'Un de trop, assez long.' },
+			'10.0.0.6'
+		);
+		await expect(over).rejects.toBeInstanceOf(RateLimitedError);
+		expect(await database.db.select().from(leads)).toHaveLength(service.submitLimit.max);
+		await expect(
+			service.submitLead(
+				downDeps(),
+				'contact',
+				{ ...contact, message: 'Autre adresse, même contenu.' },
+				'10.0.0.7'
+			)
+		).resolves.toBeTruthy();
+	});
+
+	it('filters, marks handled, exports CSV with defused formulas, and deletes for good', async () => {
+		const a = await service.submitLead(
+			downDeps(),
+			'contact',
+			{ ...contact, message: '=HYPERLINK("http://evil.example")' },
+			'10.0.1.1'
+		);
+		const b = await service.submitLead(downDeps(), 'devis', devis, '10.0.1.2');
+		await service.submitLead(
+			downDeps(),
+			'contact',
+			{ ...contact, message: 'pas humain du tout', website: 'x' },
+			'10.0.1.3'
+		);
+		expect((await service.listLeads(database.db, { spam: false })).map((l) => l.id).sort()).toEqual(
+			[a.id, b.id].sort()
+		);
+		expect((await service.listLeads(database.db, { kind: 'devis' })).map((l) => l.id)).toEqual([b.id]);
+		await service.setHandled(database.db, a.id, true);
+		expect((await service.listLeads(database.db, { handled: true })).map((l) => l.id)).toEqual([a.id]);
+		expect(await service.listLeads(database.db, { from: new Date(Date.now() + 60_000) })).toHaveLength(0);
+
+		const csv = await service.exportCsv(database.db, { spam: false });
+		expect(csv.startsWith('\uFEFFid;type;')).toBe(true);
+		expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+		expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
+
+		await service.deleteLead(database.db, a.id);
+		expect(await database.db.select().from(leads).where(eq(leads.id, a.id))).toHaveLength(0);
+		await expect(service.deleteLead(database.db, a.id)).rejects.toMatchObject({ status: 404 });
+	});
+
+	it('deletes leads past the retention period and records when it ran', async () => {
+		const old = await service.submitLead(
+			downDeps(),
+			'contact',
+			{ ...contact, message: 'Une vieille demande.' },
+			'10.0.2.1'
+		);
+		const recent = await service.submitLead(
+			downDeps(),
+			'contact',
+			{ ...contact, message: 'Une demande récente.' },
+			'10.0.2.1'
+		);
+		await database.db
+			.update(leads)
+			.set({ createdAt: new Date(Date.now() - 1100 * 24 * 3600 * 1000) })
+			.where(eq(leads.id, old.id));
+		expect(await service.purgeOldLeads(database.db, 1095)).toBe(1);
+		expect((await database.db.select().from(leads)).map((l) => l.id)).toEqual([recent.id]);
+		const run = await service.lastRetentionRun(database.db);
+		expect(run?.detail).toBe('1 supprimée(s)');
+		expect(await database.db.select().from(jobRuns)).toHaveLength(1);
+	});
+});

@@ -1,9 +1,11 @@
 import * as auth from '$lib/server/auth';
 import { db } from '$lib/server/db';
+import * as leads from '$lib/server/leads';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await auth.requireAdmin(event);
 	// Candidatures and modules join these counts when their issues add the tables.
-	return { counts: { users: await auth.countUsers(db) } };
+	const [users, openLeads] = await Promise.all([auth.countUsers(db), leads.countOpenLeads(db)]);
+	return { counts: { users, openLeads } };
 };

@@ -12,8 +12,11 @@ import {
 	ServiceUnavailableError,
 	UnsupportedMediaTypeError
 } from '../errors';
+import type { UploadStats } from '$lib/schemas/images';
 import type { Storage } from '../storage';
 import { ACCEPTED_TYPES, detectImageType, isAcceptedType } from './signature';
+
+export type { UploadStats };
 
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 export const TARGET_BYTES = 1024 * 1024;
@@ -33,19 +36,8 @@ export class UndecodableImageError extends AppError {
 	}
 }
 
-export interface UploadStats {
-	sizeBefore: number;
-	sizeAfter: number;
-	quality: number;
-	width: number;
-	height: number;
-	inputFormat: string;
-	/** False when even quality 50 is over 1 MB: the image is kept, and the admin is told. */
-	targetMet: boolean;
-}
-
 /** One transform per core and a short queue; past that, 503 with Retry-After rather than a pile-up. */
-class TransformSlots {
+export class TransformSlots {
 	private running = 0;
 	private readonly waiting: (() => void)[] = [];
 	constructor(

@@ -12,6 +12,7 @@ export {
 	resendNotification,
 	deleteLead,
 	countFailedNotifications,
+	countOpenLeads,
 	exportCsv,
 	purgeOldLeads,
 	lastRetentionRun,

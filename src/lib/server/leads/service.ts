@@ -188,6 +188,15 @@ export async function deleteLead(db: DbOrTx, id: string): Promise<void> {
 	await db.delete(leads).where(eq(leads.id, id));
 }
 
+/** Genuine requests nobody has handled yet (the admin dashboard's figure). */
+export async function countOpenLeads(db: DbOrTx): Promise<number> {
+	const [row] = await db
+		.select({ n: count() })
+		.from(leads)
+		.where(and(eq(leads.spam, false), eq(leads.handled, false)));
+	return row?.n ?? 0;
+}
+
 export async function countFailedNotifications(db: DbOrTx): Promise<number> {
 	const [row] = await db
 		.select({ n: count() })

@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
 import { startServer } from '../support/server';
 
 test.describe.configure({ mode: 'serial' });
@@ -79,4 +80,19 @@ test('SIGTERM lets an in-flight request finish before the process exits', async 
 	// 400: the form comes back with "wrong e-mail or password" — an answer, not a dropped connection.
 	expect(await answered).toBe(400);
 	expect(await server.stop()).toBe(0);
+});
+
+test('/healthz answers 503 when the database stops answering', async () => {
+	test.skip(!serverUrl, 'needs DATABASE_URL: the test drops the server database under the running app');
+	const database = await createEmptyPostgresDatabase();
+	const server = await startServer({ DATABASE_URL: database.url });
+	try {
+		expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+		await database.drop();
+		const response = await fetch(`${server.url}/healthz`);
+		expect(response.status).toBe(503);
+		expect(response.headers.get('content-type')).toContain('application/problem+json');
+	} finally {
+		await server.stop();
+	}
 });

@@ -171,6 +171,21 @@ describe('loadConfig', () => {
 	});
 });
 
+describe('refusal messages', () => {
+	it('never quote a secret, nor the password inside a URL', () => {
+		const error = refusal({
+			SIGNING_SECRET: 'tooshort-but-secret',
+			SMTP_URL: 'http://user:hunter2@mail.example',
+			DATABASE_URL: 'mysql://app:s3cr3t@db/atelier',
+			STRIPE_SECRET_KEY: 'pk_live_very_secret_value'
+		});
+		expect(error.message).not.toMatch(/tooshort-but-secret|hunter2|s3cr3t|very_secret/);
+		expect(error.message).toContain('SIGNING_SECRET: must be at least 32 characters long (got a hidden value of 19 characters)');
+		expect(error.message).toContain('"http://user:***@mail.example"');
+		expect(error.message).toContain('"mysql://app:***@db/atelier"');
+	});
+});
+
 describe('signing secret', () => {
 	it('is generated once, kept in DATA_DIR/secret with mode 600, and reused', () => {
 		const dir = freshDir();

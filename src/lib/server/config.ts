@@ -145,13 +145,22 @@ export const DEFAULT_BODY_SIZE_LIMIT = '21M';
  * Reads and validates the environment. Pure apart from the signing secret, which is generated once and
  * kept in DATA_DIR/secret (mode 600) when SIGNING_SECRET is not given.
  */
+const SECRET_VARIABLES = new Set(['SIGNING_SECRET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+
+/** How a refused value is quoted back: secrets never, and never the password inside a URL. */
+export function shownValue(name: string, value: string | undefined): string {
+	if (value === undefined) return 'nothing';
+	if (SECRET_VARIABLES.has(name)) return `a hidden value of ${value.length} characters`;
+	return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@\s]*@/i, '$1:***@'));
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
 	const parsed = envSchema.safeParse(env);
 	const problems: string[] = [];
 	if (!parsed.success) {
 		for (const issue of parsed.error.issues) {
 			const name = String(issue.path[0]);
-			problems.push(`${name}: ${issue.message} (got ${JSON.stringify(env[name])})`);
+			problems.push(`${name}: ${issue.message} (got ${shownValue(name, env[name])})`);
 		}
 		throw new ConfigError(problems);
 	}

@@ -180,7 +180,9 @@ describe('refusal messages', () => {
 			STRIPE_SECRET_KEY: 'pk_live_very_secret_value'
 		});
 		expect(error.message).not.toMatch(/tooshort-but-secret|hunter2|s3cr3t|very_secret/);
-		expect(error.message).toContain('SIGNING_SECRET: must be at least 32 characters long (got a hidden value of 19 characters)');
+		expect(error.message).toContain(
+			'SIGNING_SECRET: must be at least 32 characters long (got a hidden value of 19 characters)'
+		);
 		expect(error.message).toContain('"http://user:***@mail.example"');
 		expect(error.message).toContain('"mysql://app:***@db/atelier"');
 	});

@@ -145,7 +145,13 @@ export const DEFAULT_BODY_SIZE_LIMIT = '21M';
  * Reads and validates the environment. Pure apart from the signing secret, which is generated once and
  * kept in DATA_DIR/secret (mode 600) when SIGNING_SECRET is not given.
  */
-const SECRET_VARIABLES = new Set(['SIGNING_SECRET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+const SECRET_VARIABLES = new Set([
+	'SIGNING_SECRET',
+	'S3_ACCESS_KEY',
+	'S3_SECRET_KEY',
+	'STRIPE_SECRET_KEY',
+	'STRIPE_WEBHOOK_SECRET'
+]);
 
 /** How a refused value is quoted back: secrets never, and never the password inside a URL. */
 export function shownValue(name: string, value: string | undefined): string {

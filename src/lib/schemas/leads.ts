@@ -11,6 +11,10 @@ export const PROJECT_TYPES = [
 	{ value: 'autre', label: 'Autre projet' }
 ] as const;
 
+/** "mur" → "Mur, muret ou clôture"; an unknown value is shown as it is. */
+export const projectTypeLabel = (value: string | null | undefined): string | null =>
+	value ? (PROJECT_TYPES.find((t) => t.value === value)?.label ?? value) : null;
+
 const name = z
 	.string({ error: 'Indiquez votre nom.' })
 	.trim()

@@ -1,5 +1,6 @@
 import { fail } from '@sveltejs/kit';
 import * as auth from '$lib/server/auth';
+import { config } from '$lib/server/config';
 import { db } from '$lib/server/db';
 import { AppError } from '$lib/server/errors';
 import * as leads from '$lib/server/leads';
@@ -18,7 +19,8 @@ export const load: PageServerLoad = async (event) => {
 		})),
 		query: event.url.search,
 		filters: Object.fromEntries(event.url.searchParams),
-		retention: retention ? { at: retention.at.toISOString(), detail: retention.detail } : null
+		retention: retention ? { at: retention.at.toISOString(), detail: retention.detail } : null,
+		retentionDays: config.leadsRetentionDays
 	};
 };
 

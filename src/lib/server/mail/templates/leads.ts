@@ -1,4 +1,5 @@
 import { company } from '$lib/content/company';
+import { projectTypeLabel } from '$lib/schemas/leads';
 import { button, escapeHtml, fieldsTable, frame, type Rendered } from './layout';
 
 export interface LeadForMail {
@@ -27,7 +28,7 @@ export function leadNotification(lead: LeadForMail, adminUrl: string): Rendered 
 		['Téléphone', lead.phone],
 		['Entreprise', lead.company],
 		['Ville', lead.city],
-		['Type de projet', lead.projectType],
+		['Type de projet', projectTypeLabel(lead.projectType)],
 		['Message', lead.message],
 		['Reçue le', when(lead.createdAt)]
 	]);

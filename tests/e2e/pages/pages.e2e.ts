@@ -7,7 +7,7 @@ const pages = [
 	{ path: '/paysagiste', title: /Les Jardins de Margaux/, jsonLd: 'LocalBusiness', cta: '/contact' }
 ];
 
-for (const width of [360, 1280]) {
+for (const width of [360, 768, 1280]) {
 	for (const p of pages) {
 		test(`${p.path} at ${width}px: every image loads, no horizontal scroll, no console error`, async ({
 			page

@@ -91,6 +91,22 @@ describe('fs signed URLs', () => {
 	});
 });
 
+describe('fs signed reads', () => {
+	it('answer forbidden, missing, not-modified or found', async () => {
+		const storage = makeFs();
+		await storage.put('a.webp', Buffer.from('octets'), { contentType: 'image/webp', cacheControl: '' });
+		const params = new URL(await storage.signedUrl('a.webp', 60)).searchParams;
+		expect((await storage.readSigned('a.webp', new URLSearchParams('exp=1&sig=x'), null)).outcome).toBe('forbidden');
+		const found = await storage.readSigned('a.webp', params, null);
+		expect(found.outcome).toBe('found');
+		if (found.outcome !== 'found') return;
+		expect(await text(found.body)).toBe('octets');
+		expect((await storage.readSigned('a.webp', params, found.info.etag)).outcome).toBe('not-modified');
+		await storage.delete('a.webp');
+		expect((await storage.readSigned('a.webp', params, null)).outcome).toBe('missing');
+	});
+});
+
 // s3rver checks a presigned URL's expiry but implements neither ACLs nor v4 signature checks, so "anonymous
 // reads are refused" cannot be shown against it; the driver never attaches a policy, and MinIO/S3 buckets are
 // private by default.

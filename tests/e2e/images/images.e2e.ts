@@ -107,3 +107,16 @@ test('an SVG file is refused on the admin page with a French message', async ({ 
 	await expect(card.getByRole('alert')).toContainText('Type de fichier refusé');
 	expectConsoleNotes(pageProblems, /status of 415/);
 });
+
+test('without JavaScript, /admin/images replaces an image through its form action', async ({ browser }) => {
+	const context = await browser.newContext({ javaScriptEnabled: false });
+	const page = await context.newPage();
+	await signInAsAdmin(page);
+	await page.goto('/admin/images');
+	const card = page.getByRole('article').filter({ has: page.getByText('paysagiste_gallery_2', { exact: true }) });
+	await card.locator('input[type=file]').setInputFiles(fixture('Landscape_8.jpg'));
+	await card.getByRole('button', { name: 'Téléverser' }).click();
+	const updated = page.getByRole('article').filter({ has: page.getByText('paysagiste_gallery_2', { exact: true }) });
+	await expect(updated).toContainText('stockage privé');
+	await context.close();
+});

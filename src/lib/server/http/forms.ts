@@ -1,5 +1,5 @@
 /** Maps typed domain errors onto a superform: field errors under their fields, the rest as a form message. */
-import type { ActionFailure, RequestEvent } from '@sveltejs/kit';
+import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { message, setError, type SuperValidated } from 'sveltekit-superforms';
 import { AppError, RateLimitedError, ValidationError, retryAfterText } from '../errors';
 
@@ -28,4 +28,25 @@ export function formFailure<F extends AnyForm>(
 		return message(form, { type: 'error', text: error.message }, { status: error.status as 400 }) as never;
 	}
 	throw error;
+}
+
+/** The French text of a typed error: its field messages when it has some, else its message. */
+export function errorText(error: AppError): string {
+	return error.extra.errors ? Object.values(error.extra.errors).flat().join(' ') : error.message;
+}
+
+/**
+ * For plain form actions (no superform): runs the task and returns its result with `context`, or turns a typed
+ * error into `fail(status, { ...context, error })` that the page shows next to the right item.
+ */
+export async function actionResult<C extends Record<string, string>, R extends Record<string, unknown>>(
+	context: C,
+	task: () => Promise<R>
+) {
+	try {
+		return { ...context, ...(await task()) };
+	} catch (error) {
+		if (error instanceof AppError) return fail(error.status, { ...context, error: errorText(error) });
+		throw error;
+	}
 }

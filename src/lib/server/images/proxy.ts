@@ -49,29 +49,28 @@ async function fetchFromStorage(
 ): Promise<UpstreamImage> {
 	const signed = new URL(await deps.storage.signedUrl(objectPath, SIGNED_URL_SECONDS));
 	if (deps.storage instanceof FsStorage) {
-		// The fs driver's URL points at this very app: verify it as its route would, and stream the file.
-		const granted = deps.storage.verifySignedRequest(objectPath, signed.searchParams);
-		if (!granted) throw new Error('signed URL refused');
-		const object = await deps.storage.read(granted);
-		if (!object) throw new Error('object missing');
-		if (ifNoneMatch && ifNoneMatch === object.info.etag) {
-			object.body.destroy();
+		// The fs driver's URL points at this very app: read it as its route would, without an HTTP round trip.
+		const read = await deps.storage.readSigned(objectPath, signed.searchParams, ifNoneMatch);
+		if (read.outcome === 'forbidden' || read.outcome === 'missing')
+			throw new Error(`signed read: ${read.outcome}`);
+		const { info } = read;
+		if (read.outcome === 'not-modified') {
 			return {
 				status: 304,
 				contentType: '',
 				contentLength: null,
-				etag: object.info.etag,
+				etag: info.etag,
 				lastModified: null,
 				body: Readable.from([])
 			};
 		}
 		return {
 			status: 200,
-			contentType: object.info.contentType,
-			contentLength: object.info.size,
-			etag: object.info.etag,
-			lastModified: object.info.lastModified.toUTCString(),
-			body: object.body
+			contentType: info.contentType,
+			contentLength: info.size,
+			etag: info.etag,
+			lastModified: info.lastModified.toUTCString(),
+			body: read.body
 		};
 	}
 	return fetchTrustedImage(signed.href, { ifNoneMatch });

@@ -13,7 +13,7 @@ import {
 	UnsupportedMediaTypeError
 } from '../errors';
 import type { UploadStats } from '$lib/schemas/images';
-import type { Storage } from '../storage';
+import { toStorageValue, type Storage } from '../storage';
 import { ACCEPTED_TYPES, detectImageType, isAcceptedType } from './signature';
 
 export type { UploadStats };
@@ -180,5 +180,5 @@ export async function storeUpload(
 	const { webp, stats } = await optimiseImage(input, declaredType, options);
 	const path = `${randomUUID()}.webp`;
 	await storage.put(path, webp, { contentType: 'image/webp', cacheControl: STORED_CACHE_CONTROL });
-	return { value: `storage:${path}`, path, contentType: 'image/webp', stats };
+	return { value: toStorageValue(path), path, contentType: 'image/webp', stats };
 }

@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sign, verifySignature } from '../signing';
@@ -15,6 +16,13 @@ interface Meta {
 	cacheControl: string;
 	etag: string;
 }
+
+/** What a signed GET finds: refused, missing, unchanged for the client's ETag, or the object itself. */
+export type SignedRead =
+	| { outcome: 'forbidden' }
+	| { outcome: 'missing' }
+	| { outcome: 'not-modified'; info: ObjectInfo }
+	| { outcome: 'found'; info: ObjectInfo; body: Readable };
 
 export interface FsStorageOptions {
 	root: string;
@@ -115,5 +123,25 @@ export class FsStorage implements Storage {
 		return verifySignature(this.options.secret, this.message(objectPath, Number(exp)), sig)
 			? objectPath
 			: null;
+	}
+
+	/**
+	 * A GET through a signed URL: the one place that checks the signature, reads the object and honours
+	 * If-None-Match — used by the /storage route and by the image proxy alike.
+	 */
+	async readSigned(
+		objectPath: string,
+		params: URLSearchParams,
+		ifNoneMatch: string | null
+	): Promise<SignedRead> {
+		const granted = this.verifySignedRequest(objectPath, params);
+		if (!granted) return { outcome: 'forbidden' };
+		const object = await this.read(granted);
+		if (!object) return { outcome: 'missing' };
+		if (ifNoneMatch && ifNoneMatch === object.info.etag) {
+			object.body.destroy();
+			return { outcome: 'not-modified', info: object.info };
+		}
+		return { outcome: 'found', info: object.info, body: object.body };
 	}
 }

@@ -19,6 +19,7 @@ export function createStorage(c: Pick<Config, 'storage' | 'dataDir' | 'origin' |
 export const storage: Storage = lazy(() => createStorage(config));
 
 export { FsStorage, S3Storage };
+export type { SignedRead } from './fs';
 export {
 	assertObjectPath,
 	isValidObjectPath,

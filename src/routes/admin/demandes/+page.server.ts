@@ -1,8 +1,7 @@
-import { fail } from '@sveltejs/kit';
 import * as auth from '$lib/server/auth';
 import { config } from '$lib/server/config';
 import { db } from '$lib/server/db';
-import { AppError } from '$lib/server/errors';
+import { actionResult } from '$lib/server/http/forms';
 import * as leads from '$lib/server/leads';
 import { filtersFrom } from '$lib/server/leads/filters';
 import type { Actions, PageServerLoad } from './$types';
@@ -27,12 +26,7 @@ export const load: PageServerLoad = async (event) => {
 /** Runs one inbox action on the lead named by the form's `id`, and says what happened in French. */
 async function act(event: Parameters<Actions[string]>[0], run: (id: string) => Promise<string>) {
 	const id = String((await event.request.formData()).get('id') ?? '');
-	try {
-		return { id, done: await run(id) };
-	} catch (error) {
-		if (error instanceof AppError) return fail(error.status, { id, error: error.message });
-		throw error;
-	}
+	return actionResult({ id }, async () => ({ done: await run(id) }));
 }
 
 export const actions: Actions = {

@@ -10,21 +10,21 @@ import { FsStorage, storage } from '$lib/server/storage';
 export const GET: RequestHandler = async ({ params, url, request }) => {
 	if (!(storage instanceof FsStorage) || params.bucket !== storage.bucket)
 		return problem(404, 'Introuvable.');
-	const granted = storage.verifySignedRequest(params.path ?? '', url.searchParams);
-	if (!granted) return problem(403, 'Lien signé invalide ou expiré.');
-	const object = await storage.read(granted);
-	if (!object) return problem(404, 'Introuvable.');
+	const read = await storage.readSigned(
+		params.path ?? '',
+		url.searchParams,
+		request.headers.get('if-none-match')
+	);
+	if (read.outcome === 'forbidden') return problem(403, 'Lien signé invalide ou expiré.');
+	if (read.outcome === 'missing') return problem(404, 'Introuvable.');
 	const headers = new Headers({
-		'content-type': object.info.contentType,
+		'content-type': read.info.contentType,
 		'cache-control': 'private, max-age=300',
-		etag: object.info.etag,
-		'last-modified': object.info.lastModified.toUTCString(),
+		etag: read.info.etag,
+		'last-modified': read.info.lastModified.toUTCString(),
 		'x-robots-tag': 'noindex, nofollow'
 	});
-	if (request.headers.get('if-none-match') === object.info.etag) {
-		object.body.destroy();
-		return new Response(null, { status: 304, headers });
-	}
-	headers.set('content-length', String(object.info.size));
-	return new Response(Readable.toWeb(object.body) as ReadableStream, { headers });
+	if (read.outcome === 'not-modified') return new Response(null, { status: 304, headers });
+	headers.set('content-length', String(read.info.size));
+	return new Response(Readable.toWeb(read.body) as ReadableStream, { headers });
 };

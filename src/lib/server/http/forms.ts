@@ -16,8 +16,9 @@ export function formFailure<F extends AnyForm>(
 		}
 		return message(form, { type: 'error', text: 'Corrigez les champs signalés.' }, { status: 400 }) as never;
 	}
+	// Whatever headers a typed error carries (Retry-After on 429 and 503) go with the form's answer too.
+	if (error instanceof AppError && error.extra.headers) event.setHeaders(error.extra.headers);
 	if (error instanceof RateLimitedError) {
-		event.setHeaders({ 'retry-after': String(error.retryAfterSeconds) });
 		return message(
 			form,
 			{ type: 'error', text: `Trop de tentatives. ${retryAfterText(error.retryAfterSeconds)}` },
@@ -25,7 +26,7 @@ export function formFailure<F extends AnyForm>(
 		) as never;
 	}
 	if (error instanceof AppError) {
-		return message(form, { type: 'error', text: error.message }, { status: error.status as 400 }) as never;
+		return message(form, { type: 'error', text: errorText(error) }, { status: error.status as 400 }) as never;
 	}
 	throw error;
 }

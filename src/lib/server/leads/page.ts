@@ -2,7 +2,7 @@
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
-import { contactSchema, devisSchema } from '$lib/schemas/leads';
+import { LEAD_RECEIVED_MESSAGE, contactSchema, devisSchema } from '$lib/schemas/leads';
 import { config } from '../config';
 import { formFailure } from '../http/forms';
 import { issueFormToken } from './form-token';
@@ -28,6 +28,6 @@ export async function leadFormAction(kind: LeadKind, event: RequestEvent) {
 	}
 	return message(form, {
 		type: 'success',
-		text: 'Merci ! Votre demande est bien reçue : nous vous répondons sous 48 heures ouvrées.'
+		text: LEAD_RECEIVED_MESSAGE
 	});
 }

@@ -96,7 +96,9 @@ describe('fs signed reads', () => {
 		const storage = makeFs();
 		await storage.put('a.webp', Buffer.from('octets'), { contentType: 'image/webp', cacheControl: '' });
 		const params = new URL(await storage.signedUrl('a.webp', 60)).searchParams;
-		expect((await storage.readSigned('a.webp', new URLSearchParams('exp=1&sig=x'), null)).outcome).toBe('forbidden');
+		expect((await storage.readSigned('a.webp', new URLSearchParams('exp=1&sig=x'), null)).outcome).toBe(
+			'forbidden'
+		);
 		const found = await storage.readSigned('a.webp', params, null);
 		expect(found.outcome).toBe('found');
 		if (found.outcome !== 'found') return;

@@ -113,10 +113,14 @@ test('without JavaScript, /admin/images replaces an image through its form actio
 	const page = await context.newPage();
 	await signInAsAdmin(page);
 	await page.goto('/admin/images');
-	const card = page.getByRole('article').filter({ has: page.getByText('paysagiste_gallery_2', { exact: true }) });
+	const card = page
+		.getByRole('article')
+		.filter({ has: page.getByText('paysagiste_gallery_2', { exact: true }) });
 	await card.locator('input[type=file]').setInputFiles(fixture('Landscape_8.jpg'));
 	await card.getByRole('button', { name: 'Téléverser' }).click();
-	const updated = page.getByRole('article').filter({ has: page.getByText('paysagiste_gallery_2', { exact: true }) });
+	const updated = page
+		.getByRole('article')
+		.filter({ has: page.getByText('paysagiste_gallery_2', { exact: true }) });
 	await expect(updated).toContainText('stockage privé');
 	await context.close();
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { fmt, load, median, rssOf, startServer } from './lib.mjs';
 
-const FIXTURES = path.resolve('..', 'shared', 'fixtures', 'images');
+const FIXTURES = path.resolve(import.meta.dirname, '..', 'tests', 'fixtures', 'images');
 
 async function signInAsAdmin(url) {
 	const credentials = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };

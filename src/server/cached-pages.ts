@@ -35,6 +35,8 @@ export function cachedPageAnswerer(config: Config) {
 	/** Answers the request and returns true when it is a fresh cached page; false to let SvelteKit handle it. */
 	return (req: IncomingMessage, res: ServerResponse): boolean => {
 		if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+		// An odd GET with a body goes the long way, where its early answer closes the connection.
+		if (Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding']) return false;
 		const path = req.url ?? '';
 		if (!CACHED_PATHS.has(path)) return false;
 		if (req.headers.cookie && sessionCookie.test(req.headers.cookie)) return false;

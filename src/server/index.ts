@@ -10,6 +10,7 @@ import { securityHeaders } from '../lib/server/http/security-headers';
 import { runShutdownHooks } from '../lib/server/lifecycle';
 import { log } from '../lib/server/log';
 import { cachedPageAnswerer } from './cached-pages';
+import { admitBody } from './request-bodies';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
 
@@ -42,12 +43,14 @@ async function main() {
 	);
 	const answerFromCache = cachedPageAnswerer(config);
 	const server = createServer((req, res) => {
-		if (answerFromCache(req, res)) return;
-		// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
-		for (const [name, value] of headers) res.setHeader(name, value);
-		handler(req, res, () => {
-			res.statusCode = 404;
-			res.end('Not found');
+		admitBody(req, res, headers, (request) => {
+			if (answerFromCache(request, res)) return;
+			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
+			for (const [name, value] of headers) res.setHeader(name, value);
+			handler(request, res, () => {
+				res.statusCode = 404;
+				res.end('Not found');
+			});
 		});
 	});
 	server.keepAliveTimeout = 65_000;

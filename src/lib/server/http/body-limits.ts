@@ -1,0 +1,90 @@
+/**
+ * The request body limit of every route, in one place. The server entry refuses a body past its route's limit
+ * before SvelteKit buffers any of it (the hook does the same under `vite dev`), so that no form post or JSON call
+ * can make a worker hold megabytes: every form and JSON route fits in 64 KB, and only the two upload routes take
+ * the 20 MB photo. adapter-node's own BODY_SIZE_LIMIT stays sized for the upload: it is the backstop for every
+ * route, this table the limit of each.
+ *
+ * No SvelteKit import here: the production entry (build/server.js) uses this module before SvelteKit is loaded.
+ */
+
+/** Form actions and JSON routes: their longest fields (a message, a course description) are a few KB. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/** The largest photo an admin may upload (the image pipeline refuses anything larger). */
+export const UPLOAD_FILE_LIMIT = 20 * 1024 * 1024;
+
+/** The upload routes: the photo plus room for the multipart envelope (boundaries, part headers, a few fields). */
+export const UPLOAD_BODY_LIMIT = UPLOAD_FILE_LIMIT + 64 * 1024;
+
+export interface RouteBodyLimit {
+	method: string;
+	path: string;
+	/** A form action (`?/name`); none for an endpoint. */
+	action?: string;
+	limit: number;
+}
+
+/** Every route whose limit is not DEFAULT_BODY_LIMIT. */
+export const ROUTE_BODY_LIMITS: readonly RouteBodyLimit[] = [
+	{ method: 'POST', path: '/api/admin/upload', limit: UPLOAD_BODY_LIMIT },
+	{ method: 'POST', path: '/admin/images', action: 'upload', limit: UPLOAD_BODY_LIMIT }
+];
+
+/**
+ * The body limit of a request, from its method and its request target (`/path?query`, as on the request line).
+ * Only an exact match gets a larger limit: an encoded or otherwise odd spelling of an upload path falls back to
+ * the default, which can only make the limit stricter.
+ */
+export function bodyLimit(method: string | undefined, target: string | undefined): number {
+	let url: URL;
+	try {
+		url = new URL(target ?? '/', 'http://localhost');
+	} catch {
+		return DEFAULT_BODY_LIMIT;
+	}
+	const action = actionName(url);
+	const route = ROUTE_BODY_LIMITS.find(
+		(r) => r.method === method && r.path === url.pathname && r.action === action
+	);
+	return route?.limit ?? DEFAULT_BODY_LIMIT;
+}
+
+/** The form action a request targets, read as SvelteKit reads it: the first query parameter named `/…`. */
+function actionName(url: URL): string | undefined {
+	for (const name of url.searchParams.keys()) if (name.startsWith('/')) return name.slice(1) || 'default';
+	return undefined;
+}
+
+/** The declared body length, or null when the request has none or it is not a plain number. */
+export function declaredLength(header: string | null | undefined): number | null {
+	if (header === null || header === undefined || !/^\s*\d+\s*$/.test(header)) return null;
+	return Number(header);
+}
+
+/** The 413 problem details (RFC 9457) of a body past its limit, as parts the entry and the hook both write. */
+export function payloadTooLarge(limit: number): {
+	status: 413;
+	headers: Record<string, string>;
+	body: string;
+} {
+	const size =
+		limit >= 1024 * 1024 ? `${Math.floor(limit / 1024 / 1024)} Mo` : `${Math.floor(limit / 1024)} Ko`;
+	const body = JSON.stringify({
+		type: 'about:blank',
+		title: 'Contenu trop volumineux',
+		status: 413,
+		detail: `Le contenu envoyé dépasse la taille permise pour cette adresse (${size}).`
+	});
+	return {
+		status: 413,
+		headers: {
+			'content-type': 'application/problem+json',
+			'content-length': String(Buffer.byteLength(body)),
+			'cache-control': 'no-store',
+			// The rest of the body is never read: the connection cannot carry another request after it.
+			connection: 'close'
+		},
+		body
+	};
+}

@@ -3,6 +3,7 @@ import { sequence } from '@sveltejs/kit/hooks';
 import * as auth from '$lib/server/auth';
 import { config } from '$lib/server/config';
 import { database, db } from '$lib/server/db';
+import { bodyLimit, declaredLength, payloadTooLarge } from '$lib/server/http/body-limits';
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
 import { log } from '$lib/server/log';
 import { startMaintenance } from '$lib/server/maintenance';
@@ -41,6 +42,18 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	return resolve(event);
 };
 
+/** Sets headers on a response, copying it first when its headers are immutable (one passed on from fetch()). */
+function withHeaders(response: Response, headers: Record<string, string | undefined>): Response {
+	try {
+		for (const [name, value] of Object.entries(headers)) if (value) response.headers.set(name, value);
+		return response;
+	} catch {
+		const copy = new Response(response.body, response);
+		for (const [name, value] of Object.entries(headers)) if (value) copy.headers.set(name, value);
+		return copy;
+	}
+}
+
 /** Adds the security headers to every response SvelteKit produces: pages, API, redirects, errors, 404s. */
 const withSecurityHeaders: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
@@ -50,15 +63,35 @@ const withSecurityHeaders: Handle = async ({ event, resolve }) => {
 		config,
 		scriptSrcFrom(response.headers.get('content-security-policy')) ?? undefined
 	);
-	try {
-		for (const [name, value] of Object.entries(headers)) if (value) response.headers.set(name, value);
-		return response;
-	} catch {
-		// A response passed through from fetch() has immutable headers: copy it.
-		const copy = new Response(response.body, response);
-		for (const [name, value] of Object.entries(headers)) if (value) copy.headers.set(name, value);
-		return copy;
-	}
+	return withHeaders(response, headers);
+};
+
+/**
+ * A declared body past its route's limit is refused before anything reads it. In production the server entry
+ * has already done so (and counts chunked bodies too); this is the same rule under `vite dev`.
+ */
+const bodyLimits: Handle = async ({ event, resolve }) => {
+	const limit = bodyLimit(event.request.method, event.url.pathname + event.url.search);
+	const declared = declaredLength(event.request.headers.get('content-length'));
+	if (declared === null || declared <= limit) return resolve(event);
+	const answer = payloadTooLarge(limit);
+	return new Response(answer.body, { status: answer.status, headers: answer.headers });
+};
+
+const PRIVATE_PATHS = /^\/(?:admin|api\/admin|dashboard|profil)(?:\/|$)|^\/cours\//;
+
+/**
+ * Nothing private is kept by a browser's or a proxy's cache: every answer to a signed-in visitor, and every answer
+ * under the admin and member paths — their redirects to /login included — is `private, no-store`, as is any
+ * answer that sets a cookie. The anonymous public pages keep their own Cache-Control (see pageCaching).
+ */
+const privateCaching: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	const isPrivate =
+		event.locals.session !== null ||
+		PRIVATE_PATHS.test(event.url.pathname) ||
+		response.headers.has('set-cookie');
+	return isPrivate ? withHeaders(response, { 'cache-control': 'private, no-store' }) : response;
 };
 
 /**
@@ -93,7 +126,13 @@ const pageCaching: Handle = async ({ event, resolve }) => {
 	return new Response(method === 'HEAD' ? null : page.body, { status: page.status, headers });
 };
 
-export const handle: Handle = sequence(withSecurityHeaders, authenticate, pageCaching);
+export const handle: Handle = sequence(
+	withSecurityHeaders,
+	bodyLimits,
+	authenticate,
+	privateCaching,
+	pageCaching
+);
 
 export const handleError: HandleServerError = ({ error, event, status, message }) => {
 	if (status === 404) return { message: 'Page introuvable' };

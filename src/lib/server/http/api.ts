@@ -6,6 +6,7 @@ import { isHttpError, isRedirect, type RequestEvent, type RequestHandler } from 
 import type { z } from 'zod';
 import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
 import { log } from '../log';
+import { DEFAULT_BODY_LIMIT } from './body-limits';
 import { problem } from './problem';
 
 export function api<E extends RequestEvent>(handler: (event: E) => Promise<Response> | Response) {
@@ -28,8 +29,8 @@ export function api<E extends RequestEvent>(handler: (event: E) => Promise<Respo
 	}) as unknown as RequestHandler;
 }
 
-/** Small JSON bodies: public forms and admin edits. Uploads have their own limit. */
-export const JSON_BODY_LIMIT = 32 * 1024;
+/** Small JSON bodies: public forms and admin edits — the server entry's limit for these routes (body-limits.ts). */
+export const JSON_BODY_LIMIT = DEFAULT_BODY_LIMIT;
 
 /** Reads the request body as text, refusing it with 413 as soon as it passes `limit` bytes. */
 export async function readBodyText(request: Request, limit: number): Promise<string> {

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_UPLOAD_BYTES } from '../images/upload';
+import { JSON_BODY_LIMIT } from './api';
+import {
+	DEFAULT_BODY_LIMIT,
+	UPLOAD_BODY_LIMIT,
+	UPLOAD_FILE_LIMIT,
+	bodyLimit,
+	declaredLength,
+	payloadTooLarge
+} from './body-limits';
+
+describe('bodyLimit', () => {
+	it('gives the two upload routes room for a 20 MB photo and its multipart envelope', () => {
+		expect(bodyLimit('POST', '/api/admin/upload')).toBe(UPLOAD_BODY_LIMIT);
+		expect(bodyLimit('POST', '/admin/images?/upload&key=hero')).toBe(UPLOAD_BODY_LIMIT);
+		expect(bodyLimit('POST', '/admin/images?key=hero&/upload')).toBe(UPLOAD_BODY_LIMIT);
+		expect(UPLOAD_BODY_LIMIT).toBeGreaterThan(20 * 1024 * 1024);
+		expect(UPLOAD_BODY_LIMIT).toBeLessThanOrEqual(20 * 1024 * 1024 + 64 * 1024);
+	});
+
+	it.each([
+		['POST', '/login'],
+		['POST', '/login?/default'],
+		['POST', '/register?redirectTo=/admin'],
+		['POST', '/api/contact'],
+		['POST', '/api/devis'],
+		['POST', '/api/admin/site-images'],
+		['PUT', '/api/admin/site-images'],
+		['POST', '/admin/images?/url'],
+		['POST', '/admin/images?/reset'],
+		['POST', '/admin/images'],
+		// The upload paths with another method, another spelling or another action get the default.
+		['PUT', '/api/admin/upload'],
+		['GET', '/api/admin/upload'],
+		['POST', '/api/admin/upload/'],
+		['POST', '/api/admin/%75pload'],
+		['POST', '/API/admin/upload'],
+		['POST', '/admin/images?/uploads'],
+		['POST', '/admin/images/?/upload'],
+		['POST', '/admin/images?upload'],
+		['POST', '//api/admin/upload'],
+		[undefined, undefined]
+	])('gives %s %s the default 64 KB', (method, target) => {
+		expect(bodyLimit(method, target)).toBe(DEFAULT_BODY_LIMIT);
+	});
+
+	it('is 64 KB by default, and the JSON reader agrees with it', () => {
+		expect(DEFAULT_BODY_LIMIT).toBe(64 * 1024);
+		expect(JSON_BODY_LIMIT).toBe(DEFAULT_BODY_LIMIT);
+	});
+
+	it('fits the image pipeline’s own limit on the file', () => {
+		expect(UPLOAD_FILE_LIMIT).toBe(MAX_UPLOAD_BYTES);
+	});
+});
+
+describe('declaredLength', () => {
+	it.each([
+		['0', 0],
+		['65536', 65536],
+		[' 12 ', 12],
+		[undefined, null],
+		[null, null],
+		['', null],
+		['-1', null],
+		['1e9', null],
+		['12, 12', null],
+		['0x10', null]
+	])('reads %j as %j', (header, expected) => {
+		expect(declaredLength(header)).toBe(expected);
+	});
+});
+
+describe('payloadTooLarge', () => {
+	it('is a French 413 problem that closes the connection', () => {
+		const answer = payloadTooLarge(DEFAULT_BODY_LIMIT);
+		expect(answer.status).toBe(413);
+		expect(answer.headers['content-type']).toBe('application/problem+json');
+		expect(answer.headers.connection).toBe('close');
+		expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+		expect(JSON.parse(answer.body)).toEqual({
+			type: 'about:blank',
+			title: 'Contenu trop volumineux',
+			status: 413,
+			detail: 'Le contenu envoyé dépasse la taille permise pour cette adresse (64 Ko).'
+		});
+		expect(JSON.parse(payloadTooLarge(UPLOAD_BODY_LIMIT).body).detail).toContain('(20 Mo)');
+	});
+});

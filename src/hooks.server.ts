@@ -81,16 +81,19 @@ const bodyLimits: Handle = async ({ event, resolve }) => {
 const PRIVATE_PATHS = /^\/(?:admin|api\/admin|dashboard|profil)(?:\/|$)|^\/cours\//;
 
 /**
- * Nothing private is kept by a browser's or a proxy's cache: every answer to a signed-in visitor, and every answer
- * under the admin and member paths — their redirects to /login included — is `private, no-store`, as is any
- * answer that sets a cookie. The anonymous public pages keep their own Cache-Control (see pageCaching).
+ * Nothing private is kept by a browser's or a proxy's cache: every answer under the admin and member paths — their
+ * redirects to /login included — every answer that sets a cookie, and every answer to a signed-in visitor is
+ * `private, no-store`. Only a response its route declared `public` elsewhere (an image from the proxy, the same
+ * bytes for everyone) keeps its own policy for a signed-in visitor; the anonymous public pages keep theirs too
+ * (see pageCaching).
  */
 const privateCaching: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
+	const shared = /(?:^|,)\s*public\s*(?:,|$)/i.test(response.headers.get('cache-control') ?? '');
 	const isPrivate =
-		event.locals.session !== null ||
 		PRIVATE_PATHS.test(event.url.pathname) ||
-		response.headers.has('set-cookie');
+		response.headers.has('set-cookie') ||
+		(event.locals.session !== null && !shared);
 	return isPrivate ? withHeaders(response, { 'cache-control': 'private, no-store' }) : response;
 };
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from '../support/fixtures';
-import { register, signInAsAdmin } from '../support/accounts';
+import { E2E_ADMIN, register, signInAsAdmin } from '../support/accounts';
 import { RawConnection, requestHead, type RawResponse } from '../support/raw-http';
 
 test.describe.configure({ mode: 'serial' });
@@ -181,6 +181,8 @@ test.describe('every route has a body limit that fits it', () => {
 			Buffer.from(JSON.stringify({ name: 'A', email: 'a@exemple.fr', message: 'x'.repeat(100 * 1024) }))
 		);
 		expect(response.status).toBe(413);
+		// Refused by the entry, which names the route's limit.
+		expect(problemOf(response).detail).toContain('64 Ko');
 		await expectNextRequestAnswered(connection, response);
 	});
 
@@ -266,6 +268,18 @@ test.describe('private pages are not cacheable', () => {
 		const anonymous = await get('/api/admin/site-images');
 		expect(anonymous.status).toBe(401);
 		expect(anonymous.headers.get('cache-control')).toBe('private, no-store');
+	});
+
+	test('a sign-in, whose answer sets the session cookie', async () => {
+		const response = await fetch(`${base}/login`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { origin: base, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ email: E2E_ADMIN.email, password: E2E_ADMIN.password })
+		});
+		expect(response.status).toBe(303);
+		expect(response.headers.get('set-cookie')).toContain('session=');
+		expect(response.headers.get('cache-control')).toBe('private, no-store');
 	});
 
 	test('the home page for a signed-in visitor, but not for an anonymous one', async () => {

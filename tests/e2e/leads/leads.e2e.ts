@@ -36,9 +36,9 @@ test('POST /api/devis stores the request, answers 201 { id } and notifies the ad
 	expect(mails.map((m) => m.envelopeTo[0]).sort()).toEqual(['jean@exemple.fr', 'patron@atelier.test']);
 });
 
-test('the API refuses a body over 32 KB (413) and a wrong content type (415)', async ({ request }) => {
+test('the API refuses a body over 64 KB (413) and a wrong content type (415)', async ({ request }) => {
 	const big = await request.post(`${base}/api/contact`, {
-		data: { ...devis, message: 'x'.repeat(33 * 1024) }
+		data: { ...devis, message: 'x'.repeat(65 * 1024) }
 	});
 	expect(big.status()).toBe(413);
 	const form = await request.post(`${base}/api/contact`, {

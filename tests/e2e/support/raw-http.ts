@@ -106,7 +106,7 @@ export class RawConnection {
 		const end = this.buffer.indexOf('\r\n\r\n');
 		if (end < 0) return null;
 		const [statusLine, ...lines] = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
-		const status = Number(statusLine.split(' ')[1]);
+		const status = Number(statusLine!.split(' ')[1]);
 		const headers: Record<string, string> = {};
 		for (const line of lines) {
 			const colon = line.indexOf(':');

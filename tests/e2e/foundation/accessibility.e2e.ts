@@ -28,7 +28,14 @@ for (const path of [
 	});
 }
 
-for (const path of ['/admin', '/admin/images', '/admin/demandes', '/profil']) {
+for (const path of [
+	'/admin',
+	'/admin/images',
+	'/admin/demandes',
+	'/admin/emails',
+	'/admin/emails/lead-notification-devis',
+	'/profil'
+]) {
 	test(`${path} (signed in as admin) has no WCAG 2.1 A/AA violation that axe can find`, async ({ page }) => {
 		await signInAsAdmin(page);
 		await page.goto(path);

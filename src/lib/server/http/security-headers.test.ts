@@ -50,7 +50,7 @@ describe('securityHeaders', () => {
 			'https://s3.example:9000'
 		]);
 		expect(csp['connect-src']).toEqual(["'self'", 'https://s3.example:9000', 'https://api.stripe.com']);
-		expect(csp['frame-src']).toEqual(['https://js.stripe.com', 'https://hooks.stripe.com']);
+		expect(csp['frame-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com']);
 		expect(csp['object-src']).toEqual(["'none'"]);
 		expect(csp['form-action']).toEqual(["'self'"]);
 		expect(csp['base-uri']).toEqual(["'self'"]);

@@ -39,7 +39,8 @@ export function cspDirectives(config: CspConfig, scriptSrc: string[] = ["'self'"
 		],
 		'font-src': ["'self'"],
 		'connect-src': ["'self'", ...(storage ? [storage] : []), STRIPE_API],
-		'frame-src': [STRIPE_JS, STRIPE_HOOKS],
+		// 'self': the admin's e-mail previews are shown in a frame of this site.
+		'frame-src': ["'self'", STRIPE_JS, STRIPE_HOOKS],
 		'object-src': ["'none'"],
 		'form-action': ["'self'"],
 		'base-uri': ["'self'"],

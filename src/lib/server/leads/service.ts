@@ -123,7 +123,7 @@ async function notify(
 		)
 		.where(eq(leads.id, lead.id));
 	if (acknowledge) {
-		const ack = leadAcknowledgement(forMail);
+		const ack = leadAcknowledgement(forMail.kind);
 		await sendWith(deps.mail, { to: lead.email, template: `lead-acknowledgement-${lead.kind}`, ...ack });
 	}
 	return result.sent;

@@ -30,4 +30,5 @@ export {
 	type Transport
 };
 export { leadNotification, leadAcknowledgement, type LeadForMail } from './templates/leads';
-export { escapeHtml } from './templates/layout';
+export { MAIL_PREVIEWS, mailPreview, type MailPreview } from './templates/catalog';
+export type { MailTheme } from './theme';

@@ -1,6 +1,10 @@
-import { company } from '$lib/content/company';
+/** The two e-mails of a lead: the notification to the business and the acknowledgement to the requester. */
+import { company, companyAddressLine } from '$lib/content/company';
 import { projectTypeLabel } from '$lib/schemas/leads';
-import { button, escapeHtml, fieldsTable, frame, type Rendered } from './layout';
+import { renderHtml, textFrame, type Rendered } from '../render';
+import type { MailTheme } from '../theme';
+import LeadAcknowledgement from './LeadAcknowledgement.svelte';
+import LeadNotification from './LeadNotification.svelte';
 
 export interface LeadForMail {
 	kind: 'contact' | 'devis';
@@ -15,14 +19,20 @@ export interface LeadForMail {
 }
 
 const KIND_LABEL = { contact: 'Demande d’audit', devis: 'Demande de devis maçonnerie' } as const;
+const SIGNATURE = `${company.legalName} — ${companyAddressLine}`;
 
 const when = (date: Date) =>
 	date.toLocaleString('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 
 /** To the business: every field, with Reply-To set to the requester by the caller. */
-export function leadNotification(lead: LeadForMail, adminUrl: string): Rendered {
-	const subject = `${KIND_LABEL[lead.kind]} de ${lead.name}${lead.city ? ` (${lead.city})` : ''}`;
-	const table = fieldsTable([
+export function leadNotification(lead: LeadForMail, inboxUrl: string, theme: MailTheme = 'light'): Rendered {
+	// The subject is a header: one line, whatever the visitor typed.
+	const subject = `${KIND_LABEL[lead.kind]} de ${lead.name}${lead.city ? ` (${lead.city})` : ''}`.replace(
+		/\s+/g,
+		' '
+	);
+	const heading = KIND_LABEL[lead.kind];
+	const rows: [string, string | null | undefined][] = [
 		['Nom', lead.name],
 		['E-mail', lead.email],
 		['Téléphone', lead.phone],
@@ -31,29 +41,43 @@ export function leadNotification(lead: LeadForMail, adminUrl: string): Rendered 
 		['Type de projet', projectTypeLabel(lead.projectType)],
 		['Message', lead.message],
 		['Reçue le', when(lead.createdAt)]
-	]);
-	return frame(
+	];
+	const table = rows
+		.filter(([, value]) => value)
+		.map(([label, value]) => `${label} : ${value}`)
+		.join('\n');
+	return {
 		subject,
-		KIND_LABEL[lead.kind],
-		`<p style="margin:0 0 16px">Une nouvelle demande est arrivée. Répondez directement à cet e-mail pour écrire à ${escapeHtml(lead.name)}.</p>${table.html}${button(adminUrl, 'Voir dans les demandes')}`,
-		`Une nouvelle demande est arrivée. Répondez à cet e-mail pour écrire à ${lead.name}.\n\n${table.text}\n\nVoir dans les demandes : ${adminUrl}`
-	);
+		html: renderHtml(LeadNotification, { subject, heading, requester: lead.name, rows, inboxUrl, theme }),
+		text: textFrame(
+			heading,
+			`Une nouvelle demande est arrivée. Répondez à cet e-mail pour écrire à ${lead.name}.\n\n${table}\n\nVoir dans les demandes : ${inboxUrl}`,
+			SIGNATURE
+		)
+	};
 }
 
-/** To the requester: we have it, and when to expect an answer. */
-export function leadAcknowledgement(lead: LeadForMail): Rendered {
-	const subject =
-		lead.kind === 'devis'
-			? 'Nous avons bien reçu votre demande de devis'
-			: 'Nous avons bien reçu votre demande';
-	const body =
-		lead.kind === 'devis'
-			? 'Merci pour votre demande de devis. Nous vous rappelons sous 48 heures ouvrées pour convenir d’une visite.'
-			: 'Merci pour votre demande d’audit. Nous revenons vers vous sous 48 heures ouvrées pour fixer un rendez-vous.';
-	return frame(
+const ACKNOWLEDGEMENT = {
+	contact: {
+		subject: 'Nous avons bien reçu votre demande',
+		body: 'Merci pour votre demande d’audit. Nous revenons vers vous sous 48 heures ouvrées pour fixer un rendez-vous.'
+	},
+	devis: {
+		subject: 'Nous avons bien reçu votre demande de devis',
+		body: 'Merci pour votre demande de devis. Nous vous rappelons sous 48 heures ouvrées pour convenir d’une visite.'
+	}
+} as const;
+
+/** To the requester: we have it, and when to expect an answer — and nothing of what they wrote. */
+export function leadAcknowledgement(kind: LeadForMail['kind'], theme: MailTheme = 'light'): Rendered {
+	const { subject, body } = ACKNOWLEDGEMENT[kind];
+	return {
 		subject,
-		`Bonjour ${lead.name},`,
-		`<p style="margin:0 0 16px">${escapeHtml(body)}</p><p style="margin:0 0 16px">Pour rappel, votre message :</p><blockquote style="margin:0;padding:12px 16px;border-left:3px solid #e5e1d8;color:#4b5563">${escapeHtml(lead.message).replace(/\r?\n/g, '<br>')}</blockquote><p style="margin:16px 0 0">L’équipe ${escapeHtml(company.brand)} — ${escapeHtml(company.phone)}</p>`,
-		`${body}\n\nPour rappel, votre message :\n\n${lead.message}\n\nL’équipe ${company.brand} — ${company.phone}`
-	);
+		html: renderHtml(LeadAcknowledgement, { subject, body, theme }),
+		text: textFrame(
+			'Bonjour,',
+			`${body}\n\nUne question d’ici là ? Appelez-nous au ${company.phone}.\n\nL’équipe ${company.brand}`,
+			SIGNATURE
+		)
+	};
 }

@@ -1,0 +1,46 @@
+import { expect, test } from '../support/fixtures';
+import { signInAsAdmin } from '../support/accounts';
+
+test('an admin previews every e-mail template, in the light and the dark theme, with its text version', async ({
+	page
+}) => {
+	await signInAsAdmin(page);
+	await page.goto('/admin/emails');
+	const links = page
+		.getByRole('main')
+		.getByRole('link')
+		.filter({ hasText: /\(à l’entreprise\)|Accusé/ });
+	await expect(links).toHaveCount(4);
+
+	await page.getByRole('link', { name: 'Nouvelle demande de devis (à l’entreprise)' }).click();
+	await expect(page).toHaveURL(/\/admin\/emails\/lead-notification-devis$/);
+	const frame = page.frameLocator('iframe');
+	await expect(frame.getByRole('heading', { name: 'Demande de devis maçonnerie' })).toBeVisible();
+	await expect(frame.getByText('Claire Dupont').first()).toBeVisible();
+	await expect(page.locator('pre')).toContainText('Type de projet : ');
+	const light = await frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+
+	await page.getByRole('link', { name: 'Thème sombre' }).click();
+	await expect(page).toHaveURL(/theme=dark/);
+	await expect(frame.getByRole('heading', { name: 'Demande de devis maçonnerie' })).toBeVisible();
+	const dark = await frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+	expect(dark).not.toBe(light);
+	expect(dark).toBe('rgb(17, 24, 39)');
+});
+
+test('an unknown template is a 404, and the previews are for admins only', async ({ page, browser }) => {
+	await signInAsAdmin(page);
+	expect((await page.request.get('/admin/emails/nope')).status()).toBe(404);
+	expect((await page.request.get('/admin/emails/nope/html')).status()).toBe(404);
+	const html = await page.request.get('/admin/emails/lead-acknowledgement-contact/html?theme=dark');
+	expect(html.status()).toBe(200);
+	expect(html.headers()['cache-control']).toBe('private, no-store');
+	expect(await html.text()).toContain('<title>Nous avons bien reçu votre demande</title>');
+
+	const anonymous = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+	const response = await anonymous.request.get('/admin/emails/lead-acknowledgement-contact/html', {
+		maxRedirects: 0
+	});
+	expect([303, 401]).toContain(response.status());
+	await anonymous.close();
+});

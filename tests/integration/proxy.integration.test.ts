@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSlotImage } from '../../src/lib/server/images/proxy';
+import { serveSlot, serveSlotImage } from '../../src/lib/server/images/proxy';
+import { STALL_TIMEOUT_MS } from '../../src/lib/server/images/remote';
 import { setSiteImage, listSiteImages } from '../../src/lib/server/images/site-images';
 import { slotOf } from '../../src/lib/server/images/slots';
 import { onPurge } from '../../src/lib/server/pages/cache';
@@ -20,6 +21,7 @@ let s3: RunningS3;
 let upstream: Server;
 let upstreamHost: string;
 let database: TestDatabase;
+const stalled: import('node:http').ServerResponse[] = [];
 
 beforeAll(async () => {
 	s3 = await startS3();
@@ -37,6 +39,19 @@ beforeAll(async () => {
 			return res.writeHead(302, { location: `http://localhost:${port()}/ok.jpg` }).end();
 		if (route.startsWith('/loop'))
 			return res.writeHead(302, { location: `/loop${Number(route.slice(5, 6) || 0) + 1}` }).end();
+		if (route.startsWith('/cut') || route.startsWith('/private-gallery/cut-')) {
+			// Headers and a first part of the body, then the connection dies.
+			res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length });
+			res.write(jpeg.subarray(0, 4096), () => setTimeout(() => res.socket?.destroy(), 20));
+			return;
+		}
+		if (route.startsWith('/stall')) {
+			// Headers and a first part, then nothing more: the connection stays open, silent.
+			res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length });
+			res.write(jpeg.subarray(0, 4096));
+			stalled.push(res);
+			return;
+		}
 		if (route.startsWith('/html'))
 			return res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>pas une image</h1>');
 		if (route.startsWith('/svg'))
@@ -53,6 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await s3.close();
 	await database.dispose();
+	for (const res of stalled) res.socket?.destroy();
 	await new Promise((r) => upstream.close(r));
 });
 const port = () => (upstream.address() as { port: number }).port;
@@ -168,9 +184,56 @@ describe('external images', () => {
 		expectFallback(await serveSlotImage(deps(), slot, `http://${upstreamHost}${route}`, plain));
 	});
 
+	it('abort a body cut after its headers, then fall back for a while instead of retrying', async () => {
+		const value = `http://${upstreamHost}/cut.jpg?${Math.random()}`;
+		const cut = await serveSlotImage(deps(), slot, value, plain);
+		expect(cut.status).toBe(200);
+		await expect(bytes(cut)).rejects.toThrow();
+		const next = await serveSlotImage(deps(), slot, value, plain);
+		expectFallback(next);
+		expect((await bytes(next)).equals(bundledMacon)).toBe(true);
+	});
+
+	it(
+		'abort a body that stalls past the time limit, then fall back',
+		async () => {
+			const value = `http://${upstreamHost}/stall.jpg?${Math.random()}`;
+			const started = Date.now();
+			const stalledResponse = await serveSlotImage(deps(), slot, value, plain);
+			await expect(bytes(stalledResponse)).rejects.toThrow();
+			const waited = Date.now() - started;
+			expect(waited).toBeGreaterThanOrEqual(STALL_TIMEOUT_MS - 500);
+			expect(waited).toBeLessThan(STALL_TIMEOUT_MS * 2);
+			expectFallback(await serveSlotImage(deps(), slot, value, plain));
+		},
+		STALL_TIMEOUT_MS * 3
+	);
+
 	it('refuse a host that is no longer listed at fetch time', async () => {
 		const unlisted = { storage: makeFs(), config: { imageRemoteHosts: ['images.unsplash.com'] } };
 		expectFallback(await serveSlotImage(unlisted, slot, `http://${upstreamHost}/ok-unlisted.jpg`, plain));
+	});
+});
+
+describe('a broken storage upstream', () => {
+	it('aborts a stored image cut mid-body by the S3 server, then falls back for a while', async () => {
+		const storage = makeS3(new URL(`http://${upstreamHost}`));
+		const value = `storage:cut-${Math.random()}.webp`;
+		const cut = await serveSlotImage({ storage, config: { imageRemoteHosts: [] } }, slot, value, plain);
+		expect(cut.status).toBe(200);
+		await expect(bytes(cut)).rejects.toThrow();
+		expectFallback(await serveSlotImage({ storage, config: { imageRemoteHosts: [] } }, slot, value, plain));
+	});
+
+	it('serves the fallback when the database cannot be read', async () => {
+		const broken = await createTestDatabase();
+		await broken.dispose();
+		const response = await serveSlot(
+			{ db: broken.db, storage: makeFs(), config: { imageRemoteHosts: [] } },
+			slot,
+			plain
+		);
+		expectFallback(response);
 	});
 });
 

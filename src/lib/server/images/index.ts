@@ -12,7 +12,13 @@ export {
 	type UploadStats,
 	type StoredUpload
 } from './upload';
-export { serveSlotImage, PROXY_CACHE_CONTROL, FALLBACK_CACHE_CONTROL, SIGNED_URL_SECONDS } from './proxy';
+export {
+	serveSlot,
+	serveSlotImage,
+	PROXY_CACHE_CONTROL,
+	FALLBACK_CACHE_CONTROL,
+	SIGNED_URL_SECONDS
+} from './proxy';
 export {
 	listSiteImages,
 	setSiteImage,

@@ -6,12 +6,14 @@
  */
 import { Readable } from 'node:stream';
 import type { Config } from '../config';
+import type { DbOrTx } from '../db';
 import { log } from '../log';
 import { FsStorage, storagePathOf, type Storage } from '../storage';
 import homeFallback from './fallback/home.webp?inline';
 import maconFallback from './fallback/macon.webp?inline';
 import paysagisteFallback from './fallback/paysagiste.webp?inline';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
+import { storedValue } from './site-images';
 import type { SitePage, Slot } from './slots';
 
 export const SIGNED_URL_SECONDS = 60 * 60;
@@ -26,8 +28,9 @@ const BUNDLED: Record<SitePage, Buffer> = {
 };
 
 /**
- * Upstreams that just failed are not asked again for a short while: offline, every image of a page would
- * otherwise wait for its own connection attempt before falling back.
+ * Upstreams that just failed — before their headers or in the middle of a body, storage and external hosts
+ * alike — are not asked again for a short while: offline, every image of a page would otherwise wait for its
+ * own connection attempt before falling back, and a dead upstream would be retried on every hit.
  */
 const FAILURE_MEMORY_MS = 30_000;
 const recentFailures = new Map<string, number>();
@@ -80,7 +83,8 @@ function respond(
 	upstream: UpstreamImage,
 	cacheControl: string,
 	extra: Record<string, string>,
-	head: boolean
+	head: boolean,
+	onBodyError: (error: Error) => void = () => {}
 ): Response {
 	const headers = new Headers({
 		'cache-control': cacheControl,
@@ -96,9 +100,30 @@ function respond(
 		upstream.body.destroy();
 		return new Response(null, { status: 200, headers });
 	}
+	// Headers are gone by the time a body fails: the response can only be aborted (Readable.toWeb errors the
+	// web stream, adapter-node destroys the connection). This listener also keeps the error from being unhandled.
+	upstream.body.once('error', onBodyError);
 	// Streamed: memory does not grow with the image's size or the number of clients.
 	return new Response(Readable.toWeb(upstream.body) as ReadableStream, { status: 200, headers });
 }
+
+/** GET /api/img/{key}: reads the slot's value, then serves it; a database that cannot answer means the fallback. */
+export async function serveSlot(
+	deps: ProxyDeps & { db: DbOrTx },
+	slot: Slot,
+	request: { ifNoneMatch: string | null; head: boolean }
+): Promise<Response> {
+	let value: string | null;
+	try {
+		value = await storedValue(deps.db, slot.key);
+	} catch (error) {
+		log.warn('site image value unreadable: serving the fallback', { key: slot.key, reason: reasonOf(error) });
+		return serveFallback(slot, slot.defaultUrl, request.head);
+	}
+	return serveSlotImage(deps, slot, value, request);
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function serveSlotImage(
 	deps: ProxyDeps,
@@ -107,41 +132,36 @@ export async function serveSlotImage(
 	request: { ifNoneMatch: string | null; head: boolean }
 ): Promise<Response> {
 	const value = storedValue ?? slot.defaultUrl;
+	const failedMidBody = (error: Error) => {
+		rememberFailure(value);
+		log.warn('site image aborted mid-body', { key: slot.key, reason: error.message });
+	};
 	try {
-		const objectPath = storagePathOf(value);
-		if (objectPath !== null) {
-			return respond(
-				await fetchFromStorage(deps, objectPath, request.ifNoneMatch),
-				PROXY_CACHE_CONTROL,
-				{},
-				request.head
-			);
-		}
 		if (failedRecently(value)) throw new Error('upstream failed recently');
-		try {
-			return respond(
-				await fetchExternalImage(value, deps.config.imageRemoteHosts, { ifNoneMatch: request.ifNoneMatch }),
-				PROXY_CACHE_CONTROL,
-				{},
-				request.head
-			);
-		} catch (error) {
-			rememberFailure(value);
-			throw error;
-		}
+		const objectPath = storagePathOf(value);
+		const upstream =
+			objectPath !== null
+				? await fetchFromStorage(deps, objectPath, request.ifNoneMatch)
+				: await fetchExternalImage(value, deps.config.imageRemoteHosts, { ifNoneMatch: request.ifNoneMatch });
+		return respond(upstream, PROXY_CACHE_CONTROL, {}, request.head, failedMidBody);
 	} catch (error) {
-		log.warn('site image fell back to its default', {
-			key: slot.key,
-			reason: error instanceof Error ? error.message : String(error)
-		});
+		if (!failedRecently(value)) rememberFailure(value);
+		log.warn('site image fell back to its default', { key: slot.key, reason: reasonOf(error) });
 	}
+	return serveFallback(slot, value, request.head);
+}
+
+/** The slot's stock image, or when even that is out of reach, the page's bundled image. */
+async function serveFallback(slot: Slot, failedValue: string, head: boolean): Promise<Response> {
 	const fallbackHeaders = { 'x-image-fallback': '1' };
 	// The stock image is ours: it is fetched even when its host was dropped from IMAGE_REMOTE_HOSTS.
-	if (value !== slot.defaultUrl && !failedRecently(slot.defaultUrl)) {
+	if (failedValue !== slot.defaultUrl && !failedRecently(slot.defaultUrl)) {
 		try {
 			const stockHost = new URL(slot.defaultUrl).host;
 			const upstream = await fetchExternalImage(slot.defaultUrl, [stockHost]);
-			return respond(upstream, FALLBACK_CACHE_CONTROL, fallbackHeaders, request.head);
+			return respond(upstream, FALLBACK_CACHE_CONTROL, fallbackHeaders, head, () =>
+				rememberFailure(slot.defaultUrl)
+			);
 		} catch {
 			rememberFailure(slot.defaultUrl);
 		}
@@ -158,6 +178,6 @@ export async function serveSlotImage(
 		},
 		FALLBACK_CACHE_CONTROL,
 		fallbackHeaders,
-		request.head
+		head
 	);
 }

@@ -6,13 +6,22 @@
  */
 import { lookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { Agent, fetch, type Response as UndiciResponse } from 'undici';
 
 export const MAX_REMOTE_BYTES = 20 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 const CONNECT_TIMEOUT_MS = 5_000;
 const TOTAL_TIMEOUT_MS = 30_000;
+/**
+ * An upstream that stops sending — before its headers, or between two chunks of its body — is given up after
+ * this long: the visitor's response is aborted instead of hanging, and the proxy falls back for a while.
+ */
+export const STALL_TIMEOUT_MS = 10_000;
+const timeouts = {
+	headersTimeout: STALL_TIMEOUT_MS,
+	bodyTimeout: STALL_TIMEOUT_MS
+};
 
 export class RemoteImageError extends Error {
 	constructor(message: string) {
@@ -100,6 +109,7 @@ export function externalUrlProblem(value: string, allowedHosts: readonly string[
 
 /** Connections refuse internal addresses found by DNS; literal addresses are checked before connecting. */
 const guardedAgent = new Agent({
+	...timeouts,
 	connect: {
 		timeout: CONNECT_TIMEOUT_MS,
 		lookup: (hostname, options, callback) => {
@@ -117,7 +127,7 @@ const guardedAgent = new Agent({
 });
 
 /** Trusted upstreams (our own storage endpoint): timeouts, no address filtering. */
-const trustedAgent = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS } });
+const trustedAgent = new Agent({ ...timeouts, connect: { timeout: CONNECT_TIMEOUT_MS } });
 
 export interface UpstreamImage {
 	status: number;
@@ -153,8 +163,12 @@ function toUpstream(response: UndiciResponse): UpstreamImage {
 		throw new RemoteImageError('upstream image over 20 MB');
 	}
 	if (!response.body) throw new RemoteImageError('upstream sent no body');
-	const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(
-		capped(MAX_REMOTE_BYTES)
+	// pipeline, not pipe: an upstream cut or stalled mid-body errors the stream handed on (which aborts the
+	// visitor's response) instead of emitting an error nobody listens to, which would stop the process.
+	const body = pipeline(
+		Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+		capped(MAX_REMOTE_BYTES),
+		() => {}
 	);
 	return {
 		status: response.status,

@@ -1,8 +1,9 @@
 /**
  * Reads one file from a multipart/form-data body as it streams in, and stops reading — 413 — as soon as the
- * file passes the limit, without buffering the rest of the body.
+ * file passes the limit, without buffering the rest of the body. Nothing is stored until the whole body has
+ * arrived intact, so a cut or truncated upload leaves nothing behind.
  */
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
@@ -32,7 +33,7 @@ export async function readSingleFile(
 	}
 	if (!request.body) throw new ValidationError({ [field]: ['Aucun fichier reçu.'] });
 
-	const body = Readable.fromWeb(request.body as NodeReadableStream);
+	const body = drainingSource(request.body as NodeReadableStream<Uint8Array>);
 	return new Promise<UploadedFile>((resolve, reject) => {
 		let parser: busboy.Busboy;
 		try {
@@ -49,16 +50,19 @@ export async function readSingleFile(
 		const fail = (error: Error) => {
 			if (settled) return;
 			settled = true;
-			// Stop parsing and keep nothing more: the rest of the body is read and dropped, so that the client,
-			// still sending, then reads our answer instead of a reset connection. adapter-node's BODY_SIZE_LIMIT
-			// bounds how much can still arrive.
-			body.unpipe(parser);
-			parser.removeAllListeners('file');
-			body.on('data', () => {});
-			body.resume();
 			reject(error);
+			// Stops the parser; the source then reads and drops what the client still sends (see drainingSource).
+			// Not synchronously: busboy may be inside its own write (the 'limit' event), which a destroy breaks.
+			setImmediate(() => parser.destroy());
 		};
+		const malformed = () =>
+			new ValidationError(
+				{ [field]: ['Corps multipart invalide ou incomplet.'] },
+				'Envoi incomplet ou invalide.'
+			);
 		parser.on('file', (name, stream, info) => {
+			// A truncated part errors here and in the parser: the parser's error is the one acted on.
+			stream.on('error', () => {});
 			if (name !== field) {
 				stream.resume();
 				return;
@@ -69,7 +73,7 @@ export async function readSingleFile(
 				fail(new PayloadTooLargeError(`Le fichier dépasse ${Math.round(maxBytes / 1024 / 1024)} Mo.`))
 			);
 			stream.on('end', () => {
-				if (settled) return;
+				if (settled || stream.truncated) return;
 				found = {
 					field: name,
 					filename: info.filename ?? '',
@@ -78,7 +82,6 @@ export async function readSingleFile(
 				};
 			});
 		});
-		parser.on('error', () => fail(new ValidationError({ [field]: ['Corps multipart invalide.'] })));
 		parser.on('close', () => {
 			if (settled) return;
 			settled = true;
@@ -86,7 +89,35 @@ export async function readSingleFile(
 				reject(new ValidationError({ [field]: ['Aucun fichier reçu dans le champ « file ».'] }));
 			else resolve(found);
 		});
-		body.on('error', (error) => fail(error));
-		body.pipe(parser);
+		// A body that ends before its closing boundary, a broken envelope, or a client gone mid-upload all end
+		// here: a clean 400 (unread by a client that left), never an unhandled stream error.
+		pipeline(body, parser, (error) => {
+			if (error) fail(malformed());
+		});
+	});
+}
+
+/**
+ * The request body as a Node stream that, when destroyed (the parser failed, or gave up past the limit), keeps
+ * reading and dropping what the client still sends instead of cancelling the request: cancelling destroys the
+ * socket, and a client still sending would then get a reset instead of our answer. The server entry bounds how
+ * long and how much a connection answered early may still send.
+ */
+function drainingSource(stream: NodeReadableStream<Uint8Array>): Readable {
+	const reader = stream.getReader();
+	return new Readable({
+		read() {
+			reader.read().then(
+				({ done, value }) => this.push(done ? null : value),
+				(error: Error) => this.destroy(error)
+			);
+		},
+		destroy(error, callback) {
+			const drain = async () => {
+				for (;;) if ((await reader.read()).done) return;
+			};
+			drain().catch(() => {});
+			callback(error);
+		}
 	});
 }

@@ -1,4 +1,7 @@
 /** The accounts and access domain: its whole public surface. */
+import { config } from '../config';
+import { afterSignIn as afterSignInAt } from './redirects';
+
 export {
 	register,
 	signIn,
@@ -12,7 +15,11 @@ export {
 	AdminAlreadyExistsError
 } from './accounts';
 export { requireUser, requireAdmin, decide, loginUrl, type Decision } from './guards';
-export { afterSignIn, homeFor, safeRedirectTarget } from './redirects';
+export { homeFor } from './redirects';
+
+/** Where to go after signing in: a safe `redirectTo` on this site (resolved against ORIGIN), else home. */
+export const afterSignIn = (user: { isAdmin: boolean }, redirectTo: string | null | undefined) =>
+	afterSignInAt(user, redirectTo, config.origin);
 export { hashPassword, verifyPassword, passwordProblems, isCommonPassword } from './password';
 export {
 	generateSessionToken,

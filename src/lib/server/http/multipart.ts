@@ -82,6 +82,8 @@ export async function readSingleFile(
 				};
 			});
 		});
+		// Emitted before 'close' for a truncated or broken body.
+		parser.on('error', () => fail(malformed()));
 		parser.on('close', () => {
 			if (settled) return;
 			settled = true;

@@ -1,6 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AdminAlreadyExistsError, InvalidCredentialsError, limits } from '../../src/lib/server/auth/accounts';
+import {
+	AdminAlreadyExistsError,
+	InvalidCredentialsError,
+	limits,
+	signInSlowDown
+} from '../../src/lib/server/auth/accounts';
 import * as accounts from '../../src/lib/server/auth/accounts';
 import {
 	SESSION_LIFETIME_MS,
@@ -209,24 +214,68 @@ describe(`first admin on ${driverName}`, () => {
 });
 
 describe(`rate limits on ${driverName}`, () => {
-	it('refuses an account after 10 failures in 15 minutes, even with the right password', async () => {
-		await accounts.register(database.db, newMember(), '10.0.0.1');
-		for (let i = 0; i < limits.signInAccount.max; i++) {
-			await expect(
-				accounts.signIn(database.db, 'marie@exemple.fr', 'mauvais', `10.4.0.${i}`)
-			).rejects.toBeInstanceOf(InvalidCredentialsError);
-		}
-		const blocked = accounts.signIn(database.db, 'marie@exemple.fr', goodPassword, '10.4.1.1');
-		await expect(blocked).rejects.toBeInstanceOf(RateLimitedError);
-		const error = (await blocked.catch((e) => e)) as RateLimitedError;
-		expect(error.retryAfterSeconds).toBeGreaterThan(0);
-		expect(error.retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
+	/** Moves the account's slow-down clock back, as if `seconds` had passed. */
+	const timePasses = (seconds: number) =>
+		database.db
+			.update(rateLimits)
+			.set({ resetAt: sql`${rateLimits.resetAt} - make_interval(secs => ${seconds})` })
+			.where(sql`${rateLimits.key} like 'sign-in-account:%'`);
 
-		// When the window is over, the account may try again.
-		await database.db.update(rateLimits).set({ resetAt: sql`now() - interval '1 second'` });
-		expect((await accounts.signIn(database.db, 'marie@exemple.fr', goodPassword, '10.4.1.1')).email).toBe(
-			'marie@exemple.fr'
+	const attempt = (password: string, address: string) =>
+		accounts.signIn(database.db, 'marie@exemple.fr', password, address).then(
+			() => 'signed-in' as const,
+			(error) => {
+				if (error instanceof InvalidCredentialsError) return 'checked' as const;
+				if (error instanceof RateLimitedError) return error;
+				throw error;
+			}
 		);
+
+	it('a stranger’s failures slow the account down but never lock its owner out', async () => {
+		await accounts.register(database.db, newMember(), '10.0.0.1');
+		let checked = 0;
+		for (let i = 0; i < 30; i++) if ((await attempt('mauvais', '10.4.0.1')) === 'checked') checked++;
+		expect(checked).toBeLessThanOrEqual(signInSlowDown.free + 1);
+
+		// The owner, from elsewhere, waits at most the cap, then signs in.
+		const first = await attempt(goodPassword, '10.4.9.9');
+		if (first !== 'signed-in') {
+			expect(first).toBeInstanceOf(RateLimitedError);
+			const wait = (first as RateLimitedError).retryAfterSeconds;
+			expect(wait).toBeGreaterThan(0);
+			expect(wait).toBeLessThanOrEqual(signInSlowDown.maxDelaySeconds);
+			await timePasses(wait);
+			expect(await attempt(goodPassword, '10.4.9.9')).toBe('signed-in');
+		}
+		// Success clears the slow-down: a typo right after costs nothing.
+		expect(await attempt('faute de frappe', '10.4.9.9')).toBe('checked');
+	});
+
+	it('gives a guesser spread over 50 addresses the same slow pace', async () => {
+		await accounts.register(database.db, newMember(), '10.0.0.1');
+		const outcomes = [];
+		for (let i = 0; i < 50; i++) outcomes.push(await attempt('mauvais', `10.9.${i}.1`));
+		expect(outcomes.filter((o) => o === 'checked').length).toBeLessThanOrEqual(signInSlowDown.free + 1);
+		// Over an hour of steady guessing, at most about one try a minute once the pace is set.
+		let checkedInAnHour = 0;
+		for (let minute = 0; minute < 60; minute++) {
+			await timePasses(60);
+			for (let i = 0; i < 5; i++)
+				if ((await attempt('mauvais', `10.10.${minute}.${i}`)) === 'checked') checkedInAnHour++;
+		}
+		expect(checkedInAnHour).toBeLessThanOrEqual(61);
+		expect(checkedInAnHour).toBeGreaterThan(0);
+	});
+
+	it('checks at most the allowed number of passwords out of 20 simultaneous wrong ones', async () => {
+		await accounts.register(database.db, newMember(), '10.0.0.1');
+		const outcomes = await Promise.all(
+			Array.from({ length: 20 }, (_, i) => attempt('mauvais', `10.11.0.${i}`))
+		);
+		const checked = outcomes.filter((o) => o === 'checked').length;
+		expect(checked).toBeGreaterThan(0);
+		expect(checked).toBeLessThanOrEqual(signInSlowDown.free);
+		expect(outcomes.filter((o) => o instanceof RateLimitedError).length).toBe(20 - checked);
 	});
 
 	it('refuses an address after 30 failures, whatever the accounts', async () => {
@@ -245,14 +294,12 @@ describe(`rate limits on ${driverName}`, () => {
 
 	it('a successful sign-in clears the account counter', async () => {
 		await accounts.register(database.db, newMember(), '10.0.0.1');
-		for (let i = 0; i < limits.signInAccount.max - 1; i++) {
-			await accounts.signIn(database.db, 'marie@exemple.fr', 'mauvais', '10.6.0.1').catch(() => {});
-		}
-		await accounts.signIn(database.db, 'marie@exemple.fr', goodPassword, '10.6.0.1');
-		await accounts.signIn(database.db, 'marie@exemple.fr', 'mauvais', '10.6.0.1').catch(() => {});
-		expect((await accounts.signIn(database.db, 'marie@exemple.fr', goodPassword, '10.6.0.1')).email).toBe(
-			'marie@exemple.fr'
-		);
+		for (let i = 0; i < signInSlowDown.free - 1; i++)
+			expect(await attempt('mauvais', '10.6.0.1')).toBe('checked');
+		expect(await attempt(goodPassword, '10.6.0.1')).toBe('signed-in');
+		for (let i = 0; i < signInSlowDown.free - 1; i++)
+			expect(await attempt('mauvais', '10.6.0.1')).toBe('checked');
+		expect(await attempt(goodPassword, '10.6.0.1')).toBe('signed-in');
 	});
 
 	it('limits registrations and setups per address', async () => {

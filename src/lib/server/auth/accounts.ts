@@ -11,11 +11,24 @@ import { invalidateOtherSessions, type SessionUser } from './session';
 const MINUTES_15 = 15 * 60;
 
 export const limits = {
-	signInAccount: { name: 'sign-in-account', max: 10, windowSeconds: MINUTES_15 },
 	signInAddress: { name: 'sign-in-address', max: 30, windowSeconds: MINUTES_15 },
 	registerAddress: { name: 'register-address', max: 20, windowSeconds: 60 * 60 },
 	setupAddress: { name: 'setup-address', max: 10, windowSeconds: MINUTES_15 }
 } satisfies Record<string, rateLimit.Limit>;
+
+/**
+ * Per account, a slow-down instead of a lock, so that strangers cannot lock anyone out (OWASP ASVS 5.0 §6.3):
+ * 5 attempts at once (typos), then 1 s, 2 s, 4 s… between attempts, capped at 60 s. The owner, whatever a
+ * guesser did, waits a minute at most; a guesser spread over any number of addresses gets about 60 tries an
+ * hour, far too few against the password rules (10+ characters, no common password). Forgotten after an hour
+ * of quiet; a successful sign-in clears it.
+ */
+export const signInSlowDown: rateLimit.SlowDown = {
+	name: 'sign-in-account',
+	free: 5,
+	maxDelaySeconds: 60,
+	memorySeconds: 60 * 60
+};
 
 /** Wrong e-mail or password: deliberately the same answer for both. */
 export class InvalidCredentialsError extends AppError {
@@ -62,23 +75,23 @@ export async function register(db: Db, input: RegisterInput, address: string): P
 }
 
 /**
- * Checks the e-mail and password. Failures count against both the account and the client address; once either
- * is over its limit, further attempts are refused (429) before any password is checked.
+ * Checks the e-mail and password. An address past its failures is refused (429); an account is slowed down
+ * (429 with the wait), never locked — the attempt is reserved before any password is checked, whether the
+ * account exists or not (the same answers either way).
  */
 export async function signIn(db: Db, email: string, password: string, address: string): Promise<SessionUser> {
 	const account = email.trim().toLowerCase();
 	await rateLimit.check(db, limits.signInAddress, address);
-	await rateLimit.check(db, limits.signInAccount, account);
+	await rateLimit.reserveAttempt(db, signInSlowDown, account);
 	const [user] = await db.select().from(users).where(eq(users.email, account));
 	const valid = user
 		? await verifyPassword(user.passwordHash, password)
 		: (await spendOneHash(password), false);
 	if (!user || !valid) {
 		await rateLimit.increment(db, limits.signInAddress, address);
-		await rateLimit.increment(db, limits.signInAccount, account);
 		throw new InvalidCredentialsError();
 	}
-	await rateLimit.clear(db, limits.signInAccount, account);
+	await rateLimit.clear(db, signInSlowDown, account);
 	return toSessionUser(user);
 }
 
@@ -139,11 +152,11 @@ export async function changePassword(
 ): Promise<void> {
 	const [user] = await db.select().from(users).where(eq(users.id, userId));
 	if (!user) throw new InvalidCredentialsError();
-	await rateLimit.check(db, limits.signInAccount, user.email);
+	await rateLimit.reserveAttempt(db, signInSlowDown, user.email);
 	if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-		await rateLimit.increment(db, limits.signInAccount, user.email);
 		throw new ValidationError({ currentPassword: ['Le mot de passe actuel est incorrect.'] });
 	}
+	await rateLimit.clear(db, signInSlowDown, user.email);
 	assertPasswordPolicy(newPassword, 'newPassword');
 	const passwordHash = await hashPassword(newPassword);
 	await db.transaction(async (tx) => {

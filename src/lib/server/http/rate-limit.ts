@@ -14,7 +14,7 @@ export interface Limit {
 	windowSeconds: number;
 }
 
-const keyOf = (limit: Limit, subject: string) => `${limit.name}:${subject}`;
+const keyOf = (limit: { name: string }, subject: string) => `${limit.name}:${subject}`;
 
 /** Counts one more event and returns the count in the current window. */
 export async function increment(
@@ -61,7 +61,55 @@ export async function check(db: DbOrTx, limit: Limit, subject: string): Promise<
 	if (row && row.count >= limit.max) throw new RateLimitedError(Math.max(1, row.retryAfter));
 }
 
-export async function clear(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
+/**
+ * A slow-down rather than a lock (OWASP ASVS 5.0 §6.3.1): a subject (an account) gets `free` attempts, then one
+ * attempt per interval that doubles with each further attempt, up to `maxDelaySeconds`. Nobody is ever locked
+ * out for longer than that cap, yet a guesser — from however many addresses — meets the same pace. The counter
+ * is forgotten `memorySeconds` after the last attempt, and cleared by a success.
+ *
+ * Stored in a rate_limits row: `count` = attempts since the last success, `reset_at` = last attempt + memory.
+ */
+export interface SlowDown {
+	name: string;
+	free: number;
+	maxDelaySeconds: number;
+	memorySeconds: number;
+}
+
+/**
+ * Reserves one attempt, atomically: the row is locked by the upsert, so N simultaneous attempts are counted one
+ * after the other and only those the pace allows get through. Throws RateLimitedError (with the wait) otherwise.
+ * Reserve before the expensive or sensitive check (hashing a password), not after.
+ */
+export async function reserveAttempt(db: DbOrTx, rule: SlowDown, subject: string): Promise<void> {
+	const memory = sql`make_interval(secs => ${rule.memorySeconds})`;
+	const lastAttempt = sql`(${rateLimits.resetAt} - ${memory})`;
+	const delay = sql`(case when ${rateLimits.count} < ${rule.free} then 0 else least(power(2, ${rateLimits.count} - ${rule.free}), ${rule.maxDelaySeconds}) end)`;
+	const forgotten = sql`${rateLimits.resetAt} <= now()`;
+	const allowed = sql`(${forgotten} or now() >= ${lastAttempt} + make_interval(secs => ${delay}))`;
+	const reserved = await db
+		.insert(rateLimits)
+		.values({ key: keyOf(rule, subject), count: 1, resetAt: sql`now() + ${memory}` })
+		.onConflictDoUpdate({
+			target: rateLimits.key,
+			set: {
+				count: sql`case when ${forgotten} then 1 else ${rateLimits.count} + 1 end`,
+				resetAt: sql`now() + ${memory}`
+			},
+			setWhere: allowed
+		})
+		.returning({ count: rateLimits.count });
+	if (reserved.length) return;
+	const [row] = await db
+		.select({
+			wait: sql<number>`ceil(extract(epoch from ${lastAttempt} + make_interval(secs => ${delay}) - now()))::int`
+		})
+		.from(rateLimits)
+		.where(eq(rateLimits.key, keyOf(rule, subject)));
+	throw new RateLimitedError(Math.min(rule.maxDelaySeconds, Math.max(1, row?.wait ?? 1)));
+}
+
+export async function clear(db: DbOrTx, limit: Limit | SlowDown, subject: string): Promise<void> {
 	await db.delete(rateLimits).where(eq(rateLimits.key, keyOf(limit, subject)));
 }
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { lineText } from './text';
 
 /** PUT /api/admin/site-images: a slot and its new value; `url: null` puts the slot back on its stock image. */
 export const siteImageUpdateSchema = z.object({
-	key: z.string({ error: 'Indiquez la clé de l’image.' }).min(1, 'Indiquez la clé de l’image.').max(100),
+	key: lineText('Indiquez la clé de l’image.').min(1, 'Indiquez la clé de l’image.').max(100),
 	url: z.union(
 		[
-			z
-				.string()
+			lineText()
 				.trim()
 				.min(1, 'Indiquez une adresse ou une valeur storage:.')
 				.max(2048, 'Adresse trop longue.'),

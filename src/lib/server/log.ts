@@ -1,13 +1,50 @@
 /**
  * One JSON line per event on stdout/stderr, so that any log collector can parse it. Callers pass facts, never
- * secrets: tokens, passwords and message bodies stay out of logs.
+ * secrets: tokens, passwords and message bodies stay out of logs — and this module makes sure of it for what
+ * callers cannot see, such as the SQL parameters (people's data, password hashes) inside a database error.
  */
 type Fields = Record<string, unknown>;
 
+/** Field names whose values are never written, whoever passes them. */
+const SENSITIVE = /pass(word|phrase)?|hash|token|secret|cookie|authorization|signature/i;
+
+/** Drizzle wraps a driver error as "Failed query: <sql>\nparams: <values>": the values are people's data. */
+const DRIZZLE_QUERY_ERROR = /^Failed query:/;
+
+function describeError(error: Error): Fields {
+	const cause = (error as { cause?: unknown }).cause;
+	if (DRIZZLE_QUERY_ERROR.test(error.message)) {
+		const driver = cause instanceof Error ? cause : null;
+		return {
+			name: error.name,
+			// The database's own message says what went wrong without quoting the values.
+			message: driver?.message ?? 'database query failed',
+			code: (driver as { code?: string } | null)?.code,
+			stack: driver?.stack?.split('\n').slice(1).join('\n')
+		};
+	}
+	return {
+		name: error.name,
+		message: error.message,
+		stack: error.stack,
+		...(cause instanceof Error ? { cause: describeError(cause) } : {})
+	};
+}
+
+function clean(value: unknown, depth = 0): unknown {
+	if (value instanceof Error) return describeError(value);
+	if (depth > 3 || value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1));
+	return Object.fromEntries(
+		Object.entries(value).map(([key, item]) => [
+			key,
+			SENSITIVE.test(key) ? '[redacted]' : clean(item, depth + 1)
+		])
+	);
+}
+
 function write(level: 'info' | 'warn' | 'error', message: string, fields: Fields = {}) {
-	const entry: Fields = { time: new Date().toISOString(), level, message, ...fields };
-	const error = fields.error;
-	if (error instanceof Error) entry.error = { name: error.name, message: error.message, stack: error.stack };
+	const entry = { time: new Date().toISOString(), level, message, ...(clean(fields) as Fields) };
 	const line = JSON.stringify(entry);
 	if (level === 'info') console.log(line);
 	else console.error(line);

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
-import { runShutdownHooks } from '../lib/server/lifecycle';
+import { runShutdownHooks, settleBackgroundTasks } from '../lib/server/lifecycle';
 import { log } from '../lib/server/log';
 import { cachedPageAnswerer } from './cached-pages';
 import { admitBody } from './request-bodies';
@@ -74,6 +74,8 @@ async function main() {
 			clearTimeout(force);
 			clearInterval(drain);
 			process.emit('sveltekit:shutdown' as never, signal as never);
+			// E-mails sent after their answers (a lead's notification) finish before the database closes.
+			await settleBackgroundTasks(5_000);
 			await runShutdownHooks();
 			log.info('stopped');
 			process.exit(0);

@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emails, jobRuns, leads, rateLimits } from '../../src/lib/server/db/schema';
 import { RateLimitedError } from '../../src/lib/server/errors';
 import { issueFormToken } from '../../src/lib/server/leads/form-token';
+import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
 import * as service from '../../src/lib/server/leads/service';
 import { smtpTransport } from '../../src/lib/server/mail/transport';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
@@ -17,10 +19,13 @@ beforeAll(async () => {
 	smtp = await startSmtp();
 });
 afterAll(async () => {
+	await settleBackgroundTasks(15_000);
 	await smtp.close();
 	await database.dispose();
 });
 beforeEach(async () => {
+	// E-mails go out after submitLead answers: let the last test's finish before clearing the tables.
+	await settleBackgroundTasks(15_000);
 	await database.db.delete(leads);
 	await database.db.delete(emails);
 	await database.db.delete(rateLimits);
@@ -35,6 +40,9 @@ const depsFor = (url: string): service.LeadDeps => ({
 	inboxUrl: 'http://atelier.test/admin/demandes'
 });
 const deps = () => depsFor(smtp.url);
+let tokens = 0;
+/** A fresh form token issued a few seconds ago, as a person filling the page would send. */
+const aged = () => issueFormToken(secret, Date.now() - 5_000 - tokens++);
 /** Nothing listens there: SMTP is "down". */
 const downDeps = () => depsFor('smtp://127.0.0.1:1');
 
@@ -56,7 +64,8 @@ const contact = {
 describe(`leads on ${driverName} with a real SMTP server`, () => {
 	it('stores the request, then notifies the admin (every field, Reply-To the requester) and acknowledges', async () => {
 		const result = await service.submitLead(deps(), 'devis', devis, '10.0.0.1');
-		expect(result).toMatchObject({ duplicate: false, spam: false, notified: true });
+		expect(result).toMatchObject({ duplicate: false, spam: false });
+		expect(await result.delivery).toBe(true);
 		const mails = await smtp.waitFor(2);
 		const notification = mails.find((m) => m.envelopeTo.includes('patron@atelier.test'))!;
 		expect(notification.parsed.subject).toBe('Demande de devis maçonnerie de Jean Dupont (Anse)');
@@ -96,9 +105,66 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		);
 	});
 
+	it('answers at once when the SMTP server accepts and never speaks, and records the failure later', async () => {
+		const sockets: Socket[] = [];
+		const silent = createTcpServer((socket) => void sockets.push(socket));
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		try {
+			const { port } = silent.address() as { port: number };
+			const started = Date.now();
+			const result = await service.submitLead(
+				depsFor(`smtp://127.0.0.1:${port}`),
+				'contact',
+				contact,
+				'10.0.0.9'
+			);
+			expect(Date.now() - started).toBeLessThan(2_000);
+			const [stored] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+			expect(stored).toMatchObject({ email: 'zoe@exemple.fr', notifiedAt: null });
+			expect(await result.delivery).toBe(false);
+			expect(Date.now() - started).toBeLessThan(15_000);
+			const [after] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+			expect(after!.notifyError).toMatch(/timeout|greeting/i);
+		} finally {
+			for (const socket of sockets) socket.destroy();
+			silent.close();
+		}
+	});
+
+	it('builds address headers from structured values: a hostile name adds no recipient and no Reply-To', async () => {
+		for (const name of [
+			'Bob, evil@attacker.example',
+			'"Eve" <evil@attacker.example>',
+			'a@attacker.example, b@attacker.example',
+			'Mallory =?utf-8?q?evil=40attacker.example?='
+		]) {
+			smtp.received.length = 0;
+			const result = await service.submitLead(
+				deps(),
+				'contact',
+				{ ...contact, name, message: `Message de ${name} pour un audit.`, formToken: aged() },
+				'10.0.3.1'
+			);
+			expect(await result.delivery).toBe(true);
+			const mails = await smtp.waitFor(2);
+			const recipients = mails.flatMap((m) => m.envelopeTo).sort();
+			expect(recipients).toEqual(['patron@atelier.test', 'zoe@exemple.fr']);
+			const notification = mails.find((m) => m.envelopeTo.includes('patron@atelier.test'))!;
+			expect(notification.parsed.replyTo).toHaveLength(1);
+			expect(notification.parsed.replyTo![0]!.address).toBe('zoe@exemple.fr');
+			expect(notification.parsed.to).toHaveLength(1);
+			expect(notification.parsed.cc ?? []).toHaveLength(0);
+			const ack = mails.find((m) => m.envelopeTo.includes('zoe@exemple.fr'))!;
+			// The acknowledgement carries none of the requester's own words.
+			expect(ack.parsed.text).not.toContain('attacker');
+			expect(ack.parsed.html).not.toContain('attacker');
+			expect(ack.parsed.text).not.toContain('pour un audit');
+		}
+	});
+
 	it('keeps the lead when SMTP is down, records why, and resends once SMTP is back', async () => {
 		const result = await service.submitLead(downDeps(), 'contact', contact, '10.0.0.2');
-		expect(result.notified).toBe(false);
+		expect(await result.delivery).toBe(false);
 		const [row] = await database.db.select().from(leads).where(eq(leads.id, result.id));
 		expect(row!.notifyError).toMatch(/ECONNREFUSED|connect/i);
 		expect(row!.notifiedAt).toBeNull();
@@ -174,19 +240,73 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		expect(smtp.received).toHaveLength(2);
 	});
 
+	it('takes a form token once: a replay is spam, stored and sent to no one', async () => {
+		const token = aged();
+		const first = await service.submitLead(
+			deps(),
+			'contact',
+			{ ...contact, formToken: token },
+			'10.0.4.1',
+			'page'
+		);
+		expect(first.spam).toBe(false);
+		expect(await first.delivery).toBe(true);
+		await smtp.waitFor(2);
+		smtp.received.length = 0;
+		const replay = await service.submitLead(
+			deps(),
+			'contact',
+			{ ...contact, message: 'Un autre message, même jeton.', formToken: token },
+			'10.0.4.2',
+			'page'
+		);
+		expect(replay.spam).toBe(true);
+		const [row] = await database.db.select().from(leads).where(eq(leads.id, replay.id));
+		expect(row!.spamReason).toBe('jeton de formulaire déjà utilisé');
+		const sent = await database.db.select().from(emails);
+		expect(sent).toHaveLength(2);
+	});
+
+	it('requires the token on the page forms, and limits API clients without one more tightly', async () => {
+		const page = await service.submitLead(deps(), 'contact', contact, '10.0.5.1', 'page');
+		expect(page.spam).toBe(true);
+		for (let i = 0; i < service.untokenedLimit.max; i++) {
+			const api = await service.submitLead(
+				downDeps(),
+				'contact',
+				{ ...contact, message: `Client API numéro ${i}, sans jeton.` },
+				'10.0.5.2'
+			);
+			expect(api.spam).toBe(false);
+		}
+		await expect(
+			service.submitLead(downDeps(), 'contact', { ...contact, message: 'Un de trop sans jeton.' }, '10.0.5.2')
+		).rejects.toBeInstanceOf(RateLimitedError);
+		// With a token, the same address still has the ordinary allowance.
+		await expect(
+			service.submitLead(
+				downDeps(),
+				'contact',
+				{ ...contact, message: 'Avec un jeton.', formToken: aged() },
+				'10.0.5.2'
+			)
+		).resolves.toMatchObject({ spam: false });
+		expect(service.untokenedLimit.max).toBeLessThan(service.submitLimit.max);
+	});
+
 	it('rate-limits per client address (429 with a retry delay)', async () => {
 		for (let i = 0; i < service.submitLimit.max; i++) {
 			await service.submitLead(
 				downDeps(),
 				'contact',
-				{ ...contact, message: `Message numéro ${i} assez long.` },
+				{ ...contact, message: `Message numéro ${i} assez long.`, formToken: aged() },
 				'10.0.0.6'
 			);
 		}
 		const over = service.submitLead(
 			downDeps(),
 			'contact',
-			{ ...contact, message: 'Un de trop, assez long.' },
+			{ ...contact, message: 'Un de trop, assez long.', formToken: aged() },
 			'10.0.0.6'
 		);
 		await expect(over).rejects.toBeInstanceOf(RateLimitedError);

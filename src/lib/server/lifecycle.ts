@@ -3,6 +3,8 @@
  * bundles in one process, so the registry lives on globalThis under a registered symbol rather than in a
  * module variable that each bundle would hold its own copy of.
  */
+import { log } from './log';
+
 type Hook = () => Promise<unknown> | unknown;
 
 const KEY = Symbol.for('atelier.shutdown-hooks');
@@ -23,4 +25,34 @@ export async function runShutdownHooks(): Promise<void> {
 			console.error('shutdown hook failed', error);
 		}
 	}
+}
+
+const PENDING = Symbol.for('atelier.background-tasks');
+const pending = globalThis as unknown as { [PENDING]?: Set<Promise<unknown>> };
+
+/**
+ * Runs `task` after the answer has gone (an e-mail after the lead is stored): the visitor does not wait for it,
+ * and shutdown does (`settleBackgroundTasks`). The task handles its own errors; this only keeps it from being
+ * an unhandled rejection.
+ */
+export function inBackground<T>(task: Promise<T>): Promise<T> {
+	const tasks = (pending[PENDING] ??= new Set());
+	const tracked = task.finally(() => tasks.delete(tracked));
+	tracked.catch((error) => log.error('background task failed', { error }));
+	tasks.add(tracked);
+	return tracked;
+}
+
+/** Waits for the tasks still running, at most `timeoutMs`. */
+export async function settleBackgroundTasks(timeoutMs: number): Promise<void> {
+	const tasks = [...(pending[PENDING] ?? [])];
+	if (!tasks.length) return;
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	await Promise.race([
+		Promise.allSettled(tasks),
+		new Promise((resolve) => {
+			timer = setTimeout(resolve, timeoutMs);
+		})
+	]);
+	clearTimeout(timer);
 }

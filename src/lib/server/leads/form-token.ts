@@ -1,11 +1,14 @@
 /**
  * The time trap: pages issue a signed timestamp when they show a form; a submission less than 3 s later was
- * not typed by a person. Issued per request, never baked into a cached page.
+ * not typed by a person. Issued per request, never baked into a cached page, and good for one submission: a
+ * second one with the same token is a replay.
  */
+import type { DbOrTx } from '../db';
+import { rateLimits } from '../db/schema';
 import { sign, verifySignature } from '../signing';
 
 export const MIN_FILL_MS = 3_000;
-const MAX_AGE_MS = 24 * 60 * 60 * 1000;
+export const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export function issueFormToken(secret: string, now = Date.now()): string {
 	return `${now}.${sign(secret, `form:${now}`)}`;
@@ -20,4 +23,22 @@ export function checkFormToken(secret: string, token: string, now = Date.now()):
 	const age = now - Number(issued);
 	if (age < 0 || age > MAX_AGE_MS) return 'invalid';
 	return age < MIN_FILL_MS ? 'too-fast' : 'ok';
+}
+
+/**
+ * Records a token as used, once: true the first time, false for a replay. Kept in the rate_limits table (shared
+ * by every instance) until the token would have expired anyway, then purged with the other counters.
+ */
+export async function spendFormToken(db: DbOrTx, token: string): Promise<boolean> {
+	const [issued] = token.split('.');
+	const spent = await db
+		.insert(rateLimits)
+		.values({
+			key: `form-token:${token}`,
+			count: 1,
+			resetAt: new Date(Number(issued) + MAX_AGE_MS)
+		})
+		.onConflictDoNothing()
+		.returning({ key: rateLimits.key });
+	return spent.length === 1;
 }

@@ -17,6 +17,8 @@ export {
 	purgeOldLeads,
 	lastRetentionRun,
 	submitLimit,
+	untokenedLimit,
+	type LeadSource,
 	type LeadDeps,
 	type LeadFilters,
 	type LeadKind,

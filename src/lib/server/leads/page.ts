@@ -22,7 +22,7 @@ export async function leadFormAction(kind: LeadKind, event: RequestEvent) {
 	const form = await superValidate(event.request, zod4(schemaOf(kind) as typeof contactSchema));
 	if (!form.valid) return fail(400, { form });
 	try {
-		await submitLead(leadDeps(), kind, form.data, event.getClientAddress());
+		await submitLead(leadDeps(), kind, form.data, event.getClientAddress(), 'page');
 	} catch (error) {
 		return formFailure(event, form, error);
 	}

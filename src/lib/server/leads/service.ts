@@ -8,9 +8,10 @@ import type { Db, DbOrTx } from '../db';
 import { jobRuns, leads, type Lead } from '../db/schema';
 import { NotFoundError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
+import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps } from '../mail';
 import { toCsv } from './csv';
-import { checkFormToken } from './form-token';
+import { checkFormToken, spendFormToken } from './form-token';
 
 export type LeadKind = 'contact' | 'devis';
 
@@ -31,18 +32,41 @@ export interface SubmitResult {
 	id: string;
 	duplicate: boolean;
 	spam: boolean;
-	notified: boolean;
+	/**
+	 * The e-mails, sent after the answer: true once the business was notified. A silent SMTP server cannot hold
+	 * the visitor's request; a failure is recorded on the lead (notify_error) for the inbox's resend button.
+	 */
+	delivery: Promise<boolean>;
 }
 
-function spamReason(input: { website?: string; formToken?: string }, secret: string): string | null {
+/**
+ * Where a submission comes from: `page` for the site's own forms (which always carry a form token), `api` for
+ * machine clients, for whom the token is optional — but then a tighter per-address limit applies.
+ */
+export type LeadSource = 'page' | 'api';
+
+/** Machine clients without a form token: the time trap cannot vouch for them, so fewer per address. */
+export const untokenedLimit: rateLimit.Limit = {
+	name: 'lead-address-untokened',
+	max: 3,
+	windowSeconds: 15 * 60
+};
+
+async function spamReason(
+	deps: LeadDeps,
+	input: { website?: string; formToken?: string },
+	source: LeadSource
+): Promise<string | null> {
 	if (input.website && input.website.trim() !== '') return 'champ piège rempli';
-	if (input.formToken !== undefined) {
-		const verdict = checkFormToken(secret, input.formToken);
-		if (verdict === 'too-fast') return 'envoyé moins de 3 secondes après l’affichage';
-		if (verdict === 'invalid') return 'jeton de formulaire invalide';
-	}
+	if (!input.formToken) return source === 'page' ? 'jeton de formulaire absent' : null;
+	const verdict = checkFormToken(deps.signingSecret, input.formToken);
+	if (verdict === 'invalid') return 'jeton de formulaire invalide';
+	if (!(await spendFormToken(deps.db, input.formToken))) return 'jeton de formulaire déjà utilisé';
+	if (verdict === 'too-fast') return 'envoyé moins de 3 secondes après l’affichage';
 	return null;
 }
+
+const nothingSent = Promise.resolve(false);
 
 const blank = (value: string | undefined) => (value && value.trim() !== '' ? value.trim() : null);
 
@@ -50,10 +74,12 @@ export async function submitLead(
 	deps: LeadDeps,
 	kind: LeadKind,
 	input: ContactInput | DevisInput,
-	address: string
+	address: string,
+	source: LeadSource = 'api'
 ): Promise<SubmitResult> {
 	await rateLimit.hit(deps.db, submitLimit, address);
-	const reason = spamReason(input, deps.signingSecret);
+	if (source === 'api' && !input.formToken) await rateLimit.hit(deps.db, untokenedLimit, address);
+	const reason = await spamReason(deps, input, source);
 	const email = input.email.toLowerCase();
 	const devis = kind === 'devis' ? (input as DevisInput) : null;
 
@@ -92,12 +118,12 @@ export async function submitLead(
 		return { lead: lead!, previous: null };
 	});
 	if (stored.previous)
-		return { id: stored.previous.id, duplicate: true, spam: stored.previous.spam, notified: false };
+		return { id: stored.previous.id, duplicate: true, spam: stored.previous.spam, delivery: nothingSent };
 	const lead = stored.lead!;
-	if (lead.spam) return { id: lead.id, duplicate: false, spam: true, notified: false };
+	if (lead.spam) return { id: lead.id, duplicate: false, spam: true, delivery: nothingSent };
 
-	const notified = await notify(deps, lead, { acknowledge: true });
-	return { id: lead.id, duplicate: false, spam: false, notified };
+	const delivery = inBackground(notify(deps, lead, { acknowledge: true }));
+	return { id: lead.id, duplicate: false, spam: false, delivery };
 }
 
 /** Notifies the business (Reply-To: the requester) and records the outcome on the lead. */
@@ -110,7 +136,7 @@ async function notify(
 	const notification = leadNotification(forMail, deps.inboxUrl);
 	const result = await sendWith(deps.mail, {
 		to: deps.adminEmail,
-		replyTo: `${lead.name.replace(/[<>"\r\n]/g, '')} <${lead.email}>`,
+		replyTo: { name: lead.name, address: lead.email },
 		template: `lead-notification-${lead.kind}`,
 		...notification
 	});

@@ -5,16 +5,16 @@
 import type { DbOrTx } from '../db';
 import { emails } from '../db/schema';
 import { log } from '../log';
-import type { Transport } from './transport';
+import type { MailAddress, Transport } from './transport';
 
 export interface Mail {
-	to: string;
+	to: MailAddress;
 	subject: string;
 	/** The template's name, kept in the log of e-mails. */
 	template: string;
 	html: string;
 	text: string;
-	replyTo?: string;
+	replyTo?: MailAddress;
 }
 
 export interface MailDeps {
@@ -52,7 +52,7 @@ export async function send(deps: MailDeps, mail: Mail): Promise<SendResult> {
 	}
 	try {
 		await deps.db.insert(emails).values({
-			to: mail.to,
+			to: typeof mail.to === 'string' ? mail.to : mail.to.address,
 			subject: mail.subject,
 			template: mail.template,
 			status: result.sent ? 'sent' : 'failed',

@@ -4,10 +4,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 
+/**
+ * An address as a structured value: nodemailer encodes the name itself, so a name holding commas, quotes,
+ * angle brackets or addresses can never add a recipient. Never build "Name <address>" strings from input.
+ */
+export type MailAddress = string | { name: string; address: string };
+
 export interface OutgoingMail {
 	from: string;
-	to: string;
-	replyTo?: string;
+	to: MailAddress;
+	replyTo?: MailAddress;
 	subject: string;
 	html: string;
 	text: string;
@@ -21,10 +27,11 @@ export interface Transport {
 export function smtpTransport(url: string): Transport {
 	const transporter = nodemailer.createTransport({
 		url,
-		// A down or slow server must not hold a request for minutes: the lead is already stored.
-		connectionTimeout: 10_000,
-		greetingTimeout: 10_000,
-		socketTimeout: 20_000
+		// A down, silent or slow server gives up within seconds; sends run after the answer anyway (the lead is
+		// already stored), but a stuck one must not pile up.
+		connectionTimeout: 5_000,
+		greetingTimeout: 5_000,
+		socketTimeout: 10_000
 	});
 	return {
 		deliver: async (mail) => {

@@ -80,3 +80,7 @@ export function retryAfterText(seconds: number): string {
 	const minutes = Math.ceil(seconds / 60);
 	return `Réessayez dans ${minutes} minutes.`;
 }
+
+/** What a visitor reads when the database is out: their submission was not taken, but nothing they typed is lost. */
+export const OUTAGE_MESSAGE =
+	'Le service est momentanément indisponible. Réessayez dans quelques instants : ce que vous avez saisi est conservé.';

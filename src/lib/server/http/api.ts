@@ -4,7 +4,14 @@
  */
 import { isHttpError, isRedirect, type RequestEvent, type RequestHandler } from '@sveltejs/kit';
 import type { z } from 'zod';
-import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import {
+	AppError,
+	OUTAGE_MESSAGE,
+	PayloadTooLargeError,
+	UnsupportedMediaTypeError,
+	ValidationError
+} from '../errors';
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { log } from '../log';
 import { DEFAULT_BODY_LIMIT } from './body-limits';
 import { problem } from './problem';
@@ -22,6 +29,12 @@ export function api<E extends RequestEvent>(handler: (event: E) => Promise<Respo
 			}
 			if (isHttpError(error)) return problem(error.status, error.body.message);
 			if (isRedirect(error)) throw error;
+			if (isDatabaseUnavailable(error)) {
+				log.warn('database unavailable', { method: event.request.method, path: event.url.pathname, error });
+				return problem(503, OUTAGE_MESSAGE, {
+					headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) }
+				});
+			}
 			const id = crypto.randomUUID();
 			log.error('unhandled API error', { id, method: event.request.method, path: event.url.pathname, error });
 			return problem(500, `Erreur interne (référence ${id}).`);

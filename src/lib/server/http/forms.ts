@@ -1,7 +1,9 @@
 /** Maps typed domain errors onto a superform: field errors under their fields, the rest as a form message. */
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { message, setError, type SuperValidated } from 'sveltekit-superforms';
-import { AppError, RateLimitedError, ValidationError, retryAfterText } from '../errors';
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { AppError, OUTAGE_MESSAGE, RateLimitedError, ValidationError, retryAfterText } from '../errors';
+import { log } from '../log';
 
 type AnyForm = SuperValidated<Record<string, unknown>, App.Superforms.Message>;
 
@@ -27,6 +29,12 @@ export function formFailure<F extends AnyForm>(
 	}
 	if (error instanceof AppError) {
 		return message(form, { type: 'error', text: errorText(error) }, { status: error.status as 400 }) as never;
+	}
+	// An outage: the form comes back with what was typed, and the visitor is told to try again shortly.
+	if (isDatabaseUnavailable(error)) {
+		log.warn('database unavailable', { error });
+		event.setHeaders({ 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) });
+		return message(form, { type: 'error', text: OUTAGE_MESSAGE }, { status: 503 as 400 }) as never;
 	}
 	throw error;
 }

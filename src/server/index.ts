@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
 import { runShutdownHooks, settleBackgroundTasks } from '../lib/server/lifecycle';
 import { log } from '../lib/server/log';
+import { restrictNewFiles } from '../lib/server/private-files';
 import { cachedPageAnswerer } from './cached-pages';
 import { admitBody } from './request-bodies';
 
@@ -17,6 +18,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) =>
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
+	restrictNewFiles();
 	let config;
 	try {
 		config = loadConfig();

@@ -2,7 +2,9 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../lib/server/config';
 import { openDatabase } from '../lib/server/db';
+import { restrictNewFiles } from '../lib/server/private-files';
 
+restrictNewFiles();
 try {
 	const config = loadConfig();
 	const database = openDatabase({

@@ -244,7 +244,7 @@ export function addressOf(mailbox: string): string {
 
 function readOrCreateSecret(dataDir: string): string {
 	const file = path.join(dataDir, 'secret');
-	mkdirSync(dataDir, { recursive: true });
+	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 	try {
 		writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
 	} catch (error) {

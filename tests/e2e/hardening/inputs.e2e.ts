@@ -20,7 +20,9 @@ for (const [route, body, field] of [
 	['/api/devis', devis, 'email']
 ] as const) {
 	test(`${route}: a NUL byte in ${field} is a 400 naming it`, async ({ request }) => {
-		const response = await request.post(route, { data: { ...body, [field]: `${(body as Record<string, string>)[field]}\u0000x` } });
+		const response = await request.post(route, {
+			data: { ...body, [field]: `${(body as Record<string, string>)[field]}\u0000x` }
+		});
 		expect(response.status()).toBe(400);
 		const problem = await response.json();
 		expect(Object.keys(problem.errors)).toContain(field);

@@ -31,12 +31,16 @@ export async function freePort(): Promise<number> {
 
 export async function startServer(
 	env: Record<string, string> = {},
-	{ waitFor = true } = {}
+	{ waitFor = true, umask }: { waitFor?: boolean; umask?: string } = {}
 ): Promise<RunningServer> {
 	const port = await freePort();
 	const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'atelier-e2e-'));
 	const url = `http://127.0.0.1:${port}`;
-	const child = spawn(process.execPath, ['build/server.js'], {
+	// With `umask`, started from a shell that sets it first, as a careless service manager would.
+	const [command, args] = umask
+		? ['/bin/sh', ['-c', `umask ${umask}; exec "${process.execPath}" build/server.js`]]
+		: [process.execPath, ['build/server.js']];
+	const child = spawn(command, args, {
 		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ORIGIN: url, DATA_DIR: dataDir, ...env },
 		stdio: ['ignore', 'pipe', 'pipe']
 	});

@@ -3,6 +3,7 @@
  * PostgreSQL server through postgres.js when it is set. Both are exposed as the same `Db` type.
  */
 import path from 'node:path';
+import { chmod, readdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -12,6 +13,7 @@ import postgres from 'postgres';
 import { config } from '../config';
 import { lazy } from '../lazy';
 import { onShutdown } from '../lifecycle';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { applyMigrations } from './migrate';
 import * as schema from './schema';
 
@@ -56,11 +58,27 @@ export function openDatabase({ url, pgliteDir = null, max = 10 }: OpenOptions): 
 		driver: 'pglite',
 		db,
 		pg: null,
-		migrate: () => applyMigrations(db, null),
+		migrate: async () => {
+			await applyMigrations(db, null);
+			if (pgliteDir) await makePrivate(pgliteDir);
+		},
 		close: async () => {
 			if (!client.closed) await client.close();
 		}
 	};
+}
+
+/**
+ * PGlite's file system layer writes its files with mode 0666 whatever the process umask: close the database's
+ * folder to everyone but the service (0700), which covers the files it creates later, and tighten the files
+ * already there.
+ */
+async function makePrivate(dir: string): Promise<void> {
+	await chmod(dir, PRIVATE_DIR_MODE);
+	for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+		const full = path.join(entry.parentPath, entry.name);
+		await chmod(full, entry.isDirectory() ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE).catch(() => {});
+	}
 }
 
 /** The application's database, opened on first use from configuration and closed on shutdown. */

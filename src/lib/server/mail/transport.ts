@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
 /**
  * An address as a structured value: nodemailer encodes the name itself, so a name holding commas, quotes,
@@ -46,9 +47,9 @@ export function outboxTransport(dir: string): Transport {
 	return {
 		deliver: async (mail) => {
 			const info = await composer.sendMail(mail);
-			await mkdir(dir, { recursive: true });
+			await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 			const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
-			await writeFile(path.join(dir, name), info.message as Buffer, { mode: 0o600 });
+			await writeFile(path.join(dir, name), info.message as Buffer, { mode: PRIVATE_FILE_MODE });
 		},
 		close: () => composer.close()
 	};

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { sign, verifySignature } from '../signing';
 import { assertObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
 
@@ -54,7 +55,7 @@ export class FsStorage implements Storage {
 
 	async put(objectPath: string, body: Buffer, { contentType, cacheControl }: PutOptions): Promise<void> {
 		const file = this.fileOf(objectPath);
-		await mkdir(path.dirname(file), { recursive: true });
+		await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
 		const meta: Meta = {
 			contentType,
 			cacheControl,
@@ -62,8 +63,8 @@ export class FsStorage implements Storage {
 		};
 		// Write under temporary names and rename, so that a reader never sees half a file or a file without metadata.
 		const temp = `${file}.${randomUUID()}.tmp`;
-		await writeFile(`${temp}.meta`, JSON.stringify(meta));
-		await writeFile(temp, body);
+		await writeFile(`${temp}.meta`, JSON.stringify(meta), { mode: PRIVATE_FILE_MODE });
+		await writeFile(temp, body, { mode: PRIVATE_FILE_MODE });
 		await rename(`${temp}.meta`, `${file}.meta.json`);
 		await rename(temp, file);
 	}

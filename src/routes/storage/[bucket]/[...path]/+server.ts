@@ -19,7 +19,8 @@ export const GET: RequestHandler = async ({ params, url, request }) => {
 	if (read.outcome === 'missing') return problem(404, 'Introuvable.');
 	const headers = new Headers({
 		'content-type': read.info.contentType,
-		'cache-control': 'private, max-age=300',
+		// What was stored with the object, as S3 answers a presigned GET, so that both drivers behave alike.
+		'cache-control': read.info.cacheControl || 'private, max-age=300',
 		etag: read.info.etag,
 		'last-modified': read.info.lastModified.toUTCString(),
 		'x-robots-tag': 'noindex, nofollow'

@@ -1,0 +1,101 @@
+/**
+ * Files under DATA_DIR are private to the service whatever the umask (issue "Hardening", point 9), and the fs
+ * driver's signed URLs answer with the object's stored metadata, as S3 does for a presigned GET (point 14).
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request as playwrightRequest } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
+import { E2E_ADMIN } from '../support/accounts';
+import { startServer, type RunningServer } from '../support/server';
+import { fixture } from '../../helpers/fixtures';
+
+test.describe.configure({ mode: 'serial' });
+
+let server: RunningServer;
+
+test.beforeAll(async () => {
+	const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-umask-')), 'data');
+	// The embedded database, whatever DATABASE_URL the run uses: its files are the ones PGlite writes for us.
+	server = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir }, { umask: '000' });
+});
+test.afterAll(async () => {
+	await server?.stop();
+});
+
+function walk(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(dir, entry.name);
+		return entry.isDirectory() ? [full, ...walk(full)] : [full];
+	});
+}
+
+test('everything under DATA_DIR belongs to the service alone, even started with umask 000', async () => {
+	const admin = await playwrightRequest.newContext({ baseURL: server.url });
+	expect((await admin.post('/api/admin/setup', { data: E2E_ADMIN })).status()).toBe(201);
+	const login = await admin.post('/login', {
+		form: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+		headers: { origin: server.url, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(login.status()).toBe(303);
+	const upload = await admin.post('/api/admin/upload', {
+		multipart: {
+			file: { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: readFileSync(fixture('Landscape_1.jpg')) }
+		},
+		headers: { origin: server.url }
+	});
+	expect(upload.status()).toBe(201);
+	const { value } = await upload.json();
+	expect((await admin.put('/api/admin/site-images', { data: { key: 'hero', url: value } })).status()).toBe(
+		200
+	);
+
+	// A lead writes an e-mail into the outbox.
+	const lead = await admin.post('/api/contact', {
+		data: {
+			name: 'Claire Dupont',
+			email: 'claire@exemple.fr',
+			message: 'Un message pour le test des droits.'
+		}
+	});
+	expect(lead.status()).toBe(201);
+	const outboxSize = () => {
+		try {
+			return readdirSync(path.join(server.dataDir, 'outbox')).length;
+		} catch {
+			return 0;
+		}
+	};
+	await expect.poll(outboxSize).toBeGreaterThan(0);
+
+	const entries = [server.dataDir, ...walk(server.dataDir)];
+	expect(entries.some((e) => e.includes(`${path.sep}db${path.sep}`))).toBe(true);
+	expect(entries.some((e) => e.endsWith('.webp'))).toBe(true);
+	// What PGlite writes after start-up may be 0666 (its file layer ignores the umask), but it lies in the
+	// database folder, which nobody else may enter: check every entry, and that folder itself.
+	const dbDir = path.join(server.dataDir, 'db');
+	expect(statSync(dbDir).mode & 0o077).toBe(0);
+	const open = entries.filter(
+		(entry) => (statSync(entry).mode & 0o077) !== 0 && !entry.startsWith(dbDir + path.sep)
+	);
+	const dbFiles = entries.filter((entry) => entry.startsWith(dbDir + path.sep));
+	expect(dbFiles.filter((entry) => (statSync(entry).mode & 0o077) === 0).length).toBeGreaterThan(
+		dbFiles.length / 2
+	);
+	expect(
+		open.map(
+			(entry) => `${path.relative(server.dataDir, entry)} ${(statSync(entry).mode & 0o777).toString(8)}`
+		)
+	).toEqual([]);
+
+	// Point 14: the fs driver's signed URL carries the stored Cache-Control and type.
+	const images = await (await admin.get('/api/admin/site-images')).json();
+	const hero = images.images.find((image: { key: string }) => image.key === 'hero');
+	const signed = await fetch(new URL(hero.previewUrl, server.url));
+	expect(signed.status).toBe(200);
+	expect(signed.headers.get('content-type')).toBe('image/webp');
+	expect(signed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+	await admin.dispose();
+});

@@ -52,7 +52,7 @@ export function openDatabase({ url, pgliteDir = null, max = 10 }: OpenOptions): 
 			close: () => client.end({ timeout: 5 })
 		};
 	}
-	const client = pgliteDir ? new PGlite(pgliteDir) : new PGlite();
+	const client = new PGlite(pgliteDir ?? undefined, { startParams: EMBEDDED_START_PARAMS });
 	const db = drizzlePglite(client, { schema }) as unknown as Db;
 	return {
 		driver: 'pglite',
@@ -67,6 +67,31 @@ export function openDatabase({ url, pgliteDir = null, max = 10 }: OpenOptions): 
 		}
 	};
 }
+
+/**
+ * The embedded database serves one small site in one process, yet PGlite starts with PostgreSQL's server sizes
+ * (128 MB of shared buffers, 100 connections). Sized down for what it does here; measured in `npm run bench`
+ * (part memory) and the README. The first flags are PGlite's own defaults, which giving any replaces.
+ */
+const EMBEDDED_START_PARAMS = [
+	...['--single', '-F', '-O', '-j'],
+	...[
+		'search_path=public',
+		'exit_on_error=false',
+		'log_checkpoints=false',
+		'max_worker_processes=0',
+		'max_parallel_workers=0',
+		'max_parallel_workers_per_gather=0',
+		'io_method=sync',
+		'max_parallel_maintenance_workers=0',
+		'shared_buffers=16MB',
+		'temp_buffers=1MB',
+		'wal_buffers=512kB',
+		'max_connections=4',
+		'work_mem=2MB',
+		'maintenance_work_mem=16MB'
+	].flatMap((setting) => ['-c', setting])
+];
 
 /**
  * PGlite's file system layer writes its files with mode 0666 whatever the process umask: close the database's

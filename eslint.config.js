@@ -34,6 +34,7 @@ export default ts.config(
 	},
 	{
 		// config.ts is the only reader of the environment (CONTRACT §2).
+		// Routes are adapters: they call domains (src/lib/server/<domain>/index.ts), never the infrastructure.
 		files: ['src/**/*.ts', 'src/**/*.svelte'],
 		ignores: ['src/lib/server/config.ts', 'src/lib/server/config.test.ts'],
 		rules: {
@@ -44,6 +45,36 @@ export default ts.config(
 			'no-restricted-imports': [
 				'error',
 				{ patterns: [{ group: ['$env/*'], message: 'Read configuration through $lib/server/config.' }] }
+			]
+		}
+	},
+	{
+		files: ['src/routes/**/*.ts', 'src/routes/**/*.svelte'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['$env/*'], message: 'Read configuration through $lib/server/config.' },
+						{
+							group: [
+								'$lib/server/db',
+								'$lib/server/db/*',
+								'$lib/server/storage',
+								'$lib/server/storage/*',
+								'$lib/server/mail',
+								'$lib/server/mail/transport',
+								'$lib/server/mail/send',
+								'$lib/server/config',
+								'$lib/server/app',
+								'drizzle-orm',
+								'drizzle-orm/*'
+							],
+							message:
+								'Routes call domains ($lib/server/<domain>), which hold the database, storage, mail and configuration (CONTRIBUTING.md).'
+						}
+					]
+				}
 			]
 		}
 	}

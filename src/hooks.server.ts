@@ -2,7 +2,7 @@ import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import * as auth from '$lib/server/auth';
 import { config } from '$lib/server/config';
-import { database, db } from '$lib/server/db';
+import { database } from '$lib/server/db';
 import { bodyLimit, declaredLength, payloadTooLarge } from '$lib/server/http/body-limits';
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
 import { log } from '$lib/server/log';
@@ -29,7 +29,7 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	event.locals.session = null;
 	const token = event.cookies.get(auth.sessionCookieName(config.origin));
 	if (token) {
-		const result = await auth.validateSessionToken(db, token);
+		const result = await auth.validateSession(token);
 		if (result.session) {
 			event.locals.user = result.user;
 			event.locals.session = result.session;

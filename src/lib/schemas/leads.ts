@@ -70,3 +70,17 @@ export const devisSchema = z.object({
 
 export type ContactInput = z.infer<typeof contactSchema>;
 export type DevisInput = z.infer<typeof devisSchema>;
+
+/** One lead named by an admin action's form. */
+export const leadIdSchema = z.object({ id: z.uuid('Demande inconnue.') });
+
+/** The inbox filters, as the query string spells them (?type=devis&spam=non&traitee=non&du=…&au=…). */
+const dropInvalid = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+export const leadFiltersQuerySchema = z.object({
+	type: dropInvalid(z.enum(['contact', 'devis'])),
+	spam: dropInvalid(z.enum(['oui', 'non', 'tous'])),
+	traitee: dropInvalid(z.enum(['oui', 'non'])),
+	du: dropInvalid(z.iso.date()),
+	au: dropInvalid(z.iso.date())
+});
+export type LeadFiltersQuery = z.infer<typeof leadFiltersQuerySchema>;

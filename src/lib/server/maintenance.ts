@@ -1,6 +1,5 @@
 /** Housekeeping that runs on every instance: each task is idempotent, so instances need not coordinate. */
 import * as auth from './auth';
-import { config } from './config';
 import { db } from './db';
 import * as rateLimit from './http/rate-limit';
 import * as leads from './leads';
@@ -12,12 +11,12 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** Leads past LEADS_RETENTION_DAYS are deleted (RGPD: kept no longer than needed). */
 export async function runRetention(): Promise<void> {
-	const deleted = await leads.purgeOldLeads(db, config.leadsRetentionDays);
-	log.info('leads retention', { deleted, retentionDays: config.leadsRetentionDays });
+	const deleted = await leads.purgeOld();
+	log.info('leads retention', { deleted, retentionDays: leads.retentionDays() });
 }
 
 export async function runMaintenance(): Promise<void> {
-	const sessions = await auth.purgeExpiredSessions(db);
+	const sessions = await auth.purgeExpiredSessions();
 	const counters = await rateLimit.purgeExpired(db);
 	if (sessions || counters)
 		log.info('maintenance', { expiredSessions: sessions, expiredRateLimits: counters });

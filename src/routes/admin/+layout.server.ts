@@ -1,9 +1,8 @@
 import * as auth from '$lib/server/auth';
-import { db } from '$lib/server/db';
 import * as leads from '$lib/server/leads';
 import type { LayoutServerLoad } from './$types';
 
 export const load: LayoutServerLoad = async (event) => {
 	const admin = await auth.requireAdmin(event);
-	return { admin: { name: admin.name }, failedNotifications: await leads.countFailedNotifications(db) };
+	return { admin: { name: admin.name }, failedNotifications: await leads.countFailedNotifications() };
 };

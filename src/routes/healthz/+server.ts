@@ -1,8 +1,9 @@
 import { json } from '@sveltejs/kit';
-import { isHealthy } from '$lib/server/db';
 import { problem } from '$lib/server/http/problem';
+import * as system from '$lib/server/system';
 
 export async function GET() {
-	if (await isHealthy()) return json({ status: 'ok' }, { headers: { 'cache-control': 'no-store' } });
+	if (await system.databaseAnswers())
+		return json({ status: 'ok' }, { headers: { 'cache-control': 'no-store' } });
 	return problem(503, 'Base de données injoignable', { headers: { 'cache-control': 'no-store' } });
 }

@@ -4,6 +4,8 @@ import { message, setError, type SuperValidated } from 'sveltekit-superforms';
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { AppError, OUTAGE_MESSAGE, RateLimitedError, ValidationError, retryAfterText } from '../errors';
 import { log } from '../log';
+import { fieldErrors } from './api';
+import type { z } from 'zod';
 
 type AnyForm = SuperValidated<Record<string, unknown>, App.Superforms.Message>;
 
@@ -59,3 +61,15 @@ export async function actionResult<C extends Record<string, string>, R extends R
 		throw error;
 	}
 }
+
+/**
+ * Parses a plain form post (no superform: the one-field admin actions) with its schema; a bad field is a typed
+ * ValidationError, which `actionResult` shows next to the item. No hand parsing with `String(form.get(…))`.
+ */
+export function parseFields<S extends z.ZodType>(fields: Record<string, unknown>, schema: S): z.output<S> {
+	const parsed = schema.safeParse(fields);
+	if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+	return parsed.data;
+}
+
+export const formFields = async (request: Request) => Object.fromEntries(await request.formData());

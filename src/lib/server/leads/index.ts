@@ -1,36 +1,43 @@
-/** Contact and devis requests: the domain's whole public surface, wired to the application's services. */
-import { config } from '../config';
-import { db } from '../db';
-import { mailDeps } from '../mail';
-import type { LeadDeps } from './service';
+/**
+ * Contact and devis requests: the domain's whole public surface, bound to the application's services (app.ts).
+ * The canonical example of a domain: routes call these; tests call service.ts with their own dependencies.
+ */
+import type { ContactInput, DevisInput } from '$lib/schemas/leads';
+import { appDeps } from '../app';
+import { issueFormToken } from './form-token';
+import * as service from './service';
+import type { LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
 
-export {
-	submitLead,
-	listLeads,
-	setHandled,
-	markNotSpam,
-	resendNotification,
-	deleteLead,
-	countFailedNotifications,
-	countOpenLeads,
-	exportCsv,
-	purgeOldLeads,
-	lastRetentionRun,
-	submitLimit,
-	untokenedLimit,
-	type LeadSource,
-	type LeadDeps,
-	type LeadFilters,
-	type LeadKind,
-	type SubmitResult
-} from './service';
-export { issueFormToken, checkFormToken, MIN_FILL_MS } from './form-token';
-export { csvCell, toCsv } from './csv';
+function deps(): LeadDeps {
+	const { db, mail, config } = appDeps();
+	return {
+		db,
+		mail,
+		adminEmail: config.adminEmail,
+		signingSecret: config.signingSecret,
+		inboxUrl: new URL('/admin/demandes', config.origin).href
+	};
+}
 
-export const leadDeps = (): LeadDeps => ({
-	db,
-	mail: mailDeps(),
-	adminEmail: config.adminEmail,
-	signingSecret: config.signingSecret,
-	inboxUrl: new URL('/admin/demandes', config.origin).href
-});
+export const submit = (
+	kind: LeadKind,
+	input: ContactInput | DevisInput,
+	address: string,
+	source: LeadSource
+) => service.submitLead(deps(), kind, input, address, source);
+export const list = (filters: LeadFilters) => service.listLeads(appDeps().db, filters);
+export const setHandled = (id: string, handled: boolean) => service.setHandled(appDeps().db, id, handled);
+export const markNotSpam = (id: string) => service.markNotSpam(deps(), id);
+export const resendNotification = (id: string) => service.resendNotification(deps(), id);
+export const remove = (id: string) => service.deleteLead(appDeps().db, id);
+export const countOpen = () => service.countOpenLeads(appDeps().db);
+export const countFailedNotifications = () => service.countFailedNotifications(appDeps().db);
+export const exportCsv = (filters: LeadFilters) => service.exportCsv(appDeps().db, filters);
+export const lastRetentionRun = () => service.lastRetentionRun(appDeps().db);
+export const retentionDays = () => appDeps().config.leadsRetentionDays;
+export const purgeOld = () => service.purgeOldLeads(appDeps().db, appDeps().config.leadsRetentionDays);
+/** A fresh time-trap token for a page that shows a lead form. */
+export const newFormToken = () => issueFormToken(appDeps().config.signingSecret);
+
+export { filtersOf } from './filters';
+export type { LeadFilters, LeadKind, LeadSource, SubmitResult } from './service';

@@ -3,13 +3,12 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { loginSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { db } from '$lib/server/db';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	if (locals.user) redirect(303, auth.afterSignIn(locals.user, url.searchParams.get('redirectTo')));
-	return { form: await superValidate(zod4(loginSchema)), needsSetup: !(await auth.adminExists(db)) };
+	return { form: await superValidate(zod4(loginSchema)), needsSetup: !(await auth.adminExists()) };
 };
 
 export const actions: Actions = {
@@ -18,7 +17,7 @@ export const actions: Actions = {
 		if (!form.valid) return fail(400, { form });
 		let user;
 		try {
-			user = await auth.signIn(db, form.data.email, form.data.password, event.getClientAddress());
+			user = await auth.signIn(form.data.email, form.data.password, event.getClientAddress());
 		} catch (error) {
 			form.data.password = '';
 			return formFailure(event, form, error);

@@ -3,7 +3,6 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { registerSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { db } from '$lib/server/db';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -18,7 +17,7 @@ export const actions: Actions = {
 		if (!form.valid) return fail(400, { form });
 		let user;
 		try {
-			user = await auth.register(db, form.data, event.getClientAddress());
+			user = await auth.register(form.data, event.getClientAddress());
 		} catch (error) {
 			form.data.password = '';
 			return formFailure(event, form, error);

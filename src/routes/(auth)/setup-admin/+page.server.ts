@@ -3,12 +3,11 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { setupAdminSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { db } from '$lib/server/db';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async () => {
-	return { form: await superValidate(zod4(setupAdminSchema)), configured: await auth.adminExists(db) };
+	return { form: await superValidate(zod4(setupAdminSchema)), configured: await auth.adminExists() };
 };
 
 export const actions: Actions = {
@@ -17,7 +16,7 @@ export const actions: Actions = {
 		if (!form.valid) return fail(400, { form });
 		let user;
 		try {
-			user = await auth.setupFirstAdmin(db, form.data, event.getClientAddress());
+			user = await auth.setupFirstAdmin(form.data, event.getClientAddress());
 		} catch (error) {
 			form.data.password = '';
 			return formFailure(event, form, error);

@@ -1,4 +1,4 @@
-import { leadFormAction, leadFormLoad } from '$lib/server/leads/page';
+import { leadFormAction, leadFormLoad } from '../lead-form.server';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = () => leadFormLoad('contact');

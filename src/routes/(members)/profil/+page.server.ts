@@ -3,7 +3,6 @@ import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { nameChangeSchema, passwordChangeSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { db } from '$lib/server/db';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -20,7 +19,7 @@ export const actions: Actions = {
 		const user = auth.requireUser(event);
 		const form = await superValidate(event.request, zod4(nameChangeSchema), { id: 'name' });
 		if (!form.valid) return fail(400, { nameForm: form });
-		await auth.updateName(db, user.id, form.data.name);
+		await auth.updateName(user.id, form.data.name);
 		message(form, { type: 'success', text: 'Votre nom a été mis à jour.' });
 		return { nameForm: form };
 	},
@@ -29,7 +28,7 @@ export const actions: Actions = {
 		const form = await superValidate(event.request, zod4(passwordChangeSchema), { id: 'password' });
 		if (!form.valid) return fail(400, { passwordForm: form });
 		try {
-			await auth.changePassword(db, {
+			await auth.changePassword({
 				userId: user.id,
 				sessionId: event.locals.session!.id,
 				currentPassword: form.data.currentPassword,

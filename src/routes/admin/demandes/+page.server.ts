@@ -1,15 +1,13 @@
+import { leadFiltersQuerySchema, leadIdSchema } from '$lib/schemas/leads';
 import * as auth from '$lib/server/auth';
-import { config } from '$lib/server/config';
-import { db } from '$lib/server/db';
-import { actionResult } from '$lib/server/http/forms';
+import { actionResult, formFields, parseFields } from '$lib/server/http/forms';
 import * as leads from '$lib/server/leads';
-import { filtersFrom } from '$lib/server/leads/filters';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await auth.requireAdmin(event);
-	const filters = filtersFrom(event.url.searchParams);
-	const [list, retention] = await Promise.all([leads.listLeads(db, filters), leads.lastRetentionRun(db)]);
+	const query = leadFiltersQuerySchema.parse(Object.fromEntries(event.url.searchParams));
+	const [list, retention] = await Promise.all([leads.list(leads.filtersOf(query)), leads.lastRetentionRun()]);
 	return {
 		leads: list.map((l) => ({
 			...l,
@@ -17,34 +15,40 @@ export const load: PageServerLoad = async (event) => {
 			notifiedAt: l.notifiedAt?.toISOString() ?? null
 		})),
 		query: event.url.search,
-		filters: Object.fromEntries(event.url.searchParams),
+		filters: query,
 		retention: retention ? { at: retention.at.toISOString(), detail: retention.detail } : null,
-		retentionDays: config.leadsRetentionDays
+		retentionDays: leads.retentionDays()
 	};
 };
 
-/** Runs one inbox action on the lead named by the form's `id`, and says what happened in French. */
+/** Runs one inbox action on the lead the form names, and says what happened in French. */
 async function act(event: Parameters<Actions[string]>[0], run: (id: string) => Promise<string>) {
-	const id = String((await event.request.formData()).get('id') ?? '');
-	return actionResult({ id }, async () => ({ done: await run(id) }));
+	const fields = await formFields(event.request);
+	return actionResult({ id: String(fields.id ?? '') }, async () => {
+		const { id } = parseFields(fields, leadIdSchema);
+		return { done: await run(id) };
+	});
 }
 
 export const actions: Actions = {
 	handled: async (event) => {
 		await auth.requireAdmin(event);
-		return act(event, async (id) => (await leads.setHandled(db, id, true), 'Demande marquée comme traitée.'));
+		return act(event, async (id) => {
+			await leads.setHandled(id, true);
+			return 'Demande marquée comme traitée.';
+		});
 	},
 	unhandled: async (event) => {
 		await auth.requireAdmin(event);
-		return act(
-			event,
-			async (id) => (await leads.setHandled(db, id, false), 'Demande marquée comme à traiter.')
-		);
+		return act(event, async (id) => {
+			await leads.setHandled(id, false);
+			return 'Demande marquée comme à traiter.';
+		});
 	},
 	notSpam: async (event) => {
 		await auth.requireAdmin(event);
 		return act(event, async (id) =>
-			(await leads.markNotSpam(leads.leadDeps(), id))
+			(await leads.markNotSpam(id))
 				? 'Ce n’est pas un spam : la notification a été envoyée.'
 				: 'Ce n’est pas un spam, mais la notification a échoué.'
 		);
@@ -52,13 +56,14 @@ export const actions: Actions = {
 	resend: async (event) => {
 		await auth.requireAdmin(event);
 		return act(event, async (id) =>
-			(await leads.resendNotification(leads.leadDeps(), id))
-				? 'Notification renvoyée.'
-				: 'La notification a encore échoué.'
+			(await leads.resendNotification(id)) ? 'Notification renvoyée.' : 'La notification a encore échoué.'
 		);
 	},
 	delete: async (event) => {
 		await auth.requireAdmin(event);
-		return act(event, async (id) => (await leads.deleteLead(db, id), 'Demande supprimée définitivement.'));
+		return act(event, async (id) => {
+			await leads.remove(id);
+			return 'Demande supprimée définitivement.';
+		});
 	}
 };

@@ -1,11 +1,11 @@
 import * as auth from '$lib/server/auth';
-import { MAIL_PREVIEWS } from '$lib/server/mail';
+import * as emails from '$lib/server/emails';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await auth.requireAdmin(event);
 	return {
-		templates: MAIL_PREVIEWS.map(({ name, label, audience, render }) => ({
+		templates: emails.previews.map(({ name, label, audience, render }) => ({
 			name,
 			label,
 			audience,

@@ -1,43 +1,40 @@
+import { slotKeySchema, slotUrlSchema } from '$lib/schemas/site-image-actions';
 import * as auth from '$lib/server/auth';
-import { config } from '$lib/server/config';
-import { db } from '$lib/server/db';
-import { actionResult } from '$lib/server/http/forms';
-import { readSingleFile } from '$lib/server/http/multipart';
+import { actionResult, formFields, parseFields } from '$lib/server/http/forms';
 import * as images from '$lib/server/images';
-import { storage } from '$lib/server/storage';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await auth.requireAdmin(event);
-	return { images: await images.listSiteImages(db, storage), remoteHosts: config.imageRemoteHosts };
+	return { images: await images.listSlots(), remoteHosts: images.remoteHosts() };
 };
 
 /** The same changes as the JSON API, for browsers without JavaScript. */
-const save = (key: string, url: string | null, adminId: string) =>
-	images.setSiteImage({ db, storage, config }, { key, url }, adminId);
-
 export const actions: Actions = {
 	url: async (event) => {
 		const admin = await auth.requireAdmin(event);
-		const form = await event.request.formData();
-		const key = String(form.get('key') ?? '');
-		const url = String(form.get('url') ?? '').trim();
-		return actionResult({ key }, async () => (await save(key, url, admin.id), { done: true }));
+		const fields = await formFields(event.request);
+		return actionResult({ key: String(fields.key ?? '') }, async () => {
+			const { key, url } = parseFields(fields, slotUrlSchema);
+			await images.replaceSlot({ key, url }, admin.id);
+			return { done: true };
+		});
 	},
 	reset: async (event) => {
 		const admin = await auth.requireAdmin(event);
-		const key = String((await event.request.formData()).get('key') ?? '');
-		return actionResult({ key }, async () => (await save(key, null, admin.id), { done: true }));
+		const fields = await formFields(event.request);
+		return actionResult({ key: String(fields.key ?? '') }, async () => {
+			const { key } = parseFields(fields, slotKeySchema);
+			await images.replaceSlot({ key, url: null }, admin.id);
+			return { done: true };
+		});
 	},
 	upload: async (event) => {
 		const admin = await auth.requireAdmin(event);
 		const key = event.url.searchParams.get('key') ?? '';
 		return actionResult({ key }, async () => {
-			const file = await readSingleFile(event.request, 'file', images.MAX_UPLOAD_BYTES);
-			const stored = await images.storeUpload(storage, file.data, file.mimeType, {
-				maxEdge: config.imageMaxEdge
-			});
-			await save(key, stored.value, admin.id);
+			const { key: slot } = parseFields({ key }, slotKeySchema);
+			const stored = await images.uploadToSlot(event.request, slot, admin.id);
 			return { stats: stored.stats };
 		});
 	}

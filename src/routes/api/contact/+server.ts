@@ -5,7 +5,7 @@ import * as leads from '$lib/server/leads';
 
 export const POST = api(async (event) => {
 	const input = await readJson(event, contactSchema);
-	const result = await leads.submitLead(leads.leadDeps(), 'contact', input, event.getClientAddress());
+	const result = await leads.submit('contact', input, event.getClientAddress(), 'api');
 	// Spam and duplicates get the same answer as anyone: nothing tells a bot what was noticed.
 	return json({ id: result.id }, { status: 201 });
 });

@@ -1,20 +1,20 @@
 import { Readable } from 'node:stream';
 import type { RequestHandler } from '@sveltejs/kit';
 import { problem } from '$lib/server/http/problem';
-import { FsStorage, storage } from '$lib/server/storage';
+import * as images from '$lib/server/images';
 
 /**
  * The fs driver's signed URLs. Nothing here is reachable without a valid, unexpired signature; with the s3
  * driver the route does not exist at all (signed URLs point at the S3 server).
  */
 export const GET: RequestHandler = async ({ params, url, request }) => {
-	if (!(storage instanceof FsStorage) || params.bucket !== storage.bucket)
-		return problem(404, 'Introuvable.');
-	const read = await storage.readSigned(
+	const read = await images.readSignedObject(
+		params.bucket ?? '',
 		params.path ?? '',
 		url.searchParams,
 		request.headers.get('if-none-match')
 	);
+	if (!read) return problem(404, 'Introuvable.');
 	if (read.outcome === 'forbidden') return problem(403, 'Lien signé invalide ou expiré.');
 	if (read.outcome === 'missing') return problem(404, 'Introuvable.');
 	const headers = new Headers({

@@ -1,0 +1,37 @@
+/**
+ * The composition root: the application's services, each built once on first use (opening nothing while
+ * SvelteKit merely imports modules at build time). Every domain's `index.ts` binds its service functions to
+ * these, so that routes call `leads.submit(…)` and never hold the database, the storage or the mail transport.
+ * Service functions take their dependencies explicitly: tests call them with their own, or — to drive a route
+ * handler directly — replace these with `useDepsForTests`.
+ */
+import { config, type Config } from './config';
+import { db, type Db } from './db';
+import type { MailDeps } from './mail/send';
+import { transport } from './mail';
+import { storage, type Storage } from './storage';
+
+export interface AppDeps {
+	config: Config;
+	db: Db;
+	storage: Storage;
+	mail: MailDeps;
+}
+
+let replacement: Partial<AppDeps> | null = null;
+
+export function appDeps(): AppDeps {
+	const chosenDb = replacement?.db ?? db;
+	const chosenConfig = replacement?.config ?? config;
+	return {
+		config: chosenConfig,
+		db: chosenDb,
+		storage: replacement?.storage ?? storage,
+		mail: replacement?.mail ?? { db: chosenDb, transport, from: chosenConfig.mailFrom }
+	};
+}
+
+/** For tests that call a route handler: the services it will use, until reset with `null`. */
+export function useDepsForTests(deps: Partial<AppDeps> | null): void {
+	replacement = deps;
+}

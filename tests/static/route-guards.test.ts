@@ -11,6 +11,10 @@ import { describe, expect, it } from 'vitest';
 /** Public on purpose: the first-admin bootstrap works only while no admin exists (SEED.md part 4). */
 const PUBLIC_ENTRY_POINTS = new Set(['src/routes/api/admin/setup/+server.ts POST']);
 
+/** Admin entry points must call requireAdmin; members' pages requireUser (or requireAdmin, which implies it). */
+const ADMIN_GUARDS = new Set(['requireAdmin']);
+const MEMBER_GUARDS = new Set(['requireUser', 'requireAdmin']);
+
 const HANDLER_NAMES = new Set(['load', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'fallback']);
 const ROUTE_FILE = /^\+(page|layout)\.server\.ts$|^\+server\.ts$/;
 
@@ -36,7 +40,7 @@ function unwrap(node: ts.Expression | undefined): FunctionNode | undefined {
 	return undefined;
 }
 
-function callsRequireAdminFirst(fn: FunctionNode): boolean {
+function callsGuardFirst(fn: FunctionNode, guards: ReadonlySet<string>): boolean {
 	if (!fn.body) return false;
 	const first: ts.Node | undefined = ts.isBlock(fn.body) ? fn.body.statements[0] : fn.body;
 	if (!first) return false;
@@ -45,7 +49,7 @@ function callsRequireAdminFirst(fn: FunctionNode): boolean {
 		if (ts.isCallExpression(node)) {
 			const callee = node.expression;
 			const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
-			if (name === 'requireAdmin') found = true;
+			if (guards.has(name)) found = true;
 		}
 		// Do not look into nested functions: a guard inside a callback does not guard the entry point.
 		if (!isFunction(node)) ts.forEachChild(node, visit);
@@ -55,7 +59,8 @@ function callsRequireAdminFirst(fn: FunctionNode): boolean {
 }
 
 /** Each exported entry point of a route module, as "file NAME" → whether it is guarded. */
-export function entryPoints(fileName: string, source: string): Map<string, boolean> {
+export function entryPoints(fileName: string, source: string, guards: ReadonlySet<string> = ADMIN_GUARDS): Map<string, boolean> {
+	const callsRequireAdminFirst = (fn: FunctionNode) => callsGuardFirst(fn, guards);
 	const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
 	const result = new Map<string, boolean>();
 	const exported = (node: ts.Node) =>
@@ -131,5 +136,18 @@ describe('every admin entry point', () => {
 
 	it('lists only public exceptions that still exist', () => {
 		for (const name of PUBLIC_ENTRY_POINTS) expect(points.has(name), name).toBe(true);
+	});
+});
+
+describe('every members’ entry point', () => {
+	const files = routeFiles('src/routes/(members)');
+	const points = new Map(files.flatMap((file) => [...entryPoints(file, readFileSync(file, 'utf8'), MEMBER_GUARDS)]));
+
+	it('has route files to check', () => {
+		expect(points.size).toBeGreaterThan(2);
+	});
+
+	it('calls requireUser (or requireAdmin) as its first statement', () => {
+		expect([...points].filter(([, guarded]) => !guarded).map(([name]) => name)).toEqual([]);
 	});
 });

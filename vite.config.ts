@@ -1,13 +1,40 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 
+// sveltekit-superforms/adapters re-exports every validator adapter and is not marked side-effect free, so the
+// SSR bundle keeps bare `import "typebox"` lines that adapter-node then bundles and warns about ("Circular
+// dependency", ~150 lines; sveltekit-superforms#350). We use the zod 4 adapter only: the others' bare imports do
+// nothing for us.
+const UNUSED_VALIDATORS =
+	/^(typebox|zod-v3-to-json-schema|@vinejs\/vine|effect|arktype|joi|yup|valibot|superstruct|class-validator|@exodus\/schemasafe|@typeschema\/class-validator|@valibot\/to-json-schema)(\/|$)/;
+
+const shared = {
+	environment: 'node' as const,
+	// Integration files each create their own database; running them in parallel on 2 cores is fine.
+	testTimeout: 30_000,
+	hookTimeout: 60_000
+};
+
 export default defineConfig({
 	plugins: [sveltekit()],
+	build: {
+		rollupOptions: {
+			treeshake: { moduleSideEffects: (id, external) => !(external && UNUSED_VALIDATORS.test(id)) }
+		}
+	},
 	test: {
-		include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
-		environment: 'node',
-		// Integration files each create their own database; running them in parallel on 2 cores is fine.
-		testTimeout: 30_000,
-		hookTimeout: 60_000
+		// A test that asserts nothing proves nothing.
+		expect: { requireAssertions: true },
+		projects: [
+			{ extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], ...shared } },
+			{
+				extends: true,
+				test: {
+					name: 'integration',
+					include: ['tests/integration/**/*.test.ts', 'tests/static/**/*.test.ts'],
+					...shared
+				}
+			}
+		]
 	}
 });

@@ -1,5 +1,6 @@
 import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
+import { building } from '$app/environment';
 import * as auth from '$lib/server/auth';
 import { config } from '$lib/server/config';
 import { database } from '$lib/server/db';
@@ -16,6 +17,8 @@ import {
 } from '$lib/server/pages/cache';
 
 export const init: ServerInit = async () => {
+	// Building and prerendering run this too: no migration, no LISTEN, no timers then.
+	if (building) return;
 	await database.migrate();
 	log.info('database ready', { driver: database.driver });
 	startMaintenance();

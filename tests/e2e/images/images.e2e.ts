@@ -73,11 +73,17 @@ test('an upload is stored privately and served through the proxy, never by a red
 	expect((await page.request.get('/api/img/nope')).status()).toBe(404);
 });
 
+/** Opens a page and waits until its scripts run: these tests drive what only JavaScript does (XHR upload). */
+async function gotoHydrated(page: import('@playwright/test').Page, url: string) {
+	await page.goto(url);
+	await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+}
+
 test('the admin replaces an image on /admin/images by upload, then sees the stats', async ({
 	page,
 	pageProblems
 }) => {
-	await page.goto('/admin/images');
+	await gotoHydrated(page, '/admin/images');
 	const card = page.getByRole('article').filter({ has: page.getByText('service_2', { exact: true }) });
 	await card.locator('input[type=file]').setInputFiles(fixture('Landscape_4.jpg'));
 	await expect(card.getByRole('status')).toContainText('Optimisée', { timeout: 20_000 }); // sharp under load
@@ -97,7 +103,7 @@ test('the admin replaces an image on /admin/images by upload, then sees the stat
 });
 
 test('an SVG file is refused on the admin page with a French message', async ({ page, pageProblems }) => {
-	await page.goto('/admin/images');
+	await gotoHydrated(page, '/admin/images');
 	const card = page.getByRole('article').filter({ has: page.getByText('service_3', { exact: true }) });
 	await card.locator('input[type=file]').setInputFiles({
 		name: 'logo.svg',

@@ -2,16 +2,19 @@
  * Leads that are never lost (SEED.md parts 1, 4, 6): a request is stored first and notified second; spam is
  * stored too (flagged) but e-mails no one; a repeated submission returns the first id and sends nothing more.
  */
-import { and, count, desc, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { ContactInput, DevisInput } from '$lib/schemas/leads';
 import type { Db, DbOrTx } from '../db';
-import { jobRuns, leads, type Lead } from '../db/schema';
+import type { Lead } from '../db/schema';
 import { NotFoundError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps } from '../mail';
 import { toCsv } from './csv';
 import { checkFormToken, spendFormToken } from './form-token';
+import * as queries from './queries';
+import type { LeadFilters } from './queries';
+
+export type { LeadFilters };
 
 export type LeadKind = 'contact' | 'devis';
 
@@ -83,40 +86,23 @@ export async function submitLead(
 	const email = input.email.toLowerCase();
 	const devis = kind === 'devis' ? (input as DevisInput) : null;
 
-	// Store first. The lock makes "is this a duplicate?" and "store it" one step, even for simultaneous requests.
-	const stored = await deps.db.transaction(async (tx) => {
-		await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${kind}|${email}|${input.message}`}))`);
-		const [previous] = await tx
-			.select({ id: leads.id, spam: leads.spam })
-			.from(leads)
-			.where(
-				and(
-					eq(leads.kind, kind),
-					eq(leads.email, email),
-					eq(leads.message, input.message),
-					gte(leads.createdAt, sql`now() - interval '${sql.raw(DUPLICATE_WINDOW)}'`)
-				)
-			)
-			.orderBy(leads.createdAt)
-			.limit(1);
-		if (previous) return { lead: null, previous };
-		const [lead] = await tx
-			.insert(leads)
-			.values({
-				kind,
-				name: input.name,
-				email,
-				phone: blank(input.phone),
-				company: kind === 'contact' ? blank((input as ContactInput).company) : null,
-				city: devis?.city ?? null,
-				projectType: devis?.projectType ?? null,
-				message: input.message,
-				spam: reason !== null,
-				spamReason: reason
-			})
-			.returning();
-		return { lead: lead!, previous: null };
-	});
+	// Store first; only then notify.
+	const stored = await queries.insertUnlessDuplicate(
+		deps.db,
+		{
+			kind,
+			name: input.name,
+			email,
+			phone: blank(input.phone),
+			company: kind === 'contact' ? blank((input as ContactInput).company) : null,
+			city: devis?.city ?? null,
+			projectType: devis?.projectType ?? null,
+			message: input.message,
+			spam: reason !== null,
+			spamReason: reason
+		},
+		DUPLICATE_WINDOW
+	);
 	if (stored.previous)
 		return { id: stored.previous.id, duplicate: true, spam: stored.previous.spam, delivery: nothingSent };
 	const lead = stored.lead!;
@@ -140,14 +126,7 @@ async function notify(
 		template: `lead-notification-${lead.kind}`,
 		...notification
 	});
-	await deps.db
-		.update(leads)
-		.set(
-			result.sent
-				? { notifiedAt: new Date(), notifyError: null }
-				: { notifyError: result.error ?? 'échec inconnu' }
-		)
-		.where(eq(leads.id, lead.id));
+	await queries.recordNotification(deps.db, lead.id, result);
 	if (acknowledge) {
 		const ack = leadAcknowledgement(forMail.kind);
 		await sendWith(deps.mail, { to: lead.email, template: `lead-acknowledgement-${lead.kind}`, ...ack });
@@ -155,50 +134,25 @@ async function notify(
 	return result.sent;
 }
 
-export interface LeadFilters {
-	kind?: LeadKind;
-	spam?: boolean;
-	handled?: boolean;
-	from?: Date;
-	to?: Date;
-}
-
-function where(filters: LeadFilters): SQL | undefined {
-	const conditions: SQL[] = [];
-	if (filters.kind) conditions.push(eq(leads.kind, filters.kind));
-	if (filters.spam !== undefined) conditions.push(eq(leads.spam, filters.spam));
-	if (filters.handled !== undefined) conditions.push(eq(leads.handled, filters.handled));
-	if (filters.from) conditions.push(gte(leads.createdAt, filters.from));
-	if (filters.to) conditions.push(lte(leads.createdAt, filters.to));
-	return conditions.length ? and(...conditions) : undefined;
-}
-
-export async function listLeads(db: DbOrTx, filters: LeadFilters = {}, limit = 500): Promise<Lead[]> {
-	return db.select().from(leads).where(where(filters)).orderBy(desc(leads.createdAt)).limit(limit);
-}
+export const listLeads = (db: DbOrTx, filters: LeadFilters = {}, limit = 500): Promise<Lead[]> =>
+	queries.selectLeads(db, filters, limit);
 
 async function getLead(db: DbOrTx, id: string): Promise<Lead> {
-	if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFoundError('Demande introuvable.');
-	const [lead] = await db.select().from(leads).where(eq(leads.id, id));
+	const lead = /^[0-9a-f-]{36}$/i.test(id) ? await queries.findLead(db, id) : null;
 	if (!lead) throw new NotFoundError('Demande introuvable.');
 	return lead;
 }
 
 export async function setHandled(db: DbOrTx, id: string, handled: boolean): Promise<void> {
 	await getLead(db, id);
-	await db.update(leads).set({ handled }).where(eq(leads.id, id));
+	await queries.updateHandled(db, id, handled);
 }
 
 /** Not spam after all: un-flag it and send what was skipped (the notification and the acknowledgement). */
 export async function markNotSpam(deps: LeadDeps, id: string): Promise<boolean> {
 	const lead = await getLead(deps.db, id);
 	if (!lead.spam) return lead.notifiedAt !== null;
-	const [updated] = await deps.db
-		.update(leads)
-		.set({ spam: false, spamReason: null })
-		.where(eq(leads.id, id))
-		.returning();
-	return notify(deps, updated!, { acknowledge: true });
+	return notify(deps, await queries.clearSpamFlag(deps.db, id), { acknowledge: true });
 }
 
 /** Sends the business notification again (after SMTP came back, say). */
@@ -211,45 +165,35 @@ export async function resendNotification(deps: LeadDeps, id: string): Promise<bo
 /** Erasure on request (RGPD): the lead is gone, not flagged. */
 export async function deleteLead(db: DbOrTx, id: string): Promise<void> {
 	await getLead(db, id);
-	await db.delete(leads).where(eq(leads.id, id));
+	await queries.removeLead(db, id);
 }
 
 /** Genuine requests nobody has handled yet (the admin dashboard's figure). */
-export async function countOpenLeads(db: DbOrTx): Promise<number> {
-	const [row] = await db
-		.select({ n: count() })
-		.from(leads)
-		.where(and(eq(leads.spam, false), eq(leads.handled, false)));
-	return row?.n ?? 0;
-}
+export const countOpenLeads = (db: DbOrTx) => queries.countOpen(db);
 
-export async function countFailedNotifications(db: DbOrTx): Promise<number> {
-	const [row] = await db
-		.select({ n: count() })
-		.from(leads)
-		.where(and(eq(leads.spam, false), isNotNull(leads.notifyError), isNull(leads.notifiedAt)));
-	return row?.n ?? 0;
-}
+export const countFailedNotifications = (db: DbOrTx) => queries.countFailedNotifications(db);
+
+const CSV_HEADERS = [
+	'id',
+	'type',
+	'reçue le',
+	'nom',
+	'e-mail',
+	'téléphone',
+	'entreprise',
+	'ville',
+	'type de projet',
+	'message',
+	'spam',
+	'traitée',
+	'notifiée le',
+	'erreur de notification'
+];
 
 export async function exportCsv(db: DbOrTx, filters: LeadFilters = {}): Promise<string> {
-	const rows = await db.select().from(leads).where(where(filters)).orderBy(desc(leads.createdAt));
+	const rows = await queries.selectLeads(db, filters);
 	return toCsv(
-		[
-			'id',
-			'type',
-			'reçue le',
-			'nom',
-			'e-mail',
-			'téléphone',
-			'entreprise',
-			'ville',
-			'type de projet',
-			'message',
-			'spam',
-			'traitée',
-			'notifiée le',
-			'erreur de notification'
-		],
+		CSV_HEADERS,
 		rows.map((l) => [
 			l.id,
 			l.kind,
@@ -274,18 +218,9 @@ export const RETENTION_JOB = 'leads-retention';
 /** Deletes leads older than the retention period and records the run. */
 export async function purgeOldLeads(db: DbOrTx, retentionDays: number, now = new Date()): Promise<number> {
 	const cutoff = new Date(now.getTime() - retentionDays * 24 * 60 * 60 * 1000);
-	const deleted = await db.delete(leads).where(lt(leads.createdAt, cutoff)).returning({ id: leads.id });
-	await db
-		.insert(jobRuns)
-		.values({ name: RETENTION_JOB, lastRunAt: now, detail: `${deleted.length} supprimée(s)` })
-		.onConflictDoUpdate({
-			target: jobRuns.name,
-			set: { lastRunAt: now, detail: `${deleted.length} supprimée(s)` }
-		});
-	return deleted.length;
+	const deleted = await queries.deleteOlderThan(db, cutoff);
+	await queries.recordJobRun(db, RETENTION_JOB, now, `${deleted} supprimée(s)`);
+	return deleted;
 }
 
-export async function lastRetentionRun(db: DbOrTx): Promise<{ at: Date; detail: string | null } | null> {
-	const [row] = await db.select().from(jobRuns).where(eq(jobRuns.name, RETENTION_JOB));
-	return row ? { at: row.lastRunAt, detail: row.detail } : null;
-}
+export const lastRetentionRun = (db: DbOrTx) => queries.findJobRun(db, RETENTION_JOB);

@@ -1,0 +1,134 @@
+/** The leads domain's SQL, and nothing else: each function takes the database or a transaction. */
+import { and, count, desc, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db';
+import { jobRuns, leads, type Lead } from '../db/schema';
+
+export type NewLead = typeof leads.$inferInsert;
+
+export interface LeadFilters {
+	kind?: 'contact' | 'devis';
+	spam?: boolean;
+	handled?: boolean;
+	from?: Date;
+	to?: Date;
+}
+
+function where(filters: LeadFilters): SQL | undefined {
+	const conditions: SQL[] = [];
+	if (filters.kind) conditions.push(eq(leads.kind, filters.kind));
+	if (filters.spam !== undefined) conditions.push(eq(leads.spam, filters.spam));
+	if (filters.handled !== undefined) conditions.push(eq(leads.handled, filters.handled));
+	if (filters.from) conditions.push(gte(leads.createdAt, filters.from));
+	if (filters.to) conditions.push(lte(leads.createdAt, filters.to));
+	return conditions.length ? and(...conditions) : undefined;
+}
+
+/**
+ * Stores a lead unless the same one (kind, e-mail, message) arrived within `window`: then returns the first.
+ * An advisory lock on the three makes "is it a duplicate?" and "store it" one step for simultaneous requests.
+ */
+export async function insertUnlessDuplicate(
+	db: DbOrTx,
+	values: NewLead & { email: string; message: string },
+	window: string
+): Promise<{ lead: Lead; previous: null } | { lead: null; previous: { id: string; spam: boolean } }> {
+	return db.transaction(async (tx) => {
+		await tx.execute(
+			sql`select pg_advisory_xact_lock(hashtext(${`${values.kind}|${values.email}|${values.message}`}))`
+		);
+		const [previous] = await tx
+			.select({ id: leads.id, spam: leads.spam })
+			.from(leads)
+			.where(
+				and(
+					eq(leads.kind, values.kind),
+					eq(leads.email, values.email),
+					eq(leads.message, values.message),
+					gte(leads.createdAt, sql`now() - interval '${sql.raw(window)}'`)
+				)
+			)
+			.orderBy(leads.createdAt)
+			.limit(1);
+		if (previous) return { lead: null, previous };
+		const [lead] = await tx.insert(leads).values(values).returning();
+		return { lead: lead!, previous: null };
+	});
+}
+
+export async function recordNotification(
+	db: DbOrTx,
+	id: string,
+	outcome: { sent: boolean; error: string | null }
+) {
+	await db
+		.update(leads)
+		.set(
+			outcome.sent
+				? { notifiedAt: new Date(), notifyError: null }
+				: { notifyError: outcome.error ?? 'échec inconnu' }
+		)
+		.where(eq(leads.id, id));
+}
+
+export const selectLeads = (db: DbOrTx, filters: LeadFilters, limit?: number) => {
+	const query = db.select().from(leads).where(where(filters)).orderBy(desc(leads.createdAt));
+	return limit === undefined ? query : query.limit(limit);
+};
+
+export async function findLead(db: DbOrTx, id: string): Promise<Lead | null> {
+	const [lead] = await db.select().from(leads).where(eq(leads.id, id));
+	return lead ?? null;
+}
+
+export async function updateHandled(db: DbOrTx, id: string, handled: boolean): Promise<void> {
+	await db.update(leads).set({ handled }).where(eq(leads.id, id));
+}
+
+export async function clearSpamFlag(db: DbOrTx, id: string): Promise<Lead> {
+	const [updated] = await db
+		.update(leads)
+		.set({ spam: false, spamReason: null })
+		.where(eq(leads.id, id))
+		.returning();
+	return updated!;
+}
+
+export async function removeLead(db: DbOrTx, id: string): Promise<void> {
+	await db.delete(leads).where(eq(leads.id, id));
+}
+
+export async function countOpen(db: DbOrTx): Promise<number> {
+	const [row] = await db
+		.select({ n: count() })
+		.from(leads)
+		.where(and(eq(leads.spam, false), eq(leads.handled, false)));
+	return row?.n ?? 0;
+}
+
+export async function countFailedNotifications(db: DbOrTx): Promise<number> {
+	const [row] = await db
+		.select({ n: count() })
+		.from(leads)
+		.where(and(eq(leads.spam, false), isNotNull(leads.notifyError), isNull(leads.notifiedAt)));
+	return row?.n ?? 0;
+}
+
+export async function deleteOlderThan(db: DbOrTx, cutoff: Date): Promise<number> {
+	const deleted = await db.delete(leads).where(lt(leads.createdAt, cutoff)).returning({ id: leads.id });
+	return deleted.length;
+}
+
+export async function recordJobRun(db: DbOrTx, name: string, at: Date, detail: string): Promise<void> {
+	await db
+		.insert(jobRuns)
+		.values({ name, lastRunAt: at, detail })
+		.onConflictDoUpdate({ target: jobRuns.name, set: { lastRunAt: at, detail } });
+}
+
+export async function findJobRun(
+	db: DbOrTx,
+	name: string
+): Promise<{ at: Date; detail: string | null } | null> {
+	const [row] = await db.select().from(jobRuns).where(eq(jobRuns.name, name));
+	return row ? { at: row.lastRunAt, detail: row.detail } : null;
+}

@@ -5,9 +5,8 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request as playwrightRequest } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { E2E_ADMIN } from '../support/accounts';
+import { adminApiOn } from '../support/accounts';
 import { startServer, type RunningServer } from '../support/server';
 import { fixture } from '../../helpers/fixtures';
 
@@ -32,14 +31,7 @@ function walk(dir: string): string[] {
 }
 
 test('everything under DATA_DIR belongs to the service alone, even started with umask 000', async () => {
-	const admin = await playwrightRequest.newContext({ baseURL: server.url });
-	expect((await admin.post('/api/admin/setup', { data: E2E_ADMIN })).status()).toBe(201);
-	const login = await admin.post('/login', {
-		form: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-		headers: { origin: server.url, accept: 'text/html' },
-		maxRedirects: 0
-	});
-	expect(login.status()).toBe(303);
+	const admin = await adminApiOn(server.url);
 	const upload = await admin.post('/api/admin/upload', {
 		multipart: {
 			file: { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: readFileSync(fixture('Landscape_1.jpg')) }

@@ -4,9 +4,8 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { request as playwrightRequest } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { E2E_ADMIN } from '../support/accounts';
+import { adminApiOn } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { fixture } from '../../helpers/fixtures';
 
@@ -30,14 +29,7 @@ test.beforeAll(async () => {
 	await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
 	const { port } = upstream.address() as { port: number };
 	server = await startIsolatedServer({ IMAGE_REMOTE_HOSTS: `127.0.0.1:${port}` });
-	const admin = await playwrightRequest.newContext({ baseURL: server.url });
-	expect((await admin.post('/api/admin/setup', { data: E2E_ADMIN })).status()).toBe(201);
-	const login = await admin.post('/login', {
-		form: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
-		headers: { origin: server.url, accept: 'text/html' },
-		maxRedirects: 0
-	});
-	expect(login.status()).toBe(303);
+	const admin = await adminApiOn(server.url);
 	for (const [key, path] of [
 		['macon_hero', '/cut.jpg'],
 		['macon_about', '/stall.jpg']

@@ -53,3 +53,21 @@ export async function signInAsAdmin(page: Page) {
 	const login = await signIn();
 	if (login.status() !== 303) throw new Error(`admin sign-in answered ${login.status()}`);
 }
+
+/**
+ * On a server of its own (no admin yet), creates the first admin and returns an API context signed in as it.
+ * Dispose of it when done.
+ */
+export async function adminApiOn(baseURL: string) {
+	const { request } = await import('@playwright/test');
+	const admin = await request.newContext({ baseURL });
+	const setup = await admin.post('/api/admin/setup', { data: E2E_ADMIN });
+	if (setup.status() !== 201) throw new Error(`admin setup answered ${setup.status()}`);
+	const login = await admin.post('/login', {
+		form: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+		headers: { origin: baseURL, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	if (login.status() !== 303) throw new Error(`admin sign-in answered ${login.status()}`);
+	return admin;
+}

@@ -74,9 +74,5 @@ export class ServiceUnavailableError extends AppError {
 	}
 }
 
-/** "Réessayez dans 12 minutes." — for form messages. */
-export function retryAfterText(seconds: number): string {
-	if (seconds < 90) return `Réessayez dans ${Math.max(1, seconds)} secondes.`;
-	const minutes = Math.ceil(seconds / 60);
-	return `Réessayez dans ${minutes} minutes.`;
-}
+/** "Réessayez dans 12 minutes." — written once, with the other form texts. */
+export { retryAfterText } from '../messages';

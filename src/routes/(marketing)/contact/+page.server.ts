@@ -1,8 +1,8 @@
-import { leadFormAction, leadFormLoad } from '$lib/server/leads/page';
+import { contactForm } from '$lib/server/leads/page';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = () => leadFormLoad('contact');
+export const load: PageServerLoad = () => contactForm.load();
 
 export const actions: Actions = {
-	default: (event) => leadFormAction('contact', event)
+	default: (event) => contactForm.action(event)
 };

@@ -1,8 +1,8 @@
-import { leadFormAction, leadFormLoad } from '$lib/server/leads/page';
+import { devisForm } from '$lib/server/leads/page';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = () => leadFormLoad('devis');
+export const load: PageServerLoad = () => devisForm.load();
 
 export const actions: Actions = {
-	default: (event) => leadFormAction('devis', event)
+	default: (event) => devisForm.action(event)
 };

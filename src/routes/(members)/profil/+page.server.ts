@@ -1,6 +1,7 @@
 import { fail } from '@sveltejs/kit';
 import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
+import { NAME_UPDATED, PASSWORD_CHANGED } from '$lib/messages';
 import { nameChangeSchema, passwordChangeSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { db } from '$lib/server/db';
@@ -21,7 +22,7 @@ export const actions: Actions = {
 		const form = await superValidate(event.request, zod4(nameChangeSchema), { id: 'name' });
 		if (!form.valid) return fail(400, { nameForm: form });
 		await auth.updateName(db, user.id, form.data.name);
-		message(form, { type: 'success', text: 'Votre nom a été mis à jour.' });
+		message(form, { type: 'success', text: NAME_UPDATED });
 		return { nameForm: form };
 	},
 	password: async (event) => {
@@ -43,10 +44,7 @@ export const actions: Actions = {
 		}
 		form.data.currentPassword = '';
 		form.data.newPassword = '';
-		message(form, {
-			type: 'success',
-			text: 'Mot de passe modifié. Vos autres sessions ont été déconnectées.'
-		});
+		message(form, { type: 'success', text: PASSWORD_CHANGED });
 		return { passwordForm: form };
 	}
 };

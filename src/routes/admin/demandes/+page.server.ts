@@ -1,7 +1,8 @@
 import * as auth from '$lib/server/auth';
 import { config } from '$lib/server/config';
 import { db } from '$lib/server/db';
-import { actionResult } from '$lib/server/http/forms';
+import { leadIdSchema } from '$lib/schemas/leads';
+import { formFields, schemaAction } from '$lib/server/http/forms';
 import * as leads from '$lib/server/leads';
 import { filtersFrom } from '$lib/server/leads/filters';
 import type { Actions, PageServerLoad } from './$types';
@@ -25,8 +26,9 @@ export const load: PageServerLoad = async (event) => {
 
 /** Runs one inbox action on the lead named by the form's `id`, and says what happened in French. */
 async function act(event: Parameters<Actions[string]>[0], run: (id: string) => Promise<string>) {
-	const id = String((await event.request.formData()).get('id') ?? '');
-	return actionResult({ id }, async () => ({ done: await run(id) }));
+	return schemaAction(await formFields(event.request), leadIdSchema, ['id'], async ({ id }) => ({
+		done: await run(id)
+	}));
 }
 
 export const actions: Actions = {

@@ -149,3 +149,41 @@ test('invalid input shows French errors on the form', async ({ page, pageProblem
 	await expect(page.getByText('Indiquez la commune du chantier.')).toBeVisible();
 	expectConsoleNotes(pageProblems, /status of 400/);
 });
+
+test('with JavaScript, the contact form posts to its own action (not the API), confirms in place and resets', async ({
+	page
+}) => {
+	await page.goto(`${base}/contact`);
+	await page.getByLabel('Nom', { exact: true }).fill('Avec Script');
+	await page.getByLabel('Adresse e-mail').fill('script@exemple.fr');
+	await page.getByLabel('Votre message').fill('Bonjour, je voudrais un audit de mon site.');
+	const posted = page.waitForRequest((request) => request.method() === 'POST');
+	await page.getByRole('button', { name: 'Envoyer ma demande' }).click();
+	const request = await posted;
+	expect(new URL(request.url()).pathname).toBe('/contact');
+	expect(request.headers()['x-sveltekit-action']).toBe('true');
+	await expect(page.getByRole('status')).toContainText('Merci ! Votre demande est bien reçue');
+	await expect(page).toHaveURL(`${base}/contact`);
+	await expect(page.getByLabel('Nom', { exact: true })).toHaveValue('');
+	await expect(page.getByLabel('Votre message')).toHaveValue('');
+});
+
+test('a lost connection says so in French and keeps what was typed', async ({ page, pageProblems }) => {
+	await page.goto(`${base}/devis`);
+	await page.route(`${base}/devis`, (route) =>
+		route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue()
+	);
+	await page.getByLabel('Nom').fill('Hors Ligne');
+	await page.getByLabel('Adresse e-mail').fill('horsligne@exemple.fr');
+	await page.getByLabel('Téléphone').fill('07 11 22 33 44');
+	await page.getByLabel('Commune du chantier').fill('Anse');
+	await page.getByLabel('Décrivez vos travaux').fill('Un muret de 12 mètres en pierre sèche.');
+	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+	await expect(page.getByRole('alert')).toHaveText(
+		'Connexion impossible. Vérifiez votre réseau et réessayez.'
+	);
+	await expect(page.getByLabel('Nom')).toHaveValue('Hors Ligne');
+	await expect(page.getByLabel('Décrivez vos travaux')).toHaveValue('Un muret de 12 mètres en pierre sèche.');
+	await expect(page.getByRole('button', { name: 'Envoyer ma demande de devis' })).toBeEnabled();
+	expectConsoleNotes(pageProblems, /ERR_INTERNET_DISCONNECTED|Failed to fetch/);
+});

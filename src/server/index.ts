@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
 import { runShutdownHooks } from '../lib/server/lifecycle';
 import { log } from '../lib/server/log';
-import { cachedPageAnswerer } from './cached-pages';
+import { nodeFastPath } from '../lib/server/pages/cache';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
 
@@ -40,7 +40,7 @@ async function main() {
 	const headers = Object.entries(securityHeaders(config)).filter(
 		(entry): entry is [string, string] => !!entry[1]
 	);
-	const answerFromCache = cachedPageAnswerer(config);
+	const answerFromCache = nodeFastPath(config);
 	const server = createServer((req, res) => {
 		if (answerFromCache(req, res)) return;
 		// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.

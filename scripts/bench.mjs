@@ -20,3 +20,8 @@ if (wanted('pages')) {
 	const { benchPages } = await import('../bench/pages.mjs');
 	await benchPages();
 }
+
+if (wanted('memory')) {
+	const { benchMemory } = await import('../bench/memory.mjs');
+	await benchMemory();
+}

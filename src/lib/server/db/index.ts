@@ -45,12 +45,13 @@ export interface OpenOptions {
 /**
  * PGlite starts PostgreSQL with a server's defaults, shared_buffers = 128MB, a pool sized for a machine's worth
  * of data that one site's database (a few MB) never fills, yet the start-up still makes most of it resident.
- * 8MB holds the whole working set. Measured on build/server.js, restarted on an existing DATA_DIR, idle:
- * 338 → 190 MB after start-up, 385 → 235 MB after 60 page requests (`npm run bench memory`). Tried and
- * dropped, no measurable effect (within ±15 MB of noise): max_connections, wal_buffers, temp_buffers,
- * wal_level=minimal, max_wal_senders/max_replication_slots = 0, autovacuum_worker_slots; `initialMemory` cannot
- * go below the module's own 128 MB (PGlite refuses it) and only reserves address space; relaxedDurability
- * concerns syncing to IndexedDB, not memory; no extension is loaded. The defaults are kept (search_path…).
+ * 8MB holds the whole working set. Measured on build/server.js restarted on an existing DATA_DIR, idle
+ * (`npm run bench memory`): 310–340 → 190–215 MB after start-up, 375–385 → 230–265 MB after page requests;
+ * page rendering is not slower (`npm run bench pages`). Tried and dropped, no measurable effect (within the
+ * ±15 MB of noise): max_connections, wal_buffers, temp_buffers, wal_level=minimal, max_wal_senders and
+ * max_replication_slots = 0, autovacuum_worker_slots. `initialMemory` cannot go below the module's own 128 MB
+ * (PGlite refuses it) and only reserves address space; relaxedDurability concerns syncing to IndexedDB, not
+ * memory; no extension is loaded. PGlite's own start parameters (search_path…) are kept.
  */
 const PGLITE_OPTIONS: PGliteOptions = {
 	startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB']
@@ -60,16 +61,19 @@ const PGLITE_OPTIONS: PGliteOptions = {
  * A new data directory is initialised (initdb) in a short-lived child process rather than in this one: PGlite
  * runs initdb with two extra WebAssembly instances whose memory this process would keep long after they are
  * gone (freed only by a later garbage collection, and then not all of it). Measured on the first start of
- * build/server.js on an empty DATA_DIR, idle: 750 MB after start-up with initdb in process, about 200 MB with
- * it in a child. Blocks only the first start (initdb takes a few seconds) before the server listens; should the
- * child fail, PGlite initialises the directory in process as before.
+ * build/server.js on an empty DATA_DIR, idle after start-up: 750–840 MB with initdb in process (with or without
+ * the setting above), 190–235 MB with it in a child. Blocks only the first start (initdb takes a few seconds),
+ * before the server listens; should the child fail, PGlite initialises the directory in process as before.
  */
 function initialiseApart(dir: string, options: PGliteOptions) {
 	if (existsSync(path.join(dir, 'PG_VERSION'))) return;
 	const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
 	const code = `const { PGlite } = require(process.argv[1]);
 const pg = new PGlite(process.argv[2], JSON.parse(process.argv[3]));
-pg.waitReady.then(() => pg.close()).then(() => process.exit(0), (error) => { console.error(error); process.exit(1); });`;
+pg.waitReady.then(() => pg.close()).then(
+	() => process.exit(0),
+	(error) => { console.error(error); process.exit(1); }
+);`;
 	const child = spawnSync(process.execPath, ['-e', code, entry, dir, JSON.stringify(options)], {
 		stdio: ['ignore', 'ignore', 'pipe'],
 		timeout: 120_000

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '../support/fixtures';
+import { hostileRedirects } from '../../helpers/hostile-redirects';
 import { PASSWORD, fillAndSubmit, register, signIn } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 
@@ -97,6 +98,44 @@ test('a signed-out visitor on a members page signs in and comes back; unsafe red
 	await page.goto(`${base}/login?redirectTo=${encodeURIComponent('//evil.example/')}`);
 	await fillAndSubmit(page, { 'Adresse e-mail': 'lea@exemple.fr', 'Mot de passe': PASSWORD }, 'Se connecter');
 	await expect(page).toHaveURL(`${base}/dashboard`);
+});
+
+test('no hostile redirectTo sends a signed-in visitor off the site', async ({ page, playwright }) => {
+	const hostile = hostileRedirects(base);
+	// In a browser: sign in through the form, land on our site.
+	for (const target of [
+		'/a/../..//evil.example',
+		'/%2f%2fevil.example',
+		`https://${new URL(base).host}@evil.example/`
+	]) {
+		await page.context().clearCookies();
+		await page.goto(`${base}/login?redirectTo=${encodeURIComponent(target)}`);
+		await fillAndSubmit(
+			page,
+			{ 'Adresse e-mail': 'lea@exemple.fr', 'Mot de passe': PASSWORD },
+			'Se connecter'
+		);
+		await expect(page).toHaveURL(`${base}/dashboard`);
+	}
+	// Every form of the table, on the sign-in action and on the page load of a visitor already signed in.
+	const client = await playwright.request.newContext({ baseURL: base });
+	for (const target of hostile) {
+		const path = `/login?redirectTo=${encodeURIComponent(target)}`;
+		const signedIn = await client.post(path, {
+			form: { email: 'lea@exemple.fr', password: PASSWORD },
+			headers: { origin: base, accept: 'text/html' },
+			maxRedirects: 0
+		});
+		expect(signedIn.status(), `sign-in with ${JSON.stringify(target)}`).toBe(303);
+		const again = await client.get(path, { maxRedirects: 0 });
+		expect(again.status()).toBe(303);
+		for (const response of [signedIn, again]) {
+			const landing = new URL(response.headers()['location']!, base);
+			expect(landing.origin, JSON.stringify(target)).toBe(base);
+			expect(decodeURIComponent(landing.pathname)).not.toMatch(/^\/\/|\\/);
+		}
+	}
+	await client.dispose();
 });
 
 test('changing the password signs out the other sessions and keeps this one', async ({ browser, page }) => {

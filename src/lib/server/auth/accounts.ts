@@ -11,11 +11,29 @@ import { invalidateOtherSessions, type SessionUser } from './session';
 const MINUTES_15 = 15 * 60;
 
 export const limits = {
-	signInAccount: { name: 'sign-in-account', max: 10, windowSeconds: MINUTES_15 },
 	signInAddress: { name: 'sign-in-address', max: 30, windowSeconds: MINUTES_15 },
 	registerAddress: { name: 'register-address', max: 20, windowSeconds: 60 * 60 },
 	setupAddress: { name: 'setup-address', max: 10, windowSeconds: MINUTES_15 }
 } satisfies Record<string, rateLimit.Limit>;
+
+/**
+ * Password checks per account (OWASP ASVS 5.0 §6.3, Authentication cheat sheet): a slow-down, not a lock, so that a
+ * stranger's failures never shut the owner out. The numbers:
+ * - 5 attempts back to back, enough for a few typos without any wait;
+ * - then 1, 2, 4, 8, 16, 32 s between attempts, and 60 s from then on: whatever a stranger did, the owner waits at
+ *   most 60 s before the next password check;
+ * - so a guesser, however many addresses they use, gets 5 + 6 checks in the first ~63 s and then one a minute:
+ *   at most ~70 an hour per account (ASVS 4's V2.2.1 ceiling was 100), and against argon2id hashes of passwords
+ *   that are not on the common-password list;
+ * - the attempts are forgotten an hour after the last one, or at once on a successful sign-in.
+ * The per-address limit above still stops one address from trying many accounts.
+ */
+export const accountSlowDown = {
+	name: 'sign-in-account',
+	free: 5,
+	maxDelaySeconds: 60,
+	memorySeconds: 60 * 60
+} satisfies rateLimit.SlowDown;
 
 /** Wrong e-mail or password: deliberately the same answer for both. */
 export class InvalidCredentialsError extends AppError {
@@ -62,23 +80,24 @@ export async function register(db: Db, input: RegisterInput, address: string): P
 }
 
 /**
- * Checks the e-mail and password. Failures count against both the account and the client address; once either
- * is over its limit, further attempts are refused (429) before any password is checked.
+ * Checks the e-mail and password. An address over its limit of failures is refused (429) before anything else;
+ * then one attempt is reserved on the account's slow-down, atomically and before any hash is computed, so that
+ * simultaneous requests cannot check more passwords than the slow-down allows. The account is keyed by the e-mail
+ * whether or not it exists: the answers (and the waits) are the same either way.
  */
 export async function signIn(db: Db, email: string, password: string, address: string): Promise<SessionUser> {
 	const account = email.trim().toLowerCase();
 	await rateLimit.check(db, limits.signInAddress, address);
-	await rateLimit.check(db, limits.signInAccount, account);
+	await rateLimit.reserve(db, accountSlowDown, account);
 	const [user] = await db.select().from(users).where(eq(users.email, account));
 	const valid = user
 		? await verifyPassword(user.passwordHash, password)
 		: (await spendOneHash(password), false);
 	if (!user || !valid) {
 		await rateLimit.increment(db, limits.signInAddress, address);
-		await rateLimit.increment(db, limits.signInAccount, account);
 		throw new InvalidCredentialsError();
 	}
-	await rateLimit.clear(db, limits.signInAccount, account);
+	await rateLimit.clear(db, accountSlowDown, account);
 	return toSessionUser(user);
 }
 
@@ -126,7 +145,8 @@ export async function updateName(db: DbOrTx, userId: string, name: string): Prom
 
 /**
  * Changes the password after checking the current one, then signs the user out of every other session: whoever
- * else held one (a stolen session, a shared computer) loses it. Wrong current passwords count like failed sign-ins.
+ * else held one (a stolen session, a shared computer) loses it. Checking the current password goes through the same
+ * slow-down as sign-in: a stolen session must not become a faster way to guess it.
  */
 export async function changePassword(
 	db: Db,
@@ -139,11 +159,11 @@ export async function changePassword(
 ): Promise<void> {
 	const [user] = await db.select().from(users).where(eq(users.id, userId));
 	if (!user) throw new InvalidCredentialsError();
-	await rateLimit.check(db, limits.signInAccount, user.email);
+	await rateLimit.reserve(db, accountSlowDown, user.email);
 	if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-		await rateLimit.increment(db, limits.signInAccount, user.email);
 		throw new ValidationError({ currentPassword: ['Le mot de passe actuel est incorrect.'] });
 	}
+	await rateLimit.clear(db, accountSlowDown, user.email);
 	assertPasswordPolicy(newPassword, 'newPassword');
 	const passwordHash = await hashPassword(newPassword);
 	await db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import { isRedirect } from '@sveltejs/kit';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import { decide, requireAdmin, requireUser } from './guards';
+import { decide, loginUrl, requireAdmin, requireUser } from './guards';
 import type { SessionUser } from './session';
 
 const member: SessionUser = { id: 'u1', email: 'm@exemple.fr', name: 'M', isAdmin: false };
@@ -39,6 +39,17 @@ describe('requireUser', () => {
 			expect(isRedirect(error)).toBe(true);
 			expect((error as { status: number; location: string }).status).toBe(303);
 			expect((error as { location: string }).location).toBe('/login?redirectTo=%2Fcours%2Fintro%3Fx%3D1');
+		}
+	});
+
+	it('never builds a way back that leaves the site', () => {
+		// A request path is input too: `//evil.example/x` (or its dot-segment forms) must not become redirectTo.
+		for (const path of ['//evil.example/x', '/a/..//evil.example', '/%2f%2fevil.example']) {
+			const url = new URL(`http://localhost${path}`);
+			const location = loginUrl(url);
+			const back = new URL(location, url).searchParams.get('redirectTo');
+			if (back !== null) expect(new URL(back, url).origin).toBe(url.origin);
+			expect(location).toBe('/login');
 		}
 	});
 

@@ -6,6 +6,7 @@ import { redirect } from '@sveltejs/kit';
 import { db } from '../db';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { adminExists } from './accounts';
+import { safeRedirectTarget } from './redirects';
 import type { SessionUser } from './session';
 
 export type Decision = 'allow' | 'unauthenticated' | 'forbidden';
@@ -23,8 +24,13 @@ type GuardEvent = { locals: App.Locals; url: URL; route: { id: string | null } }
 const isApi = (event: GuardEvent) =>
 	event.route.id?.startsWith('/api/') ?? event.url.pathname.startsWith('/api/');
 
+/**
+ * The sign-in page, with the way back. The way back is the request's own path, but it still goes through
+ * `safeRedirectTarget`: a path such as `//evil.example/x` reaching a guard must not become a link off the site.
+ */
 export function loginUrl(url: URL): string {
-	return `/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`;
+	const back = safeRedirectTarget(url.pathname + url.search, url);
+	return back ? `/login?redirectTo=${encodeURIComponent(back)}` : '/login';
 }
 
 /** Members' pages: signed-out visitors go to the sign-in page and come back afterwards; the API answers 401. */

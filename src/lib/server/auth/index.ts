@@ -8,6 +8,7 @@ export {
 	updateName,
 	changePassword,
 	limits,
+	accountSlowDown,
 	InvalidCredentialsError,
 	AdminAlreadyExistsError
 } from './accounts';

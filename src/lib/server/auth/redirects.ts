@@ -16,8 +16,8 @@ const MAX_LENGTH = 2048;
  * and LF inside URLs, which turns `/\t/evil` into `//evil`), every kind of space and invisible or bidi formatting
  * character, and the backslash (which browsers read as `/` in http URLs, so `/\evil` is `//evil`).
  */
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const UNSAFE =
+	// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 	/[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\\]/;
 
 /** How many layers of percent-encoding we peel before giving up: nobody legitimately encodes a path three times. */

@@ -1,29 +1,26 @@
 /** Forms of the accounts area, shared by the pages (superforms) and the JSON API. Client-safe. */
 import { z } from 'zod';
+import { textField } from './text';
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
 
-export const emailField = z
-	.string({ error: 'Indiquez votre adresse e-mail.' })
+export const emailField = textField({ error: 'Indiquez votre adresse e-mail.' })
 	.trim()
 	.toLowerCase()
 	.max(254, 'Adresse e-mail trop longue.')
 	.pipe(z.email('Adresse e-mail invalide.'));
 
-export const nameField = z
-	.string({ error: 'Indiquez votre nom.' })
+export const nameField = textField({ error: 'Indiquez votre nom.' })
 	.trim()
 	.min(1, 'Indiquez votre nom.')
 	.max(100, 'Le nom doit contenir au plus 100 caractères.');
 
-export const newPasswordField = z
-	.string({ error: 'Choisissez un mot de passe.' })
+export const newPasswordField = textField({ error: 'Choisissez un mot de passe.' })
 	.min(PASSWORD_MIN, `Le mot de passe doit contenir au moins ${PASSWORD_MIN} caractères.`)
 	.max(PASSWORD_MAX, `Le mot de passe doit contenir au plus ${PASSWORD_MAX} caractères.`);
 
-const anyPassword = z
-	.string({ error: 'Indiquez votre mot de passe.' })
+const anyPassword = textField({ error: 'Indiquez votre mot de passe.' })
 	.min(1, 'Indiquez votre mot de passe.')
 	.max(1024, 'Mot de passe trop long.');
 
@@ -32,7 +29,7 @@ export const registerSchema = z.object({ name: nameField, email: emailField, pas
 export const setupAdminSchema = registerSchema;
 export const nameChangeSchema = z.object({ name: nameField });
 export const passwordChangeSchema = z.object({
-	currentPassword: z.string().min(1, 'Indiquez votre mot de passe actuel.').max(1024),
+	currentPassword: textField().min(1, 'Indiquez votre mot de passe actuel.').max(1024),
 	newPassword: newPasswordField
 });
 

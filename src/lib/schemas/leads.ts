@@ -1,6 +1,7 @@
 /** The contact (audit request) and devis (masonry quote) forms, shared by the pages and the JSON API. */
 import { z } from 'zod';
 import { emailField } from './auth';
+import { textField } from './text';
 
 export const PROJECT_TYPES = [
 	{ value: 'mur', label: 'Mur, muret ou clôture' },
@@ -19,29 +20,26 @@ export const LEAD_RECEIVED_MESSAGE =
 export const projectTypeLabel = (value: string | null | undefined): string | null =>
 	value ? (PROJECT_TYPES.find((t) => t.value === value)?.label ?? value) : null;
 
-const name = z
-	.string({ error: 'Indiquez votre nom.' })
+const name = textField({ error: 'Indiquez votre nom.' })
 	.trim()
 	.min(2, 'Indiquez votre nom.')
 	.max(100, 'Nom trop long (100 caractères au plus).');
 const phonePattern = /^\+?[0-9][0-9 ().-]{5,24}$/;
 const optionalText = (max: number, label: string) =>
-	z.string().trim().max(max, `${label} trop long (${max} caractères au plus).`).optional();
-const message = z
-	.string({ error: 'Décrivez votre demande.' })
+	textField().trim().max(max, `${label} trop long (${max} caractères au plus).`).optional();
+const message = textField({ multiline: true, error: 'Décrivez votre demande.' })
 	.trim()
 	.min(10, 'Décrivez votre demande en quelques mots (10 caractères au moins).')
 	.max(5000, 'Message trop long (5 000 caractères au plus).');
 /** The honeypot: invisible to people, filled by bots. */
-const website = z.string().max(500).optional();
+const website = textField().max(500).optional();
 /** The time trap: a signed timestamp the page issued (absent for API clients). */
-const formToken = z.string().max(200).optional();
+const formToken = textField().max(200).optional();
 
 export const contactSchema = z.object({
 	name,
 	email: emailField,
-	phone: z
-		.string()
+	phone: textField()
 		.trim()
 		.max(30)
 		.refine((v) => v === '' || phonePattern.test(v), 'Numéro de téléphone invalide.')
@@ -55,12 +53,10 @@ export const contactSchema = z.object({
 export const devisSchema = z.object({
 	name,
 	email: emailField,
-	phone: z
-		.string({ error: 'Indiquez un numéro pour vous rappeler.' })
+	phone: textField({ error: 'Indiquez un numéro pour vous rappeler.' })
 		.trim()
 		.regex(phonePattern, 'Numéro de téléphone invalide.'),
-	city: z
-		.string({ error: 'Indiquez la commune du chantier.' })
+	city: textField({ error: 'Indiquez la commune du chantier.' })
 		.trim()
 		.min(2, 'Indiquez la commune du chantier.')
 		.max(100),

@@ -1,10 +1,11 @@
+import { createServer, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emails, jobRuns, leads, rateLimits } from '../../src/lib/server/db/schema';
 import { RateLimitedError } from '../../src/lib/server/errors';
 import { issueFormToken } from '../../src/lib/server/leads/form-token';
 import * as service from '../../src/lib/server/leads/service';
-import { smtpTransport } from '../../src/lib/server/mail/transport';
+import { SMTP_TIMEOUTS, smtpTransport } from '../../src/lib/server/mail/transport';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 import { startSmtp, type RunningSmtp } from '../helpers/smtp';
 
@@ -38,6 +39,13 @@ const deps = () => depsFor(smtp.url);
 /** Nothing listens there: SMTP is "down". */
 const downDeps = () => depsFor('smtp://127.0.0.1:1');
 
+/** Submits, then waits for the e-mails sent in the background, so that none arrives during the next test. */
+async function submit(...args: Parameters<typeof service.submitLead>): Promise<service.SubmitResult> {
+	const result = await service.submitLead(...args);
+	await result.notified;
+	return result;
+}
+
 const devis = {
 	name: 'Jean Dupont',
 	email: 'Jean@Exemple.fr',
@@ -55,8 +63,9 @@ const contact = {
 
 describe(`leads on ${driverName} with a real SMTP server`, () => {
 	it('stores the request, then notifies the admin (every field, Reply-To the requester) and acknowledges', async () => {
-		const result = await service.submitLead(deps(), 'devis', devis, '10.0.0.1');
-		expect(result).toMatchObject({ duplicate: false, spam: false, notified: true });
+		const result = await submit(deps(), 'devis', devis, '10.0.0.1');
+		expect(result).toMatchObject({ duplicate: false, spam: false });
+		expect(await result.notified).toBe(true);
 		const mails = await smtp.waitFor(2);
 		const notification = mails.find((m) => m.envelopeTo.includes('patron@atelier.test'))!;
 		expect(notification.parsed.subject).toBe('Demande de devis maçonnerie de Jean Dupont (Anse)');
@@ -77,6 +86,13 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		}
 		const ack = mails.find((m) => m.envelopeTo.includes('jean@exemple.fr'))!;
 		expect(ack.parsed.subject).toBe('Nous avons bien reçu votre demande de devis');
+		// A fixed text: nothing the requester typed goes back out to the address they gave.
+		for (const typed of ['Jean Dupont', 'Un mur de clôture', 'Accès facile', 'Anse', '06 12 34 56 78']) {
+			expect(ack.parsed.text).not.toContain(typed);
+			expect(ack.parsed.html).not.toContain(typed);
+			expect(ack.parsed.subject).not.toContain(typed);
+		}
+		expect(ack.parsed.text).toContain('48 heures ouvrées');
 		const [row] = await database.db.select().from(leads).where(eq(leads.id, result.id));
 		expect(row).toMatchObject({ kind: 'devis', email: 'jean@exemple.fr', spam: false, notifyError: null });
 		expect(row!.notifiedAt).toBeInstanceOf(Date);
@@ -85,7 +101,9 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 	});
 
 	it('escapes what the requester typed in the HTML e-mails', async () => {
-		await service.submitLead(deps(), 'contact', contact, '10.0.0.1');
+		await (
+			await submit(deps(), 'contact', contact, '10.0.0.1')
+		).notified;
 		const mails = await smtp.waitFor(2);
 		for (const mail of mails) {
 			expect(mail.parsed.html).not.toContain('<b>Martin</b>');
@@ -96,8 +114,8 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 	});
 
 	it('keeps the lead when SMTP is down, records why, and resends once SMTP is back', async () => {
-		const result = await service.submitLead(downDeps(), 'contact', contact, '10.0.0.2');
-		expect(result.notified).toBe(false);
+		const result = await submit(downDeps(), 'contact', contact, '10.0.0.2');
+		expect(await result.notified).toBe(false);
 		const [row] = await database.db.select().from(leads).where(eq(leads.id, result.id));
 		expect(row!.notifyError).toMatch(/ECONNREFUSED|connect/i);
 		expect(row!.notifiedAt).toBeNull();
@@ -113,7 +131,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 	});
 
 	it('stores a honeypot submission as spam and sends nothing; "not spam" sends what was skipped', async () => {
-		const result = await service.submitLead(
+		const result = await submit(
 			deps(),
 			'contact',
 			{ ...contact, website: 'http://spam.example' },
@@ -133,14 +151,14 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 	});
 
 	it('counts a form sent less than 3 s after it was shown as spam, and a slower one as genuine', async () => {
-		const fast = await service.submitLead(
+		const fast = await submit(
 			deps(),
 			'contact',
 			{ ...contact, formToken: issueFormToken(secret) },
 			'10.0.0.4'
 		);
 		expect(fast.spam).toBe(true);
-		const slow = await service.submitLead(
+		const slow = await submit(
 			deps(),
 			'contact',
 			{
@@ -151,7 +169,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 			'10.0.0.4'
 		);
 		expect(slow.spam).toBe(false);
-		const forged = await service.submitLead(
+		const forged = await submit(
 			deps(),
 			'contact',
 			{ ...contact, message: 'Encore un autre message.', formToken: '123.abc' },
@@ -161,54 +179,49 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 	});
 
 	it('returns the first id for the same e-mail and message within a minute, and sends nothing more', async () => {
-		const attempts = await Promise.all(
-			[1, 2, 3].map(() => service.submitLead(deps(), 'devis', devis, '10.0.0.5'))
-		);
+		const attempts = await Promise.all([1, 2, 3].map(() => submit(deps(), 'devis', devis, '10.0.0.5')));
 		const ids = new Set(attempts.map((a) => a.id));
 		expect(ids.size).toBe(1);
 		expect(attempts.filter((a) => a.duplicate)).toHaveLength(2);
 		expect(await database.db.select().from(leads)).toHaveLength(1);
-		await smtp.waitFor(2);
-		await new Promise((r) => setTimeout(r, 200));
+		expect(await Promise.all(attempts.map((a) => a.notified))).toEqual(attempts.map((a) => !a.duplicate));
 		expect(smtp.received).toHaveLength(2);
 	});
 
 	it('rate-limits per client address (429 with a retry delay)', async () => {
+		// Each with its own form token, as from the pages: the general limit, not the one for token-less clients.
+		const token = (i: number) => issueFormToken(secret, Date.now() - 5000 - i);
 		for (let i = 0; i < service.submitLimit.max; i++) {
-			await service.submitLead(
+			const result = await submit(
 				downDeps(),
 				'contact',
-				{ ...contact, message: `Message numéro ${i} assez long.` },
+				{ ...contact, message: `Message numéro ${i} assez long.`, formToken: token(i) },
 				'10.0.0.6'
 			);
+			expect(result.spam).toBe(false);
 		}
-		const over = service.submitLead(
+		const over = submit(
 			downDeps(),
 			'contact',
-			{ ...contact, message: 'Un de trop, assez long.' },
+			{ ...contact, message: 'Un de trop, assez long.', formToken: token(99) },
 			'10.0.0.6'
 		);
 		await expect(over).rejects.toBeInstanceOf(RateLimitedError);
 		expect(await database.db.select().from(leads)).toHaveLength(service.submitLimit.max);
 		await expect(
-			service.submitLead(
-				downDeps(),
-				'contact',
-				{ ...contact, message: 'Autre adresse, même contenu.' },
-				'10.0.0.7'
-			)
+			submit(downDeps(), 'contact', { ...contact, message: 'Autre adresse, même contenu.' }, '10.0.0.7')
 		).resolves.toBeTruthy();
 	});
 
 	it('filters, marks handled, exports CSV with defused formulas, and deletes for good', async () => {
-		const a = await service.submitLead(
+		const a = await submit(
 			downDeps(),
 			'contact',
 			{ ...contact, message: '=HYPERLINK("http://evil.example")' },
 			'10.0.1.1'
 		);
-		const b = await service.submitLead(downDeps(), 'devis', devis, '10.0.1.2');
-		await service.submitLead(
+		const b = await submit(downDeps(), 'devis', devis, '10.0.1.2');
+		await submit(
 			downDeps(),
 			'contact',
 			{ ...contact, message: 'pas humain du tout', website: 'x' },
@@ -233,13 +246,13 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 	});
 
 	it('deletes leads past the retention period and records when it ran', async () => {
-		const old = await service.submitLead(
+		const old = await submit(
 			downDeps(),
 			'contact',
 			{ ...contact, message: 'Une vieille demande.' },
 			'10.0.2.1'
 		);
-		const recent = await service.submitLead(
+		const recent = await submit(
 			downDeps(),
 			'contact',
 			{ ...contact, message: 'Une demande récente.' },
@@ -254,5 +267,159 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		const run = await service.lastRetentionRun(database.db);
 		expect(run?.detail).toBe('1 supprimée(s)');
 		expect(await database.db.select().from(jobRuns)).toHaveLength(1);
+	});
+});
+
+describe(`e-mail headers on ${driverName}: a name is a display name, never another address`, () => {
+	const hostileNames = [
+		'"Bob, evil@x.com" <evil2@x.com>',
+		'a@b.c, d@e.f',
+		'Eve <evil@x>',
+		'Mallory\r\nBcc: evil@x.com\r\nReply-To: evil@x.com',
+		'=?utf-8?Q?evil=40x=2Ecom?= <evil@x.com>, ; : \\ "'
+	];
+	it.each(hostileNames)('%j adds no recipient and no Reply-To address', async (name) => {
+		const result = await submit(
+			deps(),
+			'contact',
+			{ ...contact, name, email: 'victime@exemple.fr', message: `Nom hostile : ${name}` },
+			'10.0.3.1'
+		);
+		expect(await result.notified).toBe(true);
+		const mails = await smtp.waitFor(2);
+		const notification = mails.find((m) => m.parsed.subject?.startsWith('Demande d’audit'))!;
+		const ack = mails.find((m) => m.parsed.subject === 'Nous avons bien reçu votre demande')!;
+
+		expect(notification.envelopeTo).toEqual(['patron@atelier.test']);
+		expect(notification.parsed.to?.map((a) => a.address)).toEqual(['patron@atelier.test']);
+		expect(notification.parsed.replyTo?.map((a) => a.address)).toEqual(['victime@exemple.fr']);
+		expect(notification.parsed.cc ?? []).toEqual([]);
+		expect(notification.parsed.bcc ?? []).toEqual([]);
+
+		expect(ack.envelopeTo).toEqual(['victime@exemple.fr']);
+		expect(ack.parsed.to?.map((a) => a.address)).toEqual(['victime@exemple.fr']);
+		expect(ack.parsed.replyTo ?? []).toEqual([]);
+		expect(ack.parsed.cc ?? []).toEqual([]);
+		// The acknowledgement carries nothing the requester typed.
+		for (const part of [
+			ack.parsed.text,
+			ack.parsed.html,
+			ack.parsed.subject,
+			JSON.stringify(ack.parsed.to)
+		]) {
+			expect(part).not.toContain('evil');
+			expect(part).not.toContain('Nom hostile');
+		}
+		expect(mails).toHaveLength(2);
+	});
+});
+
+describe(`an SMTP server that accepts and never answers, on ${driverName}`, () => {
+	it('does not hold the request: the lead is stored at once, the failure recorded later', async () => {
+		const sockets = new Set<Socket>();
+		const silent = createServer((socket) => {
+			sockets.add(socket);
+			socket.on('error', () => {});
+		});
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		try {
+			const port = (silent.address() as { port: number }).port;
+			let settled = false;
+			const result = await service.submitLead(
+				depsFor(`smtp://127.0.0.1:${port}`),
+				'contact',
+				contact,
+				'10.0.4.1'
+			);
+			void result.notified.then(() => (settled = true));
+			// Stored and answered while the e-mail is still waiting for a greeting that never comes.
+			await new Promise((r) => setImmediate(r));
+			expect(settled).toBe(false);
+			const [stored] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+			expect(stored).toMatchObject({ spam: false, notifyError: null, notifiedAt: null });
+
+			const started = Date.now();
+			expect(await result.notified).toBe(false);
+			// Given up by the transport's own time limits, not by some far-off default.
+			expect(Date.now() - started).toBeLessThan(SMTP_TIMEOUTS.greetingMs + SMTP_TIMEOUTS.socketMs);
+			const [after] = await database.db.select().from(leads).where(eq(leads.id, result.id));
+			expect(after!.notifyError).toMatch(/greeting|timeout/i);
+			expect(after!.notifiedAt).toBeNull();
+		} finally {
+			for (const socket of sockets) socket.destroy();
+			await new Promise((resolve) => silent.close(resolve));
+		}
+	});
+});
+
+describe(`the time trap's token is good for one request, on ${driverName}`, () => {
+	const typedSlowly = () => issueFormToken(secret, Date.now() - 5000);
+
+	it('a second request with the same token is kept as spam and e-mails no one', async () => {
+		const token = typedSlowly();
+		const first = await submit(deps(), 'contact', { ...contact, formToken: token }, '10.0.5.1');
+		expect(first.spam).toBe(false);
+		await smtp.waitFor(2);
+		const again = await submit(
+			deps(),
+			'contact',
+			{ ...contact, message: 'Une autre demande, même jeton.', formToken: token },
+			'10.0.5.2'
+		);
+		expect(again).toMatchObject({ spam: true, duplicate: false });
+		expect(await again.notified).toBe(false);
+		const [row] = await database.db.select().from(leads).where(eq(leads.id, again.id));
+		expect(row).toMatchObject({ spam: true, spamReason: 'jeton de formulaire déjà utilisé' });
+		expect(smtp.received).toHaveLength(2);
+		// The same request sent twice (a double click) is still the duplicate it was, not spam.
+		const double = await submit(deps(), 'contact', { ...contact, formToken: token }, '10.0.5.1');
+		expect(double).toMatchObject({ id: first.id, duplicate: true, spam: false });
+	});
+
+	it('simultaneous requests with one token: exactly one gets through', async () => {
+		const token = typedSlowly();
+		const results = await Promise.all(
+			[0, 1, 2, 3, 4].map((i) =>
+				submit(
+					depsFor('smtp://127.0.0.1:1'),
+					'contact',
+					{ ...contact, email: `n${i}@exemple.fr`, message: `Demande simultanée ${i}.`, formToken: token },
+					`10.0.5.${10 + i}`
+				)
+			)
+		);
+		expect(results.filter((r) => !r.spam)).toHaveLength(1);
+		const rows = await database.db.select().from(leads);
+		expect(rows.filter((r) => r.spamReason === 'jeton de formulaire déjà utilisé')).toHaveLength(4);
+	});
+
+	it('a page form without its token is spam; an API client without one meets a tighter limit', async () => {
+		const page = await submit(deps(), 'contact', contact, '10.0.6.1', 'page');
+		const [row] = await database.db.select().from(leads).where(eq(leads.id, page.id));
+		expect(row).toMatchObject({ spam: true, spamReason: 'jeton de formulaire absent' });
+
+		for (let i = 0; i < service.untokenedLimit.max; i++) {
+			const ok = await submit(
+				downDeps(),
+				'contact',
+				{ ...contact, message: `Sans jeton ${i}.` },
+				'10.0.6.2',
+				'api'
+			);
+			expect(ok.spam).toBe(false);
+		}
+		await expect(
+			submit(downDeps(), 'contact', { ...contact, message: 'Sans jeton, de trop.' }, '10.0.6.2', 'api')
+		).rejects.toBeInstanceOf(RateLimitedError);
+		// The same address with a token still has the general limit's room.
+		const tokened = await submit(
+			downDeps(),
+			'contact',
+			{ ...contact, message: 'Avec un jeton.', formToken: typedSlowly() },
+			'10.0.6.2',
+			'api'
+		);
+		expect(tokened.spam).toBe(false);
+		expect(service.untokenedLimit.max).toBeLessThan(service.submitLimit.max);
 	});
 });

@@ -4,7 +4,13 @@
  */
 import { isHttpError, isRedirect, type RequestEvent, type RequestHandler } from '@sveltejs/kit';
 import type { z } from 'zod';
-import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import {
+	AppError,
+	PayloadTooLargeError,
+	UnsupportedMediaTypeError,
+	ValidationError,
+	outageAsTyped
+} from '../errors';
 import { log } from '../log';
 import { problem } from './problem';
 
@@ -12,7 +18,9 @@ export function api<E extends RequestEvent>(handler: (event: E) => Promise<Respo
 	return (async (event: E) => {
 		try {
 			return await handler(event);
-		} catch (error) {
+		} catch (thrown) {
+			// A database outage is a 503 with Retry-After, not a 500: the client may simply try again.
+			const error = outageAsTyped(thrown);
 			if (error instanceof AppError) {
 				return problem(error.status, error.message, {
 					errors: error.extra.errors,

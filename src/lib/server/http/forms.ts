@@ -1,15 +1,24 @@
 /** Maps typed domain errors onto a superform: field errors under their fields, the rest as a form message. */
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { message, setError, type SuperValidated } from 'sveltekit-superforms';
-import { AppError, RateLimitedError, ValidationError, retryAfterText } from '../errors';
+import {
+	AppError,
+	RateLimitedError,
+	ValidationError,
+	isDatabaseUnavailable,
+	outageAsTyped,
+	retryAfterText
+} from '../errors';
 
 type AnyForm = SuperValidated<Record<string, unknown>, App.Superforms.Message>;
 
 export function formFailure<F extends AnyForm>(
 	event: Pick<RequestEvent, 'setHeaders'>,
 	form: F,
-	error: unknown
+	thrown: unknown
 ): ActionFailure<{ form: F }> {
+	// A database outage comes back as a 503 form message; the form keeps what the visitor typed.
+	const error = outageAsTyped(thrown);
 	if (error instanceof ValidationError) {
 		for (const [field, messages] of Object.entries(error.fieldErrors)) {
 			setError(form, field === '_' ? '' : (field as never), messages);
@@ -46,8 +55,22 @@ export async function actionResult<C extends Record<string, string>, R extends R
 ) {
 	try {
 		return { ...context, ...(await task()) };
-	} catch (error) {
+	} catch (thrown) {
+		const error = outageAsTyped(thrown);
 		if (error instanceof AppError) return fail(error.status, { ...context, error: errorText(error) });
+		throw error;
+	}
+}
+
+/**
+ * For the load of a page whose form must still render during a database outage (the form action's 503 comes
+ * back on this page, with what the visitor typed): `fallback` while the database is out of reach.
+ */
+export async function unlessOutage<T>(task: () => Promise<T>, fallback: T): Promise<T> {
+	try {
+		return await task();
+	} catch (error) {
+		if (isDatabaseUnavailable(error)) return fallback;
 		throw error;
 	}
 }

@@ -1,7 +1,10 @@
 /**
  * The time trap: pages issue a signed timestamp when they show a form; a submission less than 3 s later was
- * not typed by a person. Issued per request, never baked into a cached page.
+ * not typed by a person. Issued per request, never baked into a cached page. A token is good for one
+ * submission: `claimFormToken` records it, so that a bot cannot fetch one token and post with it forever.
  */
+import type { DbOrTx } from '../db';
+import { rateLimits } from '../db/schema';
 import { sign, verifySignature } from '../signing';
 
 export const MIN_FILL_MS = 3_000;
@@ -20,4 +23,20 @@ export function checkFormToken(secret: string, token: string, now = Date.now()):
 	const age = now - Number(issued);
 	if (age < 0 || age > MAX_AGE_MS) return 'invalid';
 	return age < MIN_FILL_MS ? 'too-fast' : 'ok';
+}
+
+/**
+ * Records a verified token as used; false when it already was. The record lives in `rate_limits` (shared by
+ * every instance, purged once expired by the maintenance job) and expires an hour after the token itself
+ * would be refused as too old, so a token can never be both unrecorded and accepted. Call it inside the
+ * transaction that stores the submission: a submission that fails to be stored leaves its token unused.
+ */
+export async function claimFormToken(db: DbOrTx, token: string): Promise<boolean> {
+	const issued = Number(token.split('.')[0]);
+	const claimed = await db
+		.insert(rateLimits)
+		.values({ key: `form-token:${token}`, count: 1, resetAt: new Date(issued + MAX_AGE_MS + 3_600_000) })
+		.onConflictDoNothing()
+		.returning({ key: rateLimits.key });
+	return claimed.length === 1;
 }

@@ -22,10 +22,12 @@ export async function leadFormAction(kind: LeadKind, event: RequestEvent) {
 	const form = await superValidate(event.request, zod4(schemaOf(kind) as typeof contactSchema));
 	if (!form.valid) return fail(400, { form });
 	try {
-		await submitLead(leadDeps(), kind, form.data, event.getClientAddress());
+		await submitLead(leadDeps(), kind, form.data, event.getClientAddress(), 'page');
 	} catch (error) {
 		return formFailure(event, form, error);
 	}
+	// The token just used is spent: a next request from this page needs a new one.
+	form.data.formToken = issueFormToken(config.signingSecret);
 	return message(form, {
 		type: 'success',
 		text: LEAD_RECEIVED_MESSAGE

@@ -8,13 +8,22 @@ import type { Db, DbOrTx } from '../db';
 import { jobRuns, leads, type Lead } from '../db/schema';
 import { NotFoundError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
+import { log } from '../log';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps } from '../mail';
 import { toCsv } from './csv';
-import { checkFormToken } from './form-token';
+import { checkFormToken, claimFormToken, type TokenVerdict } from './form-token';
 
 export type LeadKind = 'contact' | 'devis';
+/** Where a submission came from: the JSON API (scripts, and the pages' forms with JavaScript) or a page's form action. */
+export type LeadSource = 'api' | 'page';
 
 export const submitLimit: rateLimit.Limit = { name: 'lead-address', max: 10, windowSeconds: 15 * 60 };
+/** API clients that bring no form token: the time trap cannot vouch for them, so fewer tries per address. */
+export const untokenedLimit: rateLimit.Limit = {
+	name: 'lead-address-no-token',
+	max: 3,
+	windowSeconds: 15 * 60
+};
 const DUPLICATE_WINDOW = '1 minute';
 
 export interface LeadDeps {
@@ -25,35 +34,52 @@ export interface LeadDeps {
 	signingSecret: string;
 	/** Absolute URL of the admin inbox, for the notification's button. */
 	inboxUrl: string;
+	/** Hands over work that outlives the request (the e-mails of a new lead), so that shutdown can wait for it. */
+	background?: (task: Promise<unknown>) => void;
 }
 
 export interface SubmitResult {
 	id: string;
 	duplicate: boolean;
 	spam: boolean;
-	notified: boolean;
+	/**
+	 * The e-mails are sent after the answer, in the background: this settles once they were tried, with true
+	 * when the business was notified (false for spam and duplicates). It never rejects.
+	 */
+	notified: Promise<boolean>;
 }
 
-function spamReason(input: { website?: string; formToken?: string }, secret: string): string | null {
+type TokenState = TokenVerdict | 'absent';
+
+function spamReason(input: { website?: string }, token: TokenState, source: LeadSource): string | null {
 	if (input.website && input.website.trim() !== '') return 'champ piège rempli';
-	if (input.formToken !== undefined) {
-		const verdict = checkFormToken(secret, input.formToken);
-		if (verdict === 'too-fast') return 'envoyé moins de 3 secondes après l’affichage';
-		if (verdict === 'invalid') return 'jeton de formulaire invalide';
-	}
+	if (token === 'absent') return source === 'page' ? 'jeton de formulaire absent' : null;
+	if (token === 'too-fast') return 'envoyé moins de 3 secondes après l’affichage';
+	if (token === 'invalid') return 'jeton de formulaire invalide';
 	return null;
 }
 
 const blank = (value: string | undefined) => (value && value.trim() !== '' ? value.trim() : null);
 
+/**
+ * Stores a request and answers at once; the e-mails follow in the background (`notified`), so that a slow
+ * or silent SMTP server never holds the visitor. Page forms must bring their form token (none: spam); API
+ * clients without one meet a tighter per-address limit. A token is good for one request: used again for
+ * another, the request is kept as spam.
+ */
 export async function submitLead(
 	deps: LeadDeps,
 	kind: LeadKind,
 	input: ContactInput | DevisInput,
-	address: string
+	address: string,
+	source: LeadSource = 'api'
 ): Promise<SubmitResult> {
 	await rateLimit.hit(deps.db, submitLimit, address);
-	const reason = spamReason(input, deps.signingSecret);
+	const token: TokenState =
+		input.formToken === undefined || input.formToken === ''
+			? 'absent'
+			: checkFormToken(deps.signingSecret, input.formToken);
+	if (token === 'absent' && source === 'api') await rateLimit.hit(deps.db, untokenedLimit, address);
 	const email = input.email.toLowerCase();
 	const devis = kind === 'devis' ? (input as DevisInput) : null;
 
@@ -74,6 +100,10 @@ export async function submitLead(
 			.orderBy(leads.createdAt)
 			.limit(1);
 		if (previous) return { lead: null, previous };
+		let reason = spamReason(input, token, source);
+		// Claimed in this transaction: a request that fails to be stored leaves its token unused.
+		if ((token === 'ok' || token === 'too-fast') && !(await claimFormToken(tx, input.formToken!)))
+			reason ??= 'jeton de formulaire déjà utilisé';
 		const [lead] = await tx
 			.insert(leads)
 			.values({
@@ -92,11 +122,21 @@ export async function submitLead(
 		return { lead: lead!, previous: null };
 	});
 	if (stored.previous)
-		return { id: stored.previous.id, duplicate: true, spam: stored.previous.spam, notified: false };
+		return {
+			id: stored.previous.id,
+			duplicate: true,
+			spam: stored.previous.spam,
+			notified: Promise.resolve(false)
+		};
 	const lead = stored.lead!;
-	if (lead.spam) return { id: lead.id, duplicate: false, spam: true, notified: false };
+	if (lead.spam) return { id: lead.id, duplicate: false, spam: true, notified: Promise.resolve(false) };
 
-	const notified = await notify(deps, lead, { acknowledge: true });
+	const notified = notify(deps, lead, { acknowledge: true }).catch((error: unknown) => {
+		// notify records its own failures on the lead; this is what it could not record (the database gone).
+		log.error('lead notification failed', { lead: lead.id, error });
+		return false;
+	});
+	deps.background?.(notified);
 	return { id: lead.id, duplicate: false, spam: false, notified };
 }
 
@@ -106,27 +146,37 @@ async function notify(
 	lead: Lead,
 	{ acknowledge }: { acknowledge: boolean }
 ): Promise<boolean> {
-	const forMail = { ...lead, kind: lead.kind as LeadKind };
-	const notification = leadNotification(forMail, deps.inboxUrl);
-	const result = await sendWith(deps.mail, {
-		to: deps.adminEmail,
-		replyTo: `${lead.name.replace(/[<>"\r\n]/g, '')} <${lead.email}>`,
-		template: `lead-notification-${lead.kind}`,
-		...notification
-	});
-	await deps.db
-		.update(leads)
-		.set(
-			result.sent
-				? { notifiedAt: new Date(), notifyError: null }
-				: { notifyError: result.error ?? 'échec inconnu' }
-		)
-		.where(eq(leads.id, lead.id));
-	if (acknowledge) {
-		const ack = leadAcknowledgement(forMail);
-		await sendWith(deps.mail, { to: lead.email, template: `lead-acknowledgement-${lead.kind}`, ...ack });
-	}
-	return result.sent;
+	const kind = lead.kind as LeadKind;
+	const notification = leadNotification({ ...lead, kind }, deps.inboxUrl);
+	const notifyBusiness = async () => {
+		// Structured addresses only: whatever the name holds, it is a display name, never another recipient.
+		const result = await sendWith(deps.mail, {
+			to: { address: deps.adminEmail },
+			replyTo: { name: lead.name, address: lead.email },
+			template: `lead-notification-${kind}`,
+			...notification
+		});
+		await deps.db
+			.update(leads)
+			.set(
+				result.sent
+					? { notifiedAt: new Date(), notifyError: null }
+					: { notifyError: result.error ?? 'échec inconnu' }
+			)
+			.where(eq(leads.id, lead.id));
+		return result.sent;
+	};
+	// Side by side: a server that never answers costs one time limit, not two.
+	const [sent] = await Promise.all([
+		notifyBusiness(),
+		acknowledge &&
+			sendWith(deps.mail, {
+				to: { address: lead.email },
+				template: `lead-acknowledgement-${kind}`,
+				...leadAcknowledgement(kind)
+			})
+	]);
+	return sent;
 }
 
 export interface LeadFilters {

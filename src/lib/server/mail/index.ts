@@ -5,7 +5,7 @@ import { db } from '../db';
 import { lazy } from '../lazy';
 import { onShutdown } from '../lifecycle';
 import { send as sendWith, type Mail, type MailDeps, type SendResult } from './send';
-import { outboxTransport, smtpTransport, type Transport } from './transport';
+import { outboxTransport, smtpTransport, type MailAddress, type Transport } from './transport';
 
 export const transport: Transport = lazy(() => {
 	const t = config.smtpUrl
@@ -27,6 +27,7 @@ export {
 	type Mail,
 	type MailDeps,
 	type SendResult,
+	type MailAddress,
 	type Transport
 };
 export { leadNotification, leadAcknowledgement, type LeadForMail } from './templates/leads';

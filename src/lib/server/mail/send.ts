@@ -5,16 +5,20 @@
 import type { DbOrTx } from '../db';
 import { emails } from '../db/schema';
 import { log } from '../log';
-import type { Transport } from './transport';
+import type { MailAddress, Transport } from './transport';
 
 export interface Mail {
-	to: string;
+	/**
+	 * One recipient, as a structured value: nodemailer encodes `name` as a display name, so that nothing in it
+	 * (commas, quotes, angle brackets, addresses, line breaks) can add a recipient or a header.
+	 */
+	to: MailAddress;
 	subject: string;
 	/** The template's name, kept in the log of e-mails. */
 	template: string;
 	html: string;
 	text: string;
-	replyTo?: string;
+	replyTo?: MailAddress;
 }
 
 export interface MailDeps {
@@ -52,7 +56,7 @@ export async function send(deps: MailDeps, mail: Mail): Promise<SendResult> {
 	}
 	try {
 		await deps.db.insert(emails).values({
-			to: mail.to,
+			to: mail.to.address,
 			subject: mail.subject,
 			template: mail.template,
 			status: result.sent ? 'sent' : 'failed',

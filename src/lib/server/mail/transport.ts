@@ -4,10 +4,17 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 
+/** An address header's value, never a string put together from parts. */
+export interface MailAddress {
+	name?: string;
+	address: string;
+}
+
 export interface OutgoingMail {
+	/** MAIL_FROM, from configuration. */
 	from: string;
-	to: string;
-	replyTo?: string;
+	to: MailAddress;
+	replyTo?: MailAddress;
 	subject: string;
 	html: string;
 	text: string;
@@ -18,13 +25,16 @@ export interface Transport {
 	close(): void;
 }
 
+export const SMTP_TIMEOUTS = { connectionMs: 5_000, greetingMs: 5_000, socketMs: 10_000 } as const;
+
 export function smtpTransport(url: string): Transport {
 	const transporter = nodemailer.createTransport({
 		url,
-		// A down or slow server must not hold a request for minutes: the lead is already stored.
-		connectionTimeout: 10_000,
-		greetingTimeout: 10_000,
-		socketTimeout: 20_000
+		// A server that accepts and never answers must not hold a send for long; requests do not wait for
+		// e-mail (leads are notified in the background), but shutdown and the admin's "resend" do.
+		connectionTimeout: SMTP_TIMEOUTS.connectionMs,
+		greetingTimeout: SMTP_TIMEOUTS.greetingMs,
+		socketTimeout: SMTP_TIMEOUTS.socketMs
 	});
 	return {
 		deliver: async (mail) => {

@@ -4,12 +4,16 @@ import { zod4 } from 'sveltekit-superforms/adapters';
 import { loginSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { db } from '$lib/server/db';
-import { formFailure } from '$lib/server/http/forms';
+import { formFailure, unlessOutage } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	if (locals.user) redirect(303, auth.afterSignIn(locals.user, url.searchParams.get('redirectTo')));
-	return { form: await superValidate(zod4(loginSchema)), needsSetup: !(await auth.adminExists(db)) };
+	return {
+		form: await superValidate(zod4(loginSchema)),
+		// Runs again after a failed action: an outage must not turn the form's 503 answer into an error page.
+		needsSetup: !(await unlessOutage(() => auth.adminExists(db), true))
+	};
 };
 
 export const actions: Actions = {

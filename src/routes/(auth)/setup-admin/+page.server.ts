@@ -4,11 +4,15 @@ import { zod4 } from 'sveltekit-superforms/adapters';
 import { setupAdminSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { db } from '$lib/server/db';
-import { formFailure } from '$lib/server/http/forms';
+import { formFailure, unlessOutage } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async () => {
-	return { form: await superValidate(zod4(setupAdminSchema)), configured: await auth.adminExists(db) };
+	return {
+		form: await superValidate(zod4(setupAdminSchema)),
+		// Runs again after a failed action: an outage must not turn the form's 503 answer into an error page.
+		configured: await unlessOutage(() => auth.adminExists(db), false)
+	};
 };
 
 export const actions: Actions = {

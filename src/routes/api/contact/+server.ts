@@ -5,7 +5,8 @@ import * as leads from '$lib/server/leads';
 
 export const POST = api(async (event) => {
 	const input = await readJson(event, contactSchema);
-	const result = await leads.submitLead(leads.leadDeps(), 'contact', input, event.getClientAddress());
-	// Spam and duplicates get the same answer as anyone: nothing tells a bot what was noticed.
+	const result = await leads.submitLead(leads.leadDeps(), 'contact', input, event.getClientAddress(), 'api');
+	// Spam and duplicates get the same answer as anyone: nothing tells a bot what was noticed. The e-mails
+	// follow in the background (result.notified): the answer never waits for SMTP.
 	return json({ id: result.id }, { status: 201 });
 });

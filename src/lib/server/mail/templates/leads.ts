@@ -40,20 +40,25 @@ export function leadNotification(lead: LeadForMail, adminUrl: string): Rendered 
 	);
 }
 
-/** To the requester: we have it, and when to expect an answer. */
-export function leadAcknowledgement(lead: LeadForMail): Rendered {
+/**
+ * To the requester: a fixed text saying what happens next. It carries nothing the requester typed (no message,
+ * no name, no company): anyone can put any address in the form, and an acknowledgement that repeated their
+ * text would make the business's address a relay for whatever a stranger wants to send to that address.
+ */
+export function leadAcknowledgement(kind: LeadForMail['kind']): Rendered {
 	const subject =
-		lead.kind === 'devis'
-			? 'Nous avons bien reçu votre demande de devis'
-			: 'Nous avons bien reçu votre demande';
-	const body =
-		lead.kind === 'devis'
-			? 'Merci pour votre demande de devis. Nous vous rappelons sous 48 heures ouvrées pour convenir d’une visite.'
-			: 'Merci pour votre demande d’audit. Nous revenons vers vous sous 48 heures ouvrées pour fixer un rendez-vous.';
+		kind === 'devis' ? 'Nous avons bien reçu votre demande de devis' : 'Nous avons bien reçu votre demande';
+	const next =
+		kind === 'devis'
+			? 'Merci pour votre demande de devis. Nous l’étudions et vous rappelons sous 48 heures ouvrées pour convenir d’une visite du chantier.'
+			: 'Merci pour votre demande d’audit. Nous l’étudions et revenons vers vous sous 48 heures ouvrées pour fixer un rendez-vous de 30 minutes.';
+	const notYou =
+		'Vous n’êtes pas à l’origine de cette demande ? Ignorez simplement cet e-mail : vous ne recevrez rien d’autre de notre part.';
+	const signature = `L’équipe ${company.brand} — ${company.phone}`;
 	return frame(
 		subject,
-		`Bonjour ${lead.name},`,
-		`<p style="margin:0 0 16px">${escapeHtml(body)}</p><p style="margin:0 0 16px">Pour rappel, votre message :</p><blockquote style="margin:0;padding:12px 16px;border-left:3px solid #e5e1d8;color:#4b5563">${escapeHtml(lead.message).replace(/\r?\n/g, '<br>')}</blockquote><p style="margin:16px 0 0">L’équipe ${escapeHtml(company.brand)} — ${escapeHtml(company.phone)}</p>`,
-		`${body}\n\nPour rappel, votre message :\n\n${lead.message}\n\nL’équipe ${company.brand} — ${company.phone}`
+		'Bonjour,',
+		[next, notYou, signature].map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join(''),
+		[next, notYou, signature].join('\n\n')
 	);
 }

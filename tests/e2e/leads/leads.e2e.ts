@@ -129,17 +129,52 @@ test('a form filled faster than a person could is kept as spam and e-mails no on
 	expect(smtp.received.length).toBe(before);
 });
 
-test('the contact form works without JavaScript', async ({ browser }) => {
+test('the contact form works without JavaScript, twice from the same page', async ({ browser }) => {
 	const context = await browser.newContext({ javaScriptEnabled: false });
 	const page = await context.newPage();
 	await page.goto(`${base}/contact`);
+	const before = smtp.received.length;
 	await page.getByLabel('Nom', { exact: true }).fill('Sans Script');
 	await page.getByLabel('Adresse e-mail').fill('noscript@exemple.fr');
 	await page.getByLabel('Votre message').fill('Bonjour, je voudrais un audit de mon site.');
+	const firstToken = await page.locator('input[name="formToken"]').inputValue();
 	await page.waitForTimeout(MIN_FILL_MS + 200);
 	await page.getByRole('button', { name: 'Envoyer ma demande' }).click();
 	await expect(page.getByText('Merci ! Votre demande est bien reçue')).toBeVisible();
+	await smtp.waitFor(before + 2);
+	// The token is single-use: the page that comes back carries a new one, so a second request is not spam.
+	expect(await page.locator('input[name="formToken"]').inputValue()).not.toBe(firstToken);
+	await page.getByLabel('Nom', { exact: true }).fill('Sans Script');
+	await page.getByLabel('Adresse e-mail').fill('noscript@exemple.fr');
+	await page.getByLabel('Votre message').fill('Et une deuxième question, sur le référencement.');
+	await page.waitForTimeout(MIN_FILL_MS + 200);
+	await page.getByRole('button', { name: 'Envoyer ma demande' }).click();
+	await expect(page.getByText('Merci ! Votre demande est bien reçue')).toBeVisible();
+	await smtp.waitFor(before + 4);
 	await context.close();
+});
+
+test('with JavaScript, a second request from the same page gets a fresh token and goes through', async ({
+	page
+}) => {
+	const before = smtp.received.length;
+	await page.goto(`${base}/contact`);
+	const tokens: string[] = [];
+	for (const [i, message] of [
+		'Première demande, sans hâte.',
+		'Seconde demande, tout aussi posée.'
+	].entries()) {
+		await page.getByLabel('Nom', { exact: true }).fill('Deux Fois');
+		await page.getByLabel('Adresse e-mail').fill('deuxfois@exemple.fr');
+		await page.getByLabel('Votre message').fill(message);
+		tokens.push(await page.locator('input[name="formToken"]').inputValue());
+		await page.waitForTimeout(MIN_FILL_MS + 200);
+		await page.getByRole('button', { name: 'Envoyer ma demande' }).click();
+		await expect(page.getByRole('status')).toContainText('Merci ! Votre demande est bien reçue');
+		// Both requests notify the business and acknowledge: neither was taken for spam.
+		await smtp.waitFor(before + 2 * (i + 1));
+	}
+	expect(new Set(tokens).size).toBe(2);
 });
 
 test('invalid input shows French errors on the form', async ({ page, pageProblems }) => {

@@ -12,10 +12,18 @@ export {
 	type UploadStats,
 	type StoredUpload
 } from './upload';
-export { serveSlotImage, PROXY_CACHE_CONTROL, FALLBACK_CACHE_CONTROL, SIGNED_URL_SECONDS } from './proxy';
+export {
+	serveSlotImage,
+	serveFallbackImage,
+	BODY_STALL_MS,
+	PROXY_CACHE_CONTROL,
+	FALLBACK_CACHE_CONTROL,
+	SIGNED_URL_SECONDS
+} from './proxy';
 export {
 	listSiteImages,
 	setSiteImage,
+	serveSiteImage,
 	storedValue,
 	storedValues,
 	valueProblem,

@@ -27,19 +27,119 @@ const BUNDLED: Record<SitePage, Buffer> = {
 
 /**
  * Upstreams that just failed are not asked again for a short while: offline, every image of a page would
- * otherwise wait for its own connection attempt before falling back.
+ * otherwise wait for its own connection attempt before falling back, and a host that cuts or stalls its answers
+ * would be retried — and hold a connection — on every hit. A failure counts whether it happens before the
+ * answer's headers or in the middle of its body. External URLs are remembered by URL; storage objects by path,
+ * per storage (one in production; tests make several).
  */
 const FAILURE_MEMORY_MS = 30_000;
-const recentFailures = new Map<string, number>();
-const failedRecently = (url: string) => (recentFailures.get(url) ?? 0) > Date.now();
-const rememberFailure = (url: string) => {
-	if (recentFailures.size > 1000) recentFailures.clear();
-	recentFailures.set(url, Date.now() + FAILURE_MEMORY_MS);
-};
+
+class FailureMemory {
+	private readonly until = new Map<string, number>();
+	failedRecently(key: string): boolean {
+		return (this.until.get(key) ?? 0) > Date.now();
+	}
+	remember(key: string): void {
+		if (this.until.size > 1000) this.until.clear();
+		this.until.set(key, Date.now() + FAILURE_MEMORY_MS);
+	}
+}
+
+const externalFailures = new FailureMemory();
+const storageFailures = new WeakMap<Storage, FailureMemory>();
+function storageMemory(storage: Storage): FailureMemory {
+	let memory = storageFailures.get(storage);
+	if (!memory) storageFailures.set(storage, (memory = new FailureMemory()));
+	return memory;
+}
+
+/**
+ * The longest wait for an image body's next chunk while the client is waiting for it. A slow client does not
+ * count: nothing is asked of the upstream while the client has not taken what it was given.
+ */
+export const BODY_STALL_MS = 10_000;
+
+export class ImageStreamError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'ImageStreamError';
+	}
+}
 
 export interface ProxyDeps {
 	storage: Storage;
 	config: Pick<Config, 'imageRemoteHosts'>;
+	/** Time limits in ms; the defaults unless given (tests). */
+	limits?: { headers?: number; bodyStall?: number };
+}
+
+interface Source {
+	/** For the log: which upstream this was. */
+	kind: 'storage' | 'external' | 'stock';
+	memory: FailureMemory;
+	/** Its key in `memory`. */
+	id: string;
+}
+
+const reasonOf = (error: unknown): string => {
+	if (!(error instanceof Error)) return String(error);
+	// undici reports a cut connection as "terminated", the detail being in its cause.
+	const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+	return `${error.message}${cause}`;
+};
+
+/**
+ * An upstream body as a web stream that cannot hang or take the process down: each chunk must come within the
+ * stall limit, and the body must have the length its headers announced. On any failure the upstream is
+ * destroyed, the response errored — the server then cuts the connection, so the client sees a short answer,
+ * not a hang — the failure is logged and remembered. A client that goes away is not an upstream failure.
+ */
+function guardedBody(
+	upstream: UpstreamImage,
+	stallMs: number,
+	onFailure: (error: Error, bytes: number) => void
+): ReadableStream<Uint8Array> {
+	const source = upstream.body;
+	const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+	const expected = upstream.contentLength;
+	let bytes = 0;
+	let settled = false;
+	const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: Error) => {
+		settled = true;
+		source.destroy();
+		onFailure(error, bytes);
+		controller.error(error);
+	};
+	return new ReadableStream<Uint8Array>({
+		async pull(controller) {
+			let timer: NodeJS.Timeout | undefined;
+			const stalled = new Promise<never>((_, reject) => {
+				timer = setTimeout(() => reject(new ImageStreamError(`upstream stalled for ${stallMs} ms`)), stallMs);
+			});
+			try {
+				const next = await Promise.race([chunks.next(), stalled]);
+				if (next.done) {
+					if (expected !== null && bytes !== expected)
+						throw new ImageStreamError(`upstream body ended at ${bytes} of ${expected} bytes`);
+					settled = true;
+					controller.close();
+					return;
+				}
+				bytes += next.value.length;
+				if (expected !== null && bytes > expected)
+					throw new ImageStreamError(`upstream body longer than its ${expected} bytes`);
+				controller.enqueue(next.value);
+			} catch (error) {
+				if (!settled) fail(controller, error instanceof Error ? error : new Error(String(error)));
+			} finally {
+				clearTimeout(timer);
+			}
+		},
+		cancel() {
+			settled = true;
+			source.destroy();
+		}
+	});
 }
 
 async function fetchFromStorage(
@@ -73,14 +173,14 @@ async function fetchFromStorage(
 			body: read.body
 		};
 	}
-	return fetchTrustedImage(signed.href, { ifNoneMatch });
+	return fetchTrustedImage(signed.href, { ifNoneMatch, headersTimeoutMs: deps.limits?.headers });
 }
 
 function respond(
 	upstream: UpstreamImage,
 	cacheControl: string,
 	extra: Record<string, string>,
-	head: boolean
+	request: { head: boolean; slot: Slot; source: Source | null; stallMs: number }
 ): Response {
 	const headers = new Headers({
 		'cache-control': cacheControl,
@@ -88,62 +188,96 @@ function respond(
 		...extra
 	});
 	if (upstream.etag) headers.set('etag', upstream.etag);
-	if (upstream.status === 304) return new Response(null, { status: 304, headers });
+	if (upstream.status === 304) {
+		upstream.body.destroy();
+		return new Response(null, { status: 304, headers });
+	}
 	headers.set('content-type', upstream.contentType);
 	if (upstream.contentLength !== null) headers.set('content-length', String(upstream.contentLength));
 	if (upstream.lastModified) headers.set('last-modified', upstream.lastModified);
-	if (head) {
+	if (request.head) {
 		upstream.body.destroy();
 		return new Response(null, { status: 200, headers });
 	}
+	const { slot, source } = request;
 	// Streamed: memory does not grow with the image's size or the number of clients.
-	return new Response(Readable.toWeb(upstream.body) as ReadableStream, { status: 200, headers });
+	const body = guardedBody(upstream, request.stallMs, (error, bytes) => {
+		source?.memory.remember(source.id);
+		log.warn('site image stream failed after its headers; response cut', {
+			key: slot.key,
+			upstream: source?.kind ?? 'bundled',
+			bytes,
+			reason: reasonOf(error)
+		});
+	});
+	return new Response(body, { status: 200, headers });
+}
+
+export interface ImageRequest {
+	ifNoneMatch: string | null;
+	head: boolean;
 }
 
 export async function serveSlotImage(
 	deps: ProxyDeps,
 	slot: Slot,
 	storedValue: string | null,
-	request: { ifNoneMatch: string | null; head: boolean }
+	request: ImageRequest
 ): Promise<Response> {
 	const value = storedValue ?? slot.defaultUrl;
-	try {
-		const objectPath = storagePathOf(value);
-		if (objectPath !== null) {
-			return respond(
-				await fetchFromStorage(deps, objectPath, request.ifNoneMatch),
-				PROXY_CACHE_CONTROL,
-				{},
-				request.head
-			);
-		}
-		if (failedRecently(value)) throw new Error('upstream failed recently');
+	const objectPath = storagePathOf(value);
+	const source: Source =
+		objectPath !== null
+			? { kind: 'storage', memory: storageMemory(deps.storage), id: objectPath }
+			: { kind: 'external', memory: externalFailures, id: value };
+	const stallMs = deps.limits?.bodyStall ?? BODY_STALL_MS;
+	if (!source.memory.failedRecently(source.id)) {
 		try {
-			return respond(
-				await fetchExternalImage(value, deps.config.imageRemoteHosts, { ifNoneMatch: request.ifNoneMatch }),
-				PROXY_CACHE_CONTROL,
-				{},
-				request.head
-			);
+			const upstream =
+				objectPath !== null
+					? await fetchFromStorage(deps, objectPath, request.ifNoneMatch)
+					: await fetchExternalImage(value, deps.config.imageRemoteHosts, {
+							ifNoneMatch: request.ifNoneMatch,
+							headersTimeoutMs: deps.limits?.headers
+						});
+			return respond(upstream, PROXY_CACHE_CONTROL, {}, { head: request.head, slot, source, stallMs });
 		} catch (error) {
-			rememberFailure(value);
-			throw error;
+			source.memory.remember(source.id);
+			log.warn('site image fell back to its default', { key: slot.key, reason: reasonOf(error) });
 		}
-	} catch (error) {
-		log.warn('site image fell back to its default', {
-			key: slot.key,
-			reason: error instanceof Error ? error.message : String(error)
-		});
 	}
+	return serveFallbackImage(deps, slot, request, value);
+}
+
+/**
+ * The image served when a slot's own cannot be: its stock image, or when even that cannot be reached, the page's
+ * bundled one. Marked `X-Image-Fallback: 1` and cached briefly, so that the real image is back soon after its
+ * upstream. `failedValue` is the value that failed; absent when it is unknown (the database is out of reach).
+ */
+export async function serveFallbackImage(
+	deps: ProxyDeps,
+	slot: Slot,
+	request: ImageRequest,
+	failedValue?: string
+): Promise<Response> {
 	const fallbackHeaders = { 'x-image-fallback': '1' };
+	const stallMs = deps.limits?.bodyStall ?? BODY_STALL_MS;
 	// The stock image is ours: it is fetched even when its host was dropped from IMAGE_REMOTE_HOSTS.
-	if (value !== slot.defaultUrl && !failedRecently(slot.defaultUrl)) {
+	if (failedValue !== slot.defaultUrl && !externalFailures.failedRecently(slot.defaultUrl)) {
+		const source: Source = { kind: 'stock', memory: externalFailures, id: slot.defaultUrl };
 		try {
 			const stockHost = new URL(slot.defaultUrl).host;
-			const upstream = await fetchExternalImage(slot.defaultUrl, [stockHost]);
-			return respond(upstream, FALLBACK_CACHE_CONTROL, fallbackHeaders, request.head);
+			const upstream = await fetchExternalImage(slot.defaultUrl, [stockHost], {
+				headersTimeoutMs: deps.limits?.headers
+			});
+			return respond(upstream, FALLBACK_CACHE_CONTROL, fallbackHeaders, {
+				head: request.head,
+				slot,
+				source,
+				stallMs
+			});
 		} catch {
-			rememberFailure(slot.defaultUrl);
+			externalFailures.remember(slot.defaultUrl);
 		}
 	}
 	const bundled = BUNDLED[slot.page];
@@ -158,6 +292,6 @@ export async function serveSlotImage(
 		},
 		FALLBACK_CACHE_CONTROL,
 		fallbackHeaders,
-		request.head
+		{ head: request.head, slot, source: null, stallMs }
 	);
 }

@@ -3,16 +3,20 @@
  * IMAGE_REMOTE_HOSTS when the URL is saved and again at every fetch; the address it resolves to must not be
  * loopback, private, link-local or otherwise internal — unless the listed host is that literal address; every
  * redirect (3 at most) is checked the same way; only image/* answers of 20 MB at most are passed on.
+ *
+ * Time limits: the answer's headers must arrive within HEADERS_TIMEOUT_MS (connection and redirects included);
+ * the body is not limited here as a whole — a large image to a slow client may take long — but by the stall
+ * limit the proxy puts between its chunks (proxy.ts).
  */
 import { lookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { Agent, fetch, type Response as UndiciResponse } from 'undici';
 
 export const MAX_REMOTE_BYTES = 20 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 const CONNECT_TIMEOUT_MS = 5_000;
-const TOTAL_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
 
 export class RemoteImageError extends Error {
 	constructor(message: string) {
@@ -153,8 +157,13 @@ function toUpstream(response: UndiciResponse): UpstreamImage {
 		throw new RemoteImageError('upstream image over 20 MB');
 	}
 	if (!response.body) throw new RemoteImageError('upstream sent no body');
-	const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(
-		capped(MAX_REMOTE_BYTES)
+	// pipeline, not the bare pipe method: an upstream that fails mid-body (connection cut, limit exceeded) destroys
+	// every stage with the error, which the consumer of `body` sees; piped, the source's error had no listener and
+	// took the whole process down. The callback has nothing to add: the error reaches the consumer through `body`.
+	const body = pipeline(
+		Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+		capped(MAX_REMOTE_BYTES),
+		() => {}
 	);
 	return {
 		status: response.status,
@@ -182,13 +191,35 @@ function notModified(response: UndiciResponse, ifNoneMatch: string | null | unde
 
 export interface FetchOptions {
 	ifNoneMatch?: string | null;
+	/** Until the final answer's headers; HEADERS_TIMEOUT_MS unless given (tests). */
+	headersTimeoutMs?: number;
 }
 
-async function get(url: URL, agent: Agent, { ifNoneMatch }: FetchOptions) {
+/**
+ * Runs the header phase of a fetch under a deadline. The signal stays attached to the body afterwards but can no
+ * longer fire: the body's own limit is the proxy's stall limit.
+ */
+async function withHeadersDeadline<T>(
+	{ headersTimeoutMs = HEADERS_TIMEOUT_MS }: FetchOptions,
+	run: (signal: AbortSignal) => Promise<T>
+): Promise<T> {
+	const controller = new AbortController();
+	const timer = setTimeout(
+		() => controller.abort(new RemoteImageError(`no answer within ${headersTimeoutMs} ms`)),
+		headersTimeoutMs
+	);
+	try {
+		return await run(controller.signal);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+async function get(url: URL, agent: Agent, signal: AbortSignal, { ifNoneMatch }: FetchOptions) {
 	return fetch(url, {
 		redirect: 'manual',
 		dispatcher: agent,
-		signal: AbortSignal.timeout(TOTAL_TIMEOUT_MS),
+		signal,
 		headers: {
 			accept: 'image/avif,image/webp,image/*;q=0.8',
 			...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {})
@@ -202,6 +233,15 @@ export async function fetchExternalImage(
 	allowedHosts: readonly string[],
 	options: FetchOptions = {}
 ): Promise<UpstreamImage> {
+	return withHeadersDeadline(options, (signal) => fetchExternal(value, allowedHosts, signal, options));
+}
+
+async function fetchExternal(
+	value: string,
+	allowedHosts: readonly string[],
+	signal: AbortSignal,
+	options: FetchOptions
+): Promise<UpstreamImage> {
 	let url = new URL(value);
 	for (let hop = 0; ; hop++) {
 		const problem = externalUrlProblem(url.href, allowedHosts);
@@ -209,7 +249,7 @@ export async function fetchExternalImage(
 		const literal = url.hostname.replace(/^\[|\]$/g, '');
 		// A literal address skips DNS, so the lookup hook cannot see it: it is allowed only when listed as such.
 		const agent = isIP(literal) ? trustedAgent : guardedAgent;
-		const response = await get(url, agent, options);
+		const response = await get(url, agent, signal, options);
 		if (response.status >= 300 && response.status < 400 && response.status !== 304) {
 			void response.body?.cancel();
 			const location = response.headers.get('location');
@@ -230,10 +270,14 @@ export async function fetchExternalImage(
 
 /** Fetches from our own storage's presigned URL: no redirect is ever followed. */
 export async function fetchTrustedImage(url: string, options: FetchOptions = {}): Promise<UpstreamImage> {
+	return withHeadersDeadline(options, (signal) => fetchTrusted(url, signal, options));
+}
+
+async function fetchTrusted(url: string, signal: AbortSignal, options: FetchOptions): Promise<UpstreamImage> {
 	const response = await fetch(url, {
 		redirect: 'error',
 		dispatcher: trustedAgent,
-		signal: AbortSignal.timeout(TOTAL_TIMEOUT_MS),
+		signal,
 		headers: options.ifNoneMatch ? { 'if-none-match': options.ifNoneMatch } : {}
 	});
 	if (response.status === 304) {

@@ -5,11 +5,18 @@ import type { Config } from '../config';
 import type { DbOrTx } from '../db';
 import { siteImages } from '../db/schema';
 import { ValidationError } from '../errors';
+import { log } from '../log';
 import * as pageCache from '../pages/cache';
 import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
-import { SIGNED_URL_SECONDS } from './proxy';
+import {
+	SIGNED_URL_SECONDS,
+	serveFallbackImage,
+	serveSlotImage,
+	type ImageRequest,
+	type ProxyDeps
+} from './proxy';
 import { externalUrlProblem } from './remote';
-import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage } from './slots';
+import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage, type Slot } from './slots';
 
 export interface SiteImageEntry {
 	key: string;
@@ -41,21 +48,57 @@ export async function storedValues(db: DbOrTx): Promise<Map<string, { url: strin
  * notifications, on another instance) drops it at once.
  */
 const VALUES_TTL_MS = 2_000;
-let cachedValues: { at: number; values: Promise<Map<string, { url: string; updatedAt: Date }>> } | null =
-	null;
+let cachedValues: {
+	db: DbOrTx;
+	at: number;
+	values: Promise<Map<string, { url: string; updatedAt: Date }>>;
+} | null = null;
 pageCache.onPurge(() => {
 	cachedValues = null;
 });
 
 export async function storedValue(db: DbOrTx, key: string): Promise<string | null> {
-	if (!cachedValues || Date.now() - cachedValues.at > VALUES_TTL_MS) {
+	if (!cachedValues || cachedValues.db !== db || Date.now() - cachedValues.at > VALUES_TTL_MS) {
 		const values = storedValues(db);
-		cachedValues = { at: Date.now(), values };
+		cachedValues = { db, at: Date.now(), values };
 		values.catch(() => {
 			if (cachedValues?.values === values) cachedValues = null;
 		});
 	}
 	return (await cachedValues.values).get(key)?.url ?? null;
+}
+
+/** How long an image waits for its slot's value before the database counts as out of reach. */
+export const VALUE_LOOKUP_TIMEOUT_MS = 3_000;
+
+/**
+ * GET /api/img/{key}: the slot's image. With the database out of reach (an error, or no answer in time), the
+ * slot's value is unknown: the fallback image is served (200, `X-Image-Fallback: 1`, cached briefly) — an
+ * outage degrades the pages, it does not break their images.
+ */
+export async function serveSiteImage(
+	deps: ProxyDeps & { db: DbOrTx; valueTimeoutMs?: number },
+	slot: Slot,
+	request: ImageRequest
+): Promise<Response> {
+	let timer: NodeJS.Timeout | undefined;
+	const limitMs = deps.valueTimeoutMs ?? VALUE_LOOKUP_TIMEOUT_MS;
+	const tooSlow = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`no answer within ${limitMs} ms`)), limitMs);
+	});
+	let value: string | null;
+	try {
+		value = await Promise.race([storedValue(deps.db, slot.key), tooSlow]);
+	} catch (error) {
+		log.warn('site image value unavailable; serving the fallback', {
+			key: slot.key,
+			reason: error instanceof Error ? error.message : String(error)
+		});
+		return serveFallbackImage(deps, slot, request);
+	} finally {
+		clearTimeout(timer);
+	}
+	return serveSlotImage(deps, slot, value, request);
 }
 
 /** Every known slot, with or without a row. */

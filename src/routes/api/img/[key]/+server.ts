@@ -8,7 +8,7 @@ import { storage } from '$lib/server/storage';
 const serve: RequestHandler = async ({ params, request }) => {
 	const slot = images.slotOf(params.key ?? '');
 	if (!slot) return problem(404, `Aucune image ne porte la clé « ${params.key} ».`);
-	return images.serveSlotImage({ storage, config }, slot, await images.storedValue(db, slot.key), {
+	return images.serveSiteImage({ db, storage, config }, slot, {
 		ifNoneMatch: request.headers.get('if-none-match'),
 		head: request.method === 'HEAD'
 	});

@@ -1,16 +1,20 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, truncateSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSlotImage } from '../../src/lib/server/images/proxy';
-import { setSiteImage, listSiteImages } from '../../src/lib/server/images/site-images';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../../src/lib/server/db';
+import { serveSlotImage, type ProxyDeps } from '../../src/lib/server/images/proxy';
+import { setSiteImage, listSiteImages, serveSiteImage } from '../../src/lib/server/images/site-images';
 import { slotOf } from '../../src/lib/server/images/slots';
 import { onPurge } from '../../src/lib/server/pages/cache';
 import { FsStorage, S3Storage, type Storage } from '../../src/lib/server/storage';
 import { ValidationError } from '../../src/lib/server/errors';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { fixture } from '../helpers/fixtures';
+import { startHostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream';
 import { startS3, type RunningS3 } from '../helpers/s3';
 
 const jpeg = readFileSync(fixture('Landscape_1.jpg'));
@@ -57,9 +61,9 @@ afterAll(async () => {
 });
 const port = () => (upstream.address() as { port: number }).port;
 
-const makeFs = () =>
+const makeFs = (root = mkdtempSync(path.join(tmpdir(), 'atelier-px-'))) =>
 	new FsStorage({
-		root: mkdtempSync(path.join(tmpdir(), 'atelier-px-')),
+		root,
 		bucket: 'private-gallery',
 		origin: new URL('http://127.0.0.1:9'),
 		secret: 'k'.repeat(32)
@@ -238,6 +242,224 @@ describe('site images table', () => {
 		const reset = await setSiteImage(deps(storage), { key: 'hero', url: null }, (await adminId())!);
 		expect(reset.url).toBe(slotOf('hero')!.defaultUrl);
 		expect((await listSiteImages(database.db, storage)).find((e) => e.key === 'hero')!.isDefault).toBe(true);
+	});
+});
+
+describe('an upstream that breaks after its headers', () => {
+	// Larger than what is sent before the break, so that a cut answer is visibly short.
+	const image = randomBytes(256 * 1024);
+	const STALL_MS = 400;
+	let hostile: HostileUpstream;
+	beforeAll(async () => {
+		hostile = await startHostileUpstream(image);
+	});
+	afterAll(() => hostile.close());
+
+	const externalDeps = (): ProxyDeps => ({
+		storage: makeFs(),
+		config: { imageRemoteHosts: [hostile.host] },
+		limits: { bodyStall: STALL_MS }
+	});
+	const hostileS3 = () =>
+		new S3Storage({
+			endpoint: new URL(hostile.url),
+			accessKey: 'k',
+			secretKey: 's'.repeat(20),
+			region: 'us-east-1',
+			bucket: 'private-gallery'
+		});
+	const s3Deps = (): ProxyDeps => ({
+		storage: hostileS3(),
+		config: { imageRemoteHosts: [] },
+		limits: { bodyStall: STALL_MS }
+	});
+
+	/** The log lines written while `run` runs (the log writes warnings as JSON on stderr). */
+	async function logsOf(run: () => Promise<void>): Promise<Record<string, unknown>[]> {
+		const lines: Record<string, unknown>[] = [];
+		const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
+			lines.push(JSON.parse(String(line)) as Record<string, unknown>);
+		});
+		try {
+			await run();
+		} finally {
+			spy.mockRestore();
+		}
+		return lines;
+	}
+
+	/** Serves the slot from a broken upstream: headers as usual, then a body that fails, logged and bounded. */
+	async function expectBrokenBody(deps: ProxyDeps, value: string, reason: RegExp) {
+		let elapsed = 0;
+		const logs = await logsOf(async () => {
+			const response = await serveSlotImage(deps, slot, value, plain);
+			expect(response.status).toBe(200);
+			expect(response.headers.get('x-image-fallback')).toBeNull();
+			expect(response.headers.get('content-length')).toBe(String(image.length));
+			const started = Date.now();
+			await expect(bytes(response)).rejects.toThrow();
+			elapsed = Date.now() - started;
+		});
+		expect(logs).toContainEqual(
+			expect.objectContaining({
+				level: 'warn',
+				message: expect.stringContaining('stream failed'),
+				key: slot.key,
+				reason: expect.stringMatching(reason)
+			})
+		);
+		// No secret of a presigned URL in the log.
+		expect(JSON.stringify(logs)).not.toMatch(/X-Amz-Signature/i);
+		return elapsed;
+	}
+
+	const cases: [string, () => ProxyDeps, (word: string) => string, (word: string) => string][] = [
+		['an external host', externalDeps, (w) => `http://${hostile.host}/ext/${w}.jpg`, (w) => `/ext/${w}.jpg`],
+		['the s3 driver', s3Deps, (w) => `storage:${w}.webp`, (w) => `/private-gallery/${w}.webp`]
+	];
+
+	describe.each(cases)('from %s', (_, deps, valueOf, pathOf) => {
+		it('aborts a body cut short, logs it, and falls back for a while without asking again', async () => {
+			const d = deps();
+			await expectBrokenBody(d, valueOf('cut-1'), /terminated|closed|socket/i);
+			expect(hostile.hits(pathOf('cut-1'))).toBe(1);
+			const next = await serveSlotImage(d, slot, valueOf('cut-1'), plain);
+			expectFallback(next);
+			expect((await bytes(next)).equals(bundledMacon)).toBe(true);
+			expect(hostile.hits(pathOf('cut-1'))).toBe(1);
+			// Another image of the same upstream is still asked for: the memory is per image.
+			await expectBrokenBody(d, valueOf('cut-2'), /terminated|closed|socket/i);
+		});
+
+		it('aborts a body that stalls past the stall limit, and falls back afterwards', async () => {
+			const d = deps();
+			const elapsed = await expectBrokenBody(d, valueOf('stall-1'), /stalled/);
+			expect(elapsed).toBeGreaterThanOrEqual(STALL_MS * 0.9);
+			// Bounded by the stall limit, not by any longer timeout (the header deadline is 25 times longer).
+			expect(elapsed).toBeLessThan(STALL_MS * 12);
+			expectFallback(await serveSlotImage(d, slot, valueOf('stall-1'), plain));
+			expect(hostile.hits(pathOf('stall-1'))).toBe(1);
+		});
+
+		it('remembers a failure before the headers too', async () => {
+			const d = deps();
+			expectFallback(await serveSlotImage(d, slot, valueOf('error-1'), plain));
+			expectFallback(await serveSlotImage(d, slot, valueOf('error-1'), plain));
+			expect(hostile.hits(pathOf('error-1'))).toBe(1);
+		});
+	});
+
+	it('does not count a slow client as a stalled upstream', async () => {
+		const response = await serveSlotImage(externalDeps(), slot, `http://${hostile.host}/ext/ok.jpg`, plain);
+		const reader = response.body!.getReader();
+		const first = await reader.read();
+		expect(first.done).toBe(false);
+		// The client takes nothing for several stall limits; the upstream was not waited on meanwhile.
+		await new Promise((resolve) => setTimeout(resolve, STALL_MS * 3));
+		let received = first.value!.length;
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			received += value.length;
+		}
+		expect(received).toBe(image.length);
+	});
+
+	it('on the fs driver, aborts a file that shrinks during the read, and falls back for a while', async () => {
+		const root = mkdtempSync(path.join(tmpdir(), 'atelier-px-'));
+		const storage = makeFs(root);
+		const big = randomBytes(4 * 1024 * 1024);
+		await storage.put('shrinks.webp', big, { contentType: 'image/webp', cacheControl: '' });
+		const deps: ProxyDeps = { storage, config: { imageRemoteHosts: [] }, limits: { bodyStall: STALL_MS } };
+		const logs = await logsOf(async () => {
+			const response = await serveSlotImage(deps, slot, 'storage:shrinks.webp', plain);
+			expect(response.status).toBe(200);
+			expect(response.headers.get('content-length')).toBe(String(big.length));
+			const reader = response.body!.getReader();
+			expect((await reader.read()).done).toBe(false);
+			truncateSync(path.join(root, 'private-gallery', 'shrinks.webp'), 1024);
+			await expect(
+				(async () => {
+					while (!(await reader.read()).done);
+				})()
+			).rejects.toThrow(/ended at/);
+		});
+		expect(logs).toContainEqual(
+			expect.objectContaining({
+				key: slot.key,
+				upstream: 'storage',
+				reason: expect.stringMatching(/ended at/)
+			})
+		);
+		// Whole again, but the failure is remembered: not read again for a while.
+		await storage.put('shrinks.webp', big, { contentType: 'image/webp', cacheControl: '' });
+		expectFallback(await serveSlotImage(deps, slot, 'storage:shrinks.webp', plain));
+		// The memory belongs to the failed object, not to the whole storage.
+		await storage.put('other.webp', jpeg, { contentType: 'image/webp', cacheControl: '' });
+		const other = await serveSlotImage(deps, slot, 'storage:other.webp', plain);
+		expect(other.headers.get('x-image-fallback')).toBeNull();
+		expect((await bytes(other)).equals(jpeg)).toBe(true);
+	});
+});
+
+describe('with the database out of reach', () => {
+	it('serves the fallback image when the database is closed', async () => {
+		const closed = await createTestDatabase({ migrate: false });
+		await closed.dispose();
+		const response = await serveSiteImage(
+			{ db: closed.db, storage: makeFs(), config: { imageRemoteHosts: [] } },
+			slot,
+			plain
+		);
+		expectFallback(response);
+		expect((await bytes(response)).equals(bundledMacon)).toBe(true);
+	});
+
+	it('serves the fallback image when the database server accepts and never answers', async () => {
+		const sockets = new Set<Socket>();
+		const silent = createTcpServer((socket) => {
+			sockets.add(socket);
+			socket.on('error', () => {});
+		});
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		const { port } = silent.address() as { port: number };
+		const unreachable = openDatabase({ url: `postgres://atelier@127.0.0.1:${port}/atelier`, max: 1 });
+		try {
+			const started = Date.now();
+			const response = await serveSiteImage(
+				{
+					db: unreachable.db,
+					storage: makeFs(),
+					config: { imageRemoteHosts: [] },
+					valueTimeoutMs: 300
+				},
+				slot,
+				plain
+			);
+			expectFallback(response);
+			expect(Date.now() - started).toBeLessThan(300 * 15);
+		} finally {
+			for (const socket of sockets) socket.destroy();
+			silent.close();
+			void unreachable.close().catch(() => {});
+		}
+	});
+
+	it('serves the stored image while the database answers', async () => {
+		const storage = makeFs();
+		await storage.put('live.webp', jpeg, { contentType: 'image/webp', cacheControl: '' });
+		await setSiteImage(
+			{ db: database.db, storage, config: { imageRemoteHosts: [] } },
+			{ key: slot.key, url: 'storage:live.webp' },
+			await adminId()
+		);
+		const response = await serveSiteImage(
+			{ db: database.db, storage, config: { imageRemoteHosts: [] } },
+			slot,
+			plain
+		);
+		expect(response.headers.get('x-image-fallback')).toBeNull();
+		expect((await bytes(response)).equals(jpeg)).toBe(true);
 	});
 });
 

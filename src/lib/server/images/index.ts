@@ -15,7 +15,6 @@ export {
 export {
 	serveSlotImage,
 	serveFallbackImage,
-	BODY_STALL_MS,
 	PROXY_CACHE_CONTROL,
 	FALLBACK_CACHE_CONTROL,
 	SIGNED_URL_SECONDS
@@ -32,4 +31,10 @@ export {
 	type SiteImageEntry
 } from './site-images';
 export { detectImageType, ACCEPTED_TYPES } from './signature';
-export { externalUrlProblem, isInternalAddress, fetchExternalImage } from './remote';
+export {
+	externalUrlProblem,
+	isInternalAddress,
+	fetchExternalImage,
+	BODY_STALL_MS,
+	HEADERS_TIMEOUT_MS
+} from './remote';

@@ -3,6 +3,10 @@
  * A `storage:` value gets a fresh 1-hour signed URL on every request and is fetched through it; an external
  * value is fetched under the SSRF rules of remote.ts. Any failure serves the slot's stock image, and when even
  * that cannot be reached, the page's bundled fallback — the site looks whole offline.
+ *
+ * An upstream may also fail once its headers are passed on (a cut connection, a stall, a file that shrank): then
+ * that one response is cut, the failure logged and remembered — never an unhandled stream error, which would stop
+ * the whole process.
  */
 import { Readable } from 'node:stream';
 import type { Config } from '../config';
@@ -11,7 +15,7 @@ import { FsStorage, storagePathOf, type Storage } from '../storage';
 import homeFallback from './fallback/home.webp?inline';
 import maconFallback from './fallback/macon.webp?inline';
 import paysagisteFallback from './fallback/paysagiste.webp?inline';
-import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
+import { BODY_STALL_MS, fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
 import type { SitePage, Slot } from './slots';
 
 export const SIGNED_URL_SECONDS = 60 * 60;
@@ -52,12 +56,6 @@ function storageMemory(storage: Storage): FailureMemory {
 	if (!memory) storageFailures.set(storage, (memory = new FailureMemory()));
 	return memory;
 }
-
-/**
- * The longest wait for an image body's next chunk while the client is waiting for it. A slow client does not
- * count: nothing is asked of the upstream while the client has not taken what it was given.
- */
-export const BODY_STALL_MS = 10_000;
 
 export class ImageStreamError extends Error {
 	constructor(message: string) {

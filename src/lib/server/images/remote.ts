@@ -17,6 +17,12 @@ export const MAX_REMOTE_BYTES = 20 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 const CONNECT_TIMEOUT_MS = 5_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * The longest wait for an image body's next chunk while the client is waiting for it (applied by the proxy to
+ * every upstream: external, s3 and fs alike). A slow client does not count: nothing is asked of the upstream
+ * while the client has not taken what it was given.
+ */
+export const BODY_STALL_MS = 10_000;
 
 export class RemoteImageError extends Error {
 	constructor(message: string) {

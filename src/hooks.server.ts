@@ -8,13 +8,7 @@ import { bodyLimit, declaredLength, payloadTooLarge } from '$lib/server/http/bod
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
 import { log } from '$lib/server/log';
 import { startMaintenance } from '$lib/server/maintenance';
-import {
-	CACHED_PATHS,
-	exposePageCache,
-	pageCache,
-	startPurgeListener,
-	type CachedPage
-} from '$lib/server/pages/cache';
+import { exposePageCache, handle as pageCaching, startPurgeListener } from '$lib/server/pages/cache';
 
 export const init: ServerInit = async () => {
 	// Building and prerendering run this too: no migration, no LISTEN, no timers then.
@@ -98,38 +92,6 @@ const privateCaching: Handle = async ({ event, resolve }) => {
 		response.headers.has('set-cookie') ||
 		(event.locals.session !== null && !shared);
 	return isPrivate ? withHeaders(response, { 'cache-control': 'private, no-store' }) : response;
-};
-
-/**
- * `/`, `/macon` and `/paysagiste` for anonymous visitors come from the page cache. Anyone with a session cookie,
- * any query string and any method but GET/HEAD go straight to the renderer, and never fill the cache.
- */
-const pageCaching: Handle = async ({ event, resolve }) => {
-	const path = event.url.pathname;
-	const method = event.request.method;
-	const cacheable =
-		CACHED_PATHS.has(path) &&
-		(method === 'GET' || method === 'HEAD') &&
-		!event.url.search &&
-		!event.locals.user &&
-		!event.cookies.get(auth.sessionCookieName(config.origin));
-	if (!cacheable) return resolve(event);
-
-	let fresh: Response | null = null;
-	const render = async (): Promise<CachedPage | null> => {
-		const response = await resolve(event);
-		fresh = response;
-		if (response.status !== 200 || response.headers.has('set-cookie')) return null;
-		const body = new Uint8Array(await response.clone().arrayBuffer());
-		return { status: 200, headers: [...response.headers], body, createdAt: Date.now() };
-	};
-	const { state, page } = await pageCache.serve(path, render);
-	// An answer not worth keeping (an error page, say) goes back to its requester as rendered.
-	if (!page) return fresh ?? resolve(event);
-	const headers = new Headers(page.headers);
-	headers.set('x-page-cache', state);
-	headers.set('cache-control', 'no-cache');
-	return new Response(method === 'HEAD' ? null : page.body, { status: page.status, headers });
 };
 
 export const handle: Handle = sequence(

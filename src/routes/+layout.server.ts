@@ -1,6 +1,8 @@
+import * as system from '$lib/server/system';
 import type { LayoutServerLoad } from './$types';
 
-/** What the header needs to know about the visitor: only their name and role, never more. */
+/** What the header needs: the visitor's name and role only, never more, and the site's mode (its pages). */
 export const load: LayoutServerLoad = ({ locals }) => ({
-	viewer: locals.user ? { name: locals.user.name, isAdmin: locals.user.isAdmin } : null
+	viewer: locals.user ? { name: locals.user.name, isAdmin: locals.user.isAdmin } : null,
+	siteMode: system.siteMode()
 });

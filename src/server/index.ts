@@ -9,8 +9,8 @@ import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
 import { runShutdownHooks, settleBackgroundTasks } from '../lib/server/lifecycle';
 import { log } from '../lib/server/log';
+import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
-import { cachedPageAnswerer } from './cached-pages';
 import { admitBody } from './request-bodies';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
@@ -43,7 +43,7 @@ async function main() {
 	const headers = Object.entries(securityHeaders(config)).filter(
 		(entry): entry is [string, string] => !!entry[1]
 	);
-	const answerFromCache = cachedPageAnswerer(config);
+	const answerFromCache = nodeFastPath(config);
 	const server = createServer((req, res) => {
 		admitBody(req, res, headers, (request) => {
 			if (answerFromCache(request, res)) return;

@@ -8,6 +8,7 @@ import type { Cookies } from '@sveltejs/kit';
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { sessions, users } from '../db/schema';
+import { sessionCookieName } from './cookie-name';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
@@ -115,10 +116,7 @@ export async function purgeExpiredSessions(db: DbOrTx): Promise<number> {
 	return deleted.length;
 }
 
-/** `__Host-` with Secure behind https: the browser then refuses the cookie from any other host or path. */
-export function sessionCookieName(origin: URL): string {
-	return origin.protocol === 'https:' ? '__Host-session' : 'session';
-}
+export { sessionCookieName };
 
 export function setSessionCookie(cookies: Cookies, origin: URL, token: string, expiresAt: Date): void {
 	cookies.set(sessionCookieName(origin), token, {

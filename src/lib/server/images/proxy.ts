@@ -9,23 +9,14 @@ import type { Config } from '../config';
 import type { DbOrTx } from '../db';
 import { log } from '../log';
 import { FsStorage, storagePathOf, type Storage } from '../storage';
-import homeFallback from './fallback/home.webp?inline';
-import maconFallback from './fallback/macon.webp?inline';
-import paysagisteFallback from './fallback/paysagiste.webp?inline';
+import { bundledFallback } from './fallbacks';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
 import { storedValue } from './site-images';
-import type { SitePage, Slot } from './slots';
+import type { Slot } from './slots';
 
 export const SIGNED_URL_SECONDS = 60 * 60;
 export const PROXY_CACHE_CONTROL = 'public, max-age=3300, s-maxage=3300';
 export const FALLBACK_CACHE_CONTROL = 'public, max-age=60';
-
-const dataUrlBytes = (dataUrl: string) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
-const BUNDLED: Record<SitePage, Buffer> = {
-	'/': dataUrlBytes(homeFallback),
-	'/macon': dataUrlBytes(maconFallback),
-	'/paysagiste': dataUrlBytes(paysagisteFallback)
-};
 
 /**
  * Upstreams that just failed — before their headers or in the middle of a body, storage and external hosts
@@ -166,7 +157,7 @@ async function serveFallback(slot: Slot, failedValue: string, head: boolean): Pr
 			rememberFailure(slot.defaultUrl);
 		}
 	}
-	const bundled = BUNDLED[slot.page];
+	const bundled = bundledFallback(slot.page);
 	return respond(
 		{
 			status: 200,

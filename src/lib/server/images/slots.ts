@@ -1,9 +1,11 @@
 /**
  * The registry of site image slots: every key a page may show, with its page (by the prefix rule of SEED.md
- * part 2), its French label (the alt text), the stock image used until an admin sets one, and its display size.
+ * part 2, whose prefixes the page registry holds), its French label (the alt text), the stock image used until
+ * an admin sets one, and its display size.
  */
+import { pages, type SitePage } from '$lib/pages/registry';
 
-export type SitePage = '/' | '/macon' | '/paysagiste';
+export type { SitePage };
 
 export interface Slot {
 	key: string;
@@ -15,11 +17,7 @@ export interface Slot {
 }
 
 /** SEED.md part 2: `macon_` → /macon, `paysagiste_` → /paysagiste, any other key → /. */
-export function pageOfKey(key: string): SitePage {
-	if (key.startsWith('macon_')) return '/macon';
-	if (key.startsWith('paysagiste_')) return '/paysagiste';
-	return '/';
-}
+export const pageOfKey = (key: string): SitePage => pages.pageOfKey(key);
 
 const unsplash = (id: string, width: number, height: number) =>
 	`https://images.unsplash.com/${id}?auto=format&fit=crop&w=${width}&h=${height}&q=80`;
@@ -110,8 +108,7 @@ export function slotsOfPage(page: SitePage): Slot[] {
 	return SLOTS.filter((s) => s.page === page);
 }
 
-export const PAGE_LABELS: Record<SitePage, string> = {
-	'/': 'Accueil',
-	'/macon': 'Démo maçon',
-	'/paysagiste': 'Démo paysagiste'
-};
+export const PAGE_LABELS = Object.fromEntries(pages.slotPages.map((p) => [p.path, p.label])) as Record<
+	SitePage,
+	string
+>;

@@ -1,5 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PageCache, type CachedPage } from './cache';
+import { PAGES, createPageRegistry } from '$lib/pages/registry';
+import { loadConfig } from '../config';
+import { PageCache, nodeFastPath, type CachedPage } from './cache';
 
 const page = (text: string, createdAt = Date.now()): CachedPage => ({
 	status: 200,
@@ -83,5 +90,90 @@ describe('PageCache', () => {
 		release();
 		expect(text((await before).page)).toBe('old');
 		expect((await cache.serve('/', async () => page('new'))).state).toBe('MISS');
+	});
+});
+
+describe('PageCache freshness from the registry', () => {
+	it('keeps each page fresh for its own cacheSeconds', async () => {
+		const registry = createPageRegistry([
+			...PAGES,
+			{ path: '/couvreur', label: 'Démo couvreur', modes: ['platform'], indexable: true, cacheSeconds: 10 }
+		]);
+		const time = clock();
+		const cache = new PageCache(registry.freshMs, time.now);
+		await cache.serve('/', async () => page('home', time.now()));
+		await cache.serve('/couvreur', async () => page('couvreur', time.now()));
+		time.advance(11_000);
+		expect(cache.fresh('/')).not.toBeNull();
+		expect(cache.fresh('/couvreur')).toBeNull();
+	});
+});
+
+describe('nodeFastPath', () => {
+	/** A real server: the fast path first, then a stand-in for SvelteKit that answers 299. */
+	async function serverWith(answer: (req: IncomingMessage, res: ServerResponse) => boolean) {
+		const server = createServer((req, res) => {
+			if (answer(req, res)) return;
+			res.writeHead(299, { 'content-type': 'text/plain' }).end('app');
+		});
+		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+		const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		return {
+			get: (p: string, init?: RequestInit) => fetch(base + p, init),
+			close: () => new Promise((r) => server.close(r))
+		};
+	}
+
+	const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atelier-fast-path-')) });
+	// One line added to the registry: the fast path answers it, in the modes it lists.
+	const registry = createPageRegistry([
+		...PAGES,
+		{ path: '/couvreur', label: 'Démo couvreur', modes: ['platform'], indexable: true, cacheSeconds: 60 }
+	]);
+
+	it('answers an anonymous GET or HEAD of a fresh cached page, with the security headers', async () => {
+		const cache = new PageCache(registry.freshMs);
+		await cache.serve('/couvreur', async () => page('couvreur'));
+		const server = await serverWith(nodeFastPath(config, registry, () => cache));
+		try {
+			const hit = await server.get('/couvreur');
+			expect(hit.status).toBe(200);
+			expect(hit.headers.get('x-page-cache')).toBe('HIT');
+			expect(hit.headers.get('cache-control')).toBe('no-cache');
+			expect(hit.headers.get('x-content-type-options')).toBe('nosniff');
+			expect(hit.headers.get('content-length')).toBe(String('couvreur'.length));
+			expect(await hit.text()).toBe('couvreur');
+			const head = await server.get('/couvreur', { method: 'HEAD' });
+			expect([head.status, head.headers.get('x-page-cache'), await head.text()]).toEqual([200, 'HIT', '']);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('leaves to the app: a session cookie, a query string, a POST, an uncached or stale page, another mode', async () => {
+		const time = clock();
+		const cache = new PageCache(registry.freshMs, time.now);
+		await cache.serve('/couvreur', async () => page('couvreur', time.now()));
+		await cache.serve('/contact', async () => page('contact', time.now()));
+		const app = await serverWith(nodeFastPath(config, registry, () => cache));
+		const showcase = await serverWith(
+			nodeFastPath({ ...config, siteMode: 'showcase' }, registry, () => cache)
+		);
+		const shared = await serverWith(nodeFastPath(config, undefined, () => cache));
+		try {
+			const status = async (answer: Promise<Response>) => (await answer).status;
+			expect(await status(app.get('/couvreur', { headers: { cookie: 'theme=1; session=x' } }))).toBe(299);
+			expect(await status(app.get('/couvreur?utm=1'))).toBe(299);
+			expect(await status(app.get('/couvreur', { method: 'POST' }))).toBe(299);
+			expect(await status(app.get('/contact'))).toBe(299);
+			expect(await status(showcase.get('/couvreur'))).toBe(299);
+			// The app's own registry has no /couvreur line.
+			expect(await status(shared.get('/couvreur'))).toBe(299);
+			expect(await status(app.get('/couvreur'))).toBe(200);
+			time.advance(61_000);
+			expect(await status(app.get('/couvreur'))).toBe(299);
+		} finally {
+			await Promise.all([app.close(), showcase.close(), shared.close()]);
+		}
 	});
 });

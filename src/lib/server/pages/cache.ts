@@ -1,14 +1,30 @@
 /**
- * The page cache of `/`, `/macon` and `/paysagiste` (CONTRACT §4): each page's full HTML is kept in memory per
- * instance, fresh for 60 s; then one request is served the stale copy while a single regeneration runs in the
- * background (no stampede). `purge(path)` drops a page on this instance and, through PostgreSQL NOTIFY, on every
- * other instance sharing the database. Signed-in visitors never read or fill it (cached HTML holds nobody's data).
+ * The page cache (CONTRACT §4) of the pages the registry marks `cacheSeconds` (src/lib/pages/registry.ts): each
+ * page's full HTML is kept in memory per instance, fresh for its `cacheSeconds`; then one request is served the
+ * stale copy while a single regeneration runs in the background (no stampede). `purge(path)` drops a page on this
+ * instance and, through PostgreSQL NOTIFY, on every other instance sharing the database. Signed-in visitors never
+ * read or fill it (cached HTML holds nobody's data).
+ *
+ * Two entries, one per bundle:
+ * - `handle`, in hooks.server.ts: serves HIT/MISS/STALE from SvelteKit, renders and fills the cache.
+ * - `nodeFastPath(config)`, in the server entry (src/server/index.ts): answers a fresh HIT before SvelteKit runs.
+ *
+ * How state is shared: build/server.js is bundled by esbuild separately from SvelteKit's output, so this module
+ * is loaded twice in one process and every module-level variable (`pageCache`, the purge notifier) exists twice.
+ * The two copies share the PageCache instance only through the `PAGE_CACHE_KEY` symbol on globalThis, which the
+ * app sets at start-up (`exposePageCache`); the fast path reads the cache from there and nothing else. Anything
+ * else the fast path needs must come from dependency-free modules (the registry, the cookie name, the security
+ * headers) — never from the database or the app's configuration singleton.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Handle } from '@sveltejs/kit';
 import type postgres from 'postgres';
+import { pages as registry, type PageRegistry } from '$lib/pages/registry';
+import { hasSessionCookie, sessionCookieName } from '../auth/cookie-name';
+import { config, type Config } from '../config';
+import { scriptSrcFrom, securityHeaders } from '../http/security-headers';
 import { log } from '../log';
 
-export const CACHED_PATHS = new Set(['/', '/macon', '/paysagiste']);
-export const FRESH_MS = 60_000;
 const CHANNEL = 'atelier_page_purge';
 
 export interface CachedPage {
@@ -29,10 +45,15 @@ export class PageCache {
 	private readonly rendering = new Map<string, Promise<CachedPage | null>>();
 	private readonly listeners = new Set<Listener>();
 
+	private readonly freshMsOf: (path: string) => number;
+
+	/** `freshMs`: one duration for every path, or each path's own (the registry's, by default). */
 	constructor(
-		private readonly freshMs = FRESH_MS,
+		freshMs: number | ((path: string) => number) = registry.freshMs,
 		private readonly now: () => number = Date.now
-	) {}
+	) {
+		this.freshMsOf = typeof freshMs === 'number' ? () => freshMs : freshMs;
+	}
 
 	onPurge(listener: Listener): () => void {
 		this.listeners.add(listener);
@@ -55,7 +76,7 @@ export class PageCache {
 		render: () => Promise<CachedPage | null>
 	): Promise<{ state: CacheState; page: CachedPage | null }> {
 		const entry = this.entries.get(path);
-		if (entry && this.now() - entry.createdAt < this.freshMs) return { state: 'HIT', page: entry };
+		if (entry && this.isFresh(path, entry)) return { state: 'HIT', page: entry };
 		if (entry) {
 			void this.renderOnce(path, render).catch((error) =>
 				log.error('page regeneration failed', { path, error })
@@ -82,7 +103,11 @@ export class PageCache {
 	/** The page when it is in the cache and fresh; never renders. */
 	fresh(path: string): CachedPage | null {
 		const entry = this.entries.get(path);
-		return entry && this.now() - entry.createdAt < this.freshMs ? entry : null;
+		return entry && this.isFresh(path, entry) ? entry : null;
+	}
+
+	private isFresh(path: string, entry: CachedPage): boolean {
+		return this.now() - entry.createdAt < this.freshMsOf(path);
 	}
 
 	get size(): number {
@@ -92,16 +117,16 @@ export class PageCache {
 
 export const pageCache = new PageCache();
 
-/**
- * The server entry (a separate bundle in the same process) answers fresh hits before SvelteKit runs; it finds
- * this instance under a registered symbol, as it does the shutdown hooks.
- */
+/** The one link between the two bundles (see the header): the app's PageCache, registered on globalThis. */
 export const PAGE_CACHE_KEY = Symbol.for('atelier.page-cache');
 
 /** Called once by the app at start-up (not on import: the server entry's bundle imports this module too). */
 export function exposePageCache(): void {
 	(globalThis as unknown as Record<symbol, PageCache>)[PAGE_CACHE_KEY] = pageCache;
 }
+
+const exposedPageCache = () =>
+	(globalThis as unknown as Record<symbol, PageCache | undefined>)[PAGE_CACHE_KEY];
 
 let notifier: postgres.Sql | null = null;
 
@@ -115,7 +140,7 @@ export async function startPurgeListener(client: postgres.Sql | null): Promise<v
 	await client.listen(
 		CHANNEL,
 		(path) => {
-			if (CACHED_PATHS.has(path)) pageCache.purgeLocal(path);
+			if (registry.cachedPaths().has(path)) pageCache.purgeLocal(path);
 		},
 		() => log.info('listening for page purges', { channel: CHANNEL })
 	);
@@ -130,3 +155,94 @@ export async function purge(path: string): Promise<void> {
 	pageCache.purgeLocal(path);
 	if (notifier) await notifier.notify(CHANNEL, path);
 }
+
+type Answer = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * The fast path, for the server entry: an anonymous GET or HEAD of a cached page (no query string) whose copy
+ * is in the cache and fresh is answered here, without entering SvelteKit — same bytes, same headers, the full
+ * security headers. Anything else (a session cookie, a query string, a stale or missing page) goes to
+ * SvelteKit, which renders, refreshes and counts MISS/STALE. Returns true when it answered.
+ */
+export function nodeFastPath(
+	config: Config,
+	pages: Pick<PageRegistry, 'cachedPaths'> = registry,
+	cache: () => PageCache | undefined = exposedPageCache
+): Answer {
+	const cachedPaths = pages.cachedPaths(config.siteMode);
+	// Final headers per cached page, computed once per page version.
+	const prepared = new WeakMap<CachedPage, [string, string][]>();
+
+	const headersOf = (page: CachedPage): [string, string][] => {
+		let headers = prepared.get(page);
+		if (!headers) {
+			const merged = new Map(page.headers);
+			const scriptSrc = scriptSrcFrom(merged.get('content-security-policy') ?? null) ?? undefined;
+			for (const [name, value] of Object.entries(securityHeaders(config, scriptSrc)))
+				if (value) merged.set(name, value);
+			merged.set('x-page-cache', 'HIT');
+			merged.set('cache-control', 'no-cache');
+			merged.set('content-length', String(page.body.byteLength));
+			headers = [...merged];
+			prepared.set(page, headers);
+		}
+		return headers;
+	};
+
+	return (req, res) => {
+		if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+		// An odd GET with a body goes the long way, where its early answer closes the connection.
+		if (Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding']) return false;
+		const path = req.url ?? '';
+		if (!cachedPaths.has(path)) return false;
+		if (hasSessionCookie(req.headers.cookie, config.origin)) return false;
+		const page = cache()?.fresh(path);
+		if (!page) return false;
+		res.writeHead(page.status, headersOf(page));
+		res.end(req.method === 'HEAD' ? undefined : page.body);
+		return true;
+	};
+}
+
+/**
+ * The hook, for hooks.server.ts (after `authenticate`): cached pages for anonymous visitors come from the page
+ * cache. Anyone with a session cookie, any query string and any method but GET/HEAD go straight to the
+ * renderer, and never fill the cache.
+ */
+export function createHandle(deps: {
+	config: Pick<Config, 'origin' | 'siteMode'>;
+	pages?: Pick<PageRegistry, 'cachedPaths'>;
+	cache?: PageCache;
+}): Handle {
+	const { pages = registry, cache = pageCache } = deps;
+	return async ({ event, resolve }) => {
+		const path = event.url.pathname;
+		const method = event.request.method;
+		const cacheable =
+			pages.cachedPaths(deps.config.siteMode).has(path) &&
+			(method === 'GET' || method === 'HEAD') &&
+			!event.url.search &&
+			!event.locals.user &&
+			!event.cookies.get(sessionCookieName(deps.config.origin));
+		if (!cacheable) return resolve(event);
+
+		let fresh: Response | null = null;
+		const render = async (): Promise<CachedPage | null> => {
+			const response = await resolve(event);
+			fresh = response;
+			if (response.status !== 200 || response.headers.has('set-cookie')) return null;
+			const body = new Uint8Array(await response.clone().arrayBuffer());
+			return { status: 200, headers: [...response.headers], body, createdAt: Date.now() };
+		};
+		const { state, page } = await cache.serve(path, render);
+		// An answer not worth keeping (an error page, say) goes back to its requester as rendered.
+		if (!page) return fresh ?? resolve(event);
+		const headers = new Headers(page.headers);
+		headers.set('x-page-cache', state);
+		headers.set('cache-control', 'no-cache');
+		return new Response(method === 'HEAD' ? null : page.body, { status: page.status, headers });
+	};
+}
+
+/** The app's hook; reads the configuration on its first request, not on import. */
+export const handle: Handle = createHandle({ config });

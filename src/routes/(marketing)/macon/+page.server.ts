@@ -1,8 +1,4 @@
-import * as images from '$lib/server/images';
-import { canonicalUrl } from '$lib/server/pages/seo';
+import { slotPageData } from '$lib/server/pages/page-data';
 import type { PageServerLoad } from './$types';
 
-export const load: PageServerLoad = async () => ({
-	images: await images.pageImages('/macon'),
-	canonical: canonicalUrl('/macon')
-});
+export const load: PageServerLoad = ({ url }) => slotPageData(url.pathname);

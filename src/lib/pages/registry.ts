@@ -1,0 +1,99 @@
+/**
+ * The site's public pages, listed once. Everything that depends on which pages exist is derived from `PAGES`:
+ * the page cache (which paths, how long), the image slots of each page and its bundled fallback image, the
+ * labels shown in the navigation and the admin, the modes a page exists in (CONTRACT §2 `SITE_MODE`), and the
+ * sitemap. Adding a cached page is one line here (plus its route).
+ *
+ * Dependency-free on purpose: the SvelteKit app imports it on both sides (the header's navigation runs in the
+ * browser), and so does the server entry, which esbuild bundles separately (src/lib/server/pages/cache.ts).
+ */
+
+export type SiteMode = 'platform' | 'showcase';
+
+export interface PageSlots {
+	/** SEED.md part 2: a slot key starting with this prefix belongs to the page; '' takes every other key. */
+	prefix: string;
+	/** The image shown when neither the chosen nor the stock image can be fetched (src/lib/server/images/fallback/). */
+	fallback: string;
+}
+
+export interface PageEntry {
+	path: string;
+	/** French, short: navigation links and the admin's grouping of images. */
+	label: string;
+	modes: readonly SiteMode[];
+	/** Listed in the sitemap. */
+	indexable: boolean;
+	/** Linked from the header's navigation, in registry order. */
+	nav?: boolean;
+	/** Whole-page cache for anonymous visitors (CONTRACT §4); absent: rendered on every request. */
+	cacheSeconds?: number;
+	slots?: PageSlots;
+}
+
+const BOTH: readonly SiteMode[] = ['platform', 'showcase'];
+const PLATFORM: readonly SiteMode[] = ['platform'];
+
+// prettier-ignore
+export const PAGES = [
+	{ path: '/', label: 'Accueil', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: '', fallback: 'home.webp' } },
+	{ path: '/macon', label: 'Démo maçon', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'macon_', fallback: 'macon.webp' } },
+	{ path: '/paysagiste', label: 'Démo paysagiste', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'paysagiste_', fallback: 'paysagiste.webp' } },
+	{ path: '/devis', label: 'Devis', modes: PLATFORM, indexable: true, nav: true },
+	{ path: '/contact', label: 'Contact', modes: BOTH, indexable: true, nav: true },
+	{ path: '/mentions-legales', label: 'Mentions légales', modes: BOTH, indexable: true },
+	{ path: '/cgv', label: 'Conditions générales de vente', modes: BOTH, indexable: true },
+	{ path: '/confidentialite', label: 'Politique de confidentialité', modes: BOTH, indexable: true }
+] as const satisfies readonly PageEntry[];
+
+/** The paths of the pages that have image slots. */
+export type SlotPage<P extends readonly PageEntry[]> = Extract<P[number], { slots: PageSlots }>['path'];
+export type SitePage = SlotPage<typeof PAGES>;
+
+export interface SitemapEntry {
+	path: string;
+}
+
+export function createPageRegistry<const P extends readonly PageEntry[]>(pages: P) {
+	type WithSlots = P[number] & { path: SlotPage<P>; slots: PageSlots };
+	const slotPages = pages.filter((p): p is WithSlots => p.slots !== undefined);
+	// Longest prefix first, so that '' (every other key) is tried last.
+	const byPrefix = [...slotPages].sort((a, b) => b.slots.prefix.length - a.slots.prefix.length);
+	const catchAll = byPrefix.at(-1);
+	if (!catchAll || catchAll.slots.prefix !== '')
+		throw new Error("page registry: one page with slots must take every other key (prefix '')");
+	const inMode = (mode: SiteMode) => pages.filter((p) => p.modes.includes(mode));
+	const cachedAmong = (list: readonly PageEntry[]): ReadonlySet<string> =>
+		new Set(list.filter((p) => p.cacheSeconds).map((p) => p.path));
+	const cached = {
+		any: cachedAmong(pages),
+		platform: cachedAmong(inMode('platform')),
+		showcase: cachedAmong(inMode('showcase'))
+	};
+
+	return {
+		pages,
+		slotPages: slotPages as readonly WithSlots[],
+		inMode,
+		/** The first page at `path` that exists in `mode` (or in any mode). */
+		find: (path: string, mode?: SiteMode): P[number] | undefined =>
+			pages.find((p) => p.path === path && (!mode || p.modes.includes(mode))),
+		/** Paths served from the page cache in `mode`; without a mode, in any mode (to honour purges). */
+		cachedPaths: (mode?: SiteMode): ReadonlySet<string> => cached[mode ?? 'any'],
+		/** How long a cached page stays fresh; 0 for a page that is not cached. */
+		freshMs: (path: string): number => (pages.find((p) => p.path === path)?.cacheSeconds ?? 0) * 1000,
+		/** The page a slot key belongs to, by the prefix rule of SEED.md part 2. */
+		pageOfKey: (key: string): SlotPage<P> => byPrefix.find((p) => key.startsWith(p.slots.prefix))!.path,
+		labelOf: (path: SlotPage<P>): string => slotPages.find((p) => p.path === path)!.label,
+		nav: (mode: SiteMode) => inMode(mode).filter((p) => p.nav),
+		/** What a sitemap lists in `mode`: the indexable pages, in registry order. */
+		sitemap: (mode: SiteMode): SitemapEntry[] =>
+			inMode(mode)
+				.filter((p) => p.indexable)
+				.map((p) => ({ path: p.path }))
+	};
+}
+
+export type PageRegistry = ReturnType<typeof createPageRegistry>;
+
+export const pages = createPageRegistry(PAGES);

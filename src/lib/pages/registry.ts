@@ -70,6 +70,8 @@ export function createPageRegistry<const P extends readonly PageEntry[]>(pages: 
 		platform: cachedAmong(inMode('platform')),
 		showcase: cachedAmong(inMode('showcase'))
 	};
+	// Read on every cache hit: a map, not a search (the first entry of a path wins, as in `find`).
+	const freshMs = new Map([...pages].reverse().map((p) => [p.path, (p.cacheSeconds ?? 0) * 1000]));
 
 	return {
 		pages,
@@ -81,7 +83,7 @@ export function createPageRegistry<const P extends readonly PageEntry[]>(pages: 
 		/** Paths served from the page cache in `mode`; without a mode, in any mode (to honour purges). */
 		cachedPaths: (mode?: SiteMode): ReadonlySet<string> => cached[mode ?? 'any'],
 		/** How long a cached page stays fresh; 0 for a page that is not cached. */
-		freshMs: (path: string): number => (pages.find((p) => p.path === path)?.cacheSeconds ?? 0) * 1000,
+		freshMs: (path: string): number => freshMs.get(path) ?? 0,
 		/** The page a slot key belongs to, by the prefix rule of SEED.md part 2. */
 		pageOfKey: (key: string): SlotPage<P> => byPrefix.find((p) => key.startsWith(p.slots.prefix))!.path,
 		labelOf: (path: SlotPage<P>): string => slotPages.find((p) => p.path === path)!.label,

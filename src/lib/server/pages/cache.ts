@@ -13,8 +13,9 @@
  * is loaded twice in one process and every module-level variable (`pageCache`, the purge notifier) exists twice.
  * The two copies share the PageCache instance only through the `PAGE_CACHE_KEY` symbol on globalThis, which the
  * app sets at start-up (`exposePageCache`); the fast path reads the cache from there and nothing else. Anything
- * else the fast path needs must come from dependency-free modules (the registry, the cookie name, the security
- * headers) — never from the database or the app's configuration singleton.
+ * else the fast path needs comes from dependency-free modules (the registry, the cookie name, the security
+ * headers) and from the configuration the server entry loaded and passes in — never from the database or the
+ * app's lazy `config` singleton, which only `handle` reads.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handle } from '@sveltejs/kit';

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSchema } from '../../src/lib/schemas/leads';
 import { leads } from '../../src/lib/server/db/schema';
 import { isDatabaseUnavailable } from '../../src/lib/server/db/unavailable';
-import { OUTAGE_MESSAGE } from '../../src/lib/server/errors';
+import { OUTAGE_MESSAGE } from '../../src/lib/messages';
 import { api } from '../../src/lib/server/http/api';
 import { formFailure } from '../../src/lib/server/http/forms';
+import { adminState } from '../../src/lib/server/auth/accounts';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
 let live: TestDatabase;
@@ -75,5 +76,13 @@ describe(`outages on ${driverName}`, () => {
 		expect(headers['retry-after']).toBeDefined();
 		expect(failure.data.form.data).toMatchObject(typed);
 		expect(failure.data.form.message).toEqual({ type: 'error', text: OUTAGE_MESSAGE });
+	});
+
+	it('let the sign-in pages show their form when they cannot tell whether an admin exists', async () => {
+		expect(await adminState(gone.db)).toBe('unknown');
+		expect(await adminState(live.db)).toBe('none');
+		// A query that is wrong is still a bug, not an outage.
+		const broken = { select: () => ({ from: () => ({ where: () => Promise.reject(new Error('syntax')) }) }) };
+		await expect(adminState(broken as never)).rejects.toThrow('syntax');
 	});
 });

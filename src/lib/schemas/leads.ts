@@ -12,10 +12,6 @@ export const PROJECT_TYPES = [
 	{ value: 'autre', label: 'Autre projet' }
 ] as const;
 
-/** What a visitor reads once a request is stored, whichever way it arrived (API or form action). */
-export const LEAD_RECEIVED_MESSAGE =
-	'Merci ! Votre demande est bien reçue : nous vous répondons sous 48 heures ouvrées.';
-
 /** "mur" → "Mur, muret ou clôture"; an unknown value is shown as it is. */
 export const projectTypeLabel = (value: string | null | undefined): string | null =>
 	value ? (PROJECT_TYPES.find((t) => t.value === value)?.label ?? value) : null;

@@ -2,6 +2,8 @@
  * Typed errors of the domain. Each carries the HTTP status it maps to; the API wrapper
  * (http/api.ts) turns them into problem details once, and form actions into French form messages.
  */
+import { tooManyAttempts } from '$lib/messages';
+
 export class AppError extends Error {
 	constructor(
 		readonly status: number,
@@ -62,7 +64,7 @@ export class UnsupportedMediaTypeError extends AppError {
 export class RateLimitedError extends AppError {
 	constructor(
 		readonly retryAfterSeconds: number,
-		message = 'Trop de tentatives. Réessayez plus tard.'
+		message = tooManyAttempts(retryAfterSeconds)
 	) {
 		super(429, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
 	}
@@ -73,14 +75,3 @@ export class ServiceUnavailableError extends AppError {
 		super(503, message, retryAfterSeconds ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {});
 	}
 }
-
-/** "Réessayez dans 12 minutes." — for form messages. */
-export function retryAfterText(seconds: number): string {
-	if (seconds < 90) return `Réessayez dans ${Math.max(1, seconds)} secondes.`;
-	const minutes = Math.ceil(seconds / 60);
-	return `Réessayez dans ${minutes} minutes.`;
-}
-
-/** What a visitor reads when the database is out: their submission was not taken, but nothing they typed is lost. */
-export const OUTAGE_MESSAGE =
-	'Le service est momentanément indisponible. Réessayez dans quelques instants : ce que vous avez saisi est conservé.';

@@ -1,27 +1,40 @@
-/** The load and action behind /contact and /devis: the same schema and domain call as the JSON API. */
+/**
+ * The load and action behind /contact and /devis: the same schema and domain call as the JSON API. The page's
+ * form posts here with or without JavaScript (superforms' `enhance` in ContactForm/DevisForm).
+ */
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import { message, superValidate } from 'sveltekit-superforms';
-import { zod4 } from 'sveltekit-superforms/adapters';
-import { LEAD_RECEIVED_MESSAGE, contactSchema, devisSchema } from '$lib/schemas/leads';
+import { zod4, type ValidationAdapter } from 'sveltekit-superforms/adapters';
+import { LEAD_RECEIVED } from '$lib/messages';
+import { contactSchema, devisSchema, type ContactInput, type DevisInput } from '$lib/schemas/leads';
 import { formFailure } from '$lib/server/http/forms';
 import * as leads from '$lib/server/leads';
 
-const schemaOf = (kind: leads.LeadKind) => (kind === 'contact' ? contactSchema : devisSchema);
-
-export async function leadFormLoad(kind: leads.LeadKind) {
-	const form = await superValidate(zod4(schemaOf(kind) as typeof contactSchema));
-	// Issued per request (these pages are not in the page cache): the time trap starts now.
-	form.data.formToken = leads.newFormToken();
-	return { form };
+/** One kind's load and action, typed by its own schema (each page gets its own form's type, with no cast). */
+function leadForm<T extends ContactInput | DevisInput>(kind: leads.LeadKind, adapter: ValidationAdapter<T>) {
+	/** An empty form with a token of its own: the time trap starts now, and the token is good for one lead. */
+	const blankForm = async () => {
+		const form = await superValidate(adapter);
+		form.data.formToken = leads.newFormToken();
+		return form;
+	};
+	return {
+		// Issued per request (these pages are not in the page cache).
+		load: async () => ({ form: await blankForm() }),
+		async action(event: RequestEvent) {
+			const form = await superValidate(event.request, adapter);
+			if (!form.valid) return fail(400, { form });
+			try {
+				await leads.submit(kind, form.data, event.getClientAddress(), 'page');
+			} catch (error) {
+				return formFailure(event, form, error);
+			}
+			// The token is spent: the form comes back empty with a fresh one, so a second request from the same
+			// page (with or without JavaScript) is not taken for a replay.
+			return message(await blankForm(), { type: 'success', text: LEAD_RECEIVED });
+		}
+	};
 }
 
-export async function leadFormAction(kind: leads.LeadKind, event: RequestEvent) {
-	const form = await superValidate(event.request, zod4(schemaOf(kind) as typeof contactSchema));
-	if (!form.valid) return fail(400, { form });
-	try {
-		await leads.submit(kind, form.data, event.getClientAddress(), 'page');
-	} catch (error) {
-		return formFailure(event, form, error);
-	}
-	return message(form, { type: 'success', text: LEAD_RECEIVED_MESSAGE });
-}
+export const contactForm = leadForm('contact', zod4(contactSchema));
+export const devisForm = leadForm('devis', zod4(devisSchema));

@@ -15,6 +15,8 @@ test('public POST routes answer 503 with Retry-After while the database is down'
 	try {
 		const page = await context.newPage();
 		await page.goto('/contact');
+		const login = await context.newPage();
+		await login.goto('/login');
 		await database.drop();
 
 		const api = await fetch(`${server.url}/api/contact`, {
@@ -39,6 +41,17 @@ test('public POST routes answer 503 with Retry-After while the database is down'
 		await expect(page.getByLabel(/Votre message|Message/)).toHaveValue(
 			'Un message tapé avec soin, qui ne doit pas se perdre.'
 		);
+
+		// The sign-in page cannot tell whether an admin exists: it still gives its form back, e-mail kept.
+		await login.getByLabel('Adresse e-mail').fill('claire@exemple.fr');
+		await login.getByLabel('Mot de passe').fill('un mot de passe');
+		const [signIn] = await Promise.all([
+			login.waitForResponse((r) => r.request().method() === 'POST'),
+			login.getByRole('button', { name: 'Se connecter' }).click()
+		]);
+		expect(signIn.status()).toBe(503);
+		await expect(login.getByText('momentanément indisponible')).toBeVisible();
+		await expect(login.getByLabel('Adresse e-mail')).toHaveValue('claire@exemple.fr');
 
 		const image = await fetch(`${server.url}/api/img/hero`);
 		expect(image.status).toBe(200);

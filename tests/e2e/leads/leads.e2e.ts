@@ -149,3 +149,32 @@ test('invalid input shows French errors on the form', async ({ page, pageProblem
 	await expect(page.getByText('Indiquez la commune du chantier.')).toBeVisible();
 	expectConsoleNotes(pageProblems, /status of 400/);
 });
+
+for (const javaScriptEnabled of [true, false]) {
+	test(`a second request from the same page is taken too, not as a replay (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+		browser
+	}) => {
+		const context = await browser.newContext({ javaScriptEnabled });
+		const page = await context.newPage();
+		await page.goto(`${base}/contact`);
+		if (javaScriptEnabled) await page.locator('html[data-hydrated]').waitFor();
+		const before = smtp.received.length;
+		// Distinct per variant: the same request twice would be a duplicate, rightly not notified again.
+		const who = javaScriptEnabled ? 'js' : 'nojs';
+		for (const round of [1, 2]) {
+			await page.getByLabel('Nom', { exact: true }).fill(`Deux Fois ${who} ${round}`);
+			await page.getByLabel('Adresse e-mail').fill(`deux-fois-${who}-${round}@exemple.fr`);
+			await page.getByLabel('Votre message').fill(`Demande ${who} numéro ${round}.`);
+			await page.waitForTimeout(MIN_FILL_MS + 200);
+			await page.getByRole('button', { name: 'Envoyer ma demande' }).click();
+			await expect(page.getByText('Merci ! Votre demande est bien reçue')).toBeVisible();
+			// The form comes back empty, with a fresh single-use token.
+			await expect(page.getByLabel('Nom', { exact: true })).toHaveValue('');
+			// Each request notifies the business and acknowledges the visitor: neither was taken for spam.
+			await smtp.waitFor(before + 2 * round);
+		}
+		const recipients = smtp.received.slice(before).flatMap((mail) => mail.envelopeTo);
+		expect(recipients.filter((to) => /deux-fois-(no)?js-[12]@exemple\.fr/.test(to))).toHaveLength(2);
+		await context.close();
+	});
+}

@@ -3,6 +3,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { RegisterInput } from '$lib/schemas/auth';
 import type { Db, DbOrTx } from '../db';
 import { users } from '../db/schema';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
@@ -98,6 +99,20 @@ export async function signIn(db: Db, email: string, password: string, address: s
 export async function adminExists(db: DbOrTx): Promise<boolean> {
 	const [row] = await db.select({ n: count() }).from(users).where(eq(users.isAdmin, true));
 	return (row?.n ?? 0) > 0;
+}
+
+/**
+ * For pages that only show a hint about it (/login's "create the first admin", /setup-admin's "already done"):
+ * `unknown` while the database cannot answer, so that the page still shows its form with what was typed — the
+ * form's action then says the service is unavailable.
+ */
+export async function adminState(db: DbOrTx): Promise<'exists' | 'none' | 'unknown'> {
+	try {
+		return (await adminExists(db)) ? 'exists' : 'none';
+	} catch (error) {
+		if (isDatabaseUnavailable(error)) return 'unknown';
+		throw error;
+	}
 }
 
 export async function countUsers(db: DbOrTx): Promise<number> {

@@ -14,7 +14,7 @@ export const signIn = (email: string, password: string, address: string) =>
 	accounts.signIn(appDeps().db, email, password, address);
 export const setupFirstAdmin = (input: RegisterInput, address: string) =>
 	accounts.setupFirstAdmin(appDeps().db, input, address);
-export const adminExists = () => accounts.adminExists(appDeps().db);
+export const adminState = () => accounts.adminState(appDeps().db);
 export const countUsers = () => accounts.countUsers(appDeps().db);
 export const updateName = (userId: string, name: string) => accounts.updateName(appDeps().db, userId, name);
 export const changePassword = (change: Parameters<typeof accounts.changePassword>[1]) =>

@@ -4,13 +4,8 @@
  */
 import { isHttpError, isRedirect, type RequestEvent, type RequestHandler } from '@sveltejs/kit';
 import type { z } from 'zod';
-import {
-	AppError,
-	OUTAGE_MESSAGE,
-	PayloadTooLargeError,
-	UnsupportedMediaTypeError,
-	ValidationError
-} from '../errors';
+import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
+import { OUTAGE_MESSAGE } from '$lib/messages';
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { log } from '../log';
 import { DEFAULT_BODY_LIMIT } from './body-limits';

@@ -2,7 +2,8 @@
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { message, setError, type SuperValidated } from 'sveltekit-superforms';
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
-import { AppError, OUTAGE_MESSAGE, RateLimitedError, ValidationError, retryAfterText } from '../errors';
+import { FIX_FIELDS, OUTAGE_MESSAGE, tooManyAttempts } from '$lib/messages';
+import { AppError, RateLimitedError, ValidationError } from '../errors';
 import { log } from '../log';
 import { fieldErrors } from './api';
 import type { z } from 'zod';
@@ -18,14 +19,14 @@ export function formFailure<F extends AnyForm>(
 		for (const [field, messages] of Object.entries(error.fieldErrors)) {
 			setError(form, field === '_' ? '' : (field as never), messages);
 		}
-		return message(form, { type: 'error', text: 'Corrigez les champs signalés.' }, { status: 400 }) as never;
+		return message(form, { type: 'error', text: FIX_FIELDS }, { status: 400 }) as never;
 	}
 	// Whatever headers a typed error carries (Retry-After on 429 and 503) go with the form's answer too.
 	if (error instanceof AppError && error.extra.headers) event.setHeaders(error.extra.headers);
 	if (error instanceof RateLimitedError) {
 		return message(
 			form,
-			{ type: 'error', text: `Trop de tentatives. ${retryAfterText(error.retryAfterSeconds)}` },
+			{ type: 'error', text: tooManyAttempts(error.retryAfterSeconds) },
 			{ status: 429 }
 		) as never;
 	}
@@ -46,30 +47,39 @@ export function errorText(error: AppError): string {
 	return error.extra.errors ? Object.values(error.extra.errors).flat().join(' ') : error.message;
 }
 
-/**
- * For plain form actions (no superform): runs the task and returns its result with `context`, or turns a typed
- * error into `fail(status, { ...context, error })` that the page shows next to the right item.
- */
-export async function actionResult<C extends Record<string, string>, R extends Record<string, unknown>>(
-	context: C,
-	task: () => Promise<R>
-) {
+/** The posted fields of a plain form, as strings (a body that is not a form reads as no fields). */
+export async function formFields(request: Request): Promise<Record<string, unknown>> {
 	try {
-		return { ...context, ...(await task()) };
+		return Object.fromEntries(await request.formData());
+	} catch {
+		return {};
+	}
+}
+
+/**
+ * A plain form action (no superform: the one-field admin forms). Parses `fields` with `schema` (no hand parsing
+ * with `String(form.get(…))`), runs the task with the parsed input, and returns its result with the fields named
+ * in `echo`, so that the page shows the answer next to the item it concerns. Invalid fields and typed errors
+ * become `fail(status, { ...echo, error })` in French.
+ */
+export async function schemaAction<
+	S extends z.ZodObject,
+	K extends keyof z.output<S> & string,
+	R extends Record<string, unknown>
+>(fields: Record<string, unknown>, schema: S, echo: readonly K[], task: (input: z.output<S>) => Promise<R>) {
+	const parsed = schema.safeParse(fields);
+	if (!parsed.success) {
+		const errors = fieldErrors(parsed.error);
+		// The fields that were valid still say which item the error is about.
+		const context: Partial<Record<K, string>> = {};
+		for (const key of echo) if (!errors[key] && typeof fields[key] === 'string') context[key] = fields[key];
+		return fail(400, { ...context, error: Object.values(errors).flat().join(' ') });
+	}
+	const context = Object.fromEntries(echo.map((key) => [key, parsed.data[key]])) as Pick<z.output<S>, K>;
+	try {
+		return { ...context, ...(await task(parsed.data)) };
 	} catch (error) {
 		if (error instanceof AppError) return fail(error.status, { ...context, error: errorText(error) });
 		throw error;
 	}
 }
-
-/**
- * Parses a plain form post (no superform: the one-field admin actions) with its schema; a bad field is a typed
- * ValidationError, which `actionResult` shows next to the item. No hand parsing with `String(form.get(…))`.
- */
-export function parseFields<S extends z.ZodType>(fields: Record<string, unknown>, schema: S): z.output<S> {
-	const parsed = schema.safeParse(fields);
-	if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
-	return parsed.data;
-}
-
-export const formFields = async (request: Request) => Object.fromEntries(await request.formData());

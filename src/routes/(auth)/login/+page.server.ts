@@ -8,7 +8,7 @@ import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	if (locals.user) redirect(303, auth.afterSignIn(locals.user, url.searchParams.get('redirectTo')));
-	return { form: await superValidate(zod4(loginSchema)), needsSetup: !(await auth.adminExists()) };
+	return { form: await superValidate(zod4(loginSchema)), needsSetup: (await auth.adminState()) === 'none' };
 };
 
 export const actions: Actions = {

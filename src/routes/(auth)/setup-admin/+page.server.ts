@@ -7,7 +7,10 @@ import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async () => {
-	return { form: await superValidate(zod4(setupAdminSchema)), configured: await auth.adminExists() };
+	return {
+		form: await superValidate(zod4(setupAdminSchema)),
+		configured: (await auth.adminState()) === 'exists'
+	};
 };
 
 export const actions: Actions = {

@@ -1,8 +1,8 @@
-import { leadFormAction, leadFormLoad } from '../lead-form.server';
+import { contactForm } from '../lead-form.server';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = () => leadFormLoad('contact');
+export const load: PageServerLoad = () => contactForm.load();
 
 export const actions: Actions = {
-	default: (event) => leadFormAction('contact', event)
+	default: (event) => contactForm.action(event)
 };

@@ -1,8 +1,8 @@
-import { leadFormAction, leadFormLoad } from '../lead-form.server';
+import { devisForm } from '../lead-form.server';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = () => leadFormLoad('devis');
+export const load: PageServerLoad = () => devisForm.load();
 
 export const actions: Actions = {
-	default: (event) => leadFormAction('devis', event)
+	default: (event) => devisForm.action(event)
 };

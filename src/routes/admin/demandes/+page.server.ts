@@ -1,6 +1,6 @@
 import { leadFiltersQuerySchema, leadIdSchema } from '$lib/schemas/leads';
 import * as auth from '$lib/server/auth';
-import { actionResult, formFields, parseFields } from '$lib/server/http/forms';
+import { formFields, schemaAction } from '$lib/server/http/forms';
 import * as leads from '$lib/server/leads';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -23,11 +23,9 @@ export const load: PageServerLoad = async (event) => {
 
 /** Runs one inbox action on the lead the form names, and says what happened in French. */
 async function act(event: Parameters<Actions[string]>[0], run: (id: string) => Promise<string>) {
-	const fields = await formFields(event.request);
-	return actionResult({ id: String(fields.id ?? '') }, async () => {
-		const { id } = parseFields(fields, leadIdSchema);
-		return { done: await run(id) };
-	});
+	return schemaAction(await formFields(event.request), leadIdSchema, ['id'], async ({ id }) => ({
+		done: await run(id)
+	}));
 }
 
 export const actions: Actions = {

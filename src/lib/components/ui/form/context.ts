@@ -1,0 +1,57 @@
+/**
+ * The form a field belongs to travels by context: `<Form form={superform}>` puts it there, and each field reads its
+ * value, errors and constraints by `name` (as sveltesociety's form/Input and shadcn-svelte's form-field do). The
+ * names are checked at compile time by the typed views of `fieldsOf` (fields.ts); here they are plain strings.
+ */
+import { getContext, setContext } from 'svelte';
+import { get } from 'svelte/store';
+import { formFieldProxy, type FormFieldProxy, type SuperForm } from 'sveltekit-superforms';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a field works with any form's data
+export type AnySuperForm = SuperForm<any, App.Superforms.Message>;
+
+const KEY = Symbol('form');
+
+export function setFormContext<T extends Record<string, unknown>>(
+	form: SuperForm<T, App.Superforms.Message>
+): void {
+	setContext(KEY, form);
+}
+
+export function getFormContext(): AnySuperForm {
+	const form = getContext<AnySuperForm | undefined>(KEY);
+	if (!form) throw new Error('A form field must be placed inside <Form>.');
+	return form;
+}
+
+/** One option of a select or a radio group. */
+export interface FieldOption {
+	value: string;
+	label: string;
+}
+
+/** What every field kind takes besides its own attributes. */
+export interface FieldBase<Name extends string> {
+	name: Name;
+	label: string;
+	/** A sentence under the label, read with the field (aria-describedby). */
+	hint?: string;
+}
+
+/**
+ * The field named `name` of the enclosing form: its value store (typed `V` by the caller, whom `fieldsOf` has
+ * checked), errors, constraints, the element id, and the ids that describe it.
+ */
+export function fieldOf<V>(name: string) {
+	const form = getFormContext();
+	if (!(name in get(form.form))) throw new Error(`The form has no field named "${name}".`);
+	const field = formFieldProxy(form, name) as unknown as FormFieldProxy<V>;
+	return { ...field, id: `field-${name}` };
+}
+
+/** "field-x-hint field-x-error", or undefined when there is neither. */
+export function describedBy(id: string, hint: string | undefined, errors: string[] | undefined) {
+	return (
+		[hint ? `${id}-hint` : null, errors?.length ? `${id}-error` : null].filter(Boolean).join(' ') || undefined
+	);
+}

@@ -77,5 +77,32 @@ export default ts.config(
 				}
 			]
 		}
+	},
+	{
+		// A domain holds rules and SQL only: SvelteKit and superforms code lives in routes or in the shared
+		// adapters of src/lib/server/http/ (api, forms, guards, session cookie).
+		files: ['src/lib/server/{auth,images,leads,emails,system}/**/*.ts'],
+		ignores: ['**/*.test.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['$env/*'], message: 'Read configuration through $lib/server/config.' },
+						{
+							group: [
+								'@sveltejs/kit',
+								'@sveltejs/kit/*',
+								'sveltekit-superforms',
+								'sveltekit-superforms/*',
+								'$app/*'
+							],
+							message:
+								'Domains hold no SvelteKit or superforms code: put it in the route or in src/lib/server/http/ (CONTRIBUTING.md).'
+						}
+					]
+				}
+			]
+		}
 	}
 );

@@ -2,6 +2,7 @@ import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { building } from '$app/environment';
 import * as auth from '$lib/server/auth';
+import { deleteSessionCookie, sessionCookieName, setSessionCookie } from '$lib/server/http/session-cookie';
 import { config } from '$lib/server/config';
 import { database } from '$lib/server/db';
 import { bodyLimit, declaredLength, payloadTooLarge } from '$lib/server/http/body-limits';
@@ -24,16 +25,15 @@ export const init: ServerInit = async () => {
 const authenticate: Handle = async ({ event, resolve }) => {
 	event.locals.user = null;
 	event.locals.session = null;
-	const token = event.cookies.get(auth.sessionCookieName(config.origin));
+	const token = event.cookies.get(sessionCookieName(config.origin));
 	if (token) {
 		const result = await auth.validateSession(token);
 		if (result.session) {
 			event.locals.user = result.user;
 			event.locals.session = result.session;
-			if (result.renewed)
-				auth.setSessionCookie(event.cookies, config.origin, token, result.session.expiresAt);
+			if (result.renewed) setSessionCookie(event.cookies, config.origin, token, result.session.expiresAt);
 		} else {
-			auth.deleteSessionCookie(event.cookies, config.origin);
+			deleteSessionCookie(event.cookies, config.origin);
 		}
 	}
 	return resolve(event);

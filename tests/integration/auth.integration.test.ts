@@ -5,8 +5,8 @@ import {
 	InvalidCredentialsError,
 	limits,
 	signInSlowDown
-} from '../../src/lib/server/auth/accounts';
-import * as accounts from '../../src/lib/server/auth/accounts';
+} from '../../src/lib/server/auth/service';
+import * as accounts from '../../src/lib/server/auth/service';
 import {
 	SESSION_LIFETIME_MS,
 	createSession,

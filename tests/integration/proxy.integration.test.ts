@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSlot, serveSlotImage } from '../../src/lib/server/images/proxy';
 import { STALL_TIMEOUT_MS } from '../../src/lib/server/images/remote';
-import { setSiteImage, listSiteImages } from '../../src/lib/server/images/site-images';
+import { setSiteImage, listSiteImages } from '../../src/lib/server/images/service';
 import { slotOf } from '../../src/lib/server/images/slots';
 import { onPurge } from '../../src/lib/server/pages/cache';
 import { FsStorage, S3Storage, type Storage } from '../../src/lib/server/storage';

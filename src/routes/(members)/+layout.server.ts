@@ -1,7 +1,7 @@
-import * as auth from '$lib/server/auth';
+import { requireUser } from '$lib/server/http/guards';
 import type { LayoutServerLoad } from './$types';
 
 export const load: LayoutServerLoad = (event) => {
-	const user = auth.requireUser(event);
+	const user = requireUser(event);
 	return { member: { name: user.name, email: user.email, isAdmin: user.isAdmin } };
 };

@@ -1,5 +1,5 @@
 import { redirect } from '@sveltejs/kit';
-import * as auth from '$lib/server/auth';
+import { signOut } from '$lib/server/http/session-cookie';
 import type { Actions, PageServerLoad } from './$types';
 
 // Signing out is a POST (a link or an image could otherwise sign people out); a GET just goes home.
@@ -7,7 +7,7 @@ export const load: PageServerLoad = () => redirect(303, '/');
 
 export const actions: Actions = {
 	default: async (event) => {
-		await auth.signOut(event);
+		await signOut(event);
 		redirect(303, '/');
 	}
 };

@@ -1,46 +1,38 @@
 /**
  * The accounts and access domain: its whole public surface, bound to the application's services (app.ts).
- * Tests call accounts.ts and session.ts with their own database.
+ * Tests call service.ts and session.ts with their own database. The SvelteKit side — guards and the session
+ * cookie — is in src/lib/server/http/ (guards.ts, session-cookie.ts).
  */
 import type { RegisterInput } from '$lib/schemas/auth';
 import { appDeps } from '../app';
-import * as accounts from './accounts';
 import { afterSignIn as afterSignInAt } from './redirects';
+import * as service from './service';
 import * as session from './session';
 
 export const register = (input: RegisterInput, address: string) =>
-	accounts.register(appDeps().db, input, address);
+	service.register(appDeps().db, input, address);
 export const signIn = (email: string, password: string, address: string) =>
-	accounts.signIn(appDeps().db, email, password, address);
+	service.signIn(appDeps().db, email, password, address);
 export const setupFirstAdmin = (input: RegisterInput, address: string) =>
-	accounts.setupFirstAdmin(appDeps().db, input, address);
-export const adminState = () => accounts.adminState(appDeps().db);
-export const countUsers = () => accounts.countUsers(appDeps().db);
-export const updateName = (userId: string, name: string) => accounts.updateName(appDeps().db, userId, name);
-export const changePassword = (change: Parameters<typeof accounts.changePassword>[1]) =>
-	accounts.changePassword(appDeps().db, change);
+	service.setupFirstAdmin(appDeps().db, input, address);
+export const adminState = () => service.adminState(appDeps().db);
+export const countUsers = () => service.countUsers(appDeps().db);
+export const updateName = (userId: string, name: string) => service.updateName(appDeps().db, userId, name);
+export const changePassword = (change: Parameters<typeof service.changePassword>[1]) =>
+	service.changePassword(appDeps().db, change);
 export const validateSession = (token: string) => session.validateSessionToken(appDeps().db, token);
 export const purgeExpiredSessions = () => session.purgeExpiredSessions(appDeps().db);
 
-export { limits, signInSlowDown, InvalidCredentialsError, AdminAlreadyExistsError } from './accounts';
-export { requireUser, requireAdmin, decide, loginUrl, type Decision } from './guards';
-export { homeFor } from './redirects';
+/** A new session for the user: its token (for the cookie, never stored) and its row. */
+export async function openSession(userId: string) {
+	const token = session.generateSessionToken();
+	return { token, session: await session.createSession(appDeps().db, token, userId) };
+}
+export const closeSession = (sessionId: string) => session.invalidateSession(appDeps().db, sessionId);
 
 /** Where to go after signing in: a safe `redirectTo` on this site (resolved against ORIGIN), else home. */
 export const afterSignIn = (user: { isAdmin: boolean }, redirectTo: string | null | undefined) =>
 	afterSignInAt(user, redirectTo, appDeps().config.origin);
-export { hashPassword, verifyPassword, passwordProblems, isCommonPassword } from './password';
-export {
-	generateSessionToken,
-	createSession,
-	invalidateSession,
-	invalidateOtherSessions,
-	setSessionCookie,
-	deleteSessionCookie,
-	sessionCookieName,
-	sessionIdOf,
-	SESSION_LIFETIME_MS,
-	type SessionUser,
-	type ActiveSession
-} from './session';
-export { signInAndSetCookie, signOut } from './cookies';
+
+export { homeFor } from './redirects';
+export type { SessionUser, ActiveSession } from './session';

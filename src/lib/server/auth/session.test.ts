@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateSessionToken, sessionCookieName, sessionIdOf } from './session';
+import { sessionCookieName } from './cookie-name';
+import { generateSessionToken, sessionIdOf } from './session';
 
 describe('session tokens', () => {
 	it('carry 160 random bits, base32 encoded', () => {

@@ -4,11 +4,8 @@
  */
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
-import type { Cookies } from '@sveltejs/kit';
-import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { sessions, users } from '../db/schema';
-import { sessionCookieName } from './cookie-name';
+import * as queries from './queries';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
@@ -49,7 +46,7 @@ export async function createSession(
 		userId,
 		expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS)
 	};
-	await db.insert(sessions).values(session);
+	await queries.insertSession(db, session);
 	return session;
 }
 
@@ -64,28 +61,17 @@ export async function validateSessionToken(
 	now = new Date()
 ): Promise<SessionValidation> {
 	const id = sessionIdOf(token);
-	const [row] = await db
-		.select({
-			id: sessions.id,
-			userId: sessions.userId,
-			expiresAt: sessions.expiresAt,
-			email: users.email,
-			name: users.name,
-			isAdmin: users.isAdmin
-		})
-		.from(sessions)
-		.innerJoin(users, eq(users.id, sessions.userId))
-		.where(eq(sessions.id, id));
+	const row = await queries.sessionWithUser(db, id);
 	if (!row) return { session: null, user: null, renewed: false };
 	if (now.getTime() >= row.expiresAt.getTime()) {
-		await db.delete(sessions).where(eq(sessions.id, id));
+		await queries.deleteSession(db, id);
 		return { session: null, user: null, renewed: false };
 	}
 	const session: ActiveSession = { id: row.id, userId: row.userId, expiresAt: row.expiresAt };
 	let renewed = false;
 	if (row.expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS) {
 		session.expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-		await db.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, id));
+		await queries.setSessionExpiry(db, id, session.expiresAt);
 		renewed = true;
 	}
 	return {
@@ -96,7 +82,7 @@ export async function validateSessionToken(
 }
 
 export async function invalidateSession(db: DbOrTx, sessionId: string): Promise<void> {
-	await db.delete(sessions).where(eq(sessions.id, sessionId));
+	await queries.deleteSession(db, sessionId);
 }
 
 /** Signs the user out everywhere except the given session (after a password change). */
@@ -105,34 +91,7 @@ export async function invalidateOtherSessions(
 	userId: string,
 	keepSessionId: string
 ): Promise<void> {
-	await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
+	await queries.deleteOtherSessions(db, userId, keepSessionId);
 }
 
-export async function purgeExpiredSessions(db: DbOrTx): Promise<number> {
-	const deleted = await db
-		.delete(sessions)
-		.where(lt(sessions.expiresAt, sql`now()`))
-		.returning({ id: sessions.id });
-	return deleted.length;
-}
-
-export { sessionCookieName };
-
-export function setSessionCookie(cookies: Cookies, origin: URL, token: string, expiresAt: Date): void {
-	cookies.set(sessionCookieName(origin), token, {
-		httpOnly: true,
-		sameSite: 'lax',
-		path: '/',
-		secure: origin.protocol === 'https:',
-		expires: expiresAt
-	});
-}
-
-export function deleteSessionCookie(cookies: Cookies, origin: URL): void {
-	cookies.delete(sessionCookieName(origin), {
-		path: '/',
-		httpOnly: true,
-		sameSite: 'lax',
-		secure: origin.protocol === 'https:'
-	});
-}
+export const purgeExpiredSessions = (db: DbOrTx): Promise<number> => queries.deleteExpiredSessions(db);

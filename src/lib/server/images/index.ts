@@ -6,7 +6,7 @@ import { appDeps } from '../app';
 import { readSingleFile } from '../http/multipart';
 import { FsStorage, type SignedRead } from '../storage';
 import { serveSlot } from './proxy';
-import { imagesOfPage, listSiteImages, setSiteImage, type SiteImageChange } from './site-images';
+import { imagesOfPage, listSiteImages, setSiteImage, type SiteImageChange } from './service';
 import { slotOf, type SitePage } from './slots';
 import { MAX_UPLOAD_BYTES, storeUpload } from './upload';
 
@@ -59,4 +59,4 @@ export function readSignedObject(
 }
 
 export type { UploadStats } from './upload';
-export type { SiteImageEntry } from './site-images';
+export type { PageImage, SiteImageEntry } from './service';

@@ -11,7 +11,7 @@ import { log } from '../log';
 import { FsStorage, storagePathOf, type Storage } from '../storage';
 import { bundledFallback } from './fallbacks';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
-import { storedValue } from './site-images';
+import { storedValue } from './service';
 import type { Slot } from './slots';
 
 export const SIGNED_URL_SECONDS = 60 * 60;

@@ -4,7 +4,7 @@
  */
 import { pages } from '$lib/pages/registry';
 import * as images from '../images';
-import type { PageImage } from '../images/site-images';
+import type { PageImage } from '../images';
 import { canonicalUrl } from './seo';
 
 export async function slotPageData(

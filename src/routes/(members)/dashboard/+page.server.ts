@@ -1,7 +1,7 @@
-import * as auth from '$lib/server/auth';
+import { requireUser } from '$lib/server/http/guards';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = (event) => {
-	auth.requireUser(event);
+	requireUser(event);
 	return {};
 };

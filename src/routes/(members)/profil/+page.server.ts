@@ -3,11 +3,12 @@ import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { nameChangeSchema, passwordChangeSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
+import { requireUser } from '$lib/server/http/guards';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
-	const user = auth.requireUser(event);
+	const user = requireUser(event);
 	return {
 		nameForm: await superValidate({ name: user.name }, zod4(nameChangeSchema), { id: 'name' }),
 		passwordForm: await superValidate(zod4(passwordChangeSchema), { id: 'password' })
@@ -16,7 +17,7 @@ export const load: PageServerLoad = async (event) => {
 
 export const actions: Actions = {
 	name: async (event) => {
-		const user = auth.requireUser(event);
+		const user = requireUser(event);
 		const form = await superValidate(event.request, zod4(nameChangeSchema), { id: 'name' });
 		if (!form.valid) return fail(400, { nameForm: form });
 		await auth.updateName(user.id, form.data.name);
@@ -24,7 +25,7 @@ export const actions: Actions = {
 		return { nameForm: form };
 	},
 	password: async (event) => {
-		const user = auth.requireUser(event);
+		const user = requireUser(event);
 		const form = await superValidate(event.request, zod4(passwordChangeSchema), { id: 'password' });
 		if (!form.valid) return fail(400, { passwordForm: form });
 		try {

@@ -1,7 +1,7 @@
-import * as auth from '$lib/server/auth';
+import { requireAdmin } from '$lib/server/http/guards';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
-	await auth.requireAdmin(event);
+	await requireAdmin(event);
 	return {};
 };

@@ -1,11 +1,11 @@
 import { leadFiltersQuerySchema, leadIdSchema } from '$lib/schemas/leads';
-import * as auth from '$lib/server/auth';
+import { requireAdmin } from '$lib/server/http/guards';
 import { formFields, schemaAction } from '$lib/server/http/forms';
 import * as leads from '$lib/server/leads';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
-	await auth.requireAdmin(event);
+	await requireAdmin(event);
 	const query = leadFiltersQuerySchema.parse(Object.fromEntries(event.url.searchParams));
 	const [list, retention] = await Promise.all([leads.list(leads.filtersOf(query)), leads.lastRetentionRun()]);
 	return {
@@ -30,21 +30,21 @@ async function act(event: Parameters<Actions[string]>[0], run: (id: string) => P
 
 export const actions: Actions = {
 	handled: async (event) => {
-		await auth.requireAdmin(event);
+		await requireAdmin(event);
 		return act(event, async (id) => {
 			await leads.setHandled(id, true);
 			return 'Demande marquée comme traitée.';
 		});
 	},
 	unhandled: async (event) => {
-		await auth.requireAdmin(event);
+		await requireAdmin(event);
 		return act(event, async (id) => {
 			await leads.setHandled(id, false);
 			return 'Demande marquée comme à traiter.';
 		});
 	},
 	notSpam: async (event) => {
-		await auth.requireAdmin(event);
+		await requireAdmin(event);
 		return act(event, async (id) =>
 			(await leads.markNotSpam(id))
 				? 'Ce n’est pas un spam : la notification a été envoyée.'
@@ -52,13 +52,13 @@ export const actions: Actions = {
 		);
 	},
 	resend: async (event) => {
-		await auth.requireAdmin(event);
+		await requireAdmin(event);
 		return act(event, async (id) =>
 			(await leads.resendNotification(id)) ? 'Notification renvoyée.' : 'La notification a encore échoué.'
 		);
 	},
 	delete: async (event) => {
-		await auth.requireAdmin(event);
+		await requireAdmin(event);
 		return act(event, async (id) => {
 			await leads.remove(id);
 			return 'Demande supprimée définitivement.';

@@ -1,9 +1,9 @@
-import * as auth from '$lib/server/auth';
+import { requireAdmin } from '$lib/server/http/guards';
 import * as emails from '$lib/server/emails';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
-	await auth.requireAdmin(event);
+	await requireAdmin(event);
 	return {
 		templates: emails.previews.map(({ name, label, audience, render }) => ({
 			name,

@@ -1,32 +1,32 @@
 import { slotKeySchema, slotUrlSchema } from '$lib/schemas/site-image-actions';
-import * as auth from '$lib/server/auth';
+import { requireAdmin } from '$lib/server/http/guards';
 import { formFields, schemaAction } from '$lib/server/http/forms';
 import * as images from '$lib/server/images';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
-	await auth.requireAdmin(event);
+	await requireAdmin(event);
 	return { images: await images.listSlots(), remoteHosts: images.remoteHosts() };
 };
 
 /** The same changes as the JSON API; the page's forms post here, with or without JavaScript. */
 export const actions: Actions = {
 	url: async (event) => {
-		const admin = await auth.requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), slotUrlSchema, ['key'], async ({ key, url }) => {
 			await images.replaceSlot({ key, url }, admin.id);
 			return { done: true };
 		});
 	},
 	reset: async (event) => {
-		const admin = await auth.requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), slotKeySchema, ['key'], async ({ key }) => {
 			await images.replaceSlot({ key, url: null }, admin.id);
 			return { done: true };
 		});
 	},
 	upload: async (event) => {
-		const admin = await auth.requireAdmin(event);
+		const admin = await requireAdmin(event);
 		// The slot is in the query string: the body is the file, streamed.
 		const query = Object.fromEntries(event.url.searchParams);
 		return schemaAction(query, slotKeySchema, ['key'], async ({ key }) => {

@@ -1,10 +1,10 @@
 import { leadFiltersQuerySchema } from '$lib/schemas/leads';
-import * as auth from '$lib/server/auth';
+import { requireAdmin } from '$lib/server/http/guards';
 import * as leads from '$lib/server/leads';
 import type { RequestHandler } from './$types';
 
 export const GET: RequestHandler = async (event) => {
-	await auth.requireAdmin(event);
+	await requireAdmin(event);
 	const query = leadFiltersQuerySchema.parse(Object.fromEntries(event.url.searchParams));
 	const csv = await leads.exportCsv(leads.filtersOf(query));
 	const day = new Date().toISOString().slice(0, 10);

@@ -1,9 +1,9 @@
-import * as auth from '$lib/server/auth';
+import { requireAdmin } from '$lib/server/http/guards';
 import type { PageServerLoad } from './$types';
 import { previewOf } from './preview.server';
 
 export const load: PageServerLoad = async (event) => {
-	await auth.requireAdmin(event);
+	await requireAdmin(event);
 	const { preview, theme, rendered } = previewOf(event);
 	return {
 		name: preview.name,

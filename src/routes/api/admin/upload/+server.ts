@@ -1,9 +1,9 @@
 import { json } from '@sveltejs/kit';
-import * as auth from '$lib/server/auth';
+import { requireAdmin } from '$lib/server/http/guards';
 import { api } from '$lib/server/http/api';
 import * as images from '$lib/server/images';
 
 export const POST = api(async (event) => {
-	await auth.requireAdmin(event);
+	await requireAdmin(event);
 	return json(await images.upload(event.request), { status: 201 });
 });

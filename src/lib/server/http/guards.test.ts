@@ -1,8 +1,9 @@
 import { isRedirect } from '@sveltejs/kit';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import { decide, requireAdmin, requireUser } from './guards';
-import type { SessionUser } from './session';
+import { decide } from '../auth/access';
+import { requireAdmin, requireUser } from './guards';
+import type { SessionUser } from '../auth/session';
 
 const member: SessionUser = { id: 'u1', email: 'm@exemple.fr', name: 'M', isAdmin: false };
 const admin: SessionUser = { ...member, id: 'u2', isAdmin: true };

@@ -1,13 +1,12 @@
-/** The table of site images: which image each slot shows, its admin listing, and validated changes. */
+/** The rules of site images: which image each slot shows, its admin listing, and validated changes. */
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db';
-import { siteImages } from '../db/schema';
 import { ValidationError } from '../errors';
 import * as pageCache from '../pages/cache';
 import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
 import { SIGNED_URL_SECONDS } from './proxy';
+import * as queries from './queries';
 import { externalUrlProblem } from './remote';
 import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage } from './slots';
 
@@ -30,10 +29,7 @@ async function previewOf(storage: Storage, value: string): Promise<string> {
 	return objectPath === null ? value : storage.signedUrl(objectPath, SIGNED_URL_SECONDS);
 }
 
-export async function storedValues(db: DbOrTx): Promise<Map<string, { url: string; updatedAt: Date }>> {
-	const rows = await db.select().from(siteImages);
-	return new Map(rows.map((r) => [r.key, { url: r.url, updatedAt: r.updatedAt }]));
-}
+export const storedValues = (db: DbOrTx): Promise<queries.StoredValues> => queries.selectSlotValues(db);
 
 /**
  * The proxy reads a slot's value on every request; values change a few times a month. One query loads them
@@ -41,8 +37,7 @@ export async function storedValues(db: DbOrTx): Promise<Map<string, { url: strin
  * notifications, on another instance) drops it at once.
  */
 const VALUES_TTL_MS = 2_000;
-let cachedValues: { at: number; values: Promise<Map<string, { url: string; updatedAt: Date }>> } | null =
-	null;
+let cachedValues: { at: number; values: Promise<queries.StoredValues> } | null = null;
 pageCache.onPurge(() => {
 	cachedValues = null;
 });
@@ -115,20 +110,11 @@ export async function setSiteImage(
 		});
 	let updatedAt: Date | null = null;
 	if (change.url === null) {
-		await deps.db.delete(siteImages).where(eq(siteImages.key, slot.key));
+		await queries.deleteSlotValue(deps.db, slot.key);
 	} else {
 		const problem = await valueProblem(deps.storage, deps.config, change.url);
 		if (problem) throw new ValidationError({ url: [problem] });
-		const now = new Date();
-		const [row] = await deps.db
-			.insert(siteImages)
-			.values({ key: slot.key, url: change.url, updatedAt: now, updatedBy: adminId })
-			.onConflictDoUpdate({
-				target: siteImages.key,
-				set: { url: change.url, updatedAt: now, updatedBy: adminId }
-			})
-			.returning();
-		updatedAt = row!.updatedAt;
+		updatedAt = await queries.upsertSlotValue(deps.db, slot.key, change.url, adminId);
 	}
 	await pageCache.purge(slot.page);
 	const url = change.url ?? slot.defaultUrl;

@@ -1,12 +1,11 @@
 /** Registration, sign-in, first-admin setup, profile changes: the rules of SEED.md part 5 and issue "Accounts". */
-import { count, eq, sql } from 'drizzle-orm';
 import type { RegisterInput } from '$lib/schemas/auth';
 import type { Db, DbOrTx } from '../db';
-import { users } from '../db/schema';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
+import * as queries from './queries';
 import { invalidateOtherSessions, type SessionUser } from './session';
 
 const MINUTES_15 = 15 * 60;
@@ -40,7 +39,7 @@ export class InvalidCredentialsError extends AppError {
 
 const ADMIN_SETUP_LOCK = 7_346_129_002;
 
-const toSessionUser = (u: typeof users.$inferSelect): SessionUser => ({
+const toSessionUser = (u: queries.User): SessionUser => ({
 	id: u.id,
 	email: u.email,
 	name: u.name,
@@ -64,11 +63,12 @@ export async function register(db: Db, input: RegisterInput, address: string): P
 	assertPasswordPolicy(input.password);
 	const passwordHash = await hashPassword(input.password);
 	try {
-		const [user] = await db
-			.insert(users)
-			.values({ email: input.email.toLowerCase(), name: input.name, passwordHash })
-			.returning();
-		return toSessionUser(user!);
+		const user = await queries.insertUser(db, {
+			email: input.email.toLowerCase(),
+			name: input.name,
+			passwordHash
+		});
+		return toSessionUser(user);
 	} catch (error) {
 		if (isUniqueViolation(error)) throw emailTaken();
 		throw error;
@@ -84,7 +84,7 @@ export async function signIn(db: Db, email: string, password: string, address: s
 	const account = email.trim().toLowerCase();
 	await rateLimit.check(db, limits.signInAddress, address);
 	await rateLimit.reserveAttempt(db, signInSlowDown, account);
-	const [user] = await db.select().from(users).where(eq(users.email, account));
+	const user = await queries.userByEmail(db, account);
 	const valid = user
 		? await verifyPassword(user.passwordHash, password)
 		: (await spendOneHash(password), false);
@@ -97,8 +97,7 @@ export async function signIn(db: Db, email: string, password: string, address: s
 }
 
 export async function adminExists(db: DbOrTx): Promise<boolean> {
-	const [row] = await db.select({ n: count() }).from(users).where(eq(users.isAdmin, true));
-	return (row?.n ?? 0) > 0;
+	return (await queries.countAdmins(db)) > 0;
 }
 
 /**
@@ -115,10 +114,7 @@ export async function adminState(db: DbOrTx): Promise<'exists' | 'none' | 'unkno
 	}
 }
 
-export async function countUsers(db: DbOrTx): Promise<number> {
-	const [row] = await db.select({ n: count() }).from(users);
-	return row?.n ?? 0;
-}
+export const countUsers = (db: DbOrTx): Promise<number> => queries.countUsers(db);
 
 export class AdminAlreadyExistsError extends ConflictError {
 	constructor() {
@@ -136,21 +132,17 @@ export async function setupFirstAdmin(db: Db, input: RegisterInput, address: str
 	assertPasswordPolicy(input.password);
 	const passwordHash = await hashPassword(input.password);
 	return db.transaction(async (tx) => {
-		await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_SETUP_LOCK})`);
+		await queries.lockForTransaction(tx, ADMIN_SETUP_LOCK);
 		if (await adminExists(tx)) throw new AdminAlreadyExistsError();
-		const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-		if (existing) throw emailTaken();
-		const [user] = await tx
-			.insert(users)
-			.values({ email: input.email.toLowerCase(), name: input.name, passwordHash, isAdmin: true })
-			.returning();
-		return toSessionUser(user!);
+		const email = input.email.toLowerCase();
+		if (await queries.userByEmail(tx, email)) throw emailTaken();
+		const user = await queries.insertUser(tx, { email, name: input.name, passwordHash, isAdmin: true });
+		return toSessionUser(user);
 	});
 }
 
-export async function updateName(db: DbOrTx, userId: string, name: string): Promise<void> {
-	await db.update(users).set({ name }).where(eq(users.id, userId));
-}
+export const updateName = (db: DbOrTx, userId: string, name: string): Promise<void> =>
+	queries.setUserName(db, userId, name);
 
 /**
  * Changes the password after checking the current one, then signs the user out of every other session: whoever
@@ -165,7 +157,7 @@ export async function changePassword(
 		newPassword
 	}: { userId: string; sessionId: string; currentPassword: string; newPassword: string }
 ): Promise<void> {
-	const [user] = await db.select().from(users).where(eq(users.id, userId));
+	const user = await queries.userById(db, userId);
 	if (!user) throw new InvalidCredentialsError();
 	await rateLimit.reserveAttempt(db, signInSlowDown, user.email);
 	if (!(await verifyPassword(user.passwordHash, currentPassword))) {
@@ -175,7 +167,7 @@ export async function changePassword(
 	assertPasswordPolicy(newPassword, 'newPassword');
 	const passwordHash = await hashPassword(newPassword);
 	await db.transaction(async (tx) => {
-		await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
+		await queries.setPasswordHash(tx, userId, passwordHash);
 		await invalidateOtherSessions(tx, userId, sessionId);
 	});
 }

@@ -1,21 +1,13 @@
 /**
- * The authority on who may do what. `requireAdmin` is the seed's verifyAdmin(): the first line of every admin
- * load, action and API handler (a test walks src/routes to prove it). Layout redirects are for navigation only.
+ * The authority on who may do what, for SvelteKit. `requireAdmin` is the seed's verifyAdmin(): the first line of
+ * every admin load, action and API handler (tests/static/route-guards.test.ts walks src/routes to prove it).
+ * Layout redirects are for navigation only. The policy itself is `decide` (auth/access.ts), free of HTTP.
  */
 import { redirect } from '@sveltejs/kit';
-import { db } from '../db';
+import * as auth from '../auth';
+import { decide } from '../auth/access';
+import type { SessionUser } from '../auth/session';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import { adminExists } from './accounts';
-import type { SessionUser } from './session';
-
-export type Decision = 'allow' | 'unauthenticated' | 'forbidden';
-
-/** The policy alone, without any HTTP: who may pass a guard of the given level. */
-export function decide(user: SessionUser | null, level: 'user' | 'admin'): Decision {
-	if (!user) return 'unauthenticated';
-	if (level === 'admin' && !user.isAdmin) return 'forbidden';
-	return 'allow';
-}
 
 /** What a guard reads of a request: enough for loads, actions, handlers and plain tests alike. */
 type GuardEvent = { locals: App.Locals; url: URL; route: { id: string | null } };
@@ -44,6 +36,6 @@ export async function requireAdmin(event: GuardEvent): Promise<SessionUser> {
 	const decision = decide(user, 'admin');
 	if (decision === 'allow') return user!;
 	if (isApi(event)) throw decision === 'unauthenticated' ? new UnauthorizedError() : new ForbiddenError();
-	if (!(await adminExists(db))) redirect(303, '/setup-admin');
+	if ((await auth.adminState()) === 'none') redirect(303, '/setup-admin');
 	redirect(303, '/');
 }

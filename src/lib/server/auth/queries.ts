@@ -1,0 +1,91 @@
+/** The accounts domain's SQL, and nothing else: each function takes the database or a transaction. */
+import { and, count, eq, lt, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db';
+import { sessions, users, type User } from '../db/schema';
+
+export type { User };
+
+export const userByEmail = async (db: DbOrTx, email: string): Promise<User | undefined> =>
+	(await db.select().from(users).where(eq(users.email, email)))[0];
+
+export const userById = async (db: DbOrTx, id: string): Promise<User | undefined> =>
+	(await db.select().from(users).where(eq(users.id, id)))[0];
+
+/** Throws PostgreSQL's unique violation (23505) when the e-mail is taken. */
+export async function insertUser(
+	db: DbOrTx,
+	values: { email: string; name: string; passwordHash: string; isAdmin?: boolean }
+): Promise<User> {
+	const [user] = await db.insert(users).values(values).returning();
+	return user!;
+}
+
+export async function countAdmins(db: DbOrTx): Promise<number> {
+	const [row] = await db.select({ n: count() }).from(users).where(eq(users.isAdmin, true));
+	return row?.n ?? 0;
+}
+
+export async function countUsers(db: DbOrTx): Promise<number> {
+	const [row] = await db.select({ n: count() }).from(users);
+	return row?.n ?? 0;
+}
+
+/** Holds a transaction-scoped advisory lock: concurrent holders of the same key run one after the other. */
+export async function lockForTransaction(tx: DbOrTx, key: number): Promise<void> {
+	await tx.execute(sql`select pg_advisory_xact_lock(${key})`);
+}
+
+export async function setUserName(db: DbOrTx, userId: string, name: string): Promise<void> {
+	await db.update(users).set({ name }).where(eq(users.id, userId));
+}
+
+export async function setPasswordHash(db: DbOrTx, userId: string, passwordHash: string): Promise<void> {
+	await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+export interface SessionRow {
+	id: string;
+	userId: string;
+	expiresAt: Date;
+}
+
+export async function insertSession(db: DbOrTx, session: SessionRow): Promise<void> {
+	await db.insert(sessions).values(session);
+}
+
+/** The session and the few fields of its user that a request needs. */
+export async function sessionWithUser(db: DbOrTx, id: string) {
+	const [row] = await db
+		.select({
+			id: sessions.id,
+			userId: sessions.userId,
+			expiresAt: sessions.expiresAt,
+			email: users.email,
+			name: users.name,
+			isAdmin: users.isAdmin
+		})
+		.from(sessions)
+		.innerJoin(users, eq(users.id, sessions.userId))
+		.where(eq(sessions.id, id));
+	return row;
+}
+
+export async function setSessionExpiry(db: DbOrTx, id: string, expiresAt: Date): Promise<void> {
+	await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id));
+}
+
+export async function deleteSession(db: DbOrTx, id: string): Promise<void> {
+	await db.delete(sessions).where(eq(sessions.id, id));
+}
+
+export async function deleteOtherSessions(db: DbOrTx, userId: string, keepSessionId: string): Promise<void> {
+	await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
+}
+
+export async function deleteExpiredSessions(db: DbOrTx): Promise<number> {
+	const deleted = await db
+		.delete(sessions)
+		.where(lt(sessions.expiresAt, sql`now()`))
+		.returning({ id: sessions.id });
+	return deleted.length;
+}

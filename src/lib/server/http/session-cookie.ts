@@ -1,0 +1,46 @@
+/**
+ * The session on a SvelteKit request: the cookie that carries its token, opened and closed together with the
+ * database row (the auth domain's `openSession` / `closeSession`). `__Host-` with Secure behind https: the
+ * browser then refuses the cookie from any other host or path.
+ */
+import type { Cookies, RequestEvent } from '@sveltejs/kit';
+import * as auth from '../auth';
+import { sessionCookieName } from '../auth/cookie-name';
+import { config } from '../config';
+
+export { sessionCookieName };
+
+export function setSessionCookie(cookies: Cookies, origin: URL, token: string, expiresAt: Date): void {
+	cookies.set(sessionCookieName(origin), token, {
+		httpOnly: true,
+		sameSite: 'lax',
+		path: '/',
+		secure: origin.protocol === 'https:',
+		expires: expiresAt
+	});
+}
+
+export function deleteSessionCookie(cookies: Cookies, origin: URL): void {
+	cookies.delete(sessionCookieName(origin), {
+		path: '/',
+		httpOnly: true,
+		sameSite: 'lax',
+		secure: origin.protocol === 'https:'
+	});
+}
+
+type SessionEvent = Pick<RequestEvent, 'cookies' | 'locals'>;
+
+/** A new session at every sign-in (never reuse one that existed before: session fixation). */
+export async function signInAndSetCookie(event: SessionEvent, userId: string): Promise<void> {
+	if (event.locals.session) await auth.closeSession(event.locals.session.id);
+	const { token, session } = await auth.openSession(userId);
+	setSessionCookie(event.cookies, config.origin, token, session.expiresAt);
+}
+
+export async function signOut(event: SessionEvent): Promise<void> {
+	if (event.locals.session) await auth.closeSession(event.locals.session.id);
+	deleteSessionCookie(event.cookies, config.origin);
+	event.locals.session = null;
+	event.locals.user = null;
+}

@@ -1,0 +1,27 @@
+/** The images domain's SQL, and nothing else: each function takes the database or a transaction. */
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../db';
+import { siteImages } from '../db/schema';
+
+export type StoredValues = Map<string, { url: string; updatedAt: Date }>;
+
+/** Every slot that has a value of its own (the others show their stock image). */
+export async function selectSlotValues(db: DbOrTx): Promise<StoredValues> {
+	const rows = await db.select().from(siteImages);
+	return new Map(rows.map((r) => [r.key, { url: r.url, updatedAt: r.updatedAt }]));
+}
+
+export async function deleteSlotValue(db: DbOrTx, key: string): Promise<void> {
+	await db.delete(siteImages).where(eq(siteImages.key, key));
+}
+
+/** Sets a slot's value; returns when it was recorded. */
+export async function upsertSlotValue(db: DbOrTx, key: string, url: string, adminId: string): Promise<Date> {
+	const now = new Date();
+	const [row] = await db
+		.insert(siteImages)
+		.values({ key, url, updatedAt: now, updatedBy: adminId })
+		.onConflictDoUpdate({ target: siteImages.key, set: { url, updatedAt: now, updatedBy: adminId } })
+		.returning({ updatedAt: siteImages.updatedAt });
+	return row!.updatedAt;
+}

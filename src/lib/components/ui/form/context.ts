@@ -55,3 +55,23 @@ export function describedBy(id: string, hint: string | undefined, errors: string
 		[hint ? `${id}-hint` : null, errors?.length ? `${id}-error` : null].filter(Boolean).join(' ') || undefined
 	);
 }
+
+/**
+ * What every control carries besides its value: id and name, its state and descriptions for assistive
+ * technology, and the schema's constraints (required, minlength…) for the browser.
+ */
+export function controlAttributes(
+	name: string,
+	id: string,
+	hint: string | undefined,
+	errors: string[] | undefined,
+	constraints: Record<string, unknown> | undefined
+) {
+	return {
+		id,
+		name,
+		'aria-invalid': errors?.length ? ('true' as const) : undefined,
+		'aria-describedby': describedBy(id, hint, errors),
+		...constraints
+	};
+}

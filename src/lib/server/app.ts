@@ -9,6 +9,7 @@ import { config, type Config } from './config';
 import { db, type Db } from './db';
 import type { MailDeps } from './mail/send';
 import { transport } from './mail';
+import { createPayments, type Payments } from './payments';
 import { storage, type Storage } from './storage';
 
 export interface AppDeps {
@@ -16,9 +17,18 @@ export interface AppDeps {
 	db: Db;
 	storage: Storage;
 	mail: MailDeps;
+	/** null when payments are off. */
+	payments: Payments | null;
 }
 
 let replacement: Partial<AppDeps> | null = null;
+let payments: { for: Config; value: Payments | null } | null = null;
+
+/** The Stripe client for a configuration, made once per configuration (tests change it). */
+function paymentsFor(config: Config): Payments | null {
+	if (payments?.for !== config) payments = { for: config, value: createPayments(config.stripe) };
+	return payments.value;
+}
 
 export function appDeps(): AppDeps {
 	const chosenDb = replacement?.db ?? db;
@@ -27,7 +37,8 @@ export function appDeps(): AppDeps {
 		config: chosenConfig,
 		db: chosenDb,
 		storage: replacement?.storage ?? storage,
-		mail: replacement?.mail ?? { db: chosenDb, transport, from: chosenConfig.mailFrom }
+		mail: replacement?.mail ?? { db: chosenDb, transport, from: chosenConfig.mailFrom },
+		payments: replacement?.payments !== undefined ? replacement.payments : paymentsFor(chosenConfig)
 	};
 }
 

@@ -1,5 +1,6 @@
 /** Housekeeping that runs on every instance: each task is idempotent, so instances need not coordinate. */
 import * as auth from './auth';
+import * as candidatures from './candidatures';
 import { db } from './db';
 import * as rateLimit from './http/rate-limit';
 import * as leads from './leads';
@@ -18,8 +19,13 @@ export async function runRetention(): Promise<void> {
 export async function runMaintenance(): Promise<void> {
 	const sessions = await auth.purgeExpiredSessions();
 	const counters = await rateLimit.purgeExpired(db);
-	if (sessions || counters)
-		log.info('maintenance', { expiredSessions: sessions, expiredRateLimits: counters });
+	const drafts = await candidatures.purgeOldDrafts();
+	if (sessions || counters || drafts)
+		log.info('maintenance', {
+			expiredSessions: sessions,
+			expiredRateLimits: counters,
+			expiredCandidatureDrafts: drafts
+		});
 }
 
 export function startMaintenance(): void {

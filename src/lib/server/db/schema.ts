@@ -2,7 +2,18 @@
  * The database schema (CONTRACT §5). Column names are snake_case in PostgreSQL, camelCase in TypeScript.
  * Change it, then `npm run db:generate` to write the migration under drizzle/.
  */
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+	boolean,
+	index,
+	integer,
+	jsonb,
+	pgTable,
+	text,
+	timestamp,
+	uniqueIndex,
+	uuid
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -100,7 +111,74 @@ export const jobRuns = pgTable('job_runs', {
 	detail: text('detail')
 });
 
+/**
+ * Applications to the training programme (CONTRACT §5): `pending` → `approved` | `rejected`; `approved` →
+ * `enrolled` once paid. One pending or approved candidature per e-mail (a partial unique index says so).
+ */
+export const candidatures = pgTable(
+	'candidatures',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		status: text('status', { enum: ['pending', 'approved', 'rejected', 'enrolled'] })
+			.notNull()
+			.default('pending'),
+		firstName: text('first_name').notNull(),
+		lastName: text('last_name').notNull(),
+		/** Lower-case, like users.email. */
+		email: text('email').notNull(),
+		/** E.164 (+33…). */
+		phone: text('phone').notNull(),
+		postalCode: text('postal_code').notNull(),
+		city: text('city').notNull(),
+		trade: text('trade').notNull(),
+		tradeOther: text('trade_other'),
+		company: text('company').notNull(),
+		siret: text('siret').notNull(),
+		yearsExperience: integer('years_experience').notNull(),
+		teamSize: integer('team_size').notNull(),
+		currentSite: text('current_site'),
+		goals: jsonb('goals').$type<string[]>().notNull(),
+		presence: jsonb('presence').$type<string[]>().notNull(),
+		hoursPerWeek: integer('hours_per_week').notNull(),
+		motivation: text('motivation').notNull(),
+		consentAt: timestamp('consent_at', { withTimezone: true }).notNull(),
+		spam: boolean('spam').notNull().default(false),
+		spamReason: text('spam_reason'),
+		createdAt: createdAt(),
+		notifiedAt: timestamp('notified_at', { withTimezone: true }),
+		notifyError: text('notify_error'),
+		decidedAt: timestamp('decided_at', { withTimezone: true }),
+		decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+		rejectionReason: text('rejection_reason'),
+		/** How many Checkout Sessions were made for it: part of each session's idempotency key. */
+		checkoutAttempt: integer('checkout_attempt').notNull().default(0),
+		checkoutSessionId: text('checkout_session_id'),
+		checkoutUrl: text('checkout_url'),
+		userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' })
+	},
+	(t) => [
+		index('candidatures_created_at_idx').on(t.createdAt),
+		index('candidatures_status_idx').on(t.status),
+		uniqueIndex('candidatures_open_email_unique')
+			.on(t.email)
+			.where(sql`status in ('pending', 'approved') and not spam`)
+	]
+);
+
+/** The wizard's answers between steps, for visitors without an account: the cookie holds only the id. */
+export const candidatureDrafts = pgTable(
+	'candidature_drafts',
+	{
+		/** SHA-256 of the cookie's random token. */
+		id: text('id').primaryKey(),
+		answers: jsonb('answers').$type<Record<string, unknown>>().notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [index('candidature_drafts_updated_at_idx').on(t.updatedAt)]
+);
+
 export type Lead = typeof leads.$inferSelect;
+export type Candidature = typeof candidatures.$inferSelect;
 
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;

@@ -42,3 +42,23 @@ export async function spendFormToken(db: DbOrTx, token: string): Promise<boolean
 		.returning({ key: rateLimits.key });
 	return spent.length === 1;
 }
+
+/**
+ * Why a public form's submission is spam, or null: the honeypot (`website`) filled, or a form token missing (from
+ * a page, which always sends one), forged, replayed or spent too fast. Machine clients (`api`) may send none.
+ * Shared by every public form (leads, candidatures).
+ */
+export async function spamReason(
+	db: DbOrTx,
+	secret: string,
+	input: { website?: string; formToken?: string },
+	source: 'page' | 'api'
+): Promise<string | null> {
+	if (input.website && input.website.trim() !== '') return 'champ piège rempli';
+	if (!input.formToken) return source === 'page' ? 'jeton de formulaire absent' : null;
+	const verdict = checkFormToken(secret, input.formToken);
+	if (verdict === 'invalid') return 'jeton de formulaire invalide';
+	if (!(await spendFormToken(db, input.formToken))) return 'jeton de formulaire déjà utilisé';
+	if (verdict === 'too-fast') return 'envoyé moins de 3 secondes après l’affichage';
+	return null;
+}

@@ -10,7 +10,7 @@ import * as rateLimit from '../http/rate-limit';
 import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps } from '../mail';
 import { toCsv } from './csv';
-import { checkFormToken, spendFormToken } from './form-token';
+import { spamReason } from './form-token';
 import * as queries from './queries';
 import type { LeadFilters } from './queries';
 
@@ -55,20 +55,6 @@ export const untokenedLimit: rateLimit.Limit = {
 	windowSeconds: 15 * 60
 };
 
-async function spamReason(
-	deps: LeadDeps,
-	input: { website?: string; formToken?: string },
-	source: LeadSource
-): Promise<string | null> {
-	if (input.website && input.website.trim() !== '') return 'champ piège rempli';
-	if (!input.formToken) return source === 'page' ? 'jeton de formulaire absent' : null;
-	const verdict = checkFormToken(deps.signingSecret, input.formToken);
-	if (verdict === 'invalid') return 'jeton de formulaire invalide';
-	if (!(await spendFormToken(deps.db, input.formToken))) return 'jeton de formulaire déjà utilisé';
-	if (verdict === 'too-fast') return 'envoyé moins de 3 secondes après l’affichage';
-	return null;
-}
-
 const nothingSent = Promise.resolve(false);
 
 const blank = (value: string | undefined) => (value && value.trim() !== '' ? value.trim() : null);
@@ -82,7 +68,7 @@ export async function submitLead(
 ): Promise<SubmitResult> {
 	await rateLimit.hit(deps.db, submitLimit, address);
 	if (source === 'api' && !input.formToken) await rateLimit.hit(deps.db, untokenedLimit, address);
-	const reason = await spamReason(deps, input, source);
+	const reason = await spamReason(deps.db, deps.signingSecret, input, source);
 	const email = input.email.toLowerCase();
 	const devis = kind === 'devis' ? (input as DevisInput) : null;
 

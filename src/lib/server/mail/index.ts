@@ -30,5 +30,13 @@ export {
 	type Transport
 };
 export { leadNotification, leadAcknowledgement, type LeadForMail } from './templates/leads';
+export {
+	candidatureApproval,
+	candidatureConfirmation,
+	candidatureNotification,
+	candidatureRejection,
+	candidatureRows,
+	type CandidatureForMail
+} from './templates/candidatures';
 export { MAIL_PREVIEWS, mailPreview, type MailPreview } from './templates/catalog';
 export type { MailTheme } from './theme';

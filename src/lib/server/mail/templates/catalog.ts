@@ -4,6 +4,13 @@
  */
 import type { Rendered } from '../render';
 import type { MailTheme } from '../theme';
+import {
+	candidatureApproval,
+	candidatureConfirmation,
+	candidatureNotification,
+	candidatureRejection,
+	type CandidatureForMail
+} from './candidatures';
 import { leadAcknowledgement, leadNotification, type LeadForMail } from './leads';
 
 export interface MailPreview {
@@ -31,6 +38,29 @@ const sampleLead = (kind: LeadForMail['kind']): LeadForMail => ({
 	createdAt: new Date('2026-03-02T09:30:00Z')
 });
 
+const sampleCandidature: CandidatureForMail = {
+	id: '5b1d6c2e-8f3a-4d7e-9b1c-2a3e4f5a6b7c',
+	firstName: 'Julien',
+	lastName: 'Morel',
+	email: 'julien.morel@example.com',
+	phone: '+33612345678',
+	postalCode: '69400',
+	city: 'Villefranche-sur-Saône',
+	trade: 'macon',
+	company: 'Morel Maçonnerie',
+	siret: '73282932000074',
+	yearsExperience: 12,
+	teamSize: 3,
+	currentSite: null,
+	goals: ['demandes', 'autonomie'],
+	presence: ['google'],
+	hoursPerWeek: 3,
+	motivation:
+		'Je veux que mes clients me trouvent en ligne <sans> passer par des plateformes qui prennent une commission.',
+	createdAt: new Date('2026-03-02T09:30:00Z')
+};
+const SAMPLE_PAYMENT_LINK = 'https://exemple.fr/paiement/exemple';
+
 export const MAIL_PREVIEWS: readonly MailPreview[] = [
 	{
 		name: 'lead-notification-contact',
@@ -55,6 +85,31 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 		label: 'Accusé de réception d’une demande de devis',
 		audience: 'visiteur',
 		render: (theme) => leadAcknowledgement('devis', theme)
+	},
+	{
+		name: 'candidature-confirmation',
+		label: 'Candidature reçue (au candidat)',
+		audience: 'candidat',
+		render: (theme) => candidatureConfirmation(sampleCandidature, theme)
+	},
+	{
+		name: 'candidature-notification',
+		label: 'Nouvelle candidature (à l’entreprise)',
+		audience: 'entreprise',
+		render: (theme) =>
+			candidatureNotification(sampleCandidature, 'https://exemple.fr/admin/candidatures', theme)
+	},
+	{
+		name: 'candidature-approval',
+		label: 'Candidature acceptée, lien de paiement (au candidat)',
+		audience: 'candidat',
+		render: (theme) => candidatureApproval(sampleCandidature, SAMPLE_PAYMENT_LINK, theme)
+	},
+	{
+		name: 'candidature-rejection',
+		label: 'Candidature refusée (au candidat)',
+		audience: 'candidat',
+		render: (theme) => candidatureRejection(sampleCandidature, 'Votre zone est déjà couverte.', theme)
 	}
 ];
 

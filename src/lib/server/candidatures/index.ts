@@ -1,0 +1,58 @@
+/**
+ * Candidatures to the training programme: the domain's whole public surface, bound to the application's
+ * services (app.ts). Routes call these; tests call service.ts with their own dependencies.
+ */
+import type { CandidatureInput } from '$lib/schemas/candidature';
+import { appDeps } from '../app';
+import { issueFormToken } from '../leads/form-token';
+import { draftIdOf } from './drafts';
+import * as service from './service';
+import type { CandidatureDeps, CandidatureFilters } from './service';
+
+function deps(): CandidatureDeps {
+	const { db, mail, config, payments } = appDeps();
+	return {
+		db,
+		mail,
+		adminEmail: config.adminEmail,
+		signingSecret: config.signingSecret,
+		origin: config.origin,
+		payments
+	};
+}
+
+export const submit = (input: CandidatureInput, address: string, source: 'page' | 'api') =>
+	service.submitCandidature(deps(), input, address, source);
+export const list = (filters: CandidatureFilters, page: number) =>
+	service.listCandidatures(appDeps().db, filters, page);
+export const countByStatus = (filters?: CandidatureFilters) => service.countByStatus(appDeps().db, filters);
+export const approve = (id: string, adminId: string) => service.approveCandidature(deps(), id, adminId);
+export const reject = (id: string, adminId: string, reason?: string | null) =>
+	service.rejectCandidature(deps(), id, adminId, reason);
+export const resendNotification = (id: string) => service.resendNotification(deps(), id);
+export const paymentLinkOf = (id: string) => service.paymentLinkOf(deps(), id);
+export const checkoutForToken = (token: string) => service.checkoutForToken(deps(), token);
+export const paymentsOn = () => appDeps().payments !== null;
+/** A fresh time-trap token for the wizard (the same defence as the lead forms). */
+export const newFormToken = () => issueFormToken(appDeps().config.signingSecret);
+
+/** The wizard's draft named by the visitor's cookie; null when there is none (or it expired). */
+export async function readDraft(cookieToken: string | undefined) {
+	const id = draftIdOf(cookieToken);
+	return id ? service.readDraft(appDeps().db, id) : null;
+}
+export async function saveDraft(cookieToken: string, answers: Record<string, unknown>) {
+	const id = draftIdOf(cookieToken);
+	if (!id) throw new Error('not a draft token');
+	await service.saveDraft(appDeps().db, id, answers);
+}
+export async function deleteDraft(cookieToken: string | undefined) {
+	const id = draftIdOf(cookieToken);
+	if (id) await service.deleteDraft(appDeps().db, id);
+}
+export const purgeOldDrafts = () => service.purgeOldDrafts(appDeps().db);
+
+export { DRAFT_COOKIE, newDraftToken } from './drafts';
+export { PAGE_SIZE, ALREADY_OPEN_MESSAGE } from './service';
+export { filtersOf } from './filters';
+export type { ApprovalResult, RejectionResult, Candidature, CandidatureFilters } from './service';

@@ -1,0 +1,379 @@
+/**
+ * The training programme's candidatures (SEED.md parts 1.4–1.5, 3, 4 "Candidature handling", 6, 7): stored first,
+ * then the candidate and the business are e-mailed; admins approve (a Stripe Checkout Session and the branded
+ * e-mail, each independent of the other) or reject. The payment link is stable: it makes a fresh session when
+ * the last one expired.
+ */
+import type Stripe from 'stripe';
+import {
+	STATUS_LABELS,
+	normalizeFrenchPhone,
+	type CandidatureInput,
+	type CandidatureStatus
+} from '$lib/schemas/candidature';
+import type { Db, DbOrTx } from '../db';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import { AppError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
+import * as rateLimit from '../http/rate-limit';
+import { spamReason } from '../leads/form-token';
+import { inBackground } from '../lifecycle';
+import {
+	candidatureApproval,
+	candidatureConfirmation,
+	candidatureNotification,
+	candidatureRejection,
+	sendWith,
+	type MailDeps
+} from '../mail';
+import { describePaymentError, type Payments } from '../payments';
+import { sign, verifySignature } from '../signing';
+import * as queries from './queries';
+import type { Candidature, CandidatureFilters } from './queries';
+
+export interface CandidatureDeps {
+	db: Db;
+	mail: MailDeps;
+	/** Who is told of new candidatures (ADMIN_EMAIL, else the sender address). */
+	adminEmail: string;
+	signingSecret: string;
+	origin: URL;
+	payments: Payments | null;
+}
+
+/** Per client address: a person applies once or twice; more is someone scripting the form. */
+export const submitLimit: rateLimit.Limit = { name: 'candidature-address', max: 5, windowSeconds: 60 * 60 };
+
+/** 500 whose detail is the database's own message (SEED.md part 7): never the SQL, its parameters or a stack. */
+export class CandidatureStorageError extends AppError {
+	constructor(databaseMessage: string) {
+		super(500, databaseMessage);
+	}
+}
+
+/** The PostgreSQL error's own message: Drizzle wraps it in "Failed query: <sql> params: …", which must not leak. */
+function databaseMessageOf(error: unknown): string {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current; depth++) {
+		const candidate = current as { message?: unknown; cause?: unknown; code?: unknown };
+		if (typeof candidate.code === 'string' && typeof candidate.message === 'string') return candidate.message;
+		current = candidate.cause;
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	return message.startsWith('Failed query') ? 'La base de données a refusé l’enregistrement.' : message;
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+	const e = error as { code?: string; cause?: { code?: string } };
+	return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+export const ALREADY_OPEN_MESSAGE =
+	'Une candidature est déjà en cours pour cette adresse e-mail : nous vous répondons très vite.';
+
+/** Missing configuration that would leave a candidature unknown to anyone (SEED.md part 7): names it. */
+function assertCanNotify(deps: CandidatureDeps): void {
+	if (!deps.adminEmail.includes('@'))
+		throw new ServiceUnavailableError(
+			'Les candidatures sont fermées : ADMIN_EMAIL (ou MAIL_FROM) n’est pas configuré, personne ne serait prévenu.'
+		);
+}
+
+export const adminUrlOf = (origin: URL, id: string) =>
+	new URL(`/admin/candidatures?id=${encodeURIComponent(id)}`, origin).href;
+
+/** Stores the candidature, then — after the answer, in the background — confirms and notifies. */
+export async function submitCandidature(
+	deps: CandidatureDeps,
+	input: CandidatureInput,
+	address: string,
+	source: 'page' | 'api',
+	now = new Date()
+): Promise<{ id: string; status: 'pending'; spam: boolean; delivery: Promise<boolean> }> {
+	assertCanNotify(deps);
+	await rateLimit.hit(deps.db, submitLimit, address);
+	const reason = await spamReason(deps.db, deps.signingSecret, input, source);
+	let stored: Candidature;
+	try {
+		stored = await queries.insertCandidature(deps.db, {
+			firstName: input.firstName,
+			lastName: input.lastName,
+			email: input.email.toLowerCase(),
+			phone: normalizeFrenchPhone(input.phone) ?? input.phone,
+			postalCode: input.postalCode,
+			city: input.city,
+			trade: input.trade,
+			tradeOther: input.trade === 'autre' ? (input.tradeOther?.trim() ?? null) : null,
+			company: input.company,
+			siret: input.siret,
+			yearsExperience: input.yearsExperience,
+			teamSize: input.teamSize,
+			currentSite: input.currentSite?.trim() || null,
+			goals: [...new Set(input.goals)],
+			presence: [...new Set(input.presence)],
+			hoursPerWeek: input.hoursPerWeek,
+			motivation: input.motivation,
+			consentAt: now,
+			spam: reason !== null,
+			spamReason: reason
+		});
+	} catch (error) {
+		if (isUniqueViolation(error)) throw new ConflictError(ALREADY_OPEN_MESSAGE);
+		if (isDatabaseUnavailable(error)) throw error;
+		throw new CandidatureStorageError(databaseMessageOf(error));
+	}
+	if (stored.spam) return { id: stored.id, status: 'pending', spam: true, delivery: Promise.resolve(false) };
+	const delivery = inBackground(notifyNew(deps, stored));
+	return { id: stored.id, status: 'pending', spam: false, delivery };
+}
+
+const recipient = (c: Candidature) => ({ name: `${c.firstName} ${c.lastName}`, address: c.email });
+
+/** The business's notification (its outcome kept on the candidature) and the candidate's confirmation. */
+async function notifyNew(deps: CandidatureDeps, c: Candidature): Promise<boolean> {
+	const notified = await notifyAdmin(deps, c);
+	await sendWith(deps.mail, {
+		to: recipient(c),
+		template: 'candidature-confirmation',
+		...candidatureConfirmation(c)
+	});
+	return notified;
+}
+
+async function notifyAdmin(deps: CandidatureDeps, c: Candidature): Promise<boolean> {
+	const result = await sendWith(deps.mail, {
+		to: deps.adminEmail,
+		replyTo: recipient(c),
+		template: 'candidature-notification',
+		...candidatureNotification(c, adminUrlOf(deps.origin, c.id))
+	});
+	await queries.recordNotification(deps.db, c.id, result.error);
+	return result.sent;
+}
+
+async function getCandidature(db: DbOrTx, id: string): Promise<Candidature> {
+	const c = await queries.selectCandidature(db, id);
+	if (!c || c.spam) throw new NotFoundError('Candidature introuvable.');
+	return c;
+}
+
+/** The admin's "Renvoyer": the business's notification once more. */
+export async function resendNotification(deps: CandidatureDeps, id: string): Promise<boolean> {
+	return notifyAdmin(deps, await getCandidature(deps.db, id));
+}
+
+export const getForAdmin = (db: DbOrTx, id: string) => getCandidature(db, id);
+
+export const PAGE_SIZE = 20;
+
+export async function listCandidatures(db: DbOrTx, filters: CandidatureFilters, page = 1) {
+	const { rows, total } = await queries.selectPage(db, filters, PAGE_SIZE, (page - 1) * PAGE_SIZE);
+	return { rows, total, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+}
+
+export const countByStatus = (db: DbOrTx, filters: CandidatureFilters = {}) =>
+	queries.countByStatus(db, filters);
+
+function alreadyDecided(c: Candidature): ConflictError {
+	const label = STATUS_LABELS[c.status].toLowerCase().replace(/s$/, '');
+	return new ConflictError(`Cette candidature n’est plus en attente (${label}).`);
+}
+
+async function decide(
+	db: DbOrTx,
+	id: string,
+	to: 'approved' | 'rejected',
+	adminId: string,
+	changes: Partial<queries.NewCandidature> = {}
+): Promise<Candidature> {
+	const before = await getCandidature(db, id);
+	if (before.status !== 'pending') throw alreadyDecided(before);
+	const decided = await queries.transition(db, id, 'pending', {
+		status: to,
+		decidedAt: new Date(),
+		decidedBy: adminId,
+		...changes
+	});
+	// Another admin decided in between: theirs is the one effect.
+	if (!decided) throw alreadyDecided(await getCandidature(db, id));
+	return decided;
+}
+
+// ——— Payment link and Checkout Sessions ———
+
+/** `/paiement/{id}.{HMAC}`: stable for the life of the approval, unforgeable without SIGNING_SECRET. */
+export function paymentLinkOf(deps: Pick<CandidatureDeps, 'signingSecret' | 'origin'>, id: string): string {
+	return new URL(`/paiement/${id}.${sign(deps.signingSecret, `payment-link:${id}`)}`, deps.origin).href;
+}
+
+export function candidatureIdOfPaymentToken(secret: string, token: string): string | null {
+	const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([\w-]{43})$/i.exec(token);
+	if (!match) return null;
+	const [, id, signature] = match;
+	return verifySignature(secret, `payment-link:${id!.toLowerCase()}`, signature!) ? id!.toLowerCase() : null;
+}
+
+export const PAYMENTS_OFF_MESSAGE =
+	'Paiements désactivés : définissez STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET et STRIPE_PRICE_ID pour créer la session de paiement. Le lien de paiement fonctionnera dès qu’ils le seront.';
+
+/**
+ * A Checkout Session for the candidature (CONTRACT §3 / notes/stripe.md): subscription at STRIPE_PRICE_ID, the
+ * candidature's id as `client_reference_id` and metadata, in French, one idempotency key per attempt — two
+ * requests for the same attempt get the same session.
+ */
+async function createCheckout(
+	deps: CandidatureDeps & { payments: Payments },
+	c: Candidature,
+	attempt: number
+): Promise<Stripe.Checkout.Session> {
+	const metadata = { candidatureId: c.id };
+	// Not through URL(): Stripe replaces the literal {CHECKOUT_SESSION_ID}, which URL() would percent-encode.
+	const successUrl = `${deps.origin.origin}/paiement/merci?session_id={CHECKOUT_SESSION_ID}`;
+	return deps.payments.stripe.checkout.sessions.create(
+		{
+			mode: 'subscription',
+			line_items: [{ price: deps.payments.priceId, quantity: 1 }],
+			customer_email: c.email,
+			client_reference_id: c.id,
+			metadata,
+			subscription_data: { metadata },
+			locale: 'fr',
+			success_url: successUrl,
+			cancel_url: paymentLinkOf(deps, c.id)
+		},
+		{ idempotencyKey: `candidature-${c.id}-checkout-${attempt}` }
+	);
+}
+
+async function freshCheckout(deps: CandidatureDeps & { payments: Payments }, c: Candidature) {
+	const attempt = await queries.nextCheckoutAttempt(deps.db, c.id, c.checkoutAttempt);
+	const session = await createCheckout(deps, c, attempt);
+	await queries.recordCheckout(deps.db, c.id, attempt, { id: session.id, url: session.url });
+	return session;
+}
+
+export interface ApprovalResult {
+	status: 'approved';
+	checkoutUrl: string | null;
+	paymentLink: string;
+	emailSent: boolean;
+	emailError: string | null;
+	paymentError: string | null;
+}
+
+/**
+ * Approves a pending candidature (else 409; of two simultaneous approvals one wins, the other gets 409), then
+ * makes its Checkout Session and sends the dark approval e-mail side by side: either may fail alone, and the
+ * answer says which (SEED.md part 8, rule 4).
+ */
+export async function approveCandidature(
+	deps: CandidatureDeps,
+	id: string,
+	adminId: string
+): Promise<ApprovalResult> {
+	const approved = await decide(deps.db, id, 'approved', adminId);
+	const paymentLink = paymentLinkOf(deps, id);
+	const payments = deps.payments;
+	const checkout = payments
+		? freshCheckout({ ...deps, payments }, approved).then(
+				(session) => ({ url: session.url, error: null }),
+				(error: unknown) => ({ url: null, error: describePaymentError(error) })
+			)
+		: Promise.resolve({ url: null, error: PAYMENTS_OFF_MESSAGE });
+	const email = sendWith(deps.mail, {
+		to: recipient(approved),
+		template: 'candidature-approval',
+		...candidatureApproval(approved, paymentLink)
+	});
+	const [session, sent] = await Promise.all([checkout, email]);
+	return {
+		status: 'approved',
+		checkoutUrl: session.url,
+		paymentLink,
+		emailSent: sent.sent,
+		emailError: sent.error,
+		paymentError: session.error
+	};
+}
+
+export interface RejectionResult {
+	status: 'rejected';
+	emailSent: boolean;
+	emailError: string | null;
+}
+
+/** Rejects a pending candidature (else 409) and tells the candidate, kindly. */
+export async function rejectCandidature(
+	deps: CandidatureDeps,
+	id: string,
+	adminId: string,
+	reason?: string | null
+): Promise<RejectionResult> {
+	const rejected = await decide(deps.db, id, 'rejected', adminId, { rejectionReason: reason || null });
+	const sent = await sendWith(deps.mail, {
+		to: recipient(rejected),
+		template: 'candidature-rejection',
+		...candidatureRejection(rejected, rejected.rejectionReason)
+	});
+	return { status: 'rejected', emailSent: sent.sent, emailError: sent.error };
+}
+
+export type CheckoutOutcome =
+	{ kind: 'redirect'; url: string } | { kind: 'enrolled' } | { kind: 'payments-off' } | { kind: 'not-found' };
+
+/** A session is reused while it is open and has more than this left (the payer needs time to type a card). */
+const MIN_REMAINING_SECONDS = 10 * 60;
+
+/**
+ * `GET /paiement/{token}`: where the payer goes. An approved candidature's current session while it is open,
+ * else a fresh one; enrolled → already done; anything else (pending, rejected, unknown, tampered) → not found.
+ */
+export async function checkoutForToken(
+	deps: CandidatureDeps,
+	token: string,
+	now = Date.now()
+): Promise<CheckoutOutcome> {
+	const id = candidatureIdOfPaymentToken(deps.signingSecret, token);
+	const c = id ? await queries.selectCandidature(deps.db, id) : undefined;
+	if (!c || c.spam) return { kind: 'not-found' };
+	if (c.status === 'enrolled') return { kind: 'enrolled' };
+	if (c.status !== 'approved') return { kind: 'not-found' };
+	const payments = deps.payments;
+	if (!payments) return { kind: 'payments-off' };
+	try {
+		if (c.checkoutSessionId) {
+			const current = await payments.stripe.checkout.sessions.retrieve(c.checkoutSessionId).catch((error) => {
+				// A session Stripe no longer knows is one to replace; any other failure is Stripe being down.
+				if ((error as { code?: string }).code === 'resource_missing') return null;
+				throw error;
+			});
+			const open =
+				current?.status === 'open' &&
+				current.url &&
+				current.expires_at * 1000 - now > MIN_REMAINING_SECONDS * 1000;
+			if (open) return { kind: 'redirect', url: current.url! };
+		}
+		const session = await freshCheckout({ ...deps, payments }, c);
+		if (!session.url) throw new Error('Stripe answered a session without a URL');
+		return { kind: 'redirect', url: session.url };
+	} catch (error) {
+		throw new ServiceUnavailableError(
+			`Le paiement est momentanément indisponible (${describePaymentError(error)}). Réessayez dans quelques minutes.`,
+			60
+		);
+	}
+}
+
+// ——— Wizard drafts ———
+
+/** A draft is kept this long after its last change (the issue asks for a week at least). */
+export const DRAFT_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const readDraft = (db: DbOrTx, draftId: string, now = Date.now()) =>
+	queries.readDraft(db, draftId, new Date(now - DRAFT_LIFETIME_MS));
+export const saveDraft = (db: DbOrTx, draftId: string, answers: Record<string, unknown>) =>
+	queries.writeDraft(db, draftId, answers);
+export const deleteDraft = (db: DbOrTx, draftId: string) => queries.deleteDraft(db, draftId);
+export const purgeOldDrafts = (db: DbOrTx, now = Date.now()) =>
+	queries.deleteDraftsBefore(db, new Date(now - DRAFT_LIFETIME_MS));
+
+export type { Candidature, CandidatureFilters, CandidatureStatus };

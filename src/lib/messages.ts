@@ -17,6 +17,9 @@ export function retryAfterText(seconds: number): string {
 	return `Réessayez dans ${Math.ceil(seconds / 60)} minutes.`;
 }
 
+/** A wizard step came back with field errors. */
+export const FIX_STEP = 'Complétez les champs signalés pour passer à l’étape suivante.';
+
 /** A 429 on a form. */
 export const tooManyAttempts = (retryAfterSeconds: number) =>
 	`Trop de tentatives. ${retryAfterText(retryAfterSeconds)}`;

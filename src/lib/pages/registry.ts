@@ -40,6 +40,7 @@ export const PAGES = [
 	{ path: '/macon', label: 'Démo maçon', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'macon_', fallback: 'macon.webp' } },
 	{ path: '/paysagiste', label: 'Démo paysagiste', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'paysagiste_', fallback: 'paysagiste.webp' } },
 	{ path: '/devis', label: 'Devis', modes: PLATFORM, indexable: true, nav: true },
+	{ path: '/candidature', label: 'Candidature', modes: PLATFORM, indexable: true },
 	{ path: '/contact', label: 'Contact', modes: BOTH, indexable: true, nav: true },
 	{ path: '/mentions-legales', label: 'Mentions légales', modes: BOTH, indexable: true },
 	{ path: '/cgv', label: 'Conditions générales de vente', modes: BOTH, indexable: true },

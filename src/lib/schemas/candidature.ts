@@ -116,7 +116,10 @@ export const stepGoalsSchema = goalsFields;
 
 /** The recap step: consent (required), and the two spam defences shared with the lead forms. */
 const finalFields = z.object({
-	consent: z.literal(true, { error: 'Acceptez les CGV et la politique de confidentialité pour envoyer.' }),
+	// A boolean that must be true (not z.literal(true), whose default would be a box ticked in advance).
+	consent: z
+		.boolean({ error: 'Acceptez les CGV et la politique de confidentialité pour envoyer.' })
+		.refine((v) => v, 'Acceptez les CGV et la politique de confidentialité pour envoyer.'),
 	website: lineText().max(500).optional(),
 	formToken: lineText().max(200).optional()
 });
@@ -156,6 +159,7 @@ export const rejectionSchema = z.object({
 /** The admin list's query string (?statut=pending&metier=macon&q=…&du=…&au=…&page=2); invalid values are dropped. */
 const dropInvalid = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 export const candidatureFiltersQuerySchema = z.object({
+	id: dropInvalid(z.uuid()),
 	statut: dropInvalid(z.enum(CANDIDATURE_STATUSES)),
 	metier: dropInvalid(z.enum(valuesOf(TRADES))),
 	q: dropInvalid(lineText().trim().max(100)),

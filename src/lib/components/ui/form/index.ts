@@ -9,6 +9,7 @@ import type { Component } from 'svelte';
 import { superForm, type FormOptions, type SuperForm, type SuperValidated } from 'sveltekit-superforms';
 import { NETWORK_ERROR, serverError } from '$lib/messages';
 import CheckboxField from './CheckboxField.svelte';
+import CheckboxGroupField from './CheckboxGroupField.svelte';
 import RadioGroupField from './RadioGroupField.svelte';
 import SelectField from './SelectField.svelte';
 import TextAreaField from './TextAreaField.svelte';
@@ -27,9 +28,22 @@ type Message = App.Superforms.Message;
  */
 export function createForm<T extends Record<string, unknown>>(
 	data: SuperValidated<T, Message>,
-	options: FormOptions<T, Message> = {}
+	{ onSubmit, ...options }: FormOptions<T, Message> = {}
 ): SuperForm<T, Message> {
 	const form: SuperForm<T, Message> = superForm(data, {
+		// The <form> is `novalidate` (French messages, not the browser's bubbles, and the server's when JavaScript
+		// is off), which would also skip superforms' own check before sending: run it here, unless the button says
+		// `formnovalidate` (the wizard's "Retour").
+		onSubmit: async (submit) => {
+			const skip =
+				(submit.submitter instanceof HTMLButtonElement || submit.submitter instanceof HTMLInputElement) &&
+				submit.submitter.formNoValidate;
+			if (!skip && options.validators && !(await form.validateForm({ update: true })).valid) {
+				submit.cancel();
+				return;
+			}
+			await onSubmit?.(submit);
+		},
 		onError: ({ result }) => {
 			// A failed fetch rejects with an Error; a server failure answers with SvelteKit's App.Error (and its id).
 			const text =
@@ -54,11 +68,13 @@ type Named<C, N extends string> = Component<Omit<PropsOf<C>, 'name'> & { name: N
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the argument is there to infer T
 export function fieldsOf<T extends Record<string, unknown>>(form?: SuperForm<T, Message>) {
 	const fields: {
-		TextField: Named<typeof TextField, NamesOf<T, string>>;
+		/** Text, or a number typed as text (`type="number"`: superforms reads it back as a number). */
+		TextField: Named<typeof TextField, NamesOf<T, string | number>>;
 		TextAreaField: Named<typeof TextAreaField, NamesOf<T, string>>;
 		SelectField: Named<typeof SelectField, NamesOf<T, string>>;
 		RadioGroupField: Named<typeof RadioGroupField, NamesOf<T, string>>;
 		CheckboxField: Named<typeof CheckboxField, NamesOf<T, boolean>>;
-	} = { TextField, TextAreaField, SelectField, RadioGroupField, CheckboxField };
+		CheckboxGroupField: Named<typeof CheckboxGroupField, NamesOf<T, string[]>>;
+	} = { TextField, TextAreaField, SelectField, RadioGroupField, CheckboxField, CheckboxGroupField };
 	return fields;
 }

@@ -1,0 +1,275 @@
+/**
+ * The candidature wizard in Chromium, with and without JavaScript, on a phone and a desktop; its answers survive
+ * a reload; the admin approves it and its payment link opens a Checkout Session on the fake Stripe API.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, expectConsoleNotes, test } from '../support/fixtures';
+import { E2E_ADMIN, signIn } from '../support/accounts';
+import { startIsolatedServer, type RunningServer } from '../support/server';
+import { startFakeStripe, type FakeStripe } from '../../helpers/fake-stripe';
+import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
+import { MIN_FILL_MS } from '../../../src/lib/server/leads/form-token';
+
+test.describe.configure({ mode: 'serial' });
+
+let server: RunningServer;
+let smtp: RunningSmtp;
+let stripe: FakeStripe;
+let base: string;
+test.beforeAll(async () => {
+	smtp = await startSmtp();
+	stripe = await startFakeStripe();
+	server = await startIsolatedServer({
+		SMTP_URL: smtp.url,
+		ADMIN_EMAIL: 'patron@atelier.test',
+		...stripe.env
+	});
+	base = server.url;
+	const setup = await fetch(`${base}/api/admin/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(E2E_ADMIN)
+	});
+	expect(setup.status).toBe(201);
+});
+test.afterAll(async () => {
+	expect(await server.stop()).toBe(0);
+	await smtp.close();
+	await stripe.close();
+});
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+async function expectNoAxeViolation(page: Page) {
+	const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+	expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+}
+async function expectNoHorizontalScroll(page: Page) {
+	expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+}
+
+async function stepOne(page: Page, email: string) {
+	await page.getByLabel('Prénom').fill('Julien');
+	await page.getByLabel('Nom', { exact: true }).fill('Morel');
+	await page.getByLabel('Adresse e-mail').fill(email);
+	await page.getByLabel('Téléphone').fill('06 12 34 56 78');
+	await page.getByLabel('Code postal').fill('69400');
+	await page.getByLabel('Ville').fill('Villefranche-sur-Saône');
+}
+async function stepTwo(page: Page) {
+	await page.getByLabel('Votre métier').selectOption('macon');
+	await page.getByLabel('Nom de l’entreprise').fill('Morel Maçonnerie');
+	await page.getByLabel('Numéro SIRET').fill('732 829 320 00074');
+	await page.getByLabel('Années d’expérience').fill('12');
+	await page.getByLabel('Taille de l’équipe (vous compris)').fill('3');
+}
+async function stepThree(page: Page) {
+	await page.getByLabel('Recevoir plus de demandes de clients').check();
+	await page.getByLabel('Une fiche Google (établissement)').check();
+	await page.getByLabel('Heures disponibles par semaine pour la formation').fill('4');
+	await page
+		.getByLabel('Ce qui vous motive')
+		.fill(
+			'Je veux que mes clients me trouvent en ligne, sans passer par des plateformes qui prennent une commission.'
+		);
+}
+const next = (page: Page, name: string | RegExp = 'Continuer') => page.getByRole('button', { name }).click();
+const onStep = (page: Page, n: number) =>
+	expect(page.getByText(`Étape ${n} sur 4`, { exact: true })).toBeVisible();
+
+test('with JavaScript on a phone: four steps without a page load, kept across a reload, then approved and paid', async ({
+	browser
+}) => {
+	const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const page = await context.newPage();
+	await page.goto(`${base}/candidature`);
+	await page.locator('html[data-hydrated]').waitFor();
+	await onStep(page, 1);
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+
+	// The step's own schema answers in the browser: nothing is sent while a field is wrong.
+	await next(page);
+	await expect(page.getByText('Indiquez votre prénom.')).toBeVisible();
+	await stepOne(page, 'julien.js@exemple.fr');
+	await page.getByLabel('Téléphone').fill('12 34');
+	await next(page);
+	await expect(page.getByText('Indiquez un numéro français')).toBeVisible();
+	await page.getByLabel('Téléphone').fill('06 12 34 56 78');
+
+	// No page load between steps: a marker on the window survives.
+	await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
+	await next(page);
+	await onStep(page, 2);
+	await expect(page.getByRole('heading', { name: 'Étape 2 sur 4 Votre activité' })).toBeFocused();
+	await expectNoAxeViolation(page);
+	await stepTwo(page);
+	await page.getByLabel('Numéro SIRET').fill('73282932000075');
+	await next(page);
+	await expect(page.getByText('Ce numéro SIRET n’existe pas')).toBeVisible();
+	await page.getByLabel('Numéro SIRET').fill('732 829 320 00074');
+	await next(page);
+	await onStep(page, 3);
+	expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same page');
+
+	// A reload mid-wizard keeps the answers; "Retour" keeps what was typed on the step it leaves.
+	await page.reload();
+	await onStep(page, 3);
+	await page.getByLabel('Heures disponibles par semaine pour la formation').fill('4');
+	await page.getByRole('button', { name: 'Retour' }).click();
+	await onStep(page, 2);
+	await expect(page.getByLabel('Nom de l’entreprise')).toHaveValue('Morel Maçonnerie');
+	await next(page);
+	await onStep(page, 3);
+	await expect(page.getByLabel('Heures disponibles par semaine pour la formation')).toHaveValue('4');
+	await expectNoAxeViolation(page);
+	await stepThree(page);
+	await next(page, 'Voir le récapitulatif');
+	await onStep(page, 4);
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+	await expect(page.getByText('Morel Maçonnerie')).toBeVisible();
+	await expect(page.getByText('06 12 34 56 78')).toBeVisible();
+
+	// "Modifier" goes back to a step with its answers.
+	await page.getByRole('link', { name: 'Modifier : Vous' }).click();
+	await onStep(page, 1);
+	await expect(page.getByLabel('Ville')).toHaveValue('Villefranche-sur-Saône');
+	await page.getByLabel('Ville').fill('Villefranche');
+	await next(page);
+	await next(page);
+	await next(page, 'Voir le récapitulatif');
+	await onStep(page, 4);
+	await expect(page.getByText('69400 Villefranche', { exact: true })).toBeVisible();
+
+	await page.getByRole('button', { name: 'Envoyer ma candidature' }).click();
+	await expect(page.getByText('Acceptez les CGV')).toBeVisible();
+	await page.getByLabel('J’accepte les conditions générales de vente').check();
+	// A person takes more than the time trap's 3 seconds over four steps.
+	await page.waitForTimeout(MIN_FILL_MS);
+	const mailsBefore = smtp.received.length;
+	await page.getByRole('button', { name: 'Envoyer ma candidature' }).click();
+	await expect(page.getByRole('heading', { name: 'Merci, votre candidature est bien reçue' })).toBeVisible();
+	await expectNoAxeViolation(page);
+	const mails = await smtp.waitFor(mailsBefore + 2);
+	const notification = mails.find((m) => m.parsed.subject?.startsWith('Nouvelle candidature'))!;
+	expect(notification.parsed.text).toContain('Villefranche');
+	const adminLink = /http:\/\/[^\s]+\/admin\/candidatures\?id=[\w-]+/.exec(
+		notification.parsed.text ?? ''
+	)![0];
+
+	// The admin opens the link of the notification, approves, and the payment link opens a session on the fake.
+	const adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+	const admin = await adminContext.newPage();
+	await signIn(admin, base, E2E_ADMIN.email, E2E_ADMIN.password);
+	await admin.goto(adminLink);
+	await admin.locator('html[data-hydrated]').waitFor();
+	await expect(admin.getByText('julien.js@exemple.fr')).toBeVisible();
+	await expectNoAxeViolation(admin);
+	await admin.getByText('Approuver…').click();
+	await admin.getByRole('button', { name: 'Confirmer l’approbation' }).click();
+	await expect(admin.getByText('E-mail d’approbation envoyé au candidat.')).toBeVisible();
+	await expect(admin.getByText('Session de paiement Stripe créée.')).toBeVisible();
+	const paymentLink = await admin.getByLabel('Lien de paiement').inputValue();
+	expect(paymentLink).toMatch(/\/paiement\/[\w-]+\.[\w-]{43}$/);
+	const approval = (await smtp.waitFor(mailsBefore + 3)).at(-1)!;
+	expect(approval.parsed.html).toContain(paymentLink);
+
+	await page.goto(paymentLink);
+	await expect(page).toHaveTitle('Fake Checkout');
+	const created = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions');
+	expect(created.at(-1)!.params).toMatchObject({
+		mode: 'subscription',
+		customer_email: 'julien.js@exemple.fr'
+	});
+	await adminContext.close();
+	await context.close();
+});
+
+test('without JavaScript on a desktop: each step is a form action, errors come from the server', async ({
+	browser,
+	pageProblems
+}) => {
+	const context = await browser.newContext({
+		javaScriptEnabled: false,
+		viewport: { width: 1280, height: 900 }
+	});
+	const page = await context.newPage();
+	await page.goto(`${base}/candidature`);
+	await next(page);
+	await expect(page.getByText('Indiquez votre prénom.')).toBeVisible();
+	await stepOne(page, 'julien.nojs@exemple.fr');
+	await next(page);
+	await onStep(page, 2);
+	await stepTwo(page);
+	await next(page);
+	await onStep(page, 3);
+	await stepThree(page);
+	await next(page, 'Voir le récapitulatif');
+	await onStep(page, 4);
+	await expectNoHorizontalScroll(page);
+	await page.getByLabel('J’accepte les conditions générales de vente').check();
+	await page.waitForTimeout(MIN_FILL_MS);
+	await page.getByRole('button', { name: 'Envoyer ma candidature' }).click();
+	await expect(page.getByRole('heading', { name: 'Merci, votre candidature est bien reçue' })).toBeVisible();
+
+	// The same e-mail again: 409, said in French on the recap.
+	await page.goto(`${base}/candidature`);
+	await stepOne(page, 'julien.nojs@exemple.fr');
+	await next(page);
+	await stepTwo(page);
+	await next(page);
+	await stepThree(page);
+	await next(page, 'Voir le récapitulatif');
+	await page.getByLabel('J’accepte les conditions générales de vente').check();
+	await page.waitForTimeout(MIN_FILL_MS);
+	await page.getByRole('button', { name: 'Envoyer ma candidature' }).click();
+	await expect(page.getByText('Une candidature est déjà en cours pour cette adresse e-mail')).toBeVisible();
+	expectConsoleNotes(pageProblems, /status of (400|409)/);
+	await context.close();
+});
+
+test('the API: 201, 400 naming fields, 409; admin routes guarded; a tampered or unknown payment link is a 404', async ({
+	request
+}) => {
+	const body = {
+		firstName: 'Api',
+		lastName: 'Client',
+		email: 'api.client@exemple.fr',
+		phone: '+33 6 11 22 33 44',
+		postalCode: '01000',
+		city: 'Bourg-en-Bresse',
+		trade: 'autre',
+		tradeOther: 'Tailleur de pierre',
+		company: 'Pierre & Co',
+		siret: '73282932000074',
+		yearsExperience: 5,
+		teamSize: 1,
+		goals: ['image'],
+		presence: ['aucune'],
+		hoursPerWeek: 2,
+		motivation: 'Une motivation assez longue pour passer la barre des cinquante caractères.',
+		consent: true
+	};
+	const created = await request.post(`${base}/api/candidature`, { data: body });
+	expect(created.status()).toBe(201);
+	const { id, status } = await created.json();
+	expect(status).toBe('pending');
+	expect((await request.post(`${base}/api/candidature`, { data: body })).status()).toBe(409);
+
+	const invalid = await request.post(`${base}/api/candidature`, {
+		data: { ...body, email: 'x', siret: '12345678901234', consent: false, tradeOther: '' }
+	});
+	expect(invalid.status()).toBe(400);
+	expect(Object.keys((await invalid.json()).errors).sort()).toEqual([
+		'consent',
+		'email',
+		'siret',
+		'tradeOther'
+	]);
+
+	expect((await request.post(`${base}/api/admin/candidatures/${id}/approve`)).status()).toBe(401);
+	expect((await request.post(`${base}/api/admin/candidatures/not-a-uuid/approve`)).status()).toBe(404);
+	expect((await request.get(`${base}/paiement/${id}.${'A'.repeat(43)}`)).status()).toBe(404);
+	expect((await request.get(`${base}/paiement/nimporte-quoi`)).status()).toBe(404);
+});

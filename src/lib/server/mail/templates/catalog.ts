@@ -56,7 +56,7 @@ const sampleCandidature: CandidatureForMail = {
 	presence: ['google'],
 	hoursPerWeek: 3,
 	motivation:
-		'Je veux que mes clients me trouvent en ligne <sans> passer par des plateformes qui prennent une commission.',
+		'Je veux que mes clients me trouvent en ligne sans passer par des plateformes qui prennent une commission.',
 	createdAt: new Date('2026-03-02T09:30:00Z')
 };
 const SAMPLE_PAYMENT_LINK = 'https://exemple.fr/paiement/exemple';

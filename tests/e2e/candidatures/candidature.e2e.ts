@@ -273,3 +273,46 @@ test('the API: 201, 400 naming fields, 409; admin routes guarded; a tampered or 
 	expect((await request.get(`${base}/paiement/${id}.${'A'.repeat(43)}`)).status()).toBe(404);
 	expect((await request.get(`${base}/paiement/nimporte-quoi`)).status()).toBe(404);
 });
+
+test('the admin API: approve answers CONTRACT §3 and a second decision is a 409', async ({ playwright }) => {
+	const admin = await playwright.request.newContext({ baseURL: base });
+	const login = await admin.post('/login', {
+		form: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+		headers: { origin: base, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(login.status()).toBe(303);
+	const list = await admin.get('/admin/candidatures?statut=pending');
+	expect(list.status()).toBe(200);
+	const id = /\/api\/candidature|name="id" value="([\w-]{36})"/.exec(await list.text())?.[1];
+	expect(id).toBeTruthy();
+	const approved = await admin.post(`/api/admin/candidatures/${id}/approve`);
+	expect(approved.status()).toBe(200);
+	const body = await approved.json();
+	expect(Object.keys(body).sort()).toEqual(
+		['checkoutUrl', 'emailError', 'emailSent', 'paymentError', 'paymentLink', 'status'].sort()
+	);
+	expect(body).toMatchObject({ status: 'approved', emailSent: true, emailError: null, paymentError: null });
+	const again = await admin.post(`/api/admin/candidatures/${id}/approve`);
+	expect(again.status()).toBe(409);
+	expect(again.headers()['content-type']).toContain('application/problem+json');
+	expect((await admin.post(`/api/admin/candidatures/${id}/reject`, { data: {} })).status()).toBe(409);
+	const unknown = await admin.post('/api/admin/candidatures/00000000-0000-4000-8000-000000000000/reject');
+	expect(unknown.status()).toBe(404);
+	await admin.dispose();
+});
+
+for (const width of [360, 1280])
+	for (const javaScriptEnabled of [true, false])
+		test(`the first step at ${width} px, JavaScript ${javaScriptEnabled ? 'on' : 'off'}: ${javaScriptEnabled ? 'no axe violation, ' : ''}no horizontal scroll`, async ({
+			browser
+		}) => {
+			const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 800 } });
+			const page = await context.newPage();
+			await page.goto(`${base}/candidature`);
+			await onStep(page, 1);
+			// axe runs as a script in the page: without JavaScript, the same markup was checked with it on.
+			if (javaScriptEnabled) await expectNoAxeViolation(page);
+			await expectNoHorizontalScroll(page);
+			await context.close();
+		});

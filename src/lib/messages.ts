@@ -35,5 +35,9 @@ export const serverError = (id?: string) =>
 export const OUTAGE_MESSAGE =
 	'Le service est momentanément indisponible. Réessayez dans quelques instants : ce que vous avez saisi est conservé.';
 
+/** "Mot de passe oublié": the same words whether the address has an account or not. */
+export const RESET_LINK_SENT =
+	'Si un compte existe avec cette adresse, un lien pour choisir un nouveau mot de passe vient de lui être envoyé (valable 2 heures).';
+
 export const NAME_UPDATED = 'Votre nom a été mis à jour.';
 export const PASSWORD_CHANGED = 'Mot de passe modifié. Vos autres sessions ont été déconnectées.';

@@ -45,6 +45,8 @@ export interface FakeStripe {
 	sessions: Map<string, FakeSession>;
 	/** 'down': every request is answered 500 with Stripe's api_error; 'hang': no answer at all. */
 	mode: 'up' | 'down' | 'hang';
+	/** Subscriptions cancelled through `DELETE /v1/subscriptions/{id}`. */
+	cancelled: string[];
 	/** Makes a session expired, as 24 hours would. */
 	expire(id: string): void;
 	close(): Promise<void>;
@@ -78,6 +80,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 	const requests: RecordedRequest[] = [];
 	const sessions = new Map<string, FakeSession>();
 	const idempotent = new Map<string, { status: number; body: unknown }>();
+	const cancelled: string[] = [];
 	const open = new Set<ServerResponse>();
 	let base = '';
 
@@ -139,6 +142,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 				found.url = null;
 			}
 			return { status: 200, body: found };
+		}
+		const subscription = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
+		if (req.method === 'DELETE' && subscription) {
+			cancelled.push(subscription[1]!);
+			return {
+				status: 200,
+				body: { id: subscription[1], object: 'subscription', status: 'canceled', canceled_at: now }
+			};
 		}
 		if (req.method === 'POST' && path === '/v1/billing_portal/sessions') {
 			return {
@@ -214,6 +225,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 		},
 		requests,
 		sessions,
+		cancelled,
 		mode: 'up',
 		expire(sessionId) {
 			const session = sessions.get(sessionId);

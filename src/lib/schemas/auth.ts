@@ -35,3 +35,10 @@ export const passwordChangeSchema = z.object({
 
 export type LoginInput = z.infer<typeof loginSchema>;
 export type RegisterInput = z.infer<typeof registerSchema>;
+
+/** `/mot-de-passe/{token}`: the new password, same rules as registration. */
+export const setPasswordSchema = z.object({ password: newPasswordField });
+/** `/mot-de-passe-oublie`. */
+export const resetRequestSchema = z.object({ email: emailField });
+/** `/profil?/delete`: the password confirms who asks. */
+export const deleteAccountSchema = z.object({ password: anyPassword });

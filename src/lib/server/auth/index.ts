@@ -28,6 +28,13 @@ export async function openSession(userId: string) {
 	const token = session.generateSessionToken();
 	return { token, session: await session.createSession(appDeps().db, token, userId) };
 }
+export const passwordLinkState = (token: string) => service.passwordLinkState(appDeps().db, token);
+export const setPasswordWithLink = (token: string, password: string) =>
+	service.setPasswordWithLink(appDeps().db, token, password);
+export const sendPasswordReset = (email: string, address: string) => {
+	const { db, mail, config } = appDeps();
+	return service.sendPasswordReset({ db, mail, origin: config.origin }, email, address);
+};
 export const closeSession = (sessionId: string) => session.invalidateSession(appDeps().db, sessionId);
 
 /** Where to go after signing in: a safe `redirectTo` on this site (resolved against ORIGIN), else home. */
@@ -35,4 +42,5 @@ export const afterSignIn = (user: { isAdmin: boolean }, redirectTo: string | nul
 	afterSignInAt(user, redirectTo, appDeps().config.origin);
 
 export { homeFor } from './redirects';
+export { PasswordLinkError } from './service';
 export type { SessionUser, ActiveSession } from './session';

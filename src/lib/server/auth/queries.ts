@@ -1,7 +1,7 @@
 /** The accounts domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, count, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { sessions, users, type User } from '../db/schema';
+import { passwordTokens, sessions, users, type User } from '../db/schema';
 
 export type { User };
 
@@ -88,4 +88,34 @@ export async function deleteExpiredSessions(db: DbOrTx): Promise<number> {
 		.where(lt(sessions.expiresAt, sql`now()`))
 		.returning({ id: sessions.id });
 	return deleted.length;
+}
+
+export async function deleteAllSessions(db: DbOrTx, userId: string): Promise<void> {
+	await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function insertPasswordToken(
+	db: DbOrTx,
+	values: { hash: string; userId: string; purpose: 'welcome' | 'reset'; expiresAt: Date }
+): Promise<void> {
+	await db.insert(passwordTokens).values(values);
+}
+
+/** Marks the token used if it is unused and unexpired; returns its user, or nothing. One caller wins a race. */
+export async function spendPasswordToken(db: DbOrTx, hash: string, now: Date) {
+	const [row] = await db
+		.update(passwordTokens)
+		.set({ usedAt: now })
+		.where(
+			and(eq(passwordTokens.hash, hash), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, now))
+		)
+		.returning({ userId: passwordTokens.userId, purpose: passwordTokens.purpose });
+	return row;
+}
+
+export const passwordTokenByHash = async (db: DbOrTx, hash: string) =>
+	(await db.select().from(passwordTokens).where(eq(passwordTokens.hash, hash)))[0];
+
+export async function deleteUser(db: DbOrTx, id: string): Promise<void> {
+	await db.delete(users).where(eq(users.id, id));
 }

@@ -1,10 +1,13 @@
 /** Registration, sign-in, first-admin setup, profile changes: the rules of SEED.md part 5 and issue "Accounts". */
+import { createHash, randomBytes } from 'node:crypto';
 import type { RegisterInput } from '$lib/schemas/auth';
 import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
+import { inBackground } from '../lifecycle';
+import { passwordReset, sendWith, type MailDeps } from '../mail';
 import * as queries from './queries';
 import { invalidateOtherSessions, type SessionUser } from './session';
 
@@ -170,4 +173,159 @@ export async function changePassword(
 		await queries.setPasswordHash(tx, userId, passwordHash);
 		await invalidateOtherSessions(tx, userId, sessionId);
 	});
+}
+
+// ——— Password links: set a password (welcome) or reset it ———
+
+/** A welcome link lasts 7 days (SEED / issue "Training programme, part 2"); a reset link 2 hours. */
+export const PASSWORD_LINK_LIFETIME_MS = {
+	welcome: 7 * 24 * 60 * 60 * 1000,
+	reset: 2 * 60 * 60 * 1000
+} as const;
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A single-use link to `/mot-de-passe/{token}`: the token is returned for the e-mail, only its hash is stored. */
+export async function issuePasswordLink(
+	db: DbOrTx,
+	userId: string,
+	purpose: 'welcome' | 'reset',
+	origin: URL,
+	now = Date.now()
+): Promise<string> {
+	const token = randomBytes(32).toString('base64url');
+	await queries.insertPasswordToken(db, {
+		hash: tokenHash(token),
+		userId,
+		purpose,
+		expiresAt: new Date(now + PASSWORD_LINK_LIFETIME_MS[purpose])
+	});
+	return new URL(`/mot-de-passe/${token}`, origin).href;
+}
+
+export type PasswordLinkState = 'valid' | 'used' | 'expired' | 'unknown';
+
+export async function passwordLinkState(
+	db: DbOrTx,
+	token: string,
+	now = new Date()
+): Promise<PasswordLinkState> {
+	if (!/^[\w-]{43}$/.test(token)) return 'unknown';
+	const row = await queries.passwordTokenByHash(db, tokenHash(token));
+	if (!row) return 'unknown';
+	if (row.usedAt) return 'used';
+	return row.expiresAt <= now ? 'expired' : 'valid';
+}
+
+/** The link cannot set a password: used, expired or unknown — said apart so that the page can say which. */
+export class PasswordLinkError extends AppError {
+	constructor(readonly state: Exclude<PasswordLinkState, 'valid'>) {
+		super(
+			410,
+			state === 'used'
+				? 'Ce lien a déjà servi.'
+				: state === 'expired'
+					? 'Ce lien a expiré.'
+					: 'Ce lien n’est pas valable.'
+		);
+	}
+}
+
+/**
+ * Sets the password through a link (same rules as registration), spends the link, and signs the user out of
+ * every session: whoever held one before the reset loses it. Returns the user, to sign them in afresh.
+ */
+export async function setPasswordWithLink(
+	db: Db,
+	token: string,
+	newPassword: string,
+	now = new Date()
+): Promise<SessionUser> {
+	assertPasswordPolicy(newPassword);
+	const state = await passwordLinkState(db, token, now);
+	if (state !== 'valid') throw new PasswordLinkError(state);
+	const passwordHash = await hashPassword(newPassword);
+	const user = await db.transaction(async (tx) => {
+		const spent = await queries.spendPasswordToken(tx, tokenHash(token), now);
+		// Spent by a simultaneous request in between.
+		if (!spent) throw new PasswordLinkError('used');
+		await queries.setPasswordHash(tx, spent.userId, passwordHash);
+		await queries.deleteAllSessions(tx, spent.userId);
+		return queries.userById(tx, spent.userId);
+	});
+	return toSessionUser(user!);
+}
+
+export const resetLimits = {
+	address: { name: 'reset-address', max: 10, windowSeconds: 60 * 60 },
+	email: { name: 'reset-email', max: 3, windowSeconds: 60 * 60 }
+} satisfies Record<string, rateLimit.Limit>;
+
+/**
+ * "Mot de passe oublié": the same answer whether the address has an account or not (the caller answers before
+ * this resolves); rate limited per client address and per e-mail. Returns the link when there is an account, for
+ * the caller to e-mail.
+ */
+export async function requestPasswordReset(
+	db: Db,
+	email: string,
+	address: string,
+	origin: URL
+): Promise<{ user: SessionUser; link: string } | null> {
+	const account = email.trim().toLowerCase();
+	await rateLimit.hit(db, resetLimits.address, address);
+	await rateLimit.hit(db, resetLimits.email, account);
+	const user = await queries.userByEmail(db, account);
+	if (!user) return null;
+	return { user: toSessionUser(user), link: await issuePasswordLink(db, user.id, 'reset', origin) };
+}
+
+/**
+ * The member account for a payment (issue "Training programme, part 2", point 4): the user with this e-mail, or a
+ * new one whose password nobody knows (random, from `crypto.getRandomValues`, hashed like any other, never sent or
+ * logged): the welcome e-mail's link sets a real one.
+ */
+export async function findOrCreateMember(
+	db: DbOrTx,
+	email: string,
+	name: string
+): Promise<{ user: SessionUser; created: boolean }> {
+	const account = email.trim().toLowerCase();
+	const existing = await queries.userByEmail(db, account);
+	if (existing) return { user: toSessionUser(existing), created: false };
+	const secret = new Uint8Array(32);
+	crypto.getRandomValues(secret);
+	const passwordHash = await hashPassword(Buffer.from(secret).toString('base64url'));
+	const user = await queries.insertUser(db, { email: account, name, passwordHash });
+	return { user: toSessionUser(user), created: true };
+}
+
+/** Account deletion (RGPD) after the password is confirmed; sessions and progress go with the user row. */
+export async function verifyOwnPassword(db: DbOrTx, userId: string, password: string): Promise<SessionUser> {
+	const user = await queries.userById(db, userId);
+	if (!user) throw new InvalidCredentialsError();
+	await rateLimit.reserveAttempt(db, signInSlowDown, user.email);
+	if (!(await verifyPassword(user.passwordHash, password)))
+		throw new ValidationError({ password: ['Mot de passe incorrect.'] });
+	await rateLimit.clear(db, signInSlowDown, user.email);
+	return toSessionUser(user);
+}
+
+export const deleteUser = (db: DbOrTx, userId: string) => queries.deleteUser(db, userId);
+
+/** `requestPasswordReset`, then the e-mail after the answer: the same answer and timing with or without an account. */
+export async function sendPasswordReset(
+	deps: { db: Db; mail: MailDeps; origin: URL },
+	email: string,
+	address: string
+): Promise<void> {
+	const found = await requestPasswordReset(deps.db, email, address, deps.origin);
+	if (!found) return;
+	inBackground(
+		sendWith(deps.mail, {
+			to: { name: found.user.name, address: found.user.email },
+			template: 'password-reset',
+			...passwordReset(found.user.name, found.link)
+		})
+	);
 }

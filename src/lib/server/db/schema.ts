@@ -177,7 +177,58 @@ export const candidatureDrafts = pgTable(
 	(t) => [index('candidature_drafts_updated_at_idx').on(t.updatedAt)]
 );
 
+/**
+ * A member's subscription, as Stripe's events describe it (CONTRACT §5). Made by the first event that names it —
+ * a completed checkout or a subscription event, whichever arrives first — and linked to its user once the
+ * checkout is complete. `stateAt` is the Stripe time of the event whose state is applied: an older event never
+ * overwrites a newer state (Stripe delivers in no guaranteed order).
+ */
+export const memberships = pgTable(
+	'memberships',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+		candidatureId: uuid('candidature_id').references(() => candidatures.id, { onDelete: 'set null' }),
+		stripeCustomerId: text('stripe_customer_id'),
+		stripeSubscriptionId: text('stripe_subscription_id').notNull(),
+		status: text('status').notNull(),
+		currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+		stateAt: timestamp('state_at', { withTimezone: true }).notNull(),
+		createdAt: createdAt()
+	},
+	(t) => [
+		uniqueIndex('memberships_subscription_unique').on(t.stripeSubscriptionId),
+		index('memberships_user_id_idx').on(t.userId)
+	]
+);
+
+/** Every Stripe event received: its id is inserted in the same transaction as its effects, so it applies once. */
+export const stripeEvents = pgTable('stripe_events', {
+	id: text('id').primaryKey(),
+	type: text('type').notNull(),
+	receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+	processedAt: timestamp('processed_at', { withTimezone: true }),
+	outcome: text('outcome', { enum: ['applied', 'ignored'] }).notNull()
+});
+
+/** Single-use links to set or reset a password: only the token's SHA-256 is kept. */
+export const passwordTokens = pgTable(
+	'password_tokens',
+	{
+		hash: text('hash').primaryKey(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		purpose: text('purpose', { enum: ['welcome', 'reset'] }).notNull(),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+		createdAt: createdAt()
+	},
+	(t) => [index('password_tokens_user_id_idx').on(t.userId)]
+);
+
 export type Lead = typeof leads.$inferSelect;
+export type Membership = typeof memberships.$inferSelect;
 export type Candidature = typeof candidatures.$inferSelect;
 
 export type User = typeof users.$inferSelect;

@@ -14,6 +14,9 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 /** The largest photo an admin may upload (the image pipeline refuses anything larger). */
 export const UPLOAD_FILE_LIMIT = 20 * 1024 * 1024;
 
+/** Stripe's events: the webhook reads its raw body (it is signed) up to 1 MB. */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
 /** The upload routes: the photo plus room for the multipart envelope (boundaries, part headers, a few fields). */
 export const UPLOAD_BODY_LIMIT = UPLOAD_FILE_LIMIT + 64 * 1024;
 
@@ -28,7 +31,8 @@ export interface RouteBodyLimit {
 /** Every route whose limit is not DEFAULT_BODY_LIMIT. */
 export const ROUTE_BODY_LIMITS: readonly RouteBodyLimit[] = [
 	{ method: 'POST', path: '/api/admin/upload', limit: UPLOAD_BODY_LIMIT },
-	{ method: 'POST', path: '/admin/images', action: 'upload', limit: UPLOAD_BODY_LIMIT }
+	{ method: 'POST', path: '/admin/images', action: 'upload', limit: UPLOAD_BODY_LIMIT },
+	{ method: 'POST', path: '/api/payments/webhook', limit: WEBHOOK_BODY_LIMIT }
 ];
 
 /**

@@ -38,5 +38,6 @@ export {
 	candidatureRows,
 	type CandidatureForMail
 } from './templates/candidatures';
+export { accountDeleted, memberWelcome, passwordReset } from './templates/members';
 export { MAIL_PREVIEWS, mailPreview, type MailPreview } from './templates/catalog';
 export type { MailTheme } from './theme';

@@ -1,17 +1,24 @@
-import { fail } from '@sveltejs/kit';
+import { fail, redirect } from '@sveltejs/kit';
 import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
-import { nameChangeSchema, passwordChangeSchema } from '$lib/schemas/auth';
+import { deleteAccountSchema, nameChangeSchema, passwordChangeSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { requireUser } from '$lib/server/http/guards';
 import { formFailure } from '$lib/server/http/forms';
+import { signOut } from '$lib/server/http/session-cookie';
+import * as memberships from '$lib/server/memberships';
+import { AppError } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	const user = requireUser(event);
+	const { membership } = await memberships.accessOf(user);
 	return {
 		nameForm: await superValidate({ name: user.name }, zod4(nameChangeSchema), { id: 'name' }),
-		passwordForm: await superValidate(zod4(passwordChangeSchema), { id: 'password' })
+		passwordForm: await superValidate(zod4(passwordChangeSchema), { id: 'password' }),
+		deleteForm: await superValidate(zod4(deleteAccountSchema), { id: 'delete' }),
+		// "Gérer mon abonnement" needs a Stripe customer (and payments on).
+		canManageSubscription: memberships.paymentsOn() && !!membership?.stripeCustomerId
 	};
 };
 
@@ -48,5 +55,32 @@ export const actions: Actions = {
 			text: 'Mot de passe modifié. Vos autres sessions ont été déconnectées.'
 		});
 		return { passwordForm: form };
+	},
+	/** "Gérer mon abonnement": off to a Stripe Billing Portal session, which comes back here. */
+	portal: async (event) => {
+		const user = requireUser(event);
+		let url: string;
+		try {
+			url = await memberships.billingPortalUrl(user.id, new URL('/profil', event.url).href);
+		} catch (error) {
+			if (error instanceof AppError) return fail(error.status, { portalError: error.message });
+			throw error;
+		}
+		redirect(303, url);
+	},
+	/** RGPD: the account goes, the subscription first; the password confirms it. */
+	delete: async (event) => {
+		const user = requireUser(event);
+		const form = await superValidate(event.request, zod4(deleteAccountSchema), { id: 'delete' });
+		if (!form.valid) return fail(400, { deleteForm: form });
+		try {
+			await memberships.deleteAccount(user.id, form.data.password);
+		} catch (error) {
+			form.data.password = '';
+			const failure = formFailure(event, form, error);
+			return fail(failure.status, { deleteForm: failure.data.form });
+		}
+		await signOut(event);
+		redirect(303, '/?compte=supprime');
 	}
 };

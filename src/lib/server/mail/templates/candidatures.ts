@@ -3,7 +3,7 @@
  * business, approval (dark, with the payment link) and rejection. Each is data for Letter.svelte, and its
  * plain-text twin is made from the same data.
  */
-import { company, companyAddressLine } from '$lib/content/company';
+import { company } from '$lib/content/company';
 import {
 	GOALS,
 	PRESENCE,
@@ -12,9 +12,8 @@ import {
 	labelOf,
 	type CandidatureStatus
 } from '$lib/schemas/candidature';
-import { renderHtml, textFrame, type Rendered } from '../render';
 import type { MailTheme } from '../theme';
-import Letter from './Letter.svelte';
+import { letter } from './letter';
 
 export interface CandidatureForMail {
 	id: string;
@@ -39,34 +38,7 @@ export interface CandidatureForMail {
 	createdAt: Date;
 }
 
-const SIGNATURE = `L’équipe ${company.brand}`;
-const FOOTER = `${company.legalName} — ${companyAddressLine}`;
 const programme = company.training.name;
-
-interface LetterData {
-	subject: string;
-	heading: string;
-	paragraphs: string[];
-	rows?: [string, string | null | undefined][];
-	button?: { href: string; label: string };
-	after?: string[];
-}
-
-function letter(data: LetterData, theme: MailTheme): Rendered {
-	const rows = (data.rows ?? []).filter(([, value]) => value);
-	const text = [
-		...data.paragraphs,
-		...(rows.length ? [rows.map(([label, value]) => `${label} : ${value}`).join('\n')] : []),
-		...(data.button ? [`${data.button.label} : ${data.button.href}`] : []),
-		...(data.after ?? []),
-		SIGNATURE
-	].join('\n\n');
-	return {
-		subject: data.subject,
-		html: renderHtml(Letter, { ...data, rows: data.rows && rows, signature: SIGNATURE, theme }),
-		text: textFrame(data.heading, text, FOOTER)
-	};
-}
 
 const when = (date: Date) =>
 	date.toLocaleString('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });

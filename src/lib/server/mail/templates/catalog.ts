@@ -12,6 +12,7 @@ import {
 	type CandidatureForMail
 } from './candidatures';
 import { leadAcknowledgement, leadNotification, type LeadForMail } from './leads';
+import { accountDeleted, memberWelcome, passwordReset } from './members';
 
 export interface MailPreview {
 	/** Stable name, as recorded in the `emails` table's `template` column (without the lead kind suffix). */
@@ -110,6 +111,25 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 		label: 'Candidature refusée (au candidat)',
 		audience: 'candidat',
 		render: (theme) => candidatureRejection(sampleCandidature, 'Votre zone est déjà couverte.', theme)
+	},
+	{
+		name: 'member-welcome',
+		label: 'Bienvenue, choix du mot de passe (au nouveau membre)',
+		audience: 'membre',
+		render: (theme) => memberWelcome('Julien', 'https://exemple.fr/mot-de-passe/exemple', theme)
+	},
+	{
+		name: 'password-reset',
+		label: 'Mot de passe oublié (au membre)',
+		audience: 'membre',
+		render: (theme) => passwordReset('Julien Morel', 'https://exemple.fr/mot-de-passe/exemple', theme)
+	},
+	{
+		name: 'account-deleted',
+		label: 'Compte supprimé (à l’entreprise)',
+		audience: 'entreprise',
+		render: (theme) =>
+			accountDeleted({ name: 'Julien Morel', email: 'julien.morel@example.com' }, true, theme)
 	}
 ];
 

@@ -1,0 +1,28 @@
+/**
+ * Memberships: Stripe's events applied once, the access rule to the courses, and the member's self-service —
+ * the domain's whole public surface, bound to the application's services (app.ts).
+ */
+import { appDeps } from '../app';
+import * as service from './service';
+import type { MembershipDeps } from './service';
+
+function deps(): MembershipDeps {
+	const { db, mail, config, payments } = appDeps();
+	return { db, mail, adminEmail: config.adminEmail, origin: config.origin, payments };
+}
+
+export const receiveWebhook = (rawBody: string, signature: string | null) =>
+	service.receiveWebhook(deps(), rawBody, signature);
+
+/** What a user may do with the courses, and the membership it comes from (for the dashboard). */
+export async function accessOf(user: { id: string; isAdmin: boolean }) {
+	const membership = await service.membershipOf(appDeps().db, user.id);
+	return { access: service.courseAccess(user, membership), membership: membership ?? null };
+}
+export const billingPortalUrl = (userId: string, returnUrl: string) =>
+	service.billingPortalUrl(deps(), userId, returnUrl);
+export const deleteAccount = (userId: string, password: string) =>
+	service.deleteAccount(deps(), userId, password);
+export const paymentsOn = () => appDeps().payments !== null;
+
+export { courseAccess, type CourseAccess } from './service';

@@ -1,0 +1,85 @@
+/** The memberships domain's SQL, and nothing else: each function takes the database or a transaction. */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db';
+import { candidatures, memberships, stripeEvents, type Candidature, type Membership } from '../db/schema';
+
+export type { Candidature, Membership };
+
+/** Records an event id; false when it was already there (a replay, or a simultaneous delivery that won). */
+export async function recordEvent(db: DbOrTx, id: string, type: string): Promise<boolean> {
+	const inserted = await db
+		.insert(stripeEvents)
+		.values({ id, type, outcome: 'ignored' })
+		.onConflictDoNothing()
+		.returning({ id: stripeEvents.id });
+	return inserted.length === 1;
+}
+
+export async function setEventOutcome(db: DbOrTx, id: string, outcome: 'applied' | 'ignored'): Promise<void> {
+	await db.update(stripeEvents).set({ outcome, processedAt: new Date() }).where(eq(stripeEvents.id, id));
+}
+
+/** The candidature, locked until the transaction ends (two events about it apply one after the other). */
+export async function candidatureForUpdate(db: DbOrTx, id: string): Promise<Candidature | undefined> {
+	const [row] = await db.select().from(candidatures).where(eq(candidatures.id, id)).for('update');
+	return row;
+}
+
+export async function enrol(db: DbOrTx, candidatureId: string, userId: string): Promise<void> {
+	await db.update(candidatures).set({ status: 'enrolled', userId }).where(eq(candidatures.id, candidatureId));
+}
+
+export async function membershipBySubscription(db: DbOrTx, subscriptionId: string) {
+	const [row] = await db
+		.select()
+		.from(memberships)
+		.where(eq(memberships.stripeSubscriptionId, subscriptionId))
+		.for('update');
+	return row;
+}
+
+export async function insertMembership(db: DbOrTx, values: typeof memberships.$inferInsert): Promise<void> {
+	// A simultaneous first event about the same subscription made it already: the caller's next event applies on it.
+	await db.insert(memberships).values(values).onConflictDoNothing();
+}
+
+export async function updateMembership(
+	db: DbOrTx,
+	id: string,
+	changes: Partial<typeof memberships.$inferInsert>
+): Promise<void> {
+	await db.update(memberships).set(changes).where(eq(memberships.id, id));
+}
+
+/** The user's most recent membership. */
+export async function membershipOfUser(db: DbOrTx, userId: string): Promise<Membership | undefined> {
+	const [row] = await db
+		.select()
+		.from(memberships)
+		.where(eq(memberships.userId, userId))
+		.orderBy(desc(memberships.stateAt))
+		.limit(1);
+	return row;
+}
+
+/** RGPD: what the candidature said about the person is blanked; its decision history stays. */
+export async function anonymiseCandidatures(db: DbOrTx, userId: string, email: string): Promise<void> {
+	await db
+		.update(candidatures)
+		.set({
+			firstName: '—',
+			lastName: '—',
+			email: sql`'supprime-' || ${candidatures.id} || '@invalid'`,
+			phone: '',
+			postalCode: '',
+			city: '',
+			company: '—',
+			siret: '',
+			currentSite: null,
+			motivation: '',
+			tradeOther: null,
+			rejectionReason: null,
+			userId: null
+		})
+		.where(and(sql`(${candidatures.userId} = ${userId} or ${candidatures.email} = ${email})`));
+}

@@ -1,0 +1,311 @@
+/**
+ * Payments into memberships (SEED.md parts 1.9, 4 "Payment webhook", 6; notes/stripe.md): each Stripe event is
+ * applied once — its id is recorded in the same transaction as its effects — whatever order Stripe delivers in;
+ * a completed checkout for one of our approved candidatures makes (or finds) the member's account, enrols the
+ * candidature and sends a welcome e-mail with a set-password link. The access rule to the courses lives here.
+ */
+import type Stripe from 'stripe';
+import type { Db, DbOrTx } from '../db';
+import { AppError, ServiceUnavailableError } from '../errors';
+import { inBackground } from '../lifecycle';
+import { log } from '../log';
+import { accountDeleted, memberWelcome, sendWith, type MailDeps } from '../mail';
+import { describePaymentError, type Payments } from '../payments';
+import * as accounts from '../auth/service';
+import * as queries from './queries';
+import type { Membership } from './queries';
+
+export interface MembershipDeps {
+	db: Db;
+	mail: MailDeps;
+	adminEmail: string;
+	origin: URL;
+	payments: Payments | null;
+}
+
+export type EventOutcome = 'applied' | 'ignored' | 'duplicate';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+	typeof value === 'string' ? value : (value?.id ?? null);
+const seconds = (value: number | null | undefined) => (value ? new Date(value * 1000) : null);
+
+/** Whether a state of Stripe time `at` may replace the stored one (never go back to an older state). */
+function isNewer(at: Date, stored: Date, status: string): boolean {
+	if (at.getTime() !== stored.getTime()) return at > stored;
+	// Same second: a settled state wins over "incomplete", which only ever comes first.
+	return status !== 'incomplete';
+}
+
+interface Applied {
+	outcome: 'applied' | 'ignored';
+	/** Work to do once the transaction has committed (e-mails). */
+	after?: () => Promise<unknown>;
+}
+
+/**
+ * Applies a verified event once. Returns `duplicate` for a replay or a simultaneous delivery that lost the
+ * race (the winner's transaction holds the id): both are answered 200 by the webhook.
+ */
+export async function applyEvent(deps: MembershipDeps, event: Stripe.Event): Promise<EventOutcome> {
+	let after: Applied['after'];
+	const outcome = await deps.db.transaction(async (tx) => {
+		if (!(await queries.recordEvent(tx, event.id, event.type))) return 'duplicate' as const;
+		const applied = await route(tx, deps, event);
+		await queries.setEventOutcome(tx, event.id, applied.outcome);
+		after = applied.after;
+		return applied.outcome;
+	});
+	if (after) inBackground(after());
+	log.info('stripe event', { id: event.id, type: event.type, outcome });
+	return outcome;
+}
+
+function route(tx: DbOrTx, deps: MembershipDeps, event: Stripe.Event): Promise<Applied> {
+	const at = new Date(event.created * 1000);
+	switch (event.type) {
+		case 'checkout.session.completed':
+			return checkoutCompleted(tx, deps, event.data.object, at);
+		case 'customer.subscription.created':
+		case 'customer.subscription.updated':
+		case 'customer.subscription.deleted': {
+			const sub = event.data.object;
+			const status = event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status;
+			const periodEnd = seconds(sub.items?.data?.[0]?.current_period_end);
+			return applyState(tx, sub.id, sub.metadata?.candidatureId, idOf(sub.customer), status, periodEnd, at);
+		}
+		case 'invoice.paid':
+		case 'invoice.payment_failed': {
+			const invoice = event.data.object;
+			const details = invoice.parent?.subscription_details;
+			const subscriptionId = idOf(details?.subscription);
+			if (!subscriptionId) return Promise.resolve({ outcome: 'ignored' });
+			const paid = event.type === 'invoice.paid';
+			const periodEnd = paid ? seconds(invoice.lines?.data?.[0]?.period?.end) : null;
+			return applyState(
+				tx,
+				subscriptionId,
+				details?.metadata?.candidatureId,
+				idOf(invoice.customer),
+				paid ? 'active' : 'past_due',
+				periodEnd,
+				at
+			);
+		}
+		default:
+			return Promise.resolve({ outcome: 'ignored' });
+	}
+}
+
+/** Our candidature, approved or already enrolled, or nothing: an event about anything else is not ours. */
+async function ourCandidature(tx: DbOrTx, candidatureId: string | null | undefined) {
+	if (!candidatureId || !UUID.test(candidatureId)) return null;
+	const c = await queries.candidatureForUpdate(tx, candidatureId);
+	return c && !c.spam && (c.status === 'approved' || c.status === 'enrolled') ? c : null;
+}
+
+async function checkoutCompleted(
+	tx: DbOrTx,
+	deps: MembershipDeps,
+	session: Stripe.Checkout.Session,
+	at: Date
+): Promise<Applied> {
+	const subscriptionId = idOf(session.subscription);
+	if (session.mode !== 'subscription' || !subscriptionId) return { outcome: 'ignored' };
+	const c = await ourCandidature(tx, session.client_reference_id ?? session.metadata?.candidatureId);
+	if (!c || c.status === 'enrolled') return { outcome: 'ignored' };
+	const { user } = await accounts.findOrCreateMember(tx, c.email, `${c.firstName} ${c.lastName}`);
+	const existing = await queries.membershipBySubscription(tx, subscriptionId);
+	const customerId = idOf(session.customer);
+	if (!existing) {
+		await queries.insertMembership(tx, {
+			userId: user.id,
+			candidatureId: c.id,
+			stripeCustomerId: customerId,
+			stripeSubscriptionId: subscriptionId,
+			status: 'active',
+			stateAt: at
+		});
+	} else {
+		// A subscription event came first: it knows the state; the checkout brings the member.
+		const newer = isNewer(at, existing.stateAt, 'active');
+		await queries.updateMembership(tx, existing.id, {
+			userId: user.id,
+			candidatureId: c.id,
+			stripeCustomerId: customerId ?? existing.stripeCustomerId,
+			...(newer && existing.status === 'incomplete' ? { status: 'active', stateAt: at } : {})
+		});
+	}
+	await queries.enrol(tx, c.id, user.id);
+	const link = await accounts.issuePasswordLink(tx, user.id, 'welcome', deps.origin);
+	return {
+		outcome: 'applied',
+		after: () =>
+			sendWith(deps.mail, {
+				to: { name: `${c.firstName} ${c.lastName}`, address: c.email },
+				template: 'member-welcome',
+				...memberWelcome(c.firstName, link)
+			})
+	};
+}
+
+async function applyState(
+	tx: DbOrTx,
+	subscriptionId: string,
+	candidatureId: string | null | undefined,
+	customerId: string | null,
+	status: string,
+	periodEnd: Date | null,
+	at: Date
+): Promise<Applied> {
+	const existing = await queries.membershipBySubscription(tx, subscriptionId);
+	if (!existing) {
+		// Before its checkout (or about someone else's subscription): kept only when it names our candidature.
+		const c = await ourCandidature(tx, candidatureId);
+		if (!c) return { outcome: 'ignored' };
+		await queries.insertMembership(tx, {
+			userId: c.userId,
+			candidatureId: c.id,
+			stripeCustomerId: customerId,
+			stripeSubscriptionId: subscriptionId,
+			status,
+			currentPeriodEnd: periodEnd,
+			stateAt: at
+		});
+		return { outcome: 'applied' };
+	}
+	if (!isNewer(at, existing.stateAt, status)) {
+		// An older state arriving late changes nothing, but a period end it knows and we do not is kept.
+		if (periodEnd && !existing.currentPeriodEnd)
+			await queries.updateMembership(tx, existing.id, { currentPeriodEnd: periodEnd });
+		return { outcome: 'applied' };
+	}
+	await queries.updateMembership(tx, existing.id, {
+		status,
+		stateAt: at,
+		stripeCustomerId: customerId ?? existing.stripeCustomerId,
+		...(periodEnd ? { currentPeriodEnd: periodEnd } : {})
+	});
+	return { outcome: 'applied' };
+}
+
+// ——— Access to the courses ———
+
+export type CourseAccess =
+	| { allowed: true; reason: 'admin' | 'member' }
+	| { allowed: true; reason: 'grace'; until: Date }
+	| { allowed: false; reason: 'none' | 'ended' };
+
+/**
+ * THE access rule to the courses: admins always; members while their subscription is `active` or `trialing`,
+ * and while `past_due` until the paid period ends (with a banner asking to update the card); nobody else.
+ */
+export function courseAccess(
+	user: { isAdmin: boolean },
+	membership: Pick<Membership, 'status' | 'currentPeriodEnd'> | null | undefined,
+	now = new Date()
+): CourseAccess {
+	if (user.isAdmin) return { allowed: true, reason: 'admin' };
+	if (!membership) return { allowed: false, reason: 'none' };
+	if (membership.status === 'active' || membership.status === 'trialing')
+		return { allowed: true, reason: 'member' };
+	if (membership.status === 'past_due' && membership.currentPeriodEnd && membership.currentPeriodEnd > now)
+		return { allowed: true, reason: 'grace', until: membership.currentPeriodEnd };
+	return { allowed: false, reason: 'ended' };
+}
+
+export const membershipOf = (db: DbOrTx, userId: string) => queries.membershipOfUser(db, userId);
+
+// ——— Self-service ———
+
+/** "Gérer mon abonnement": a Stripe Billing Portal session for the member's customer. */
+export async function billingPortalUrl(
+	deps: MembershipDeps,
+	userId: string,
+	returnUrl: string
+): Promise<string> {
+	const membership = await queries.membershipOfUser(deps.db, userId);
+	if (!deps.payments || !membership?.stripeCustomerId)
+		throw new ServiceUnavailableError('La gestion de l’abonnement en ligne n’est pas disponible.');
+	try {
+		const portal = await deps.payments.stripe.billingPortal.sessions.create({
+			customer: membership.stripeCustomerId,
+			return_url: returnUrl
+		});
+		return portal.url;
+	} catch (error) {
+		throw new ServiceUnavailableError(`Stripe ne répond pas : ${describePaymentError(error)}`, 60);
+	}
+}
+
+const ENDED = new Set(['canceled', 'incomplete_expired']);
+
+/**
+ * Account deletion (RGPD): the password confirms it; the subscription is cancelled first (if Stripe cannot, nothing
+ * is deleted); then the candidature is anonymised and the user deleted with their sessions, memberships and
+ * progress; the business is told by e-mail.
+ */
+export async function deleteAccount(deps: MembershipDeps, userId: string, password: string): Promise<void> {
+	const user = await accounts.verifyOwnPassword(deps.db, userId, password);
+	const membership = await queries.membershipOfUser(deps.db, userId);
+	let cancelled = false;
+	if (membership && !ENDED.has(membership.status)) {
+		if (!deps.payments)
+			throw new ServiceUnavailableError(
+				'Votre abonnement ne peut pas être résilié en ligne pour le moment : contactez-nous pour supprimer votre compte.'
+			);
+		try {
+			await deps.payments.stripe.subscriptions.cancel(membership.stripeSubscriptionId);
+			cancelled = true;
+		} catch (error) {
+			if ((error as { code?: string }).code !== 'resource_missing')
+				throw new ServiceUnavailableError(
+					`La résiliation de votre abonnement a échoué (${describePaymentError(error)}). Rien n’a été supprimé ; réessayez.`,
+					60
+				);
+		}
+	}
+	await deps.db.transaction(async (tx) => {
+		await queries.anonymiseCandidatures(tx, user.id, user.email);
+		await accounts.deleteUser(tx, user.id);
+	});
+	inBackground(
+		sendWith(deps.mail, {
+			to: deps.adminEmail,
+			template: 'account-deleted',
+			...accountDeleted({ name: user.name, email: user.email }, cancelled)
+		})
+	);
+}
+
+/** The webhook's request, verified with the official client (`constructEventAsync`, default 300 s tolerance). */
+export async function receiveWebhook(
+	deps: MembershipDeps,
+	rawBody: string,
+	signature: string | null
+): Promise<EventOutcome> {
+	if (!deps.payments)
+		throw new ServiceUnavailableError(
+			'Paiements désactivés : STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET et STRIPE_PRICE_ID ne sont pas configurés.'
+		);
+	if (!signature) throw new BadSignatureError('En-tête Stripe-Signature absent.');
+	let event: Stripe.Event;
+	try {
+		event = await deps.payments.stripe.webhooks.constructEventAsync(
+			rawBody,
+			signature,
+			deps.payments.webhookSecret
+		);
+	} catch (error) {
+		throw new BadSignatureError(
+			`Signature Stripe refusée : ${error instanceof Error ? error.message.split('\n')[0] : 'invalide'}`
+		);
+	}
+	return applyEvent(deps, event);
+}
+
+export class BadSignatureError extends AppError {
+	constructor(message: string) {
+		super(400, message);
+	}
+}

@@ -1,0 +1,31 @@
+import { fail, redirect } from '@sveltejs/kit';
+import { superValidate } from 'sveltekit-superforms';
+import { zod4 } from 'sveltekit-superforms/adapters';
+import { setPasswordSchema } from '$lib/schemas/auth';
+import * as auth from '$lib/server/auth';
+import { formFailure } from '$lib/server/http/forms';
+import { signInAndSetCookie } from '$lib/server/http/session-cookie';
+import type { Actions, PageServerLoad } from './$types';
+
+/** A single-use link (welcome or reset): a used or expired one says so and offers a new link. */
+export const load: PageServerLoad = async ({ params }) => ({
+	state: await auth.passwordLinkState(params.token),
+	form: await superValidate(zod4(setPasswordSchema))
+});
+
+export const actions: Actions = {
+	default: async (event) => {
+		const form = await superValidate(event.request, zod4(setPasswordSchema));
+		if (!form.valid) return fail(400, { form });
+		let user;
+		try {
+			user = await auth.setPasswordWithLink(event.params.token, form.data.password);
+		} catch (error) {
+			form.data.password = '';
+			return formFailure(event, form, error);
+		}
+		// Every earlier session was closed with the reset; this one starts now.
+		await signInAndSetCookie(event, user.id);
+		redirect(303, auth.afterSignIn(user, null));
+	}
+};

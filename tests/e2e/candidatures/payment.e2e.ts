@@ -51,7 +51,7 @@ async function postEvent(event: Record<string, unknown>) {
 }
 
 let candidatureId = '';
-let subscriptionId = 'sub_e2e_member';
+const subscriptionId = 'sub_e2e_member';
 
 test('a paid candidature becomes a member who sets a password and lands on the dashboard', async ({
 	browser,

@@ -25,3 +25,8 @@ if (wanted('memory')) {
 	const { benchMemory } = await import('../bench/memory.mjs');
 	await benchMemory();
 }
+
+if (wanted('webhook')) {
+	const { benchWebhook } = await import('../bench/webhook.mjs');
+	await benchWebhook();
+}

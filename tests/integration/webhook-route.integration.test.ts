@@ -65,7 +65,11 @@ describe(`POST /api/payments/webhook, called directly, on ${driverName}`, () => 
 			subscriptionEvent('customer.subscription.updated', { id: 'sub_x', status: 'active' }),
 			'whsec_other'
 		);
-		for (const headers of [{}, { 'stripe-signature': signed.header }, { 'stripe-signature': 't=1,v1=00' }]) {
+		for (const headers of [
+			{},
+			{ 'stripe-signature': signed.header },
+			{ 'stripe-signature': 't=1,v1=00' }
+		] as Record<string, string>[]) {
 			const response = await post(signed.payload, headers);
 			expect(response.status).toBe(400);
 			expect(response.headers.get('content-type')).toContain('application/problem+json');

@@ -1,16 +1,17 @@
 import * as auth from '$lib/server/auth';
 import * as candidatures from '$lib/server/candidatures';
+import * as courses from '$lib/server/courses';
 import { requireAdmin } from '$lib/server/http/guards';
 import * as leads from '$lib/server/leads';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	// Modules join these counts with their issue.
-	const [users, openLeads, byStatus] = await Promise.all([
+	const [users, openLeads, byStatus, modules] = await Promise.all([
 		auth.countUsers(),
 		leads.countOpen(),
-		candidatures.countByStatus()
+		candidatures.countByStatus(),
+		courses.count()
 	]);
-	return { counts: { users, openLeads, candidatures: byStatus } };
+	return { counts: { users, openLeads, candidatures: byStatus, modules } };
 };

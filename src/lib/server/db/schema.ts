@@ -8,6 +8,7 @@ import {
 	index,
 	integer,
 	jsonb,
+	primaryKey,
 	pgTable,
 	text,
 	timestamp,
@@ -227,7 +228,41 @@ export const passwordTokens = pgTable(
 	(t) => [index('password_tokens_user_id_idx').on(t.userId)]
 );
 
+/** Course modules (CONTRACT §5): Markdown written by admins, shown to members once published, in `position` order. */
+export const modules = pgTable(
+	'modules',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		slug: text('slug').notNull(),
+		title: text('title').notNull(),
+		summary: text('summary').notNull().default(''),
+		content: text('content').notNull().default(''),
+		position: integer('position').notNull(),
+		published: boolean('published').notNull().default(false),
+		durationMinutes: integer('duration_minutes').notNull().default(0),
+		createdAt: createdAt(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [uniqueIndex('modules_slug_unique').on(t.slug), index('modules_position_idx').on(t.position)]
+);
+
+/** A member's completed modules: one row per (user, module), whatever the number of clicks. */
+export const moduleProgress = pgTable(
+	'module_progress',
+	{
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		moduleId: uuid('module_id')
+			.notNull()
+			.references(() => modules.id, { onDelete: 'cascade' }),
+		completedAt: timestamp('completed_at', { withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [primaryKey({ columns: [t.userId, t.moduleId] })]
+);
+
 export type Lead = typeof leads.$inferSelect;
+export type Module = typeof modules.$inferSelect;
 export type Membership = typeof memberships.$inferSelect;
 export type Candidature = typeof candidatures.$inferSelect;
 

@@ -22,7 +22,8 @@ export const UPLOAD_BODY_LIMIT = UPLOAD_FILE_LIMIT + 64 * 1024;
 
 export interface RouteBodyLimit {
 	method: string;
-	path: string;
+	/** The exact path, or an anchored pattern for a route with a parameter. */
+	path: string | RegExp;
 	/** A form action (`?/name`); none for an endpoint. */
 	action?: string;
 	limit: number;
@@ -32,7 +33,14 @@ export interface RouteBodyLimit {
 export const ROUTE_BODY_LIMITS: readonly RouteBodyLimit[] = [
 	{ method: 'POST', path: '/api/admin/upload', limit: UPLOAD_BODY_LIMIT },
 	{ method: 'POST', path: '/admin/images', action: 'upload', limit: UPLOAD_BODY_LIMIT },
-	{ method: 'POST', path: '/api/payments/webhook', limit: WEBHOOK_BODY_LIMIT }
+	{ method: 'POST', path: '/api/payments/webhook', limit: WEBHOOK_BODY_LIMIT },
+	// An image for a course module, from its editor.
+	{
+		method: 'POST',
+		path: /^\/admin\/cours\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+		action: 'image',
+		limit: UPLOAD_BODY_LIMIT
+	}
 ];
 
 /**
@@ -49,7 +57,10 @@ export function bodyLimit(method: string | undefined, target: string | undefined
 	}
 	const action = actionName(url);
 	const route = ROUTE_BODY_LIMITS.find(
-		(r) => r.method === method && r.path === url.pathname && r.action === action
+		(r) =>
+			r.method === method &&
+			(typeof r.path === 'string' ? r.path === url.pathname : r.path.test(url.pathname)) &&
+			r.action === action
 	);
 	return route?.limit ?? DEFAULT_BODY_LIMIT;
 }

@@ -4,7 +4,7 @@
  */
 import { appDeps } from '../app';
 import { readSingleFile } from '../http/multipart';
-import { FsStorage, type SignedRead } from '../storage';
+import { FsStorage, isValidObjectPath, type SignedRead } from '../storage';
 import { serveSlot } from './proxy';
 import { imagesOfPage, listSiteImages, setSiteImage, type SiteImageChange } from './service';
 import { slotOf, type SitePage } from './slots';
@@ -41,6 +41,12 @@ export async function uploadToSlot(request: Request, key: string, adminId: strin
 export function serve(key: string, request: { ifNoneMatch: string | null; head: boolean }) {
 	const slot = slotOf(key);
 	return slot ? serveSlot(appDeps(), slot, request) : null;
+}
+
+/** A stored image by its object path (`<uuid>.webp`), for a route that has checked who may see it; null if none. */
+export async function readStored(objectPath: string) {
+	if (!isValidObjectPath(objectPath)) return null;
+	return appDeps().storage.read(objectPath);
 }
 
 /** The hosts external image URLs may use (IMAGE_REMOTE_HOSTS). */

@@ -1,7 +1,59 @@
+import { moduleIdSchema, moduleMoveSchema, moduleOrderSchema } from '$lib/schemas/modules';
+import * as courses from '$lib/server/courses';
+import { formFields, schemaAction } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
-import type { PageServerLoad } from './$types';
+import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	return {};
+	const modules = await courses.list();
+	return {
+		modules: modules.map((m) => ({
+			id: m.id,
+			slug: m.slug,
+			title: m.title,
+			published: m.published,
+			durationMinutes: m.durationMinutes,
+			updatedAt: m.updatedAt.toISOString()
+		}))
+	};
+};
+
+export const actions: Actions = {
+	move: async (event) => {
+		await requireAdmin(event);
+		return schemaAction(
+			await formFields(event.request),
+			moduleMoveSchema,
+			['id'],
+			async ({ id, direction }) => {
+				await courses.move(id, direction);
+				return { done: direction === 'up' ? 'Module monté d’un cran.' : 'Module descendu d’un cran.' };
+			}
+		);
+	},
+	reorder: async (event) => {
+		await requireAdmin(event);
+		return schemaAction(await formFields(event.request), moduleOrderSchema, [], async ({ order }) => {
+			await courses.reorder(order);
+			return { done: 'Nouvel ordre enregistré.' };
+		});
+	},
+	publish: async (event) => {
+		await requireAdmin(event);
+		return schemaAction(await formFields(event.request), moduleIdSchema, ['id'], async ({ id }) => {
+			const module = await courses.get(id);
+			const updated = await courses.update(id, { published: !module.published });
+			return {
+				done: updated.published ? 'Module publié.' : 'Module dépublié : les membres ne le voient plus.'
+			};
+		});
+	},
+	delete: async (event) => {
+		await requireAdmin(event);
+		return schemaAction(await formFields(event.request), moduleIdSchema, ['id'], async ({ id }) => {
+			await courses.remove(id);
+			return { done: 'Module supprimé.' };
+		});
+	}
 };

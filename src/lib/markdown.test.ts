@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown, slugify } from './markdown';
+
+/** What must never appear in rendered HTML: an element or attribute that can run or load something. */
+const DANGEROUS =
+	/<script|<iframe|<object|<embed|<svg|<style|<img(?![^>]*src="\/cours\/media\/)|<[a-z][^>]*\son\w+\s*=|href="\s*(javascript|data|vbscript):|src="\s*(javascript|data):/i;
+
+describe('the module Markdown renderer', () => {
+	it('renders headings with anchors, lists, tables, code, links and media images', () => {
+		const html = renderMarkdown(
+			[
+				'# Les fondations : béton',
+				'',
+				'- un',
+				'- deux',
+				'',
+				'| a | b |',
+				'|---|---|',
+				'| 1 | 2 |',
+				'',
+				'```',
+				'<b>code</b>',
+				'```',
+				'',
+				'[Site](https://exemple.fr) [Page](/contact) [Ancre](#x)',
+				'',
+				'![Un mur](/cours/media/modules/mur.webp)'
+			].join('\n')
+		);
+		expect(html).toContain('<h1 id="les-fondations-beton">');
+		expect(html).toContain('<li>un</li>');
+		expect(html).toContain('<table>');
+		expect(html).toContain('&lt;b&gt;code&lt;/b&gt;');
+		expect(html).toContain('<a href="https://exemple.fr" rel="noopener noreferrer" target="_blank">Site</a>');
+		expect(html).toContain('<a href="/contact">Page</a>');
+		expect(html).toContain('<img src="/cours/media/modules/mur.webp" alt="Un mur" loading="lazy">');
+	});
+
+	it.each([
+		['a script tag', '<script>alert(1)</script>'],
+		['an onerror handler', '<img src=x onerror=alert(1)>'],
+		['a javascript: link', '[clic](javascript:alert(1))'],
+		['an encoded javascript: link', '[clic](jav&#x09;ascript:alert(1))'],
+		['a javascript: link with spaces and case', '[clic]( JaVaScRiPt:alert(1))'],
+		['a data: link', '[clic](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)'],
+		['a data: image', '![x](data:image/svg+xml;base64,PHN2Zz4=)'],
+		['an image from elsewhere', '![x](https://evil.example/track.gif)'],
+		['an image escaping the media route', '![x](/cours/media/../../etc/passwd)'],
+		['an HTML comment', '<!-- <script>alert(1)</script> -->'],
+		['an autolink to javascript', '<javascript:alert(1)>'],
+		['a reference link to javascript', '[clic][x]\n\n[x]: javascript:alert(1)'],
+		['nested tricks', '<scr<script>ipt>alert(1)</script>'],
+		['an iframe', '<iframe src="https://evil.example"></iframe>'],
+		['an svg with onload', '<svg onload=alert(1)>'],
+		['a style tag', '<style>body{display:none}</style>']
+	])('leaves %s inert', (_name, source) => {
+		const html = renderMarkdown(source);
+		expect(html).not.toMatch(DANGEROUS);
+		// The check itself finds what it looks for.
+		expect(`<p>${source}</p>`).toMatch(/<[a-z]/i);
+	});
+
+	it('has a danger check that finds live markup', () => {
+		for (const live of [
+			'<img src=x onerror=alert(1)>',
+			'<a href="javascript:x">',
+			'<script>',
+			'<img src="https://x/y.gif">'
+		])
+			expect(live).toMatch(DANGEROUS);
+	});
+
+	it('folds accents in slugs', () => {
+		expect(slugify('Façades & enduits : l’œuvre')).toBe('facades-enduits-l-oeuvre');
+		expect(slugify('  --Été 2026--  ')).toBe('ete-2026');
+	});
+});

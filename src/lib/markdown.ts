@@ -1,0 +1,57 @@
+/**
+ * The one Markdown renderer of the course modules, used for members' pages and the editor's live preview alike
+ * (client-safe). markdown-it with raw HTML off — any tag, comment or event handler in the source is escaped as
+ * text — and links restricted to http(s), mailto, tel, site-relative paths and anchors: `javascript:`, `data:`
+ * and every other scheme are refused. Images only come from `/cours/media/…`, the route that checks access.
+ */
+import MarkdownIt from 'markdown-it';
+import anchor from 'markdown-it-anchor';
+
+/** Where module images are served from, to those who may read the module. */
+export const MODULE_MEDIA_PREFIX = '/cours/media/';
+
+const SAFE_LINK = /^(?:https?:\/\/|mailto:|tel:|\/(?!\/)|#)/i;
+
+/** "Les fondations : béton armé" → "les-fondations-beton-arme" (accents folded). */
+export function slugify(text: string): string {
+	return text
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase()
+		.replace(/œ/g, 'oe')
+		.replace(/æ/g, 'ae')
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-+|-+$/g, '')
+		.slice(0, 80);
+}
+
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+// Every URL goes through here before it becomes an href or a src; what fails it stays text.
+md.validateLink = (url: string) => SAFE_LINK.test(url.trim());
+md.use(anchor, { slugify, tabIndex: false });
+
+// Images: only from the access-checked media route; anything else is dropped, its alt text kept.
+const defaultImage = md.renderer.rules.image!;
+md.renderer.rules.image = (tokens, index, options, env, self) => {
+	const token = tokens[index]!;
+	const src = String(token.attrGet('src') ?? '');
+	if (!src.startsWith(MODULE_MEDIA_PREFIX) || src.includes('..')) return md.utils.escapeHtml(token.content);
+	token.attrSet('loading', 'lazy');
+	return defaultImage(tokens, index, options, env, self);
+};
+// Links that leave the site open in a new tab without handing it the opener.
+const defaultLinkOpen =
+	md.renderer.rules.link_open ??
+	((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
+md.renderer.rules.link_open = (tokens, index, options, env, self) => {
+	const token = tokens[index]!;
+	if (/^https?:\/\//i.test(String(token.attrGet('href') ?? ''))) {
+		token.attrSet('rel', 'noopener noreferrer');
+		token.attrSet('target', '_blank');
+	}
+	return defaultLinkOpen(tokens, index, options, env, self);
+};
+
+export function renderMarkdown(source: string): string {
+	return md.render(source);
+}

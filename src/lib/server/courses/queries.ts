@@ -1,0 +1,85 @@
+/** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db';
+import { moduleProgress, modules, type Module } from '../db/schema';
+
+export type { Module };
+export type NewModule = typeof modules.$inferInsert;
+
+export const allModules = (db: DbOrTx): Promise<Module[]> =>
+	db.select().from(modules).orderBy(asc(modules.position), asc(modules.createdAt));
+
+export const publishedModules = (db: DbOrTx): Promise<Module[]> =>
+	db
+		.select()
+		.from(modules)
+		.where(eq(modules.published, true))
+		.orderBy(asc(modules.position), asc(modules.createdAt));
+
+export const moduleById = async (db: DbOrTx, id: string) =>
+	(await db.select().from(modules).where(eq(modules.id, id)))[0];
+
+export const moduleBySlug = async (db: DbOrTx, slug: string) =>
+	(await db.select().from(modules).where(eq(modules.slug, slug)))[0];
+
+export async function nextPosition(db: DbOrTx): Promise<number> {
+	const [row] = await db.select({ max: sql<number | null>`max(${modules.position})` }).from(modules);
+	return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
+}
+
+/** Throws PostgreSQL's unique violation (23505) on a taken slug. */
+export async function insertModule(db: DbOrTx, values: NewModule): Promise<Module> {
+	const [row] = await db.insert(modules).values(values).returning();
+	return row!;
+}
+
+export async function updateModule(db: DbOrTx, id: string, changes: Partial<NewModule>) {
+	const [row] = await db
+		.update(modules)
+		.set({ ...changes, updatedAt: new Date() })
+		.where(eq(modules.id, id))
+		.returning();
+	return row;
+}
+
+export async function deleteModule(db: DbOrTx, id: string): Promise<boolean> {
+	const deleted = await db.delete(modules).where(eq(modules.id, id)).returning({ id: modules.id });
+	return deleted.length === 1;
+}
+
+/** Rewrites every position from an ordered list of ids (0, 1, 2…). */
+export async function setPositions(db: DbOrTx, orderedIds: string[]): Promise<void> {
+	for (const [position, id] of orderedIds.entries())
+		await db.update(modules).set({ position }).where(eq(modules.id, id));
+}
+
+/** One row per (user, module): a second completion, simultaneous or not, changes nothing. */
+export async function markComplete(db: DbOrTx, userId: string, moduleId: string): Promise<void> {
+	await db.insert(moduleProgress).values({ userId, moduleId }).onConflictDoNothing();
+}
+
+export async function markIncomplete(db: DbOrTx, userId: string, moduleId: string): Promise<void> {
+	await db
+		.delete(moduleProgress)
+		.where(and(eq(moduleProgress.userId, userId), eq(moduleProgress.moduleId, moduleId)));
+}
+
+export async function completedIds(db: DbOrTx, userId: string, moduleIds?: string[]): Promise<Set<string>> {
+	if (moduleIds && moduleIds.length === 0) return new Set();
+	const rows = await db
+		.select({ moduleId: moduleProgress.moduleId })
+		.from(moduleProgress)
+		.where(
+			moduleIds
+				? and(eq(moduleProgress.userId, userId), inArray(moduleProgress.moduleId, moduleIds))
+				: eq(moduleProgress.userId, userId)
+		);
+	return new Set(rows.map((r) => r.moduleId));
+}
+
+export async function countModules(db: DbOrTx): Promise<{ all: number; published: number }> {
+	const [row] = await db
+		.select({ all: count(), published: sql<number>`count(*) filter (where ${modules.published})` })
+		.from(modules);
+	return { all: row?.all ?? 0, published: Number(row?.published ?? 0) };
+}

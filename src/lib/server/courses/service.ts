@@ -1,0 +1,161 @@
+/**
+ * Course modules (SEED.md parts 1.7, 2 "Module", 3, 4 "Admin modules"): admins write, order and publish them;
+ * members read the published ones in order and mark them done. Who may read is the memberships domain's
+ * `courseAccess`, the one access rule.
+ */
+import { slugify } from '$lib/markdown';
+import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
+import type { Db, DbOrTx } from '../db';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import * as queries from './queries';
+import type { Module } from './queries';
+
+const SLUG_TAKEN = 'Cette adresse est déjà prise par un autre module.';
+
+const isUniqueViolation = (error: unknown): boolean => {
+	const e = error as { code?: string; cause?: { code?: string } };
+	return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+async function guardSlug<T>(task: () => Promise<T>): Promise<T> {
+	try {
+		return await task();
+	} catch (error) {
+		if (isUniqueViolation(error)) throw new ConflictError(SLUG_TAKEN);
+		throw error;
+	}
+}
+
+export async function createModule(db: Db, input: ModuleCreate): Promise<Module> {
+	const slug = input.slug || slugify(input.title);
+	if (!slug) throw new ValidationError({ slug: ['Indiquez l’adresse du module (le titre n’en donne pas).'] });
+	return guardSlug(async () =>
+		queries.insertModule(db, {
+			...input,
+			slug,
+			position: input.position ?? (await queries.nextPosition(db))
+		})
+	);
+}
+
+export async function getModule(db: DbOrTx, id: string): Promise<Module> {
+	const module = await queries.moduleById(db, id);
+	if (!module) throw new NotFoundError('Module introuvable.');
+	return module;
+}
+
+export async function updateModule(db: Db, id: string, changes: ModuleUpdate): Promise<Module> {
+	const updated = await guardSlug(() => queries.updateModule(db, id, changes));
+	if (!updated) throw new NotFoundError('Module introuvable.');
+	return updated;
+}
+
+export async function deleteModule(db: Db, id: string): Promise<void> {
+	// Progress rows go with it (ON DELETE CASCADE).
+	if (!(await queries.deleteModule(db, id))) throw new NotFoundError('Module introuvable.');
+}
+
+export const listModules = (db: DbOrTx) => queries.allModules(db);
+export const countModules = (db: DbOrTx) => queries.countModules(db);
+
+/** Up or down one place, from the keyboard or without JavaScript. */
+export async function moveModule(db: Db, id: string, direction: 'up' | 'down'): Promise<void> {
+	await db.transaction(async (tx) => {
+		const ordered = (await queries.allModules(tx)).map((m) => m.id);
+		const from = ordered.indexOf(id);
+		if (from === -1) throw new NotFoundError('Module introuvable.');
+		const to = direction === 'up' ? from - 1 : from + 1;
+		if (to < 0 || to >= ordered.length) return;
+		[ordered[from], ordered[to]] = [ordered[to]!, ordered[from]!];
+		await queries.setPositions(tx, ordered);
+	});
+}
+
+/** Drag and drop: the whole new order, which must name every module once. */
+export async function reorderModules(db: Db, orderedIds: string[]): Promise<void> {
+	await db.transaction(async (tx) => {
+		const current = (await queries.allModules(tx)).map((m) => m.id);
+		const same = current.length === orderedIds.length && new Set(orderedIds).size === current.length;
+		if (!same || !orderedIds.every((id) => current.includes(id)))
+			throw new ConflictError('La liste des modules a changé entre-temps : rechargez la page.');
+		await queries.setPositions(tx, orderedIds);
+	});
+}
+
+// ——— Members ———
+
+export interface ModuleState {
+	id: string;
+	slug: string;
+	title: string;
+	summary: string;
+	durationMinutes: number;
+	completed: boolean;
+}
+
+export interface Progress {
+	modules: ModuleState[];
+	completed: number;
+	total: number;
+	/** 0–100, over published modules only. */
+	percent: number;
+	/** The first published module not completed yet; null when all are done (or there are none). */
+	next: ModuleState | null;
+}
+
+export async function progressOf(db: DbOrTx, userId: string): Promise<Progress> {
+	const published = await queries.publishedModules(db);
+	const done = await queries.completedIds(
+		db,
+		userId,
+		published.map((m) => m.id)
+	);
+	const list = published.map((m) => ({
+		id: m.id,
+		slug: m.slug,
+		title: m.title,
+		summary: m.summary,
+		durationMinutes: m.durationMinutes,
+		completed: done.has(m.id)
+	}));
+	const completed = list.filter((m) => m.completed).length;
+	return {
+		modules: list,
+		completed,
+		total: list.length,
+		percent: list.length ? Math.round((completed / list.length) * 100) : 0,
+		next: list.find((m) => !m.completed) ?? null
+	};
+}
+
+/**
+ * A module page: the module, whether the reader completed it, and its neighbours among the published ones.
+ * An unpublished module is not found, except for admins (who see a preview).
+ */
+export async function modulePage(db: DbOrTx, slug: string, reader: { id: string; isAdmin: boolean }) {
+	const module = await queries.moduleBySlug(db, slug);
+	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
+	const progress = await progressOf(db, reader.id);
+	const index = progress.modules.findIndex((m) => m.id === module.id);
+	return {
+		module,
+		completed: progress.modules[index]?.completed ?? false,
+		previous: index > 0 ? progress.modules[index - 1]! : null,
+		next: index >= 0 && index < progress.modules.length - 1 ? progress.modules[index + 1]! : null,
+		progress
+	};
+}
+
+async function publishedModule(db: DbOrTx, slug: string): Promise<Module> {
+	const module = await queries.moduleBySlug(db, slug);
+	if (!module || !module.published) throw new NotFoundError('Module introuvable.');
+	return module;
+}
+
+export async function completeModule(db: DbOrTx, userId: string, slug: string): Promise<void> {
+	await queries.markComplete(db, userId, (await publishedModule(db, slug)).id);
+}
+
+export async function undoModule(db: DbOrTx, userId: string, slug: string): Promise<void> {
+	await queries.markIncomplete(db, userId, (await publishedModule(db, slug)).id);
+}

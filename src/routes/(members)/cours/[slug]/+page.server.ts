@@ -1,0 +1,53 @@
+import { error, fail } from '@sveltejs/kit';
+import { renderMarkdown } from '$lib/markdown';
+import * as courses from '$lib/server/courses';
+import { AppError } from '$lib/server/errors';
+import { requireUser } from '$lib/server/http/guards';
+import * as memberships from '$lib/server/memberships';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async (event) => {
+	const user = requireUser(event);
+	const { access } = await memberships.accessOf(user);
+	// Without access, the page says why and how to (re)join, and shows nothing of the module.
+	if (!access.allowed) return { locked: access.reason, page: null };
+	try {
+		const page = await courses.page(event.params.slug, user);
+		return {
+			locked: null,
+			grace: access.reason === 'grace' ? access.until.toISOString() : null,
+			page: {
+				...page,
+				module: {
+					slug: page.module.slug,
+					title: page.module.title,
+					summary: page.module.summary,
+					durationMinutes: page.module.durationMinutes,
+					published: page.module.published,
+					html: renderMarkdown(page.module.content)
+				}
+			}
+		};
+	} catch (failure) {
+		if (failure instanceof AppError) error(failure.status, failure.message);
+		throw failure;
+	}
+};
+
+async function mark(event: Parameters<Actions[string]>[0], done: boolean) {
+	const user = requireUser(event);
+	const { access } = await memberships.accessOf(user);
+	if (!access.allowed) return fail(403, { error: 'Votre accès aux cours n’est pas ouvert.' });
+	try {
+		await (done ? courses.complete(user.id, event.params.slug) : courses.undo(user.id, event.params.slug));
+	} catch (failure) {
+		if (failure instanceof AppError) return fail(failure.status, { error: failure.message });
+		throw failure;
+	}
+	return { done };
+}
+
+export const actions: Actions = {
+	complete: (event) => mark(event, true),
+	undo: (event) => mark(event, false)
+};

@@ -1,0 +1,57 @@
+import { fail } from '@sveltejs/kit';
+import { message, superValidate } from 'sveltekit-superforms';
+import { zod4 } from 'sveltekit-superforms/adapters';
+import { MODULE_MEDIA_PREFIX } from '$lib/markdown';
+import { moduleFormSchema } from '$lib/schemas/modules';
+import * as courses from '$lib/server/courses';
+import { AppError } from '$lib/server/errors';
+import { formFailure } from '$lib/server/http/forms';
+import { requireAdmin } from '$lib/server/http/guards';
+import * as images from '$lib/server/images';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async (event) => {
+	await requireAdmin(event);
+	const module = await courses.get(event.params.id).catch((error) => {
+		if (error instanceof AppError) return null;
+		throw error;
+	});
+	if (!module) return { module: null, form: await superValidate(zod4(moduleFormSchema)) };
+	const { title, slug, summary, content, durationMinutes, published } = module;
+	return {
+		module: { id: module.id, slug: module.slug, published: module.published },
+		form: await superValidate(
+			{ title, slug, summary, content, durationMinutes, published },
+			zod4(moduleFormSchema)
+		)
+	};
+};
+
+export const actions: Actions = {
+	save: async (event) => {
+		await requireAdmin(event);
+		const form = await superValidate(event.request, zod4(moduleFormSchema));
+		if (!form.valid) return fail(400, { form });
+		try {
+			const saved = await courses.update(event.params.id, {
+				...form.data,
+				slug: form.data.slug || undefined
+			});
+			form.data.slug = saved.slug;
+		} catch (error) {
+			return formFailure(event, form, error);
+		}
+		return message(form, { type: 'success', text: 'Module enregistré.' });
+	},
+	/** An image for the module: through the upload pipeline, then a Markdown line to paste. */
+	image: async (event) => {
+		await requireAdmin(event);
+		try {
+			const stored = await images.upload(event.request);
+			return { imageMarkdown: `![Décrivez l’image](${MODULE_MEDIA_PREFIX}${stored.path})` };
+		} catch (error) {
+			if (error instanceof AppError) return fail(error.status, { imageError: error.message });
+			throw error;
+		}
+	}
+};

@@ -1,0 +1,28 @@
+import { fail, redirect } from '@sveltejs/kit';
+import { superValidate } from 'sveltekit-superforms';
+import { zod4 } from 'sveltekit-superforms/adapters';
+import { moduleFormSchema } from '$lib/schemas/modules';
+import * as courses from '$lib/server/courses';
+import { formFailure } from '$lib/server/http/forms';
+import { requireAdmin } from '$lib/server/http/guards';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async (event) => {
+	await requireAdmin(event);
+	return { form: await superValidate(zod4(moduleFormSchema)) };
+};
+
+export const actions: Actions = {
+	save: async (event) => {
+		await requireAdmin(event);
+		const form = await superValidate(event.request, zod4(moduleFormSchema));
+		if (!form.valid) return fail(400, { form });
+		let id: string;
+		try {
+			id = (await courses.create({ ...form.data, slug: form.data.slug || undefined })).id;
+		} catch (error) {
+			return formFailure(event, form, error);
+		}
+		redirect(303, `/admin/cours/${id}`);
+	}
+};

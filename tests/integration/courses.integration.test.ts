@@ -1,0 +1,221 @@
+/**
+ * Course modules (issue "Courses and the members' area"): the admin API called directly with a Request (CRUD,
+ * validation, 401/403, 409, 404), ordering, publishing and the percentage, concurrent completions.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useDepsForTests } from '../../src/lib/server/app';
+import * as service from '../../src/lib/server/courses/service';
+import { moduleProgress, modules, users } from '../../src/lib/server/db/schema';
+import { outboxTransport } from '../../src/lib/server/mail/transport';
+import { GET as list, POST as create } from '../../src/routes/api/admin/modules/+server';
+import {
+	DELETE as remove,
+	GET as read,
+	PUT as update
+} from '../../src/routes/api/admin/modules/[id=uuid]/+server';
+import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
+
+let database: TestDatabase;
+let memberId: string;
+const admin = { id: '00000000-0000-4000-8000-000000000001', email: 'a@x.fr', name: 'Admin', isAdmin: true };
+
+beforeAll(async () => {
+	database = await createTestDatabase();
+	const outbox = mkdtempSync(path.join(tmpdir(), 'atelier-outbox-'));
+	useDepsForTests({
+		db: database.db,
+		mail: { db: database.db, transport: outboxTransport(outbox), from: 'Atelier <no-reply@atelier.test>' }
+	});
+	const [member] = await database.db
+		.insert(users)
+		.values({ email: 'membre@exemple.fr', name: 'Membre', passwordHash: 'x' })
+		.returning();
+	memberId = member!.id;
+});
+afterAll(async () => {
+	useDepsForTests(null);
+	await database.dispose();
+});
+beforeEach(async () => {
+	await database.db.delete(moduleProgress);
+	await database.db.delete(modules);
+});
+
+type Handler = (event: unknown) => Promise<Response>;
+/** Calls a handler as SvelteKit would, as `user` (null: signed out). */
+function call(
+	handler: unknown,
+	method: string,
+	{ id, body, user = admin }: { id?: string; body?: unknown; user?: typeof admin | null } = {}
+) {
+	const url = `http://localhost/api/admin/modules${id ? `/${id}` : ''}`;
+	const request = new Request(url, {
+		method,
+		...(body !== undefined
+			? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
+			: {})
+	});
+	const event = {
+		request,
+		url: new URL(url),
+		params: { id },
+		route: { id: id ? '/api/admin/modules/[id=uuid]' : '/api/admin/modules' },
+		locals: { user, session: null },
+		getClientAddress: () => '10.40.0.1'
+	};
+	return (handler as Handler)(event);
+}
+
+describe(`the modules API on ${driverName}`, () => {
+	it('creates (201, slug from the title, last position), reads, updates partially, lists in order, deletes (204)', async () => {
+		const first = await call(create, 'POST', {
+			body: { title: 'Les fondations : béton', content: '# Béton' }
+		});
+		expect(first.status).toBe(201);
+		const a = await first.json();
+		expect(a).toMatchObject({
+			slug: 'les-fondations-beton',
+			position: 0,
+			published: false,
+			durationMinutes: 0
+		});
+		const b = await (
+			await call(create, 'POST', { body: { title: 'Murs', slug: 'murs', durationMinutes: 20 } })
+		).json();
+		expect(b.position).toBe(1);
+
+		expect(await (await call(read, 'GET', { id: a.id })).json()).toMatchObject({
+			id: a.id,
+			content: '# Béton'
+		});
+		const updated = await call(update, 'PUT', { id: a.id, body: { published: true, position: 5 } });
+		expect(updated.status).toBe(200);
+		expect(await updated.json()).toMatchObject({
+			published: true,
+			title: 'Les fondations : béton',
+			position: 5
+		});
+		const { modules: listed } = await (await call(list, 'GET')).json();
+		expect(listed.map((m: { slug: string }) => m.slug)).toEqual(['murs', 'les-fondations-beton']);
+
+		await database.db.insert(moduleProgress).values({ userId: memberId, moduleId: a.id });
+		expect((await call(remove, 'DELETE', { id: a.id })).status).toBe(204);
+		expect(await database.db.select().from(moduleProgress)).toHaveLength(0);
+		expect((await call(read, 'GET', { id: a.id })).status).toBe(404);
+	});
+
+	it('400 naming fields, 409 on a taken slug, 404 for an unknown id', async () => {
+		const invalid = await call(create, 'POST', {
+			body: { title: '', slug: 'Pas Bon!', durationMinutes: -3, published: 'oui' }
+		});
+		expect(invalid.status).toBe(400);
+		expect(Object.keys((await invalid.json()).errors).sort()).toEqual([
+			'durationMinutes',
+			'published',
+			'slug',
+			'title'
+		]);
+		await call(create, 'POST', { body: { title: 'Enduits' } });
+		const taken = await call(create, 'POST', { body: { title: 'Autre', slug: 'enduits' } });
+		expect(taken.status).toBe(409);
+		const other = await (await call(create, 'POST', { body: { title: 'Autre' } })).json();
+		expect((await call(update, 'PUT', { id: other.id, body: { slug: 'enduits' } })).status).toBe(409);
+		const unknown = '00000000-0000-4000-8000-00000000ffff';
+		expect((await call(update, 'PUT', { id: unknown, body: { title: 'x' } })).status).toBe(404);
+		expect((await call(remove, 'DELETE', { id: unknown })).status).toBe(404);
+	});
+
+	it('401 signed out, 403 for a member', async () => {
+		expect((await call(list, 'GET', { user: null })).status).toBe(401);
+		expect(
+			(await call(create, 'POST', { user: { ...admin, isAdmin: false }, body: { title: 'x' } })).status
+		).toBe(403);
+	});
+});
+
+describe(`members' progress on ${driverName}`, () => {
+	async function three() {
+		const db = database.db;
+		const a = await service.createModule(db, {
+			title: 'Un',
+			summary: '',
+			content: '',
+			published: true,
+			durationMinutes: 10
+		});
+		const b = await service.createModule(db, {
+			title: 'Deux',
+			summary: '',
+			content: '',
+			published: true,
+			durationMinutes: 10
+		});
+		const c = await service.createModule(db, {
+			title: 'Trois',
+			summary: '',
+			content: '',
+			published: true,
+			durationMinutes: 10
+		});
+		return { a, b, c };
+	}
+
+	it('reorders by moves and by a whole new order, and the order persists', async () => {
+		const { a, b, c } = await three();
+		await service.moveModule(database.db, c.id, 'up');
+		expect((await service.listModules(database.db)).map((m) => m.title)).toEqual(['Un', 'Trois', 'Deux']);
+		await service.reorderModules(database.db, [b.id, a.id, c.id]);
+		expect((await service.listModules(database.db)).map((m) => m.title)).toEqual(['Deux', 'Un', 'Trois']);
+		await expect(service.reorderModules(database.db, [b.id, a.id])).rejects.toMatchObject({ status: 409 });
+	});
+
+	it('counts published modules only: unpublishing hides one without breaking the percentage', async () => {
+		const { a, b } = await three();
+		await service.completeModule(database.db, memberId, a.slug);
+		await service.completeModule(database.db, memberId, b.slug);
+		expect(await service.progressOf(database.db, memberId)).toMatchObject({
+			completed: 2,
+			total: 3,
+			percent: 67
+		});
+		await service.updateModule(database.db, b.id, { published: false });
+		const after = await service.progressOf(database.db, memberId);
+		expect(after).toMatchObject({ completed: 1, total: 2, percent: 50 });
+		expect(after.next!.title).toBe('Trois');
+		await expect(
+			service.modulePage(database.db, b.slug, { id: memberId, isAdmin: false })
+		).rejects.toMatchObject({ status: 404 });
+		expect(
+			(await service.modulePage(database.db, b.slug, { id: memberId, isAdmin: true })).module.published
+		).toBe(false);
+		await expect(service.completeModule(database.db, memberId, b.slug)).rejects.toMatchObject({
+			status: 404
+		});
+	});
+
+	it('simultaneous completions make one row; undo removes it', async () => {
+		const { a } = await three();
+		await Promise.all(
+			Array.from({ length: 10 }, () => service.completeModule(database.db, memberId, a.slug))
+		);
+		expect(await database.db.select().from(moduleProgress)).toHaveLength(1);
+		const page = await service.modulePage(database.db, a.slug, { id: memberId, isAdmin: false });
+		expect(page).toMatchObject({ completed: true, previous: null });
+		expect(page.next!.title).toBe('Deux');
+		await service.undoModule(database.db, memberId, a.slug);
+		expect(await database.db.select().from(moduleProgress)).toHaveLength(0);
+	});
+
+	it('a dashboard with no published module says 0 % and has no next module', async () => {
+		expect(await service.progressOf(database.db, memberId)).toEqual({
+			modules: [],
+			completed: 0,
+			total: 0,
+			percent: 0,
+			next: null
+		});
+	});
+});

@@ -34,12 +34,11 @@ export const load: PageServerLoad = async (event) => {
 	}
 };
 
-async function mark(event: Parameters<Actions[string]>[0], done: boolean) {
-	const user = requireUser(event);
+async function mark(user: { id: string; isAdmin: boolean }, slug: string, done: boolean) {
 	const { access } = await memberships.accessOf(user);
 	if (!access.allowed) return fail(403, { error: 'Votre accès aux cours n’est pas ouvert.' });
 	try {
-		await (done ? courses.complete(user.id, event.params.slug) : courses.undo(user.id, event.params.slug));
+		await (done ? courses.complete(user.id, slug) : courses.undo(user.id, slug));
 	} catch (failure) {
 		if (failure instanceof AppError) return fail(failure.status, { error: failure.message });
 		throw failure;
@@ -48,6 +47,12 @@ async function mark(event: Parameters<Actions[string]>[0], done: boolean) {
 }
 
 export const actions: Actions = {
-	complete: (event) => mark(event, true),
-	undo: (event) => mark(event, false)
+	complete: async (event) => {
+		const user = requireUser(event);
+		return mark(user, event.params.slug, true);
+	},
+	undo: async (event) => {
+		const user = requireUser(event);
+		return mark(user, event.params.slug, false);
+	}
 };

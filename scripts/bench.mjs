@@ -30,3 +30,8 @@ if (wanted('webhook')) {
 	const { benchWebhook } = await import('../bench/webhook.mjs');
 	await benchWebhook();
 }
+
+if (wanted('members')) {
+	const { benchMembers } = await import('../bench/members.mjs');
+	await benchMembers();
+}

@@ -3,7 +3,7 @@
  * members read the published ones in order and mark them done. Who may read is the memberships domain's
  * `courseAccess`, the one access rule.
  */
-import { slugify } from '$lib/markdown';
+import { renderMarkdown, slugify } from '$lib/markdown';
 import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import type { Db, DbOrTx } from '../db';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -129,6 +129,23 @@ export async function progressOf(db: DbOrTx, userId: string): Promise<Progress> 
 }
 
 /**
+ * A module's HTML, rendered once per version: a 3 000-word module takes milliseconds to render, and every member
+ * reads the same bytes. Keyed by id and last update; the oldest entries go first past a few hundred.
+ */
+const rendered = new Map<string, string>();
+const RENDERED_MAX = 200;
+export function moduleHtml(module: Pick<Module, 'id' | 'updatedAt' | 'content'>): string {
+	const key = `${module.id}:${module.updatedAt.getTime()}`;
+	let html = rendered.get(key);
+	if (html === undefined) {
+		html = renderMarkdown(module.content);
+		if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+		rendered.set(key, html);
+	}
+	return html;
+}
+
+/**
  * A module page: the module, whether the reader completed it, and its neighbours among the published ones.
  * An unpublished module is not found, except for admins (who see a preview).
  */
@@ -139,6 +156,7 @@ export async function modulePage(db: DbOrTx, slug: string, reader: { id: string;
 	const index = progress.modules.findIndex((m) => m.id === module.id);
 	return {
 		module,
+		html: moduleHtml(module),
 		completed: progress.modules[index]?.completed ?? false,
 		previous: index > 0 ? progress.modules[index - 1]! : null,
 		next: index >= 0 && index < progress.modules.length - 1 ? progress.modules[index + 1]! : null,

@@ -1,5 +1,4 @@
 import { error, fail } from '@sveltejs/kit';
-import { renderMarkdown } from '$lib/markdown';
 import * as courses from '$lib/server/courses';
 import { AppError } from '$lib/server/errors';
 import { requireUser } from '$lib/server/http/guards';
@@ -17,14 +16,17 @@ export const load: PageServerLoad = async (event) => {
 			locked: null,
 			grace: access.reason === 'grace' ? access.until.toISOString() : null,
 			page: {
-				...page,
+				completed: page.completed,
+				previous: page.previous,
+				next: page.next,
+				progress: page.progress,
 				module: {
 					slug: page.module.slug,
 					title: page.module.title,
 					summary: page.module.summary,
 					durationMinutes: page.module.durationMinutes,
 					published: page.module.published,
-					html: renderMarkdown(page.module.content)
+					html: page.html
 				}
 			}
 		};

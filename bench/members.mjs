@@ -1,0 +1,79 @@
+// Part "members" of `npm run bench` (issue "Courses and the members' area", point 7): a signed-in /dashboard with
+// 30 modules and a /cours/{slug} of a 3 000-word module, at 16 clients, each against /aide — a page of the same
+// build that reads the session and renders a static paragraph — in the same run.
+import { fmt, load, median, startServer } from './lib.mjs';
+
+const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
+const WORDS = 'maçonnerie enduit chaux façade mur pierre terrasse dallage fondation linteau'.split(' ');
+
+function longModule() {
+	const paragraphs = [];
+	for (let p = 0; p < 60; p++) {
+		const words = Array.from({ length: 50 }, (_, i) => WORDS[(p * 7 + i) % WORDS.length]);
+		paragraphs.push(`${p % 10 === 0 ? `## Partie ${p / 10 + 1}\n\n` : ''}${words.join(' ')}.`);
+	}
+	return paragraphs.join('\n\n');
+}
+
+export async function benchMembers() {
+	const server = await startServer();
+	try {
+		const setup = await fetch(`${server.url}/api/admin/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(ADMIN)
+		});
+		if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`);
+		const login = await fetch(`${server.url}/login`, {
+			method: 'POST',
+			headers: {
+				origin: server.url,
+				accept: 'text/html',
+				'content-type': 'application/x-www-form-urlencoded'
+			},
+			body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
+			redirect: 'manual'
+		});
+		const cookie = login.headers.get('set-cookie')?.split(';')[0];
+		if (!cookie) throw new Error('no session cookie');
+		const headers = { cookie };
+		for (let i = 0; i < 30; i++) {
+			const created = await fetch(`${server.url}/api/admin/modules`, {
+				method: 'POST',
+				headers: { ...headers, 'content-type': 'application/json', origin: server.url },
+				body: JSON.stringify({
+					title: `Module ${i + 1}`,
+					slug: `module-${i + 1}`,
+					summary: 'Un module du programme.',
+					content: i === 0 ? longModule() : `# Module ${i + 1}\n\nUn paragraphe.`,
+					published: true,
+					durationMinutes: 15
+				})
+			});
+			if (created.status !== 201) throw new Error(`module answered ${created.status}`);
+		}
+		const targets = { aide: '/aide', dashboard: '/dashboard', course: '/cours/module-1' };
+		for (const path of Object.values(targets)) {
+			const check = await fetch(`${server.url}${path}`, { headers, redirect: 'manual' });
+			if (check.status !== 200) throw new Error(`${path} answered ${check.status}`);
+			await load(server.url, path, { total: 300, headers });
+		}
+		const rounds = { aide: [], dashboard: [], course: [] };
+		for (let round = 0; round < 3; round++)
+			for (const [name, path] of Object.entries(targets))
+				rounds[name].push(await load(server.url, path, { total: 1500, headers }));
+		const pick = (name) => {
+			const rps = median(rounds[name].map((r) => r.rps));
+			return rounds[name].find((r) => r.rps === rps);
+		};
+		const bare = pick('aide');
+		for (const name of ['dashboard', 'course']) {
+			const r = pick(name);
+			console.log(
+				`members.${name}_ratio ${fmt(r.rps / bare.rps)} (${name === 'dashboard' ? '/dashboard, 30 modules' : '/cours, 3 000 words'}: ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms; vs /aide ${fmt(bare.rps, 0)} req/s, p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms; 16 clients, signed in)`
+			);
+		}
+	} finally {
+		await server.stop();
+	}
+}

@@ -169,7 +169,7 @@ describe(`candidatures on ${driverName}`, () => {
 	it('reports a storage failure with the database’s own message, never the SQL or its parameters', async () => {
 		const broken = await createTestDatabase();
 		try {
-			await broken.db.execute(sql`drop table candidatures`);
+			await broken.db.execute(sql`drop table candidatures cascade`);
 			const attempt = service.submitCandidature(
 				depsWith({ db: broken.db }),
 				answers({ email: 'secret-parametre@exemple.fr' }),

@@ -353,6 +353,36 @@ describe(`access, passwords and deletion on ${driverName}`, () => {
 		);
 	});
 
+	it('opens a Stripe Billing Portal session for a member with a customer, and refuses otherwise', async () => {
+		const c = await approvedCandidature();
+		await deliver(
+			signEvent(
+				checkoutCompleted({
+					candidatureId: c.id,
+					email: c.email,
+					subscription: 'sub_portal',
+					customer: 'cus_portal'
+				}),
+				secret()
+			)
+		);
+		const [user] = await database.db.select().from(users).where(eq(users.email, c.email));
+		const url = await service.billingPortalUrl(deps(), user!.id, 'http://atelier.test/profil');
+		expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/p\/session\//);
+		const asked = stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!;
+		expect(asked.params).toEqual({ customer: 'cus_portal', return_url: 'http://atelier.test/profil' });
+		await expect(
+			service.billingPortalUrl(deps({ payments: null }), user!.id, 'http://x/')
+		).rejects.toBeInstanceOf(ServiceUnavailableError);
+		const [stranger] = await database.db
+			.insert(users)
+			.values({ email: 'sans@exemple.fr', name: 'Sans', passwordHash: 'x' })
+			.returning();
+		await expect(service.billingPortalUrl(deps(), stranger!.id, 'http://x/')).rejects.toBeInstanceOf(
+			ServiceUnavailableError
+		);
+	});
+
 	it('deleting an account: password checked, subscription cancelled first, candidature anonymised, admin told', async () => {
 		const c = await approvedCandidature();
 		await deliver(

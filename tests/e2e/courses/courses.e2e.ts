@@ -3,6 +3,7 @@
  * the editor, a paying member completes it on a phone and sees the dashboard move; axe on the admin and member
  * pages; a signed-out visitor and a non-member are kept out.
  */
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
@@ -19,6 +20,8 @@ let smtp: RunningSmtp;
 let stripe: FakeStripe;
 let base: string;
 const MEMBER = 'lea.membre@exemple.fr';
+const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/images');
+let mediaPath = '';
 
 test.beforeAll(async ({ playwright }) => {
 	smtp = await startSmtp();
@@ -133,6 +136,18 @@ test('an admin writes a module with a live preview, the slug following the title
 	await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
 	await expect(page.getByText('Module enregistré.')).toBeVisible();
 
+	// An image through the upload pipeline, placed in the content with the line the page gives.
+	await page.getByLabel(/Photo \(JPEG/).setInputFiles(path.join(FIXTURES, 'Landscape_1.jpg'));
+	await page.getByRole('button', { name: 'Envoyer' }).click();
+	const snippet = page.getByLabel('Ligne Markdown de l’image');
+	await expect(snippet).toHaveValue(/^!\[Décrivez l’image\]\(\/cours\/media\/[\w-]+\.webp\)$/);
+	mediaPath = /\((\/cours\/media\/[^)]+)\)/.exec(await snippet.inputValue())![1]!;
+	const content = page.getByLabel('Contenu (Markdown)');
+	await content.fill(`${await content.inputValue()}\n\n![Un mur de pierre](${mediaPath})`);
+	await expect(page.locator('.preview img')).toHaveAttribute('src', mediaPath);
+	await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+	await expect(page.getByText('Module enregistré.')).toBeVisible();
+
 	await page.goto(`${base}/admin/cours`);
 	await expect(page.getByText('Publié', { exact: true })).toBeVisible();
 	await context.close();
@@ -149,6 +164,10 @@ test('a member completes the module on a phone and the dashboard moves', async (
 	await page.getByRole('link', { name: 'Continuer' }).click();
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre fiche Google : l’essentiel (v2)');
 	await expect(page.locator('.prose script')).toHaveCount(0);
+	// The module's image is served to the member by the route that checks access.
+	const image = page.getByRole('img', { name: 'Un mur de pierre' });
+	await expect(image).toHaveAttribute('src', mediaPath);
+	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 	await expectNoAxeViolation(page);
 	expect(await noHorizontalScroll(page)).toBe(true);
 	await page.getByRole('button', { name: 'Marquer comme terminé' }).dblclick();
@@ -175,6 +194,7 @@ test('signed out → sign-in; a registered visitor without membership → how to
 	page,
 	pageProblems
 }) => {
+	expect((await page.request.get(`${base}${mediaPath}`, { maxRedirects: 0 })).status()).toBe(303);
 	const response = await page.goto(`${base}/cours/votre-fiche-google-l-essentiel-v2`);
 	expect(page.url()).toContain('/login?redirectTo=');
 	expect(response!.status()).toBe(200);
@@ -184,6 +204,8 @@ test('signed out → sign-in; a registered visitor without membership → how to
 	await page.goto(`${base}/cours/votre-fiche-google-l-essentiel-v2`);
 	await expect(page.getByRole('heading', { name: 'Cours réservés aux membres' })).toBeVisible();
 	await expect(page.getByText('Vos clients vous')).toHaveCount(0);
+	// Nor its images, asked for directly.
+	expect((await page.request.get(`${base}${mediaPath}`)).status()).toBe(403);
 	await page.context().clearCookies();
 	await signIn(page, base, MEMBER, PASSWORD);
 	const missing = await page.goto(`${base}/cours/nexiste-pas`);

@@ -2,8 +2,8 @@
  * The candidature wizard in Chromium, with and without JavaScript, on a phone and a desktop; its answers survive
  * a reload; the admin approves it and its payment link opens a Checkout Session on the fake Stripe API.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { E2E_ADMIN, signIn } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
@@ -38,15 +38,6 @@ test.afterAll(async () => {
 	await smtp.close();
 	await stripe.close();
 });
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-async function expectNoAxeViolation(page: Page) {
-	const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-	expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
-}
-async function expectNoHorizontalScroll(page: Page) {
-	expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-}
 
 async function stepOne(page: Page, email: string) {
 	await page.getByLabel('Prénom').fill('Julien');

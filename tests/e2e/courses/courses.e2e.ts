@@ -4,8 +4,7 @@
  * pages; a signed-out visitor and a non-member are kept out.
  */
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { expect, test } from '../support/fixtures';
 import { E2E_ADMIN, PASSWORD, register, signIn } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
@@ -92,14 +91,6 @@ test.afterAll(async () => {
 	await stripe.close();
 });
 
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-async function expectNoAxeViolation(page: Page) {
-	const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-	expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
-}
-const noHorizontalScroll = (page: Page) =>
-	page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-
 test('an admin writes a module with a live preview, the slug following the title, and publishes it', async ({
 	browser
 }) => {
@@ -160,7 +151,7 @@ test('a member completes the module on a phone and the dashboard moves', async (
 	await page.goto(`${base}/dashboard`);
 	await expect(page.getByText('0 % du programme')).toBeVisible();
 	await expectNoAxeViolation(page);
-	expect(await noHorizontalScroll(page)).toBe(true);
+	await expectNoHorizontalScroll(page);
 	await page.getByRole('link', { name: 'Continuer' }).click();
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre fiche Google : l’essentiel (v2)');
 	await expect(page.locator('.prose script')).toHaveCount(0);
@@ -169,7 +160,7 @@ test('a member completes the module on a phone and the dashboard moves', async (
 	await expect(image).toHaveAttribute('src', mediaPath);
 	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 	await expectNoAxeViolation(page);
-	expect(await noHorizontalScroll(page)).toBe(true);
+	await expectNoHorizontalScroll(page);
 	await page.getByRole('button', { name: 'Marquer comme terminé' }).dblclick();
 	await expect(page.getByRole('button', { name: 'Annuler : pas encore terminé' })).toBeVisible();
 	await expect(page.getByText('100 % du programme')).toBeVisible();

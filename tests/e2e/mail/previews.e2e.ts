@@ -6,11 +6,15 @@ test('an admin previews every e-mail template, in the light and the dark theme, 
 }) => {
 	await signInAsAdmin(page);
 	await page.goto('/admin/emails');
-	const links = page
-		.getByRole('main')
-		.getByRole('link')
-		.filter({ hasText: /\(à l’entreprise\)|Accusé/ });
-	await expect(links).toHaveCount(4);
+	// One preview per template of the catalogue: leads (4), candidatures (4), members (3).
+	const links = page.getByRole('main').locator('a[href^="/admin/emails/"]');
+	await expect(links).toHaveCount(11);
+	for (const name of [
+		'Nouvelle demande de devis (à l’entreprise)',
+		'Candidature acceptée, lien de paiement (au candidat)',
+		'Bienvenue, choix du mot de passe (au nouveau membre)'
+	])
+		await expect(page.getByRole('link', { name })).toBeVisible();
 
 	await page.getByRole('link', { name: 'Nouvelle demande de devis (à l’entreprise)' }).click();
 	await expect(page).toHaveURL(/\/admin\/emails\/lead-notification-devis$/);

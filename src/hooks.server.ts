@@ -9,6 +9,8 @@ import { bodyLimit, declaredLength, payloadTooLarge } from '$lib/server/http/bod
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
 import { log } from '$lib/server/log';
 import { startMaintenance } from '$lib/server/maintenance';
+import { routeExistsIn } from '$lib/pages/modes';
+import { problem } from '$lib/server/http/problem';
 import { exposePageCache, handle as pageCaching, startPurgeListener } from '$lib/server/pages/cache';
 
 export const init: ServerInit = async () => {
@@ -94,9 +96,27 @@ const privateCaching: Handle = async ({ event, resolve }) => {
 	return isPrivate ? withHeaders(response, { 'cache-control': 'private, no-store' }) : response;
 };
 
+/**
+ * SITE_MODE (CONTRACT §2): a route of the other mode does not exist. Pages read over GET get the site's 404 page
+ * from the root layout's load; anything else (an API call, a form action) is refused here, before its handler runs.
+ */
+const PAGE_ROUTE_IDS = new Set(
+	Object.keys(import.meta.glob('/src/routes/**/+page.svelte')).map(
+		(file) => file.slice('/src/routes'.length, -'/+page.svelte'.length) || '/'
+	)
+);
+const siteModeGate: Handle = async ({ event, resolve }) => {
+	if (routeExistsIn(event.route.id, config.siteMode)) return resolve(event);
+	const method = event.request.method;
+	const page = PAGE_ROUTE_IDS.has(event.route.id ?? '');
+	if (page && (method === 'GET' || method === 'HEAD')) return resolve(event);
+	return problem(404, 'Cette adresse n’existe pas sur ce site.');
+};
+
 export const handle: Handle = sequence(
 	withSecurityHeaders,
 	bodyLimits,
+	siteModeGate,
 	authenticate,
 	privateCaching,
 	pageCaching

@@ -7,3 +7,6 @@ export const databaseAnswers = () => isHealthy(appDeps().db);
 
 /** CONTRACT §2 `SITE_MODE`: which pages exist (src/lib/pages/registry.ts). */
 export const siteMode = () => config.siteMode;
+
+/** The site's public address (ORIGIN), for absolute links. */
+export const origin = () => config.origin;

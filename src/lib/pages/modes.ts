@@ -1,0 +1,27 @@
+/**
+ * Which routes exist in which site mode (CONTRACT §2 `SITE_MODE`), by SvelteKit route id. Showcase pages live in
+ * the `(showcase)` group; a few routes serve both modes (each page renders the mode's own content); every other
+ * route belongs to the platform and answers 404 in showcase mode — its handler never runs. Dependency-free.
+ */
+import type { SiteMode } from './registry';
+
+/** Routes of both modes. */
+export const SHARED_ROUTE_IDS: ReadonlySet<string> = new Set([
+	'/(marketing)',
+	'/(marketing)/contact',
+	'/(marketing)/mentions-legales',
+	'/(marketing)/cgv',
+	'/(marketing)/confidentialite',
+	'/api/contact',
+	'/healthz',
+	'/robots.txt',
+	'/sitemap.xml'
+]);
+
+export function routeExistsIn(routeId: string | null, mode: SiteMode): boolean {
+	// No route: SvelteKit answers 404 itself.
+	if (routeId === null) return true;
+	if (routeId === '/(showcase)' || routeId.startsWith('/(showcase)/')) return mode === 'showcase';
+	if (SHARED_ROUTE_IDS.has(routeId)) return true;
+	return mode === 'platform';
+}

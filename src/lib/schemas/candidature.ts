@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { emailField } from './auth';
+import { dropInvalid } from './query';
 import { lineText, multilineText } from './text';
 
 export const TRADES = [
@@ -157,7 +158,6 @@ export const rejectionSchema = z.object({
 });
 
 /** The admin list's query string (?statut=pending&metier=macon&q=…&du=…&au=…&page=2); invalid values are dropped. */
-const dropInvalid = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 export const candidatureFiltersQuerySchema = z.object({
 	id: dropInvalid(z.uuid()),
 	statut: dropInvalid(z.enum(CANDIDATURE_STATUSES)),

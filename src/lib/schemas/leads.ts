@@ -1,6 +1,7 @@
 /** The contact (audit request) and devis (masonry quote) forms, shared by the pages and the JSON API. */
 import { z } from 'zod';
 import { emailField } from './auth';
+import { dropInvalid } from './query';
 import { lineText, multilineText } from './text';
 
 export const PROJECT_TYPES = [
@@ -71,7 +72,6 @@ export type DevisInput = z.infer<typeof devisSchema>;
 export const leadIdSchema = z.object({ id: z.uuid('Demande inconnue.') });
 
 /** The inbox filters, as the query string spells them (?type=devis&spam=non&traitee=non&du=…&au=…). */
-const dropInvalid = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 export const leadFiltersQuerySchema = z.object({
 	type: dropInvalid(z.enum(['contact', 'devis'])),
 	spam: dropInvalid(z.enum(['oui', 'non', 'tous'])),

@@ -63,7 +63,9 @@ export const moduleMoveSchema = z.object({
 });
 /** Drag and drop: the whole new order. */
 export const moduleOrderSchema = z.object({
-	order: lineText()
-		.transform((v) => v.split(',').filter(Boolean))
-		.pipe(z.array(z.uuid('Module inconnu.')).min(1).max(1000))
+	// "id,id,id" from the hidden field; each must be a uuid (which admits no control character).
+	order: z.preprocess(
+		(v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v),
+		z.array(z.uuid('Module inconnu.'), { error: 'Ordre invalide.' }).min(1).max(1000)
+	)
 });

@@ -8,6 +8,7 @@ import * as rateLimit from '../http/rate-limit';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
 import { inBackground } from '../lifecycle';
 import { passwordReset, sendWith, type MailDeps } from '../mail';
+import { isUniqueViolation } from '../db/violations';
 import * as queries from './queries';
 import { invalidateOtherSessions, type SessionUser } from './session';
 
@@ -53,11 +54,6 @@ function assertPasswordPolicy(password: string, field = 'password') {
 	const problems = passwordProblems(password);
 	if (problems.length) throw new ValidationError({ [field]: problems });
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-	const e = error as { code?: string; cause?: { code?: string } };
-	return e?.code === '23505' || e?.cause?.code === '23505';
-};
 
 const emailTaken = () => new ValidationError({ email: ['Un compte existe déjà avec cette adresse e-mail.'] });
 

@@ -13,6 +13,7 @@ import {
 } from '$lib/schemas/candidature';
 import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
+import { isUniqueViolation } from '../db/violations';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { spamReason } from '../leads/form-token';
@@ -61,11 +62,6 @@ function databaseMessageOf(error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error);
 	return message.startsWith('Failed query') ? 'La base de données a refusé l’enregistrement.' : message;
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-	const e = error as { code?: string; cause?: { code?: string } };
-	return e?.code === '23505' || e?.cause?.code === '23505';
-};
 
 export const ALREADY_OPEN_MESSAGE =
 	'Une candidature est déjà en cours pour cette adresse e-mail : nous vous répondons très vite.';

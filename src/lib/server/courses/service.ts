@@ -6,16 +6,12 @@
 import { renderMarkdown, slugify } from '$lib/markdown';
 import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import type { Db, DbOrTx } from '../db';
+import { isUniqueViolation } from '../db/violations';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import * as queries from './queries';
 import type { Module } from './queries';
 
 const SLUG_TAKEN = 'Cette adresse est déjà prise par un autre module.';
-
-const isUniqueViolation = (error: unknown): boolean => {
-	const e = error as { code?: string; cause?: { code?: string } };
-	return e?.code === '23505' || e?.cause?.code === '23505';
-};
 
 async function guardSlug<T>(task: () => Promise<T>): Promise<T> {
 	try {

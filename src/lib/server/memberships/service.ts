@@ -5,6 +5,7 @@
  * candidature and sends a welcome e-mail with a set-password link. The access rule to the courses lives here.
  */
 import type Stripe from 'stripe';
+import { z } from 'zod';
 import type { Db, DbOrTx } from '../db';
 import { AppError, ServiceUnavailableError } from '../errors';
 import { inBackground } from '../lifecycle';
@@ -25,7 +26,6 @@ export interface MembershipDeps {
 
 export type EventOutcome = 'applied' | 'ignored' | 'duplicate';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
 	typeof value === 'string' ? value : (value?.id ?? null);
 const seconds = (value: number | null | undefined) => (value ? new Date(value * 1000) : null);
@@ -99,7 +99,7 @@ function route(tx: DbOrTx, deps: MembershipDeps, event: Stripe.Event): Promise<A
 
 /** Our candidature, approved or already enrolled, or nothing: an event about anything else is not ours. */
 async function ourCandidature(tx: DbOrTx, candidatureId: string | null | undefined) {
-	if (!candidatureId || !UUID.test(candidatureId)) return null;
+	if (!candidatureId || !z.uuid().safeParse(candidatureId).success) return null;
 	const c = await queries.candidatureForUpdate(tx, candidatureId);
 	return c && !c.spam && (c.status === 'approved' || c.status === 'enrolled') ? c : null;
 }

@@ -3,6 +3,7 @@
  * business, approval (dark, with the payment link) and rejection. Each is data for Letter.svelte, and its
  * plain-text twin is made from the same data.
  */
+import { dateTime } from '$lib/format';
 import { company } from '$lib/content/company';
 import {
 	GOALS,
@@ -40,8 +41,7 @@ export interface CandidatureForMail {
 
 const programme = company.training.name;
 
-const when = (date: Date) =>
-	date.toLocaleString('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const when = (date: Date) => dateTime(date, 'long');
 
 /** Every answer of the wizard, labelled in French (the admin's notification and the admin list). */
 export function candidatureRows(c: CandidatureForMail): [string, string][] {

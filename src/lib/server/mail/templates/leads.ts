@@ -1,4 +1,5 @@
 /** The two e-mails of a lead: the notification to the business and the acknowledgement to the requester. */
+import { dateTime } from '$lib/format';
 import { company, companyAddressLine } from '$lib/content/company';
 import { projectTypeLabel } from '$lib/schemas/leads';
 import { renderHtml, textFrame, type Rendered } from '../render';
@@ -21,8 +22,7 @@ export interface LeadForMail {
 const KIND_LABEL = { contact: 'Demande d’audit', devis: 'Demande de devis maçonnerie' } as const;
 const SIGNATURE = `${company.legalName} — ${companyAddressLine}`;
 
-const when = (date: Date) =>
-	date.toLocaleString('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const when = (date: Date) => dateTime(date, 'long');
 
 /** To the business: every field, with Reply-To set to the requester by the caller. */
 export function leadNotification(lead: LeadForMail, inboxUrl: string, theme: MailTheme = 'light'): Rendered {

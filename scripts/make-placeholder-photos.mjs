@@ -16,7 +16,7 @@ const H = 1067;
 /** A small deterministic random generator, so that the files do not change from one run to the next. */
 function random(seed) {
 	let s = seed >>> 0;
-	return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+	return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const palettes = {
@@ -63,19 +63,76 @@ function earth(rand, colours) {
 }
 
 const PHOTOS = {
-	'accueil-chantier': ['stone', 11, (r, c) => courses(r, c, { rowH: 90, minW: 110, maxW: 260, joint: 7, jointColour: '#ddd3bf', irregular: true })],
-	'mur-pierre': ['stone', 12, (r, c) => courses(r, c, { rowH: 120, minW: 140, maxW: 320, joint: 8, jointColour: '#d8cdb8', irregular: true })],
-	'muret-cloture': ['stone', 13, (r, c) => courses(r, c, { rowH: 70, minW: 90, maxW: 200, joint: 6, jointColour: '#e0d6c3', irregular: true })],
+	'accueil-chantier': [
+		'stone',
+		11,
+		(r, c) =>
+			courses(r, c, { rowH: 90, minW: 110, maxW: 260, joint: 7, jointColour: '#ddd3bf', irregular: true })
+	],
+	'mur-pierre': [
+		'stone',
+		12,
+		(r, c) =>
+			courses(r, c, { rowH: 120, minW: 140, maxW: 320, joint: 8, jointColour: '#d8cdb8', irregular: true })
+	],
+	'muret-cloture': [
+		'stone',
+		13,
+		(r, c) =>
+			courses(r, c, { rowH: 70, minW: 90, maxW: 200, joint: 6, jointColour: '#e0d6c3', irregular: true })
+	],
 	'facade-enduit': ['render', 14, render],
-	'terrasse-dalles': ['paving', 15, (r, c) => courses(r, c, { rowH: 260, minW: 260, maxW: 400, joint: 5, jointColour: '#6f6c66', irregular: false })],
+	'terrasse-dalles': [
+		'paving',
+		15,
+		(r, c) =>
+			courses(r, c, { rowH: 260, minW: 260, maxW: 400, joint: 5, jointColour: '#6f6c66', irregular: false })
+	],
 	'pise-renovation': ['earth', 16, earth],
-	'ouverture-baie': ['brick', 17, (r, c) => courses(r, c, { rowH: 64, minW: 200, maxW: 200, joint: 5, jointColour: '#d9d0c1', irregular: false })],
-	'extension-maison': ['block', 18, (r, c) => courses(r, c, { rowH: 200, minW: 500, maxW: 500, joint: 6, jointColour: '#d2d2cc', irregular: false })],
-	'mur-soutenement': ['stone', 19, (r, c) => courses(r, c, { rowH: 150, minW: 160, maxW: 380, joint: 9, jointColour: '#cfc4ae', irregular: true })],
-	'escalier-exterieur': ['paving', 20, (r, c) => courses(r, c, { rowH: 130, minW: 1600, maxW: 1600, joint: 10, jointColour: '#5f5c57', irregular: false })],
+	'ouverture-baie': [
+		'brick',
+		17,
+		(r, c) =>
+			courses(r, c, { rowH: 64, minW: 200, maxW: 200, joint: 5, jointColour: '#d9d0c1', irregular: false })
+	],
+	'extension-maison': [
+		'block',
+		18,
+		(r, c) =>
+			courses(r, c, { rowH: 200, minW: 500, maxW: 500, joint: 6, jointColour: '#d2d2cc', irregular: false })
+	],
+	'mur-soutenement': [
+		'stone',
+		19,
+		(r, c) =>
+			courses(r, c, { rowH: 150, minW: 160, maxW: 380, joint: 9, jointColour: '#cfc4ae', irregular: true })
+	],
+	'escalier-exterieur': [
+		'paving',
+		20,
+		(r, c) =>
+			courses(r, c, {
+				rowH: 130,
+				minW: 1600,
+				maxW: 1600,
+				joint: 10,
+				jointColour: '#5f5c57',
+				irregular: false
+			})
+	],
 	'fondations-dalle': ['block', 21, render],
-	'rejointoiement': ['stone', 22, (r, c) => courses(r, c, { rowH: 80, minW: 120, maxW: 240, joint: 10, jointColour: '#efe6d4', irregular: true })],
-	'equipe-atelier': ['brick', 23, (r, c) => courses(r, c, { rowH: 80, minW: 240, maxW: 240, joint: 6, jointColour: '#cfc6b6', irregular: false })],
+	rejointoiement: [
+		'stone',
+		22,
+		(r, c) =>
+			courses(r, c, { rowH: 80, minW: 120, maxW: 240, joint: 10, jointColour: '#efe6d4', irregular: true })
+	],
+	'equipe-atelier': [
+		'brick',
+		23,
+		(r, c) =>
+			courses(r, c, { rowH: 80, minW: 240, maxW: 240, joint: 6, jointColour: '#cfc6b6', irregular: false })
+	],
 	'reprise-fissure': ['render', 24, render]
 };
 

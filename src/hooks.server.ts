@@ -1,4 +1,4 @@
-import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
+import type { Handle, HandleServerError, RequestEvent, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { building } from '$app/environment';
 import * as auth from '$lib/server/auth';
@@ -11,7 +11,13 @@ import { log } from '$lib/server/log';
 import { startMaintenance } from '$lib/server/maintenance';
 import { routeExistsIn } from '$lib/pages/modes';
 import { problem } from '$lib/server/http/problem';
-import { exposePageCache, handle as pageCaching, startPurgeListener } from '$lib/server/pages/cache';
+import {
+	createHandle as createPageCaching,
+	exposePageCache,
+	registryPolicy,
+	startPurgeListener
+} from '$lib/server/pages/cache';
+import * as showcase from '$lib/server/showcase';
 
 export const init: ServerInit = async () => {
 	// Building and prerendering run this too: no migration, no LISTEN, no timers then.
@@ -60,7 +66,8 @@ const withSecurityHeaders: Handle = async ({ event, resolve }) => {
 	// replace the rest with the full policy built from configuration.
 	const headers = securityHeaders(
 		config,
-		scriptSrcFrom(response.headers.get('content-security-policy')) ?? undefined
+		scriptSrcFrom(response.headers.get('content-security-policy')) ?? undefined,
+		event.url.pathname
 	);
 	return withHeaders(response, headers);
 };
@@ -97,8 +104,9 @@ const privateCaching: Handle = async ({ event, resolve }) => {
 };
 
 /**
- * SITE_MODE (CONTRACT §2): a route of the other mode does not exist. Pages read over GET get the site's 404 page
- * from the root layout's load; anything else (an API call, a form action) is refused here, before its handler runs.
+ * SITE_MODE (CONTRACT §2): a route of the other mode does not exist, and none of its handlers or loads runs. Pages
+ * read over GET get the site's 404 page (the very answer of a path with no route); anything else (an API call, a
+ * form action, a client-side navigation's data request) is refused here with a 404 problem.
  */
 const PAGE_ROUTE_IDS = new Set(
 	Object.keys(import.meta.glob('/src/routes/**/+page.svelte')).map(
@@ -109,9 +117,26 @@ const siteModeGate: Handle = async ({ event, resolve }) => {
 	if (routeExistsIn(event.route.id, config.siteMode)) return resolve(event);
 	const method = event.request.method;
 	const page = PAGE_ROUTE_IDS.has(event.route.id ?? '');
-	if (page && (method === 'GET' || method === 'HEAD')) return resolve(event);
+	if (page && (method === 'GET' || method === 'HEAD') && !event.isDataRequest) return notFoundPage(event);
 	return problem(404, 'Cette adresse n’existe pas sur ce site.');
 };
+
+/** Exactly what a path without any route answers: the site's own 404 page, rendered in this mode's layout. */
+async function notFoundPage(event: RequestEvent): Promise<Response> {
+	const answer = await event.fetch(NO_SUCH_PATH, { headers: { accept: 'text/html' } });
+	const headers = new Headers(answer.headers);
+	headers.set('cache-control', 'no-store');
+	return new Response(event.request.method === 'HEAD' ? null : answer.body, { status: 404, headers });
+}
+/** Matched by no route: its answer is the 404 page. */
+const NO_SUCH_PATH = '/.page-introuvable';
+
+/** Which pages the page cache keeps: the registry's in platform mode, the content index's in showcase mode. */
+const pageCaching = createPageCaching({
+	config,
+	policy: (path) =>
+		config.siteMode === 'showcase' ? showcase.freshMs(path) : registryPolicy(config.siteMode)(path)
+});
 
 export const handle: Handle = sequence(
 	withSecurityHeaders,

@@ -6,6 +6,7 @@ import { RateLimitedError } from '../../src/lib/server/errors';
 import { issueFormToken } from '../../src/lib/server/leads/form-token';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
 import * as service from '../../src/lib/server/leads/service';
+import { agencySender } from '../../src/lib/server/mail/sender';
 import { smtpTransport } from '../../src/lib/server/mail/transport';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 import { startSmtp, type RunningSmtp } from '../helpers/smtp';
@@ -37,7 +38,8 @@ const depsFor = (url: string): service.LeadDeps => ({
 	mail: { db: database.db, transport: smtpTransport(url), from: 'Atelier <no-reply@atelier.test>' },
 	adminEmail: 'patron@atelier.test',
 	signingSecret: secret,
-	inboxUrl: 'http://atelier.test/admin/demandes'
+	inboxUrl: 'http://atelier.test/admin/demandes',
+	sender: agencySender
 });
 const deps = () => depsFor(smtp.url);
 let tokens = 0;

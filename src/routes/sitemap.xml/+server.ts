@@ -1,4 +1,5 @@
 import { pages } from '$lib/pages/registry';
+import * as showcase from '$lib/server/showcase';
 import * as system from '$lib/server/system';
 import type { RequestHandler } from './$types';
 
@@ -8,12 +9,19 @@ const escapeXml = (text: string) =>
 		(c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!
 	);
 
-/** CONTRACT §3: every indexable page of the current mode, absolute on ORIGIN (the page registry says which). */
+/**
+ * CONTRACT §3: every indexable page of the current mode, absolute on ORIGIN — the page registry's in platform
+ * mode, the content index's in showcase mode, each with the date its content file says it last changed.
+ */
 export const GET: RequestHandler = () => {
 	const origin = system.origin();
-	const urls = pages
-		.sitemap(system.siteMode())
-		.map((entry) => `\t<url><loc>${escapeXml(new URL(entry.path, origin).href)}</loc></url>`);
+	const entries: { path: string; lastmod?: string }[] = showcase.isActive()
+		? showcase.allPages().filter((p) => p.indexable)
+		: pages.sitemap(system.siteMode());
+	const urls = entries.map(
+		(entry) =>
+			`\t<url><loc>${escapeXml(new URL(entry.path, origin).href)}</loc>${entry.lastmod ? `<lastmod>${entry.lastmod}</lastmod>` : ''}</url>`
+	);
 	const body = [
 		'<?xml version="1.0" encoding="UTF-8"?>',
 		'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { cspDirectives, scriptSrcFrom, securityHeaders } from './security-headers';
+import { MAP_ORIGIN, cspDirectives, scriptSrcFrom, securityHeaders } from './security-headers';
 
 const configWith = (env: Record<string, string> = {}) =>
 	loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atelier-csp-')), ...env });
@@ -58,10 +58,25 @@ describe('securityHeaders', () => {
 		expect(csp['script-src']).toEqual(["'self'"]);
 	});
 
-	it('lists no storage host with the fs driver and no CMS host in showcase mode', () => {
+	it('lists no CMS host, no storage and no payment host in showcase mode', () => {
 		const csp = cspDirectives(configWith({ SITE_MODE: 'showcase', CMS_IMAGE_HOST: 'cms.example' }));
 		expect(csp['img-src']).toEqual(["'self'", 'blob:', 'https://images.unsplash.com']);
-		expect(csp['connect-src']).toEqual(["'self'", 'https://api.stripe.com']);
+		expect(csp['connect-src']).toEqual(["'self'"]);
+		expect(csp['frame-src']).toEqual(["'self'"]);
+		const platform = cspDirectives(configWith({ CMS_IMAGE_HOST: 'cms.example' }));
+		expect(platform['img-src']).toContain('https://cms.example');
+		expect(platform['connect-src']).toContain('https://api.stripe.com');
+	});
+
+	it('allows the map host in frames on the showcase map page only', () => {
+		const showcase = configWith({ SITE_MODE: 'showcase' });
+		expect(MAP_ORIGIN).toBe('https://www.openstreetmap.org');
+		expect(cspDirectives(showcase, undefined, '/contact')['frame-src']).toEqual(["'self'", MAP_ORIGIN]);
+		for (const path of ['/', '/services/murs-et-clotures', '/contact/x', undefined])
+			expect(cspDirectives(showcase, undefined, path)['frame-src']).not.toContain(MAP_ORIGIN);
+		expect(cspDirectives(configWith(), undefined, '/contact')['frame-src']).not.toContain(MAP_ORIGIN);
+		const header = securityHeaders(showcase, undefined, '/contact')['content-security-policy'];
+		expect(directives(header)['frame-src']).toContain(MAP_ORIGIN);
 	});
 
 	it('never allows inline scripts, and keeps a page nonce', () => {

@@ -3,6 +3,7 @@
  * Used by hooks.server.ts for everything SvelteKit renders and by the server entry for static files, which
  * adapter-node serves before any hook runs.
  */
+import { business } from '../../../content/showcase/business';
 import type { Config } from '../config';
 
 const STRIPE_JS = 'https://js.stripe.com';
@@ -11,7 +12,12 @@ const STRIPE_HOOKS = 'https://hooks.stripe.com';
 
 type Directives = Record<string, string[]>;
 
-type CspConfig = Pick<Config, 'imageRemoteHosts' | 'cmsImageHost' | 'storage' | 'origin'>;
+type CspConfig = Pick<Config, 'imageRemoteHosts' | 'cmsImageHost' | 'storage' | 'origin'> &
+	Partial<Pick<Config, 'siteMode'>>;
+
+/** Showcase mode: the one page with the (consent-gated) map, and the map's host, from the company file. */
+export const MAP_PAGES: ReadonlySet<string> = new Set(['/contact']);
+export const MAP_ORIGIN = new URL(business.map.embedUrl).origin;
 
 function storageOrigin(config: CspConfig): string | null {
 	return config.storage.driver === 's3' ? config.storage.endpoint.origin : null;
@@ -22,9 +28,23 @@ function hostSource(host: string): string {
 	return /:\d+$/.test(host) ? `http://${host} https://${host}` : `https://${host}`;
 }
 
-export function cspDirectives(config: CspConfig, scriptSrc: string[] = ["'self'"]): Directives {
-	const storage = storageOrigin(config);
-	const imageHosts = [...config.imageRemoteHosts, ...(config.cmsImageHost ? [config.cmsImageHost] : [])];
+/**
+ * The policy of one response. Showcase mode has no storage, no payments and no CMS (SEED.md part 1, "Later
+ * revision"): its policy lists none of their hosts, and allows the map's host in frames on the map's page only
+ * (`path`; none given: no map).
+ */
+export function cspDirectives(
+	config: CspConfig,
+	scriptSrc: string[] = ["'self'"],
+	path?: string
+): Directives {
+	const showcase = config.siteMode === 'showcase';
+	const storage = showcase ? null : storageOrigin(config);
+	const imageHosts = [
+		...config.imageRemoteHosts,
+		...(config.cmsImageHost && !showcase ? [config.cmsImageHost] : [])
+	];
+	const payments = showcase ? [] : [STRIPE_JS, STRIPE_HOOKS];
 	const directives: Directives = {
 		'default-src': ["'self'"],
 		'script-src': scriptSrc,
@@ -38,9 +58,9 @@ export function cspDirectives(config: CspConfig, scriptSrc: string[] = ["'self'"
 			...(storage ? [storage] : [])
 		],
 		'font-src': ["'self'"],
-		'connect-src': ["'self'", ...(storage ? [storage] : []), STRIPE_API],
+		'connect-src': ["'self'", ...(storage ? [storage] : []), ...(showcase ? [] : [STRIPE_API])],
 		// 'self': the admin's e-mail previews are shown in a frame of this site.
-		'frame-src': ["'self'", STRIPE_JS, STRIPE_HOOKS],
+		'frame-src': ["'self'", ...payments, ...(showcase && path && MAP_PAGES.has(path) ? [MAP_ORIGIN] : [])],
 		'object-src': ["'none'"],
 		'form-action': ["'self'"],
 		'base-uri': ["'self'"],
@@ -76,15 +96,15 @@ export interface SecurityHeaders {
 	'strict-transport-security'?: string;
 }
 
-/** Every security header, with the given script sources (a page's nonce) or 'self' alone. */
-export function securityHeaders(config: HeaderConfig, scriptSrc?: string[]): SecurityHeaders {
+/** Every security header, with the given script sources (a page's nonce) or 'self' alone, for the page at `path`. */
+export function securityHeaders(config: HeaderConfig, scriptSrc?: string[], path?: string): SecurityHeaders {
 	const headers: SecurityHeaders = {
 		'x-content-type-options': 'nosniff',
 		'x-frame-options': 'SAMEORIGIN',
 		'referrer-policy': 'strict-origin-when-cross-origin',
 		'permissions-policy': 'camera=(), microphone=(), geolocation=()',
 		'cross-origin-opener-policy': 'same-origin',
-		'content-security-policy': serializeCsp(cspDirectives(config, scriptSrc))
+		'content-security-policy': serializeCsp(cspDirectives(config, scriptSrc, path))
 	};
 	if (config.origin.protocol === 'https:') {
 		headers['strict-transport-security'] = 'max-age=63072000; includeSubDomains';

@@ -4,6 +4,7 @@
  */
 import type { ContactInput, DevisInput } from '$lib/schemas/leads';
 import { appDeps } from '../app';
+import { agencySender, businessSender } from '../mail';
 import { issueFormToken } from './form-token';
 import * as service from './service';
 import type { LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
@@ -15,7 +16,9 @@ function deps(): LeadDeps {
 		mail,
 		adminEmail: config.adminEmail,
 		signingSecret: config.signingSecret,
-		inboxUrl: new URL('/admin/demandes', config.origin).href
+		// Showcase mode has no admin: the notification is the business's whole record of the request.
+		inboxUrl: config.siteMode === 'showcase' ? null : new URL('/admin/demandes', config.origin).href,
+		sender: config.siteMode === 'showcase' ? businessSender : agencySender
 	};
 }
 

@@ -8,7 +8,7 @@ import type { Lead } from '../db/schema';
 import { NotFoundError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { inBackground } from '../lifecycle';
-import { leadAcknowledgement, leadNotification, sendWith, type MailDeps } from '../mail';
+import { leadAcknowledgement, leadNotification, sendWith, type MailDeps, type MailSender } from '../mail';
 import { toCsv } from './csv';
 import { spamReason } from './form-token';
 import * as queries from './queries';
@@ -27,8 +27,10 @@ export interface LeadDeps {
 	/** Recipient of notifications (ADMIN_EMAIL). */
 	adminEmail: string;
 	signingSecret: string;
-	/** Absolute URL of the admin inbox, for the notification's button. */
-	inboxUrl: string;
+	/** Absolute URL of the admin inbox, for the notification's button; null where there is no admin (showcase). */
+	inboxUrl: string | null;
+	/** Whom the e-mails come from: the agency, or in showcase mode the business. */
+	sender: MailSender;
 }
 
 export interface SubmitResult {
@@ -105,7 +107,7 @@ async function notify(
 	{ acknowledge }: { acknowledge: boolean }
 ): Promise<boolean> {
 	const forMail = { ...lead, kind: lead.kind as LeadKind };
-	const notification = leadNotification(forMail, deps.inboxUrl);
+	const notification = leadNotification(forMail, deps.inboxUrl, 'light', deps.sender);
 	const result = await sendWith(deps.mail, {
 		to: deps.adminEmail,
 		replyTo: { name: lead.name, address: lead.email },
@@ -114,7 +116,7 @@ async function notify(
 	});
 	await queries.recordNotification(deps.db, lead.id, result);
 	if (acknowledge) {
-		const ack = leadAcknowledgement(forMail.kind);
+		const ack = leadAcknowledgement(forMail.kind, 'light', deps.sender);
 		await sendWith(deps.mail, { to: lead.email, template: `lead-acknowledgement-${lead.kind}`, ...ack });
 	}
 	return result.sent;

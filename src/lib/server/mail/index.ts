@@ -30,6 +30,7 @@ export {
 	type Transport
 };
 export { leadNotification, leadAcknowledgement, type LeadForMail } from './templates/leads';
+export { agencySender, businessSender, type MailSender } from './sender';
 export {
 	candidatureApproval,
 	candidatureConfirmation,

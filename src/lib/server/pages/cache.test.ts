@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAGES, createPageRegistry } from '$lib/pages/registry';
 import { loadConfig } from '../config';
-import { PageCache, nodeFastPath, type CachedPage } from './cache';
+import { PageCache, createHandle, nodeFastPath, registryPolicy, type CachedPage } from './cache';
 
 const page = (text: string, createdAt = Date.now()): CachedPage => ({
 	status: 200,
@@ -134,7 +134,7 @@ describe('nodeFastPath', () => {
 	it('answers an anonymous GET or HEAD of a fresh cached page, with the security headers', async () => {
 		const cache = new PageCache(registry.freshMs);
 		await cache.serve('/couvreur', async () => page('couvreur'));
-		const server = await serverWith(nodeFastPath(config, registry, () => cache));
+		const server = await serverWith(nodeFastPath(config, () => cache));
 		try {
 			const hit = await server.get('/couvreur');
 			expect(hit.status).toBe(200);
@@ -150,30 +150,62 @@ describe('nodeFastPath', () => {
 		}
 	});
 
-	it('leaves to the app: a session cookie, a query string, a POST, an uncached or stale page, another mode', async () => {
+	it('leaves to the app: a session cookie, a query string, a POST, an uncached or stale page', async () => {
 		const time = clock();
 		const cache = new PageCache(registry.freshMs, time.now);
 		await cache.serve('/couvreur', async () => page('couvreur', time.now()));
 		await cache.serve('/contact', async () => page('contact', time.now()));
-		const app = await serverWith(nodeFastPath(config, registry, () => cache));
-		const showcase = await serverWith(
-			nodeFastPath({ ...config, siteMode: 'showcase' }, registry, () => cache)
-		);
-		const shared = await serverWith(nodeFastPath(config, undefined, () => cache));
+		const app = await serverWith(nodeFastPath(config, () => cache));
 		try {
 			const status = async (answer: Promise<Response>) => (await answer).status;
 			expect(await status(app.get('/couvreur', { headers: { cookie: 'theme=1; session=x' } }))).toBe(299);
 			expect(await status(app.get('/couvreur?utm=1'))).toBe(299);
 			expect(await status(app.get('/couvreur', { method: 'POST' }))).toBe(299);
 			expect(await status(app.get('/contact'))).toBe(299);
-			expect(await status(showcase.get('/couvreur'))).toBe(299);
-			// The app's own registry has no /couvreur line.
-			expect(await status(shared.get('/couvreur'))).toBe(299);
 			expect(await status(app.get('/couvreur'))).toBe(200);
 			time.advance(61_000);
 			expect(await status(app.get('/couvreur'))).toBe(299);
 		} finally {
-			await Promise.all([app.close(), showcase.close(), shared.close()]);
+			await app.close();
 		}
+	});
+});
+
+describe('createHandle', () => {
+	/** A SvelteKit event as the hook sees it, for an anonymous visitor. */
+	const event = (path: string) =>
+		({
+			url: new URL(`http://x.test${path}`),
+			request: new Request(`http://x.test${path}`),
+			locals: { user: null },
+			cookies: { get: () => undefined }
+		}) as unknown as Parameters<ReturnType<typeof createHandle>>[0]['event'];
+	const config = { origin: new URL('http://x.test'), siteMode: 'platform' as const };
+
+	it('caches what its policy names, for as long as the policy says, and nothing else', async () => {
+		let renders = 0;
+		const resolve = async () => (renders++, new Response(`page ${renders}`, { status: 200 }));
+		const cache = new PageCache(() => 0);
+		const handle = createHandle({
+			config: { ...config, siteMode: 'showcase' },
+			policy: (path) => (path.startsWith('/services/') ? 60_000 : 0),
+			cache
+		});
+		const get = async (path: string) => {
+			const response = await handle({ event: event(path), resolve });
+			return [response.headers.get('x-page-cache'), await response.text()];
+		};
+		expect(await get('/services/murs')).toEqual(['MISS', 'page 1']);
+		expect(await get('/services/murs')).toEqual(['HIT', 'page 1']);
+		// The entry carries its own freshness: the cache's rule (0 here) is not asked.
+		expect(cache.fresh('/services/murs')).not.toBeNull();
+		expect(await get('/macon')).toEqual([null, 'page 2']);
+		expect(cache.fresh('/macon')).toBeNull();
+	});
+
+	it('follows the registry by default: its cached pages in platform mode, none of them in showcase mode', () => {
+		expect(registryPolicy('platform')('/macon')).toBe(60_000);
+		expect(registryPolicy('platform')('/contact')).toBe(0);
+		expect(registryPolicy('showcase')('/macon')).toBe(0);
 	});
 });

@@ -1,6 +1,7 @@
 /**
- * The page cache (CONTRACT §4) of the pages the registry marks `cacheSeconds` (src/lib/pages/registry.ts): each
- * page's full HTML is kept in memory per instance, fresh for its `cacheSeconds`; then one request is served the
+ * The page cache (CONTRACT §4) of the pages the registry marks `cacheSeconds` (src/lib/pages/registry.ts) — and,
+ * in showcase mode, of the content index's pages (hooks.server.ts passes that policy in): each page's full HTML
+ * is kept in memory per instance, fresh for its own duration; then one request is served the
  * stale copy while a single regeneration runs in the background (no stampede). `purge(path)` drops a page on this
  * instance and, through PostgreSQL NOTIFY, on every other instance sharing the database. Signed-in visitors never
  * read or fill it (cached HTML holds nobody's data).
@@ -12,17 +13,18 @@
  * How state is shared: build/server.js is bundled by esbuild separately from SvelteKit's output, so this module
  * is loaded twice in one process and every module-level variable (`pageCache`, the purge notifier) exists twice.
  * The two copies share the PageCache instance only through the `PAGE_CACHE_KEY` symbol on globalThis, which the
- * app sets at start-up (`exposePageCache`); the fast path reads the cache from there and nothing else. Anything
- * else the fast path needs comes from dependency-free modules (the registry, the cookie name, the security
- * headers) and from the configuration the server entry loaded and passes in — never from the database or the
- * app's lazy `config` singleton, which only `handle` reads.
+ * app sets at start-up (`exposePageCache`); the fast path reads the cache from there and nothing else: it answers
+ * only what the app's handle chose to store, so which pages are cached in which mode is decided in one place.
+ * Anything else the fast path needs comes from dependency-free modules (the cookie name, the security headers)
+ * and from the configuration the server entry loaded and passes in — never from the database or the app's lazy
+ * `config` singleton, which only `handle` reads.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handle } from '@sveltejs/kit';
 import type postgres from 'postgres';
 import { pages as registry, type PageRegistry } from '$lib/pages/registry';
 import { hasSessionCookie, sessionCookieName } from '../auth/cookie-name';
-import { config, type Config } from '../config';
+import type { Config } from '../config';
 import { scriptSrcFrom, securityHeaders } from '../http/security-headers';
 import { log } from '../log';
 
@@ -33,6 +35,8 @@ export interface CachedPage {
 	headers: [string, string][];
 	body: Uint8Array<ArrayBuffer>;
 	createdAt: number;
+	/** How long this copy stays fresh; absent: the cache's own rule for its path. */
+	freshMs?: number;
 }
 
 export type CacheState = 'HIT' | 'MISS' | 'STALE';
@@ -108,7 +112,7 @@ export class PageCache {
 	}
 
 	private isFresh(path: string, entry: CachedPage): boolean {
-		return this.now() - entry.createdAt < this.freshMsOf(path);
+		return this.now() - entry.createdAt < (entry.freshMs ?? this.freshMsOf(path));
 	}
 
 	get size(): number {
@@ -165,21 +169,16 @@ type Answer = (req: IncomingMessage, res: ServerResponse) => boolean;
  * security headers. Anything else (a session cookie, a query string, a stale or missing page) goes to
  * SvelteKit, which renders, refreshes and counts MISS/STALE. Returns true when it answered.
  */
-export function nodeFastPath(
-	config: Config,
-	pages: Pick<PageRegistry, 'cachedPaths'> = registry,
-	cache: () => PageCache | undefined = exposedPageCache
-): Answer {
-	const cachedPaths = pages.cachedPaths(config.siteMode);
+export function nodeFastPath(config: Config, cache: () => PageCache | undefined = exposedPageCache): Answer {
 	// Final headers per cached page, computed once per page version.
 	const prepared = new WeakMap<CachedPage, [string, string][]>();
 
-	const headersOf = (page: CachedPage): [string, string][] => {
+	const headersOf = (page: CachedPage, path: string): [string, string][] => {
 		let headers = prepared.get(page);
 		if (!headers) {
 			const merged = new Map(page.headers);
 			const scriptSrc = scriptSrcFrom(merged.get('content-security-policy') ?? null) ?? undefined;
-			for (const [name, value] of Object.entries(securityHeaders(config, scriptSrc)))
+			for (const [name, value] of Object.entries(securityHeaders(config, scriptSrc, path)))
 				if (value) merged.set(name, value);
 			merged.set('x-page-cache', 'HIT');
 			merged.set('cache-control', 'no-cache');
@@ -195,32 +194,45 @@ export function nodeFastPath(
 		// An odd GET with a body goes the long way, where its early answer closes the connection.
 		if (Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding']) return false;
 		const path = req.url ?? '';
-		if (!cachedPaths.has(path)) return false;
+		// Cached pages are stored under their bare path: a query string never matches one.
+		if (!path.startsWith('/') || path.includes('?')) return false;
 		if (hasSessionCookie(req.headers.cookie, config.origin)) return false;
 		const page = cache()?.fresh(path);
 		if (!page) return false;
-		res.writeHead(page.status, headersOf(page));
+		res.writeHead(page.status, headersOf(page, path));
 		res.end(req.method === 'HEAD' ? undefined : page.body);
 		return true;
 	};
 }
 
+/** How long a page stays fresh in the cache, by path; 0: not cached. */
+export type CachePolicy = (path: string) => number;
+
+/** The registry's rule (platform mode's pages): its `cacheSeconds`, for the pages of `mode`. */
+export const registryPolicy =
+	(mode: Config['siteMode'], pages: Pick<PageRegistry, 'cachedPaths' | 'freshMs'> = registry): CachePolicy =>
+	(path) =>
+		pages.cachedPaths(mode).has(path) ? pages.freshMs(path) : 0;
+
 /**
- * The hook, for hooks.server.ts (after `authenticate`): cached pages for anonymous visitors come from the page
- * cache. Anyone with a session cookie, any query string and any method but GET/HEAD go straight to the
- * renderer, and never fill the cache.
+ * The hook, for hooks.server.ts (after `authenticate`): the pages `policy` caches come from the page cache for
+ * anonymous visitors. Anyone with a session cookie, any query string and any method but GET/HEAD go straight to
+ * the renderer, and never fill the cache.
  */
 export function createHandle(deps: {
 	config: Pick<Config, 'origin' | 'siteMode'>;
-	pages?: Pick<PageRegistry, 'cachedPaths'>;
+	/** Default: the registry's rule for the configured mode. */
+	policy?: CachePolicy;
 	cache?: PageCache;
 }): Handle {
-	const { pages = registry, cache = pageCache } = deps;
+	const { cache = pageCache } = deps;
+	const policy = (path: string) => (deps.policy ?? registryPolicy(deps.config.siteMode))(path);
 	return async ({ event, resolve }) => {
 		const path = event.url.pathname;
 		const method = event.request.method;
+		const freshMs = policy(path);
 		const cacheable =
-			pages.cachedPaths(deps.config.siteMode).has(path) &&
+			freshMs > 0 &&
 			(method === 'GET' || method === 'HEAD') &&
 			!event.url.search &&
 			!event.locals.user &&
@@ -233,7 +245,7 @@ export function createHandle(deps: {
 			fresh = response;
 			if (response.status !== 200 || response.headers.has('set-cookie')) return null;
 			const body = new Uint8Array(await response.clone().arrayBuffer());
-			return { status: 200, headers: [...response.headers], body, createdAt: Date.now() };
+			return { status: 200, headers: [...response.headers], body, createdAt: Date.now(), freshMs };
 		};
 		const { state, page } = await cache.serve(path, render);
 		// An answer not worth keeping (an error page, say) goes back to its requester as rendered.
@@ -244,6 +256,3 @@ export function createHandle(deps: {
 		return new Response(method === 'HEAD' ? null : page.body, { status: page.status, headers });
 	};
 }
-
-/** The app's hook; reads the configuration on its first request, not on import. */
-export const handle: Handle = createHandle({ config });

@@ -16,7 +16,15 @@ describe('showcase content index', () => {
 		expect(content.services.length).toBeLessThanOrEqual(8);
 		expect(content.secteurs.length).toBeGreaterThanOrEqual(8);
 		expect(content.articles.length).toBeGreaterThanOrEqual(5);
-		for (const path of ['/', '/contact', '/realisations', '/partenaires', '/mentions-legales', '/confidentialite', '/cgv'])
+		for (const path of [
+			'/',
+			'/contact',
+			'/realisations',
+			'/partenaires',
+			'/mentions-legales',
+			'/confidentialite',
+			'/cgv'
+		])
 			expect(content.byPath(path), path).toBeDefined();
 	});
 
@@ -48,7 +56,8 @@ describe('showcase content index', () => {
 
 	it('local-area pages are no spun duplicates: no two share a paragraph', () => {
 		const paragraphs = content.secteurs.map(
-			(s) => new Set([...s.html.matchAll(/<p>([\s\S]*?)<\/p>/g)].map((m) => m[1]!).filter((p) => p.length > 80))
+			(s) =>
+				new Set([...s.html.matchAll(/<p>([\s\S]*?)<\/p>/g)].map((m) => m[1]!).filter((p) => p.length > 80))
 		);
 		for (let i = 0; i < paragraphs.length; i++)
 			for (let j = i + 1; j < paragraphs.length; j++)
@@ -57,7 +66,10 @@ describe('showcase content index', () => {
 
 	it('refuses an unknown placeholder, a bad front matter and two files for one path', () => {
 		expect(() => fillPlaceholders('{{business.nope}}', 'x.md')).toThrow(/unknown placeholder/);
-		const file = readFileSync(path.resolve(import.meta.dirname, '../../../content/showcase/pages/cgv.md'), 'utf8');
+		const file = readFileSync(
+			path.resolve(import.meta.dirname, '../../../content/showcase/pages/cgv.md'),
+			'utf8'
+		);
 		expect(() => buildIndex({ '/c/pages/a.md': file.replace(/^title: .*$/m, 'title: x') })).toThrow(/title/);
 		expect(() => buildIndex({ '/c/pages/a.md': file, '/c/pages/b.md': file })).toThrow(/two content files/);
 		expect(() => buildIndex({ '/c/pages/a.md': 'no front matter' })).toThrow(/front matter/);

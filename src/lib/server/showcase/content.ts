@@ -129,7 +129,9 @@ export function parseFile<C extends Collection>(collection: C, file: string, raw
 	}
 	const parsed = schemas[collection].safeParse(frontMatter);
 	if (!parsed.success)
-		throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+		throw new Error(
+			`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`
+		);
 	const meta = parsed.data as Meta<C>;
 	const body = fillPlaceholders(match[2]!, file);
 	const html = renderMarkdown(body);
@@ -139,7 +141,9 @@ export function parseFile<C extends Collection>(collection: C, file: string, raw
 		text: m[2]!.replace(/<[^>]+>/g, '')
 	}));
 	const path =
-		collection === 'pages' ? (meta as Meta<'pages'>).path : `/${collection === 'blog' ? 'blog' : collection}/${slug}`;
+		collection === 'pages'
+			? (meta as Meta<'pages'>).path
+			: `/${collection === 'blog' ? 'blog' : collection}/${slug}`;
 	return {
 		collection,
 		slug,

@@ -1,8 +1,8 @@
 /** The two e-mails of a lead: the notification to the business and the acknowledgement to the requester. */
 import { dateTime } from '$lib/format';
-import { company, companyAddressLine } from '$lib/content/company';
 import { projectTypeLabel } from '$lib/schemas/leads';
 import { renderHtml, textFrame, type Rendered } from '../render';
+import { agencySender, type MailSender } from '../sender';
 import type { MailTheme } from '../theme';
 import LeadAcknowledgement from './LeadAcknowledgement.svelte';
 import LeadNotification from './LeadNotification.svelte';
@@ -20,12 +20,16 @@ export interface LeadForMail {
 }
 
 const KIND_LABEL = { contact: 'Demande d’audit', devis: 'Demande de devis maçonnerie' } as const;
-const SIGNATURE = `${company.legalName} — ${companyAddressLine}`;
 
 const when = (date: Date) => dateTime(date, 'long');
 
 /** To the business: every field, with Reply-To set to the requester by the caller. */
-export function leadNotification(lead: LeadForMail, inboxUrl: string, theme: MailTheme = 'light'): Rendered {
+export function leadNotification(
+	lead: LeadForMail,
+	inboxUrl: string | null,
+	theme: MailTheme = 'light',
+	sender: MailSender = agencySender
+): Rendered {
 	// The subject is a header: one line, whatever the visitor typed.
 	const subject = `${KIND_LABEL[lead.kind]} de ${lead.name}${lead.city ? ` (${lead.city})` : ''}`.replace(
 		/\s+/g,
@@ -48,11 +52,19 @@ export function leadNotification(lead: LeadForMail, inboxUrl: string, theme: Mai
 		.join('\n');
 	return {
 		subject,
-		html: renderHtml(LeadNotification, { subject, heading, requester: lead.name, rows, inboxUrl, theme }),
+		html: renderHtml(LeadNotification, {
+			subject,
+			heading,
+			requester: lead.name,
+			rows,
+			inboxUrl,
+			theme,
+			sender
+		}),
 		text: textFrame(
 			heading,
-			`Une nouvelle demande est arrivée. Répondez à cet e-mail pour écrire à ${lead.name}.\n\n${table}\n\nVoir dans les demandes : ${inboxUrl}`,
-			SIGNATURE
+			`Une nouvelle demande est arrivée. Répondez à cet e-mail pour écrire à ${lead.name}.\n\n${table}${inboxUrl ? `\n\nVoir dans les demandes : ${inboxUrl}` : ''}`,
+			sender.footer
 		)
 	};
 }
@@ -69,15 +81,19 @@ const ACKNOWLEDGEMENT = {
 } as const;
 
 /** To the requester: we have it, and when to expect an answer — and nothing of what they wrote. */
-export function leadAcknowledgement(kind: LeadForMail['kind'], theme: MailTheme = 'light'): Rendered {
+export function leadAcknowledgement(
+	kind: LeadForMail['kind'],
+	theme: MailTheme = 'light',
+	sender: MailSender = agencySender
+): Rendered {
 	const { subject, body } = ACKNOWLEDGEMENT[kind];
 	return {
 		subject,
-		html: renderHtml(LeadAcknowledgement, { subject, body, theme }),
+		html: renderHtml(LeadAcknowledgement, { subject, body, theme, sender }),
 		text: textFrame(
 			'Bonjour,',
-			`${body}\n\nUne question d’ici là ? Appelez-nous au ${company.phone}.\n\nL’équipe ${company.brand}`,
-			SIGNATURE
+			`${body}\n\nUne question d’ici là ? Appelez-nous au ${sender.phone}.\n\nL’équipe ${sender.brand}`,
+			sender.footer
 		)
 	};
 }

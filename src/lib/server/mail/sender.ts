@@ -1,0 +1,29 @@
+/**
+ * Whom an e-mail comes from, as its reader sees it: the brand in the band, the signature, the phone number to
+ * call back and the footer line. The platform writes as the agency (src/lib/content/company.ts); showcase mode
+ * as the masonry business (src/content/showcase/business.ts), so that nothing it sends names the agency.
+ */
+import { company, companyAddressLine } from '$lib/content/company';
+import { business, businessAddressLine } from '../../../content/showcase/business';
+
+export interface MailSender {
+	brand: string;
+	phone: string;
+	phoneHref: string;
+	/** The legal name and address, under every message. */
+	footer: string;
+}
+
+export const agencySender: MailSender = {
+	brand: company.brand,
+	phone: company.phone,
+	phoneHref: company.phoneHref,
+	footer: `${company.legalName} — ${companyAddressLine}`
+};
+
+export const businessSender: MailSender = {
+	brand: business.name,
+	phone: business.phone,
+	phoneHref: business.phoneHref,
+	footer: `${business.legalName} — ${businessAddressLine}`
+};

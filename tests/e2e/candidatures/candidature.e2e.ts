@@ -71,6 +71,9 @@ const onStep = (page: Page, n: number) =>
 test('with JavaScript on a phone: four steps without a page load, kept across a reload, then approved and paid', async ({
 	browser
 }) => {
+	// A whole journey (four steps, a reload, approval, checkout, webhook): more than one page's worth of time on
+	// a busy 2-core runner.
+	test.setTimeout(90_000);
 	const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
 	const page = await context.newPage();
 	await page.goto(`${base}/candidature`);

@@ -173,8 +173,9 @@ describe('nodeFastPath', () => {
 
 describe('createHandle', () => {
 	/** A SvelteKit event as the hook sees it, for an anonymous visitor. */
-	const event = (path: string) =>
+	const event = (path: string, isDataRequest = false) =>
 		({
+			isDataRequest,
 			url: new URL(`http://x.test${path}`),
 			request: new Request(`http://x.test${path}`),
 			locals: { user: null },
@@ -201,6 +202,9 @@ describe('createHandle', () => {
 		expect(cache.fresh('/services/murs')).not.toBeNull();
 		expect(await get('/macon')).toEqual([null, 'page 2']);
 		expect(cache.fresh('/macon')).toBeNull();
+		// A data request (…/__data.json) carries the page's pathname: it never gets the cached HTML.
+		const data = await handle({ event: event('/services/murs', true), resolve });
+		expect([data.headers.get('x-page-cache'), await data.text()]).toEqual([null, 'page 3']);
 	});
 
 	it('follows the registry by default: its cached pages in platform mode, none of them in showcase mode', () => {

@@ -233,6 +233,8 @@ export function createHandle(deps: {
 		const freshMs = policy(path);
 		const cacheable =
 			freshMs > 0 &&
+			// A client-side navigation's data request has the page's pathname here too: it wants JSON, not the page.
+			!event.isDataRequest &&
 			(method === 'GET' || method === 'HEAD') &&
 			!event.url.search &&
 			!event.locals.user &&

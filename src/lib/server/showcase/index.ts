@@ -4,6 +4,7 @@
  * nothing else.
  */
 import { error } from '@sveltejs/kit';
+import { largestJpeg } from '$lib/showcase/photos';
 import { business } from '../../../content/showcase/business';
 import { config } from '../config';
 import { content, type Collection, type Entry } from './content';
@@ -51,11 +52,20 @@ function shortName(entry: Entry): string {
 	return entry.meta.title;
 }
 
+/** A photo's largest JPEG, absolute on ORIGIN (for JSON-LD, which crawlers read without the page). */
+const photoUrl = (file: string | undefined) =>
+	file ? new URL(largestJpeg(file), config.origin).href : undefined;
+
 /** A single page (home, lists, partners, réalisations, contact, legal pages). */
 export function singlePage(path: string): ShowcasePage<'pages'> {
 	const entry = content.page(path);
 	const withBusiness = path === '/' || path === '/contact';
-	return around(entry, [], withBusiness ? [ld.localBusiness(config.origin, business, content.secteurs)] : []);
+	const image = photoUrl(content.page('/').meta.photo?.file);
+	return around(
+		entry,
+		[],
+		withBusiness ? [ld.localBusiness(config.origin, business, content.secteurs, image)] : []
+	);
 }
 
 /** A page of a collection by its slug, or the 404 page. */
@@ -71,7 +81,12 @@ export function collectionPage<C extends Exclude<Collection, 'pages'>>(
 			? ld.service(origin, business, entry as Entry<'services'>)
 			: collection === 'secteurs'
 				? ld.areaServed(origin, business, entry as Entry<'secteurs'>)
-				: ld.article(origin, business, entry as Entry<'blog'>);
+				: ld.article(
+						origin,
+						business,
+						entry as Entry<'blog'>,
+						photoUrl((entry as Entry<'blog'>).meta.photo.file)
+					);
 	return around(entry, [LISTS[collection]], [node]);
 }
 

@@ -85,3 +85,19 @@ export async function load(base, target, { concurrency = 16, total = 2000, heade
 
 export const fmt = (n, digits = 2) => Number(n).toFixed(digits);
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** A bare node:http server answering `file` with `headers` to every request: the baseline of the page figures. */
+export async function startBareServer(file, headers) {
+	const port = await freePort();
+	const code = `
+		const body = require('node:fs').readFileSync(${JSON.stringify(file)});
+		const headers = ${JSON.stringify(headers)};
+		require('node:http').createServer((req, res) => { res.writeHead(200, headers); res.end(body); })
+			.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
+	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+	await new Promise((resolve) => child.stdout.once('data', resolve));
+	return {
+		url: `http://127.0.0.1:${port}`,
+		stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM')))
+	};
+}

@@ -1,24 +1,8 @@
 // Part "pages" of `npm run bench` (issue: marketing pages and the page cache): cached `/` against a bare
 // node:http server answering the same bytes, both in their own process, under the same load generator.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fmt, freePort, load, median, startServer } from './lib.mjs';
-
-async function startBareServer(file, headers) {
-	const port = await freePort();
-	const code = `
-		const body = require('node:fs').readFileSync(${JSON.stringify(file)});
-		const headers = ${JSON.stringify(headers)};
-		require('node:http').createServer((req, res) => { res.writeHead(200, headers); res.end(body); })
-			.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-	await new Promise((resolve) => child.stdout.once('data', resolve));
-	return {
-		url: `http://127.0.0.1:${port}`,
-		stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM')))
-	};
-}
+import { fmt, load, median, startBareServer, startServer } from './lib.mjs';
 
 export async function benchPages() {
 	const server = await startServer();

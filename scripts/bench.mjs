@@ -35,3 +35,8 @@ if (wanted('members')) {
 	const { benchMembers } = await import('../bench/members.mjs');
 	await benchMembers();
 }
+
+if (wanted('showcase')) {
+	const { benchShowcase } = await import('../bench/showcase.mjs');
+	await benchShowcase();
+}

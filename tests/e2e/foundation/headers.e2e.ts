@@ -107,8 +107,26 @@ test('static files carry every header', async ({ request }) => {
 	expectSecurityHeaders(script.headers());
 });
 
-test('robots.txt keeps crawlers out of the API', async ({ request }) => {
+test('platform mode: robots.txt keeps crawlers out of the API and the admin, and names the sitemap', async ({
+	request,
+	baseURL
+}) => {
 	const response = await request.get('/robots.txt');
-	expect(await response.text()).toContain('Disallow: /api/');
+	expect(await response.text()).toBe(
+		`User-agent: *\nDisallow: /api/\nDisallow: /admin\n\nSitemap: ${baseURL}/sitemap.xml\n`
+	);
 	expectSecurityHeaders(response.headers());
+});
+
+test('platform mode: the sitemap lists the agency’s indexable pages, absolute, and no showcase page', async ({
+	request,
+	baseURL
+}) => {
+	const xml = await (await request.get('/sitemap.xml')).text();
+	const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+	expect(locs).toEqual(
+		expect.arrayContaining([`${baseURL}/`, `${baseURL}/macon`, `${baseURL}/paysagiste`, `${baseURL}/devis`])
+	);
+	expect(locs.every((loc) => loc!.startsWith(`${baseURL}/`))).toBe(true);
+	expect(locs.some((loc) => /\/(services|secteurs|blog|realisations|partenaires)/.test(loc!))).toBe(false);
 });

@@ -6,6 +6,12 @@ import { deleteSessionCookie, sessionCookieName, setSessionCookie } from '$lib/s
 import { config } from '$lib/server/config';
 import { database } from '$lib/server/db';
 import { bodyLimit, declaredLength, payloadTooLarge } from '$lib/server/http/body-limits';
+import {
+	MIN_COMPRESSIBLE_BYTES,
+	accepts,
+	isCompressible,
+	varyOnEncoding
+} from '$lib/server/http/compression';
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
 import { log } from '$lib/server/log';
 import { startMaintenance } from '$lib/server/maintenance';
@@ -70,6 +76,33 @@ const withSecurityHeaders: Handle = async ({ event, resolve }) => {
 		event.url.pathname
 	);
 	return withHeaders(response, headers);
+};
+
+/**
+ * Pages and data gzipped as they stream, when the client accepts it. The page cache's answers arrive already
+ * encoded (compressed once, Brotli or gzip: src/lib/server/http/compression.ts) and pass through untouched.
+ */
+const compression: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	const length = Number(response.headers.get('content-length') ?? Infinity);
+	if (
+		!response.body ||
+		event.request.method === 'HEAD' ||
+		response.headers.has('content-encoding') ||
+		!isCompressible(response.headers.get('content-type')) ||
+		length < MIN_COMPRESSIBLE_BYTES ||
+		!accepts(event.request.headers.get('accept-encoding'), 'gzip')
+	)
+		return response;
+	const headers = new Headers(response.headers);
+	headers.set('content-encoding', 'gzip');
+	headers.set('vary', varyOnEncoding(headers.get('vary')));
+	headers.delete('content-length');
+	return new Response(response.body.pipeThrough(new CompressionStream('gzip')), {
+		status: response.status,
+		statusText: response.statusText,
+		headers
+	});
 };
 
 /**
@@ -140,6 +173,7 @@ const pageCaching = createPageCaching({
 
 export const handle: Handle = sequence(
 	withSecurityHeaders,
+	compression,
 	bodyLimits,
 	siteModeGate,
 	authenticate,

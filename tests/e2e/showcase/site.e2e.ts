@@ -342,7 +342,7 @@ test('réalisations: the filter narrows the gallery; the lightbox opens, moves, 
 }) => {
 	await page.goto(base + '/realisations');
 	await page.locator('html[data-hydrated]').waitFor();
-	const items = page.locator('.masonry > li');
+	const items = page.locator('.masonry > li:visible');
 	const all = await items.count();
 	expect(all).toBeGreaterThanOrEqual(10);
 	await page.getByRole('button', { name: /^Terrasses/ }).click();

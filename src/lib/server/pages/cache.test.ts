@@ -6,6 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAGES, createPageRegistry } from '$lib/pages/registry';
 import { loadConfig } from '../config';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { encodeOnce } from '../http/compression';
 import { PageCache, createHandle, nodeFastPath, registryPolicy, type CachedPage } from './cache';
 
 const page = (text: string, createdAt = Date.now()): CachedPage => ({
@@ -119,6 +121,7 @@ describe('nodeFastPath', () => {
 		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 		const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 		return {
+			base,
 			get: (p: string, init?: RequestInit) => fetch(base + p, init),
 			close: () => new Promise((r) => server.close(r))
 		};
@@ -145,6 +148,43 @@ describe('nodeFastPath', () => {
 			expect(await hit.text()).toBe('couvreur');
 			const head = await server.get('/couvreur', { method: 'HEAD' });
 			expect([head.status, head.headers.get('x-page-cache'), await head.text()]).toEqual([200, 'HIT', '']);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('answers in Brotli or gzip when accepted, from bodies compressed once', async () => {
+		const html = '<!doctype html><p>couvreur</p>'.repeat(200);
+		const cache = new PageCache(registry.freshMs);
+		await cache.serve('/couvreur', async () => {
+			const body = new TextEncoder().encode(html);
+			return { ...page(html), body, encoded: encodeOnce(body) };
+		});
+		const server = await serverWith(nodeFastPath(config, () => cache));
+		const raw = async (encoding: string) => {
+			const { request } = await import('node:http');
+			return new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+				const url = new URL(server.base + '/couvreur');
+				request(url, { headers: { 'accept-encoding': encoding } }, (res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (c: Buffer) => chunks.push(c));
+					res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+				})
+					.on('error', reject)
+					.end();
+			});
+		};
+		try {
+			const br = await raw('gzip, br');
+			expect([br.headers['content-encoding'], br.headers.vary]).toEqual(['br', 'Accept-Encoding']);
+			expect(Number(br.headers['content-length'])).toBe(br.body.byteLength);
+			expect(brotliDecompressSync(br.body).toString()).toBe(html);
+			const gzip = await raw('gzip');
+			expect(gzip.headers['content-encoding']).toBe('gzip');
+			expect(gunzipSync(gzip.body).toString()).toBe(html);
+			const identity = await raw('identity');
+			expect(identity.headers['content-encoding']).toBeUndefined();
+			expect(identity.body.toString()).toBe(html);
 		} finally {
 			await server.close();
 		}

@@ -24,6 +24,7 @@ import type { Handle } from '@sveltejs/kit';
 import type postgres from 'postgres';
 import { pages as registry, type PageRegistry } from '$lib/pages/registry';
 import { hasSessionCookie, sessionCookieName } from '../auth/cookie-name';
+import { encodeOnce, pickEncoding, varyOnEncoding, type Encoded, type Encoding } from '../http/compression';
 import type { Config } from '../config';
 import { scriptSrcFrom, securityHeaders } from '../http/security-headers';
 import { log } from '../log';
@@ -37,6 +38,17 @@ export interface CachedPage {
 	createdAt: number;
 	/** How long this copy stays fresh; absent: the cache's own rule for its path. */
 	freshMs?: number;
+	/** The body in Brotli and gzip, made once when the page entered the cache. */
+	encoded?: Encoded;
+}
+
+/** The bytes and headers to send of a cached page, in the encoding the client accepts (identity when none). */
+function variantOf(
+	page: CachedPage,
+	encoding: Encoding | null
+): { body: Uint8Array; encoding: Encoding | null } {
+	const encoded = encoding && page.encoded?.[encoding];
+	return encoded ? { body: encoded, encoding } : { body: page.body, encoding: null };
 }
 
 export type CacheState = 'HIT' | 'MISS' | 'STALE';
@@ -170,11 +182,13 @@ type Answer = (req: IncomingMessage, res: ServerResponse) => boolean;
  * SvelteKit, which renders, refreshes and counts MISS/STALE. Returns true when it answered.
  */
 export function nodeFastPath(config: Config, cache: () => PageCache | undefined = exposedPageCache): Answer {
-	// Final headers per cached page, computed once per page version.
-	const prepared = new WeakMap<CachedPage, [string, string][]>();
+	// Final headers per cached page and encoding, computed once per page version.
+	const prepared = new WeakMap<CachedPage, Map<Encoding | null, [string, string][]>>();
 
-	const headersOf = (page: CachedPage, path: string): [string, string][] => {
-		let headers = prepared.get(page);
+	const headersOf = (page: CachedPage, path: string, encoding: Encoding | null, length: number) => {
+		let byEncoding = prepared.get(page);
+		if (!byEncoding) prepared.set(page, (byEncoding = new Map()));
+		let headers = byEncoding.get(encoding);
 		if (!headers) {
 			const merged = new Map(page.headers);
 			const scriptSrc = scriptSrcFrom(merged.get('content-security-policy') ?? null) ?? undefined;
@@ -182,9 +196,11 @@ export function nodeFastPath(config: Config, cache: () => PageCache | undefined 
 				if (value) merged.set(name, value);
 			merged.set('x-page-cache', 'HIT');
 			merged.set('cache-control', 'no-cache');
-			merged.set('content-length', String(page.body.byteLength));
+			merged.set('content-length', String(length));
+			if (page.encoded) merged.set('vary', varyOnEncoding(merged.get('vary')));
+			if (encoding) merged.set('content-encoding', encoding);
 			headers = [...merged];
-			prepared.set(page, headers);
+			byEncoding.set(encoding, headers);
 		}
 		return headers;
 	};
@@ -199,8 +215,9 @@ export function nodeFastPath(config: Config, cache: () => PageCache | undefined 
 		if (hasSessionCookie(req.headers.cookie, config.origin)) return false;
 		const page = cache()?.fresh(path);
 		if (!page) return false;
-		res.writeHead(page.status, headersOf(page, path));
-		res.end(req.method === 'HEAD' ? undefined : page.body);
+		const variant = variantOf(page, pickEncoding(req.headers['accept-encoding']));
+		res.writeHead(page.status, headersOf(page, path, variant.encoding, variant.body.byteLength));
+		res.end(req.method === 'HEAD' ? undefined : variant.body);
 		return true;
 	};
 }
@@ -247,14 +264,22 @@ export function createHandle(deps: {
 			fresh = response;
 			if (response.status !== 200 || response.headers.has('set-cookie')) return null;
 			const body = new Uint8Array(await response.clone().arrayBuffer());
-			return { status: 200, headers: [...response.headers], body, createdAt: Date.now(), freshMs };
+			const headers = [...response.headers].filter(([name]) => name !== 'content-length');
+			return { status: 200, headers, body, createdAt: Date.now(), freshMs, encoded: encodeOnce(body) };
 		};
 		const { state, page } = await cache.serve(path, render);
 		// An answer not worth keeping (an error page, say) goes back to its requester as rendered.
 		if (!page) return fresh ?? resolve(event);
+		const variant = variantOf(page, pickEncoding(event.request.headers.get('accept-encoding')));
 		const headers = new Headers(page.headers);
 		headers.set('x-page-cache', state);
 		headers.set('cache-control', 'no-cache');
-		return new Response(method === 'HEAD' ? null : page.body, { status: page.status, headers });
+		if (page.encoded) headers.set('vary', varyOnEncoding(headers.get('vary')));
+		if (variant.encoding) headers.set('content-encoding', variant.encoding);
+		headers.set('content-length', String(variant.body.byteLength));
+		return new Response(method === 'HEAD' ? null : (variant.body as BodyInit), {
+			status: page.status,
+			headers
+		});
 	};
 }

@@ -90,16 +90,14 @@
 	if (choice === 'accepted') showMaps();
 	else if (choice === null) openBanner(false);
 
-	// Réalisations: filter by type of work, and a lightbox (a modal <dialog>: focus stays inside, Escape closes).
+	// Réalisations: the lightbox (a modal <dialog>: focus stays inside, Escape closes), within the photos the
+	// filter (CSS alone) leaves visible.
 	const gallery = one('[data-gallery]');
-	/** @type {HTMLElement | null} */
-	const filters = one('[data-gallery-filters]');
 	/** @type {HTMLDialogElement | null} */
 	const dialog = one('[data-lightbox]');
-	if (gallery && filters && dialog) {
+	if (gallery && dialog) {
 		/** @type {HTMLElement[]} */
 		const items = all('[data-type]', gallery);
-		const status = /** @type {HTMLElement} */ (one('[data-gallery-status]'));
 		const figure = /** @type {HTMLElement} */ (one('[data-lightbox-figure]', dialog));
 		const caption = /** @type {HTMLElement} */ (one('[data-lightbox-caption]', dialog));
 		const count = /** @type {HTMLElement} */ (one('[data-lightbox-count]', dialog));
@@ -107,19 +105,6 @@
 		let index = 0;
 		/** @type {HTMLElement | null} */
 		let opener = null;
-
-		filters.hidden = false;
-		/** @type {HTMLButtonElement[]} */
-		const buttons = all('button', filters);
-		for (const button of buttons) {
-			button.addEventListener('click', () => {
-				const type = button.dataset.filter;
-				for (const other of buttons) other.setAttribute('aria-pressed', String(other === button));
-				shown = items.filter((item) => type === 'all' || item.dataset.type === type);
-				for (const item of items) item.hidden = !shown.includes(item);
-				status.textContent = `${shown.length} réalisations affichées`;
-			});
-		}
 
 		/** @param {number} at */
 		function show(at) {
@@ -139,6 +124,7 @@
 			link.addEventListener('click', (event) => {
 				event.preventDefault();
 				opener = link;
+				shown = items.filter((candidate) => candidate.offsetParent !== null);
 				show(shown.indexOf(item));
 				dialog.showModal();
 			});

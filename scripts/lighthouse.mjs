@@ -1,6 +1,8 @@
-// `npm run lighthouse [-- showcase|platform]`: Lighthouse 12 (mobile: its default emulation and throttling) on
-// the built server, with the system Chromium, in one site mode; prints one line per page with the four category
-// scores and exits non-zero when one is under 95. Not part of `npm test`: a few minutes, and timing-sensitive.
+// `npm run lighthouse [-- showcase|platform] [--runs=N]`: Lighthouse 12 (mobile: its default emulation and
+// throttling) on the built server, with the system Chromium, in one site mode. Each page is measured N times
+// (3 by default) and the run with the median performance score is reported — Lighthouse's own advice for
+// noisy machines, and these have 2 shared cores. Prints one line per page with the four category scores and
+// exits non-zero when one is under 95. Not part of `npm test`: several minutes, and timing-sensitive.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +34,9 @@ const PAGES = {
 const TARGET = 95;
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-const mode = process.argv[2] ?? 'showcase';
+const args = process.argv.slice(2);
+const mode = args.find((a) => !a.startsWith('--')) ?? 'showcase';
+const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice('--runs='.length) ?? 3);
 if (!PAGES[mode]) {
 	console.error(`usage: npm run lighthouse -- [${Object.keys(PAGES).join('|')}]`);
 	process.exit(2);
@@ -42,45 +46,66 @@ if (!existsSync('build/server.js')) {
 	if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
+/** One Lighthouse run: the four scores (performance first) and the audits, or null when it failed. */
+function lighthouse(url, report) {
+	const run = spawnSync(
+		process.execPath,
+		[
+			'node_modules/lighthouse/cli/index.js',
+			url,
+			'--quiet',
+			'--output=json',
+			`--output-path=${report}`,
+			'--only-categories=performance,accessibility,best-practices,seo',
+			'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking'
+		],
+		{ env: { ...process.env, CHROME_PATH: CHROME }, encoding: 'utf8', timeout: 180_000 }
+	);
+	if (run.status !== 0) {
+		console.error(run.stderr);
+		return null;
+	}
+	const { categories, audits } = JSON.parse(readFileSync(report, 'utf8'));
+	const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map((c) =>
+		Math.round(categories[c].score * 100)
+	);
+	return { scores, audits };
+}
+
 const server = await startServer({ SITE_MODE: mode });
 const out = mkdtempSync(path.join(tmpdir(), 'atelier-lighthouse-'));
 let failed = false;
 try {
-	console.log(`Lighthouse mobile, SITE_MODE=${mode}`);
-	console.log('page | performance | accessibility | best practices | SEO');
+	console.log(`Lighthouse mobile, SITE_MODE=${mode}, median of ${runs} runs`);
+	console.log('page | performance | accessibility | best practices | SEO | performance runs');
 	for (const page of PAGES[mode]) {
 		// Warm the page cache first: a visitor meets the cached page, not the first render after a deploy.
 		await fetch(server.url + page);
-		const report = path.join(out, `${page.replaceAll('/', '_') || 'home'}.json`);
-		const run = spawnSync(
-			process.execPath,
-			[
-				'node_modules/lighthouse/cli/index.js',
+		const results = [];
+		for (let run = 0; run < runs; run++) {
+			const result = lighthouse(
 				server.url + page,
-				'--quiet',
-				'--output=json',
-				`--output-path=${report}`,
-				'--only-categories=performance,accessibility,best-practices,seo',
-				'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking'
-			],
-			{ env: { ...process.env, CHROME_PATH: CHROME }, encoding: 'utf8', timeout: 180_000 }
-		);
-		if (run.status !== 0) {
-			console.error(run.stderr);
+				path.join(out, `${page.replaceAll('/', '_') || 'home'}-${run}.json`)
+			);
+			if (result) results.push(result);
+		}
+		if (results.length === 0) {
 			failed = true;
+			console.log(`${page} | Lighthouse failed`);
 			continue;
 		}
-		const { categories, audits } = JSON.parse(readFileSync(report, 'utf8'));
-		const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map((c) =>
-			Math.round(categories[c].score * 100)
-		);
+		results.sort((a, b) => a.scores[0] - b.scores[0]);
+		const { scores, audits } = results[Math.floor(results.length / 2)];
+		const spread = results.map((r) => r.scores[0]).join('/');
 		if (scores.some((s) => s < TARGET)) {
 			failed = true;
 			const failing = Object.values(audits)
 				.filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
 				.map((a) => `${a.id} (${a.displayValue ?? a.score})`);
-			console.log(`${page} | ${scores.join(' | ')} | below ${TARGET}: ${failing.join(', ')}`);
-		} else console.log(`${page} | ${scores.join(' | ')}`);
+			console.log(
+				`${page} | ${scores.join(' | ')} | performance runs ${spread} | below ${TARGET}: ${failing.join(', ')}`
+			);
+		} else console.log(`${page} | ${scores.join(' | ')} | performance runs ${spread}`);
 	}
 } finally {
 	await server.stop();

@@ -24,8 +24,10 @@ export interface AppDeps {
 let replacement: Partial<AppDeps> | null = null;
 let payments: { for: Config; value: Payments | null } | null = null;
 
-/** The Stripe client for a configuration, made once per configuration (tests change it). */
+/** The Stripe client for a configuration, made once per configuration (tests change it); none in showcase mode. */
 function paymentsFor(config: Config): Payments | null {
+	// Showcase mode has no payments: no Stripe client is made, whatever STRIPE_* says.
+	if (config.siteMode === 'showcase') return null;
 	if (payments?.for !== config) payments = { for: config, value: createPayments(config.stripe) };
 	return payments.value;
 }

@@ -1,6 +1,7 @@
 /** Housekeeping that runs on every instance: each task is idempotent, so instances need not coordinate. */
 import * as auth from './auth';
 import * as candidatures from './candidatures';
+import { config } from './config';
 import { db } from './db';
 import * as rateLimit from './http/rate-limit';
 import * as leads from './leads';
@@ -17,9 +18,11 @@ export async function runRetention(): Promise<void> {
 }
 
 export async function runMaintenance(): Promise<void> {
-	const sessions = await auth.purgeExpiredSessions();
+	// Showcase mode has no accounts and no candidatures: its only counters are the quote form's rate limits.
+	const platform = config.siteMode === 'platform';
+	const sessions = platform ? await auth.purgeExpiredSessions() : 0;
 	const counters = await rateLimit.purgeExpired(db);
-	const drafts = await candidatures.purgeOldDrafts();
+	const drafts = platform ? await candidatures.purgeOldDrafts() : 0;
 	if (sessions || counters || drafts)
 		log.info('maintenance', {
 			expiredSessions: sessions,

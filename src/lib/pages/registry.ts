@@ -1,11 +1,12 @@
 /**
- * The site's public pages, listed once. Everything that depends on which pages exist is derived from `PAGES`:
- * the page cache (which paths, how long), the image slots of each page and its bundled fallback image, the
- * labels shown in the navigation and the admin, the modes a page exists in (CONTRACT §2 `SITE_MODE`), and the
- * sitemap. Adding a cached page is one line here (plus its route).
+ * The platform's public pages, listed once. Everything that depends on which pages exist is derived from
+ * `PAGES`: the page cache (which paths, how long), the image slots of each page and its bundled fallback image,
+ * the labels shown in the navigation and the admin, and the sitemap. Adding a cached page is one line here (plus
+ * its route). Showcase mode's pages come from its content index instead (src/lib/server/showcase/content.ts):
+ * there, this list only answers "which platform pages exist", and the shared routes render the business's content.
  *
  * Dependency-free on purpose: the SvelteKit app imports it on both sides (the header's navigation runs in the
- * browser), and so does the server entry, which esbuild bundles separately (src/lib/server/pages/cache.ts).
+ * browser), and so does the server entry through the page cache, which esbuild bundles separately.
  */
 
 export type SiteMode = 'platform' | 'showcase';

@@ -11,10 +11,15 @@ import { formFailure } from '$lib/server/http/forms';
 import * as leads from '$lib/server/leads';
 
 /** One kind's load and action, typed by its own schema (each page gets its own form's type, with no cast). */
-function leadForm<T extends ContactInput | DevisInput>(kind: leads.LeadKind, adapter: ValidationAdapter<T>) {
+function leadForm<T extends ContactInput | DevisInput>(
+	kind: leads.LeadKind,
+	adapter: ValidationAdapter<T>,
+	initial: Partial<T> = {}
+) {
 	/** An empty form with a token of its own: the time trap starts now, and the token is good for one lead. */
 	const blankForm = async () => {
 		const form = await superValidate(adapter);
+		Object.assign(form.data, initial);
 		form.data.formToken = leads.newFormToken();
 		return form;
 	};
@@ -37,4 +42,5 @@ function leadForm<T extends ContactInput | DevisInput>(kind: leads.LeadKind, ada
 }
 
 export const contactForm = leadForm('contact', zod4(contactSchema));
-export const devisForm = leadForm('devis', zod4(devisSchema));
+// No project type chosen in advance (a schema's enum would default to its first value): the visitor picks one.
+export const devisForm = leadForm('devis', zod4(devisSchema), { projectType: '' });

@@ -7,6 +7,7 @@ import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
+import { MIN_FILL_MS } from '../../../src/lib/server/leads/form-token';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -240,6 +241,31 @@ test('the quote request goes to the business over SMTP, signed by it, with nothi
 		data: { name: 'Paul', email: 'paul@exemple.fr', message: 'Bonjour, un audit svp.' }
 	});
 	expect(platformBody.status()).toBe(400);
+});
+
+test('a visitor asks for a quote on /contact: the form posts, the confirmation shows, the business is e-mailed', async ({
+	page
+}) => {
+	smtp.received.length = 0;
+	await page.goto(base + '/contact');
+	await page.getByLabel('Nom', { exact: true }).fill('Luc Bernard');
+	await page.getByLabel('Adresse e-mail').fill('luc@exemple.fr');
+	await page.getByLabel('Téléphone').fill('06 98 76 54 32');
+	await page.getByLabel('Commune du chantier').fill('Morestel');
+	// Nothing chosen in advance: the visitor says what the project is.
+	await expect(page.getByLabel('Type de projet')).toHaveValue('');
+	await page.getByLabel('Type de projet').selectOption('terrasse');
+	await page
+		.getByLabel('Décrivez vos travaux')
+		.fill('Une terrasse de 25 m² en dalles de pierre, côté jardin.');
+	// The time trap: a person takes a few seconds to fill a form.
+	await page.waitForTimeout(MIN_FILL_MS + 200);
+	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+	await expect(page.getByRole('status')).toContainText('Merci');
+	const mails = await smtp.waitFor(2);
+	expect(mails.find((m) => m.envelopeTo[0] === 'chantiers@delorme.test')!.parsed.subject).toBe(
+		'Demande de devis maçonnerie de Luc Bernard (Morestel)'
+	);
 });
 
 test.describe('consent banner and map', () => {

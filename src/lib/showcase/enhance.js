@@ -86,9 +86,15 @@
 		button.hidden = false;
 		button.addEventListener('click', () => decide('accepted'));
 	}
-	const choice = storedChoice();
-	if (choice === 'accepted') showMaps();
-	else if (choice === null) openBanner(false);
+	// What changes the page (the banner, the map) runs in a task of its own, after the listeners are in place:
+	// several short tasks keep a slow phone's main thread free, where one long one would block it.
+	setTimeout(() => {
+		const choice = storedChoice();
+		if (choice === 'accepted') showMaps();
+		else if (choice === null) openBanner(false);
+		// Tests that drive these behaviours wait for this, as they do for the platform's hydration.
+		document.documentElement.dataset.hydrated = '';
+	});
 
 	// Réalisations: the lightbox (a modal <dialog>: focus stays inside, Escape closes), within the photos the
 	// filter (CSS alone) leaves visible.
@@ -141,7 +147,4 @@
 			opener?.focus();
 		});
 	}
-
-	// Tests that drive these behaviours wait for this, as they do for the platform's hydration.
-	document.documentElement.dataset.hydrated = '';
 })();

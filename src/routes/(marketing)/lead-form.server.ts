@@ -35,8 +35,16 @@ function leadForm<T extends ContactInput | DevisInput>(
 				return formFailure(event, form, error);
 			}
 			// The token is spent: the form comes back empty with a fresh one, so a second request from the same
-			// page (with or without JavaScript) is not taken for a replay.
-			return message(await blankForm(), { type: 'success', text: LEAD_RECEIVED });
+			// page (with or without JavaScript) is not taken for a replay. A blank form is not "valid" to superforms,
+			// which would then answer 400: the request succeeded, so say 200.
+			return message(
+				await blankForm(),
+				{ type: 'success', text: LEAD_RECEIVED },
+				{
+					// superforms types this option for failures only.
+					status: 200 as 400
+				}
+			);
 		}
 	};
 }

@@ -1,9 +1,19 @@
 import adapter from '@sveltejs/adapter-node';
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+import { typography } from './scripts/svelte-typography.js';
+import { typeset } from './src/lib/typography.js';
 
 /** @type {import('@sveltejs/kit').Config} */
 const config = {
-	preprocess: vitePreprocess(),
+	preprocess: [
+		vitePreprocess(),
+		// French typography on every text the public pages show (not the admin's: it shows what people typed).
+		typography({
+			include:
+				/\/src\/(routes\/(\((marketing|showcase|auth|members)\)\/|\+error\.svelte)|lib\/components\/(marketing|layout|showcase|forms|courses|ui\/form)\/)/,
+			typeset
+		})
+	],
 	kit: {
 		adapter: adapter({ out: 'build', precompress: true }),
 		// SvelteKit adds a per-response nonce to script-src; hooks.server.ts merges it into the full policy

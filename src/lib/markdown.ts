@@ -5,6 +5,7 @@
  * and every other scheme are refused. Images only come from `/cours/media/…`, the route that checks access.
  */
 import MarkdownIt from 'markdown-it';
+import { typeset } from './typography.js';
 import anchor from 'markdown-it-anchor';
 
 /** Where module images are served from, to those who may read the module. */
@@ -29,6 +30,13 @@ const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 // Every URL goes through here before it becomes an href or a src; what fails it stays text.
 md.validateLink = (url: string) => SAFE_LINK.test(url.trim());
 md.use(anchor, { slugify, tabIndex: false });
+// French typography on the prose: text tokens only (never code spans, code blocks or URLs).
+md.core.ruler.push('french_typography', (state) => {
+	for (const block of state.tokens) {
+		for (const token of block.children ?? [])
+			if (token.type === 'text') token.content = typeset(token.content);
+	}
+});
 
 // Images: only from the access-checked media route; anything else is dropped, its alt text kept.
 const defaultImage = md.renderer.rules.image!;

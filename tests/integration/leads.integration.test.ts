@@ -6,7 +6,7 @@ import { RateLimitedError } from '../../src/lib/server/errors';
 import { issueFormToken } from '../../src/lib/server/leads/form-token';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
 import * as service from '../../src/lib/server/leads/service';
-import { agencySender } from '../../src/lib/server/mail/sender';
+import { agencySender, maconDemoSender } from '../../src/lib/server/mail/sender';
 import { smtpTransport } from '../../src/lib/server/mail/transport';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 import { startSmtp, type RunningSmtp } from '../helpers/smtp';
@@ -39,7 +39,7 @@ const depsFor = (url: string): service.LeadDeps => ({
 	adminEmail: 'patron@atelier.test',
 	signingSecret: secret,
 	inboxUrl: 'http://atelier.test/admin/demandes',
-	sender: agencySender
+	senderOf: (kind) => (kind === 'devis' ? maconDemoSender : agencySender)
 });
 const deps = () => depsFor(smtp.url);
 let tokens = 0;
@@ -88,6 +88,11 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		}
 		const ack = mails.find((m) => m.envelopeTo.includes('jean@exemple.fr'))!;
 		expect(ack.parsed.subject).toBe('Nous avons bien reçu votre demande de devis');
+		// The quote form is the maçon demo's: its reply is signed by the demo business, which says it is one.
+		expect(ack.parsed.text).toContain('L’équipe Maçonnerie Girard & Fils');
+		expect(ack.parsed.text).toContain('04 74 00 12 34');
+		expect(ack.parsed.text).toContain('entreprise fictive');
+		expect(ack.parsed.text).not.toContain('L’équipe Atelier');
 		const [row] = await database.db.select().from(leads).where(eq(leads.id, result.id));
 		expect(row).toMatchObject({ kind: 'devis', email: 'jean@exemple.fr', spam: false, notifyError: null });
 		expect(row!.notifiedAt).toBeInstanceOf(Date);
@@ -377,5 +382,45 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		const run = await service.lastRetentionRun(database.db);
 		expect(run?.detail).toBe('1 supprimée(s)');
 		expect(await database.db.select().from(jobRuns)).toHaveLength(1);
+	});
+});
+
+describe(`the inbox on ${driverName}`, () => {
+	it('pages a tab with its total, counts every tab under the same filters, and caps nothing silently', async () => {
+		const base = Date.UTC(2026, 10, 1);
+		const rows = Array.from({ length: 123 }, (_, i) => ({
+			kind: (i % 2 ? 'contact' : 'devis') as 'contact' | 'devis',
+			name: `Personne ${i}`,
+			email: `p${i}@exemple.fr`,
+			message: `Demande numéro ${i}`,
+			spam: i % 10 === 0,
+			handled: i % 3 === 0 && i % 10 !== 0,
+			createdAt: new Date(base + i * 60_000)
+		}));
+		await database.db.insert(leads).values(rows);
+		const open = rows.filter((r) => !r.spam && !r.handled);
+		const page1 = await service.inboxPage(database.db, 'a-traiter', {}, 1, 50);
+		expect(page1.counts).toEqual({
+			open: open.length,
+			handled: rows.filter((r) => !r.spam && r.handled).length,
+			spam: rows.filter((r) => r.spam).length,
+			all: 123
+		});
+		expect(page1.total).toBe(open.length);
+		expect(page1.pages).toBe(Math.ceil(open.length / 50));
+		expect(page1.leads[0]!.name).toBe(open.at(-1)!.name);
+		const last = await service.inboxPage(database.db, 'a-traiter', {}, page1.pages, 50);
+		expect(last.leads.length).toBe(open.length - 50 * (page1.pages - 1));
+		// Every open lead appears once across the pages.
+		const seen = new Set<string>();
+		for (let n = 1; n <= page1.pages; n++)
+			for (const lead of (await service.inboxPage(database.db, 'a-traiter', {}, n, 50)).leads)
+				seen.add(lead.id);
+		expect(seen.size).toBe(open.length);
+		// A page past the end shows the last one; the type filter narrows the counts too.
+		expect((await service.inboxPage(database.db, 'a-traiter', {}, 99, 50)).page).toBe(page1.pages);
+		const devis = await service.inboxPage(database.db, 'toutes', { kind: 'devis' }, 1, 50);
+		expect(devis.counts.all).toBe(rows.filter((r) => r.kind === 'devis').length);
+		expect(devis.total).toBe(devis.counts.all);
 	});
 });

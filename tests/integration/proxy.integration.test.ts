@@ -3,7 +3,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSlot, serveSlotImage } from '../../src/lib/server/images/proxy';
+import sharp from 'sharp';
+import { IMAGE_WIDTHS } from '../../src/lib/images';
+import { serveSlot, serveSlotImage, sizedValue } from '../../src/lib/server/images/proxy';
+import { storeUpload } from '../../src/lib/server/images/upload';
 import { STALL_TIMEOUT_MS } from '../../src/lib/server/images/remote';
 import { setSiteImage, listSiteImages } from '../../src/lib/server/images/service';
 import { slotOf } from '../../src/lib/server/images/slots';
@@ -15,6 +18,7 @@ import { fixture } from '../helpers/fixtures';
 import { startS3, type RunningS3 } from '../helpers/s3';
 
 const jpeg = readFileSync(fixture('Landscape_1.jpg'));
+const photo = readFileSync(fixture('2569067123_aca715a2ee_o.jpg'));
 const bundledMacon = readFileSync('src/lib/server/images/fallback/macon.webp');
 
 let s3: RunningS3;
@@ -105,6 +109,57 @@ describe.each([
 	['fs', makeFs],
 	['s3', () => makeS3()]
 ] as [string, () => Storage][])('proxy on the %s driver', (_, make) => {
+	it('asks an external host for the width through its own parameter', async () => {
+		const asked: string[] = [];
+		const host = createServer((req, res) => {
+			asked.push(req.url ?? '');
+			res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length }).end(jpeg);
+		});
+		await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+		const address = `127.0.0.1:${(host.address() as import('node:net').AddressInfo).port}`;
+		try {
+			const deps = { storage: make(), config: { imageRemoteHosts: [address] } };
+			const value = `http://${address}/photo.jpg?w=1600&h=900&q=80`;
+			const response = await serveSlotImage(deps, slot, value, { ...plain, width: 480 });
+			expect(response.status).toBe(200);
+			await bytes(response);
+			expect(asked).toEqual(['/photo.jpg?w=480&h=270&q=80']);
+		} finally {
+			host.close();
+		}
+	});
+
+	it('serves each srcset width of an upload at that width, and the full size for an older upload', async () => {
+		const storage = make();
+		const deps = { storage, config: { imageRemoteHosts: [] } };
+		const stored = await storeUpload(storage, photo, 'image/jpeg', { maxEdge: 2560 });
+		// Asked before its widths are stored, a width gets the full image, briefly cached.
+		const early = await serveSlotImage(deps, slot, stored.value, { ...plain, width: 800 });
+		expect(early.status).toBe(200);
+		await bytes(early);
+		await stored.variantsStored;
+		const full = await sharp(await bytes(await serveSlotImage(deps, slot, stored.value, plain))).metadata();
+		expect(full.width).toBe(stored.stats.width);
+		const offered = IMAGE_WIDTHS.filter((w) => w < stored.stats.width);
+		expect(offered).toEqual(IMAGE_WIDTHS);
+		for (const width of offered) {
+			const response = await serveSlotImage(deps, slot, stored.value, { ...plain, width });
+			expect(response.status).toBe(200);
+			expect(response.headers.get('x-image-fallback')).toBeNull();
+			const body = await bytes(response);
+			expect(await sharp(body).metadata()).toMatchObject({ format: 'webp', width });
+			if (width === 800) expect(body.length).toBeLessThanOrEqual(100 * 1024);
+		}
+		// Stored before widths existed: no variant, so the full image rather than the stock one.
+		await storage.put('old.webp', await sharp(jpeg).webp().toBuffer(), {
+			contentType: 'image/webp',
+			cacheControl: 'public, max-age=31536000, immutable'
+		});
+		const old = await serveSlotImage(deps, slot, 'storage:old.webp', { ...plain, width: 480 });
+		expect(old.status).toBe(200);
+		expect(old.headers.get('x-image-fallback')).toBeNull();
+	});
+
 	it('streams a stored image with its headers, and answers If-None-Match with 304', async () => {
 		const storage = make();
 		await storage.put('hero.webp', jpeg, {
@@ -314,3 +369,16 @@ async function adminId(): Promise<string> {
 		.returning();
 	return created!.id;
 }
+
+describe('sizedValue', () => {
+	it('names the variant of a stored image, and asks the stock host for the width (crop kept)', () => {
+		expect(sizedValue('storage:abc.webp', 800)).toBe('storage:abc-w800.webp');
+		expect(sizedValue('https://images.unsplash.com/p?auto=format&w=1600&h=900&q=80', 800)).toBe(
+			'https://images.unsplash.com/p?auto=format&w=800&h=450&q=80'
+		);
+		// No width parameter, or already smaller: the value as it is.
+		expect(sizedValue('https://cdn.example/p.jpg', 800)).toBe('https://cdn.example/p.jpg');
+		expect(sizedValue('https://cdn.example/p.jpg?w=600', 800)).toBe('https://cdn.example/p.jpg?w=600');
+		expect(sizedValue('storage:abc.webp', null)).toBe('storage:abc.webp');
+	});
+});

@@ -25,6 +25,8 @@ export const company = {
 	phone: '04 78 00 00 00',
 	phoneHref: '+33478000000',
 	publicationDirector: 'Camille Martin, présidente',
+	/** Agrees with the person: "Directrice" for a woman, "Directeur" for a man. */
+	publicationDirectorTitle: 'Directrice de la publication',
 	host: {
 		name: 'OVH SAS',
 		address: '2 rue Kellermann, 59100 Roubaix, France',

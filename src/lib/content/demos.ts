@@ -18,6 +18,7 @@ export interface DemoSite {
 	about: { title: string; text: string[] };
 	testimonials: { quote: string; name: string; role: string }[];
 	areas: string[];
+	/** Stays within the demo: its own quote form or its own contact details, never the agency's forms. */
 	cta: { title: string; text: string; href: string; label: string };
 	schemaType: string;
 	priceRange: string;
@@ -137,7 +138,7 @@ export const paysagisteDemo: DemoSite = {
 		},
 		{
 			title: 'Arrosage et récupération d’eau',
-			text: 'Goutte-à-goutte, programmateurs et cuves : jusqu’à 50 % d’eau économisée.'
+			text: 'Goutte-à-goutte, programmateurs et cuves : arroser juste ce qu’il faut, au pied des plantes.'
 		}
 	],
 	about: {
@@ -178,7 +179,7 @@ export const paysagisteDemo: DemoSite = {
 	cta: {
 		title: 'Parlons de votre jardin',
 		text: 'Une visite conseil gratuite pour imaginer ensemble votre extérieur et chiffrer le projet.',
-		href: '/contact',
+		href: '#contact',
 		label: 'Prendre contact'
 	},
 	schemaType: 'LocalBusiness',

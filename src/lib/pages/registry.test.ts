@@ -36,7 +36,7 @@ describe('page registry', () => {
 			'/',
 			'/macon',
 			'/paysagiste',
-			'/devis',
+			'/candidature',
 			'/contact'
 		]);
 		expect(pages.nav('showcase').map((p) => p.path)).toEqual(['/contact']);

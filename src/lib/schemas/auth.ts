@@ -1,5 +1,6 @@
 /** Forms of the accounts area, shared by the pages (superforms) and the JSON API. Client-safe. */
 import { z } from 'zod';
+import { dropInvalid } from './query';
 import { lineText } from './text';
 
 export const PASSWORD_MIN = 10;
@@ -8,6 +9,8 @@ export const PASSWORD_MAX = 128;
 export const emailField = lineText('Indiquez votre adresse e-mail.')
 	.trim()
 	.toLowerCase()
+	// Left empty, the field says what it wants; "invalide" is for what was typed.
+	.min(1, 'Indiquez votre adresse e-mail.')
 	.max(254, 'Adresse e-mail trop longue.')
 	.pipe(z.email('Adresse e-mail invalide.'));
 
@@ -42,3 +45,17 @@ export const setPasswordSchema = z.object({ password: newPasswordField });
 export const resetRequestSchema = z.object({ email: emailField });
 /** `/profil?/delete`: the password confirms who asks. */
 export const deleteAccountSchema = z.object({ password: anyPassword });
+
+/** "Changer d’adresse e-mail": the new address, and the password to prove the account is yours. */
+export const emailChangeSchema = z.object({
+	newEmail: emailField,
+	// Not `password`: the profile's other forms have theirs, and field ids must be unique on the page.
+	emailPassword: lineText('Indiquez votre mot de passe.').min(1, 'Indiquez votre mot de passe.').max(1024)
+});
+
+/** The admin's users list, as its query string spells it (?q=…&role=admin&page=2); invalid values dropped. */
+export const usersQuerySchema = z.object({
+	q: dropInvalid(lineText().trim().max(100)),
+	role: dropInvalid(z.enum(['admin', 'member'])),
+	page: dropInvalid(z.coerce.number().int().min(1).max(100_000))
+});

@@ -52,6 +52,7 @@ export const devisSchema = z.object({
 	email: emailField,
 	phone: lineText('Indiquez un numéro pour vous rappeler.')
 		.trim()
+		.min(1, 'Indiquez un numéro pour vous rappeler.')
 		.regex(phonePattern, 'Numéro de téléphone invalide.'),
 	city: lineText('Indiquez la commune du chantier.')
 		.trim()
@@ -77,6 +78,8 @@ export const leadFiltersQuerySchema = z.object({
 	spam: dropInvalid(z.enum(['oui', 'non', 'tous'])),
 	traitee: dropInvalid(z.enum(['oui', 'non'])),
 	du: dropInvalid(z.iso.date()),
-	au: dropInvalid(z.iso.date())
+	au: dropInvalid(z.iso.date()),
+	onglet: dropInvalid(z.enum(['a-traiter', 'traitees', 'spam', 'toutes'])),
+	page: dropInvalid(z.coerce.number().int().min(1).max(100_000))
 });
 export type LeadFiltersQuery = z.infer<typeof leadFiltersQuerySchema>;

@@ -7,5 +7,6 @@ export const slotKeySchema = z.object({
 });
 
 export const slotUrlSchema = slotKeySchema.extend({
-	url: lineText('Indiquez une adresse.').trim().min(1, 'Indiquez une adresse (https://…).').max(2048)
+	url: lineText('Indiquez une adresse.').trim().min(1, 'Indiquez une adresse (https://…).').max(2048),
+	alt: lineText().trim().max(250, 'Texte alternatif trop long (250 caractères au plus).').optional()
 });

@@ -15,5 +15,7 @@ export const siteImageUpdateSchema = z.object({
 		{
 			error: 'Indiquez une adresse (https://…) ou une valeur storage:<chemin>.'
 		}
-	)
+	),
+	/** What the photo shows; absent or empty: the slot's label. */
+	alt: lineText().trim().max(250, 'Texte alternatif trop long (250 caractères au plus).').nullish()
 });

@@ -2,16 +2,41 @@ import * as auth from '$lib/server/auth';
 import * as candidatures from '$lib/server/candidatures';
 import * as courses from '$lib/server/courses';
 import { requireAdmin } from '$lib/server/http/guards';
+import * as images from '$lib/server/images';
 import * as leads from '$lib/server/leads';
 import type { PageServerLoad } from './$types';
 
+const forPage = (lead: {
+	id: string;
+	name: string;
+	kind: string;
+	city: string | null;
+	createdAt: Date;
+	notifyError: string | null;
+}) => ({
+	id: lead.id,
+	name: lead.name,
+	kind: lead.kind,
+	city: lead.city,
+	createdAt: lead.createdAt.toISOString(),
+	notifyError: lead.notifyError
+});
+
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	const [users, openLeads, byStatus, modules] = await Promise.all([
+	const [users, openLeads, failedNotifications, byStatus, modules, overview, stock] = await Promise.all([
 		auth.countUsers(),
 		leads.countOpen(),
+		leads.countFailedNotifications(),
 		candidatures.countByStatus(),
-		courses.count()
+		courses.count(),
+		leads.overview(),
+		images.slotsOnStock()
 	]);
-	return { counts: { users, openLeads, candidatures: byStatus, modules } };
+	return {
+		counts: { users, openLeads, failedNotifications, candidatures: byStatus, modules },
+		latestLeads: overview.latest.map(forPage),
+		failedLeads: overview.failed.map(forPage),
+		stockSlots: stock
+	};
 };

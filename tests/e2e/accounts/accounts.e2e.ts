@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '../support/fixtures';
+import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { PASSWORD, fillAndSubmit, register, signIn } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 
@@ -43,10 +43,11 @@ test('the setup form refuses a common password, then creates the first admin and
 	await page.getByRole('button', { name: 'Créer l’administrateur' }).click();
 	await expect(page).toHaveURL(`${base}/admin`);
 	const sidebar = page.getByRole('navigation', { name: 'Administration' });
-	for (const name of ['Tableau de bord', 'Candidatures', 'Cours', 'Images', 'Demandes']) {
+	for (const name of ['Tableau de bord', 'Candidatures', 'Cours', 'Images', 'Demandes', 'Utilisateurs']) {
 		await expect(sidebar.getByRole('link', { name })).toBeVisible();
 	}
-	await expect(page.getByText(ADMIN.name)).toBeVisible();
+	// The admin's shell names who is signed in, in its account menu.
+	await expect(page.getByRole('banner').locator('summary')).toContainText(ADMIN.name);
 	await expect(page.getByRole('main')).toContainText('utilisateurs');
 });
 
@@ -67,18 +68,27 @@ test('setup is closed once an admin exists: the page says so and the API answers
 test('the admin signs out and back in, and is sent to /admin', async ({ page }) => {
 	await signIn(page, base, ADMIN.email);
 	await expect(page).toHaveURL(`${base}/admin`);
-	await page.getByRole('complementary').getByRole('button', { name: 'Se déconnecter' }).click();
+	// The one logout is in the top bar's account menu.
+	await page.getByRole('banner').locator('summary').click();
+	await page.getByRole('banner').getByRole('button', { name: 'Se déconnecter' }).click();
 	await expect(page).toHaveURL(`${base}/`);
 	await page.goto(`${base}/admin`);
 	await expect(page).toHaveURL(`${base}/`);
 });
 
-test('a member registers, lands on /dashboard, and /admin sends them to /', async ({ page }) => {
+test('a member registers, lands on /dashboard, and /admin answers a 403 page that says where to go', async ({
+	page,
+	pageProblems
+}) => {
 	await register(page, base, 'Léa Dupont', 'lea@exemple.fr');
 	await expect(page).toHaveURL(`${base}/dashboard`);
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bonjour Léa Dupont');
-	await page.goto(`${base}/admin`);
-	await expect(page).toHaveURL(`${base}/`);
+	const forbidden = await page.goto(`${base}/admin/demandes`);
+	expect(forbidden?.status()).toBe(403);
+	expectConsoleNotes(pageProblems, /status of 403/);
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Accès réservé');
+	await page.getByRole('main').getByRole('link', { name: 'votre espace membre' }).click();
+	await expect(page).toHaveURL(`${base}/dashboard`);
 	// Already signed in: /login and /register send the member on.
 	await page.goto(`${base}/login`);
 	await expect(page).toHaveURL(`${base}/dashboard`);

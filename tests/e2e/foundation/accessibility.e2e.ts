@@ -13,7 +13,9 @@ for (const path of [
 	'/setup-admin',
 	'/mentions-legales',
 	'/cgv',
-	'/confidentialite'
+	'/confidentialite',
+	'/candidature',
+	'/mot-de-passe-oublie'
 ]) {
 	test(`${path} has no WCAG 2.1 A/AA violation that axe can find`, async ({ page }) => {
 		await page.goto(path);
@@ -27,7 +29,13 @@ for (const path of [
 	'/admin/demandes',
 	'/admin/emails',
 	'/admin/emails/lead-notification-devis',
-	'/profil'
+	'/admin/utilisateurs',
+	'/admin/candidatures',
+	'/admin/cours',
+	'/admin/demandes?onglet=toutes',
+	'/profil',
+	'/dashboard',
+	'/cours'
 ]) {
 	test(`${path} (signed in as admin) has no WCAG 2.1 A/AA violation that axe can find`, async ({ page }) => {
 		await signInAsAdmin(page);

@@ -4,7 +4,7 @@ const legalPages = [
 	{
 		path: '/mentions-legales',
 		heading: 'Mentions légales',
-		mustSay: ['Directeur de la publication', 'Hébergement', 'Propriété intellectuelle']
+		mustSay: ['Directrice de la publication', 'Hébergement', 'Propriété intellectuelle']
 	},
 	{
 		path: '/cgv',

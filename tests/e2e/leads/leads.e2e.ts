@@ -104,12 +104,28 @@ test('a visitor fills /devis, sees the success message, and the request appears 
 	);
 	await expect(admin).toHaveURL(`${base}/admin`);
 	await admin.goto(`${base}/admin/demandes`);
-	const item = admin.getByRole('listitem').filter({ hasText: 'Camille Roux' });
-	await expect(item).toBeVisible();
-	await item.getByText('Camille Roux').click();
-	await expect(item).toContainText('Ravalement de façade, maison de 1930.');
-	await item.getByRole('button', { name: 'Marquer traitée' }).click();
-	await expect(admin.getByRole('status')).toContainText('traitée');
+	// The inbox opens on "à traiter", one dense row per lead, with the counts of every tab.
+	const tabs = admin.getByRole('navigation', { name: 'Onglets des demandes' });
+	await expect(tabs.getByRole('link', { name: /À traiter \d+/ })).toHaveAttribute('aria-current', 'page');
+	const row = admin.getByRole('row', { name: /Camille Roux/ });
+	await expect(row).toContainText('07 11 22 33 44');
+	await expect(row).toContainText('Gleizé');
+	await expect(row).toContainText('Façade ou enduit');
+	await expect(row).toContainText('Ravalement de façade');
+	await expect(admin.getByText(/^Demandes 1–\d+ sur \d+$/)).toBeVisible();
+	await row.getByRole('button', { name: 'Marquer traitée' }).click();
+	// Handled, the lead leaves this tab: the answer is said at the top, and the counts follow.
+	await expect(admin.getByRole('status').first()).toContainText('traitée');
+	await expect(tabs.getByRole('link', { name: /Traitées 1/ })).toBeVisible();
+	await tabs.getByRole('link', { name: /Traitées/ }).click();
+	await admin
+		.getByRole('row', { name: /Camille Roux/ })
+		.getByRole('link', { name: 'Camille Roux' })
+		.click();
+	await expect(admin).toHaveURL(/\/admin\/demandes\/[0-9a-f-]{36}$/);
+	await expect(admin.getByRole('main')).toContainText('Ravalement de façade, maison de 1930.');
+	await admin.getByRole('button', { name: 'Remettre à traiter' }).click();
+	await expect(admin.getByRole('status').first()).toContainText('à traiter');
 
 	const csv = await admin.request.get(`${base}/admin/demandes/export.csv`);
 	expect(csv.headers()['content-type']).toContain('text/csv');
@@ -151,7 +167,7 @@ test('invalid input shows French errors on the form', async ({ page, pageProblem
 });
 
 for (const javaScriptEnabled of [true, false]) {
-	test(`a second request from the same page is taken too, not as a replay (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+	test(`a second request after the confirmation is taken too, not as a replay (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
 		browser
 	}) => {
 		const context = await browser.newContext({ javaScriptEnabled });
@@ -168,7 +184,8 @@ for (const javaScriptEnabled of [true, false]) {
 			await page.waitForTimeout(MIN_FILL_MS + 200);
 			await page.getByRole('button', { name: 'Envoyer ma demande' }).click();
 			await expect(page.getByText('Merci ! Votre demande est bien reçue')).toBeVisible();
-			// The form comes back empty, with a fresh single-use token.
+			// The confirmation replaces the form; "another request" brings it back empty, with a fresh token.
+			await page.getByRole('link', { name: 'Faire une autre demande' }).click();
 			await expect(page.getByLabel('Nom', { exact: true })).toHaveValue('');
 			// Each request notifies the business and acknowledges the visitor: neither was taken for spam.
 			await smtp.waitFor(before + 2 * round);

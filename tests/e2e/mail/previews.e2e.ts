@@ -8,7 +8,7 @@ test('an admin previews every e-mail template, in the light and the dark theme, 
 	await page.goto('/admin/emails');
 	// One preview per template of the catalogue: leads (4), candidatures (4), members (3).
 	const links = page.getByRole('main').locator('a[href^="/admin/emails/"]');
-	await expect(links).toHaveCount(11);
+	await expect(links).toHaveCount(13);
 	for (const name of [
 		'Nouvelle demande de devis (à l’entreprise)',
 		'Candidature acceptée, lien de paiement (au candidat)',

@@ -4,7 +4,7 @@ import { signInAsAdmin } from '../support/accounts';
 const pages = [
 	{ path: '/', title: /Atelier — sites web/, jsonLd: 'Organization', cta: '/contact' },
 	{ path: '/macon', title: /Maçonnerie Girard/, jsonLd: 'GeneralContractor', cta: '/devis' },
-	{ path: '/paysagiste', title: /Les Jardins de Margaux/, jsonLd: 'LocalBusiness', cta: '/contact' }
+	{ path: '/paysagiste', title: /Les Jardins de Margaux/, jsonLd: 'LocalBusiness', cta: '#contact' }
 ];
 
 for (const width of [360, 768, 1280]) {

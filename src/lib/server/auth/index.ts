@@ -35,6 +35,18 @@ export const sendPasswordReset = (email: string, address: string) => {
 	const { db, mail, config } = appDeps();
 	return service.sendPasswordReset({ db, mail, origin: config.origin }, email, address);
 };
+export const requestEmailChange = (change: { userId: string; newEmail: string; password: string }) => {
+	const { db, mail, config } = appDeps();
+	return service.requestEmailChange({ db, mail, origin: config.origin }, change);
+};
+export const emailChangeState = (token: string, userId: string) =>
+	service.emailChangeState(appDeps().db, token, userId);
+export const confirmEmailChange = (token: string, userId: string) => {
+	const { db, mail } = appDeps();
+	return service.confirmEmailChange({ db, mail }, token, userId);
+};
+export const listUsers = (filters: { search?: string; role?: 'admin' | 'member' }, page: number) =>
+	service.listUsers(appDeps().db, filters, page);
 export const closeSession = (sessionId: string) => session.invalidateSession(appDeps().db, sessionId);
 
 /** Where to go after signing in: a safe `redirectTo` on this site (resolved against ORIGIN), else home. */

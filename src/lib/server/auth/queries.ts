@@ -1,7 +1,7 @@
 /** The accounts domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, count, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { passwordTokens, sessions, users, type User } from '../db/schema';
+import { emailChanges, passwordTokens, sessions, users, type User } from '../db/schema';
 
 export type { User };
 
@@ -49,8 +49,9 @@ export interface SessionRow {
 	expiresAt: Date;
 }
 
-export async function insertSession(db: DbOrTx, session: SessionRow): Promise<void> {
+export async function insertSession(db: DbOrTx, session: SessionRow, now = new Date()): Promise<void> {
 	await db.insert(sessions).values(session);
+	await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, session.userId));
 }
 
 /** The session and the few fields of its user that a request needs. */
@@ -118,4 +119,70 @@ export const passwordTokenByHash = async (db: DbOrTx, hash: string) =>
 
 export async function deleteUser(db: DbOrTx, id: string): Promise<void> {
 	await db.delete(users).where(eq(users.id, id));
+}
+
+export type UserRole = 'admin' | 'member';
+
+/** The admin's users list: a search on name or e-mail, a role, newest first; one page and the total. */
+export async function selectUsers(
+	db: DbOrTx,
+	filters: { search?: string; role?: UserRole },
+	limit: number,
+	offset: number
+) {
+	const conditions = [];
+	if (filters.search) {
+		// ILIKE's own wildcards in the search are matched literally.
+		const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+		conditions.push(or(ilike(users.name, pattern), ilike(users.email, pattern)));
+	}
+	if (filters.role) conditions.push(eq(users.isAdmin, filters.role === 'admin'));
+	const where = conditions.length ? and(...conditions) : undefined;
+	const [rows, [total]] = await Promise.all([
+		db
+			.select({
+				id: users.id,
+				name: users.name,
+				email: users.email,
+				isAdmin: users.isAdmin,
+				createdAt: users.createdAt,
+				lastSignInAt: users.lastSignInAt
+			})
+			.from(users)
+			.where(where)
+			.orderBy(desc(users.createdAt), desc(users.id))
+			.limit(limit)
+			.offset(offset),
+		db.select({ n: count() }).from(users).where(where)
+	]);
+	return { rows, total: total?.n ?? 0 };
+}
+
+export async function insertEmailChange(
+	db: DbOrTx,
+	values: { hash: string; userId: string; newEmail: string; expiresAt: Date }
+): Promise<void> {
+	// One pending change per account: a new request replaces the previous link.
+	await db
+		.delete(emailChanges)
+		.where(and(eq(emailChanges.userId, values.userId), isNull(emailChanges.usedAt)));
+	await db.insert(emailChanges).values(values);
+}
+
+export const emailChangeByHash = async (db: DbOrTx, hash: string) =>
+	(await db.select().from(emailChanges).where(eq(emailChanges.hash, hash)))[0];
+
+/** Marks the change used if it is unused and unexpired; returns it, or nothing. One caller wins a race. */
+export async function spendEmailChange(db: DbOrTx, hash: string, now: Date) {
+	const [row] = await db
+		.update(emailChanges)
+		.set({ usedAt: now })
+		.where(and(eq(emailChanges.hash, hash), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now)))
+		.returning({ userId: emailChanges.userId, newEmail: emailChanges.newEmail });
+	return row;
+}
+
+/** Throws PostgreSQL's unique violation (23505) when the address is taken. */
+export async function setUserEmail(db: DbOrTx, userId: string, email: string): Promise<void> {
+	await db.update(users).set({ email }).where(eq(users.id, userId));
 }

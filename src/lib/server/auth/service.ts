@@ -7,7 +7,7 @@ import { AppError, ConflictError, ValidationError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
 import { inBackground } from '../lifecycle';
-import { passwordReset, sendWith, type MailDeps } from '../mail';
+import { emailChanged, emailChangeConfirmation, passwordReset, sendWith, type MailDeps } from '../mail';
 import { isUniqueViolation } from '../db/violations';
 import * as queries from './queries';
 import { invalidateOtherSessions, type SessionUser } from './session';
@@ -114,6 +114,22 @@ export async function adminState(db: DbOrTx): Promise<'exists' | 'none' | 'unkno
 }
 
 export const countUsers = (db: DbOrTx): Promise<number> => queries.countUsers(db);
+
+export const USERS_PAGE_SIZE = 50;
+
+/** The admin's users list: one page (50) of the search, with the total and the page count. */
+export async function listUsers(
+	db: DbOrTx,
+	filters: { search?: string; role?: queries.UserRole },
+	page: number,
+	pageSize = USERS_PAGE_SIZE
+) {
+	const { total } = await queries.selectUsers(db, filters, 0, 0);
+	const pages = Math.max(1, Math.ceil(total / pageSize));
+	const current = Math.min(Math.max(1, page), pages);
+	const { rows } = await queries.selectUsers(db, filters, pageSize, (current - 1) * pageSize);
+	return { users: rows, total, page: current, pages, pageSize };
+}
 
 export class AdminAlreadyExistsError extends ConflictError {
 	constructor() {
@@ -324,4 +340,92 @@ export async function sendPasswordReset(
 			...passwordReset(found.user.name, found.link)
 		})
 	);
+}
+
+// ——— Changing the e-mail address: confirmed from the new address ———
+
+export const EMAIL_CHANGE_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Asks for a new address: the current password proves it is the owner (same slow-down as sign-in), the address
+ * must be free, and a single-use link (24 h) is sent to the new address. The account keeps its address until
+ * the link is followed. Returns the link (the tests follow it).
+ */
+export async function requestEmailChange(
+	deps: { db: Db; mail: MailDeps; origin: URL },
+	{ userId, newEmail, password }: { userId: string; newEmail: string; password: string },
+	now = Date.now()
+): Promise<string> {
+	const user = await queries.userById(deps.db, userId);
+	if (!user) throw new InvalidCredentialsError();
+	const email = newEmail.trim().toLowerCase();
+	if (email === user.email)
+		throw new ValidationError({ newEmail: ['C’est déjà l’adresse de votre compte.'] });
+	await rateLimit.reserveAttempt(deps.db, signInSlowDown, user.email);
+	if (!(await verifyPassword(user.passwordHash, password)))
+		// Named after the profile form's field (the page has other password fields).
+		throw new ValidationError({ emailPassword: ['Le mot de passe est incorrect.'] });
+	await rateLimit.clear(deps.db, signInSlowDown, user.email);
+	if (await queries.userByEmail(deps.db, email))
+		throw new ValidationError({ newEmail: ['Cette adresse est déjà celle d’un autre compte.'] });
+	const token = randomBytes(32).toString('base64url');
+	await queries.insertEmailChange(deps.db, {
+		hash: tokenHash(token),
+		userId,
+		newEmail: email,
+		expiresAt: new Date(now + EMAIL_CHANGE_LIFETIME_MS)
+	});
+	const link = new URL(`/profil/adresse/${token}`, deps.origin).href;
+	const sent = await sendWith(deps.mail, {
+		to: { name: user.name, address: email },
+		template: 'email-change',
+		...emailChangeConfirmation(user.name, link)
+	});
+	if (!sent.sent)
+		throw new AppError(503, 'L’e-mail de confirmation n’a pas pu partir. Réessayez dans quelques minutes.');
+	return link;
+}
+
+export type EmailChangeState = 'valid' | 'used' | 'expired' | 'unknown';
+
+/** What a link is worth to the signed-in user `userId`: someone else's link is as good as unknown. */
+export async function emailChangeState(db: DbOrTx, token: string, userId: string, now = new Date()) {
+	const unknown = { state: 'unknown' as EmailChangeState, newEmail: null };
+	if (!/^[\w-]{43}$/.test(token)) return unknown;
+	const row = await queries.emailChangeByHash(db, tokenHash(token));
+	if (!row || row.userId !== userId) return unknown;
+	const state: EmailChangeState = row.usedAt ? 'used' : row.expiresAt <= now ? 'expired' : 'valid';
+	return { state, newEmail: row.newEmail };
+}
+
+/** The link was followed: the new address replaces the old, which is told so. One use; a taken address refused. */
+export async function confirmEmailChange(
+	deps: { db: Db; mail: MailDeps },
+	token: string,
+	userId: string,
+	now = new Date()
+): Promise<{ userId: string; email: string }> {
+	const { state } = await emailChangeState(deps.db, token, userId, now);
+	if (state !== 'valid') throw new PasswordLinkError(state);
+	const { user, newEmail } = await deps.db
+		.transaction(async (tx) => {
+			const spent = await queries.spendEmailChange(tx, tokenHash(token), now);
+			if (!spent) throw new PasswordLinkError('used');
+			const before = await queries.userById(tx, spent.userId);
+			await queries.setUserEmail(tx, spent.userId, spent.newEmail);
+			return { user: before!, newEmail: spent.newEmail };
+		})
+		.catch((error: unknown) => {
+			if (isUniqueViolation(error))
+				throw new ConflictError('Cette adresse est entre-temps devenue celle d’un autre compte.');
+			throw error;
+		});
+	inBackground(
+		sendWith(deps.mail, {
+			to: { name: user.name, address: user.email },
+			template: 'email-changed',
+			...emailChanged(user.name, newEmail)
+		})
+	);
+	return { userId: user.id, email: newEmail };
 }

@@ -46,7 +46,7 @@ export async function createSession(
 		userId,
 		expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS)
 	};
-	await queries.insertSession(db, session);
+	await queries.insertSession(db, session, now);
 	return session;
 }
 

@@ -27,7 +27,9 @@ export const users = pgTable(
 		name: text('name').notNull(),
 		passwordHash: text('password_hash').notNull(),
 		isAdmin: boolean('is_admin').notNull().default(false),
-		createdAt: createdAt()
+		createdAt: createdAt(),
+		/** Set each time a session is opened (sign-in, registration, password link): the admin's users list. */
+		lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true })
 	},
 	(t) => [uniqueIndex('users_email_unique').on(t.email)]
 );
@@ -50,6 +52,8 @@ export const siteImages = pgTable('site_images', {
 	key: text('key').primaryKey(),
 	/** An https:// URL on an allowed host, or storage:<path> in the private bucket. */
 	url: text('url').notNull(),
+	/** What the photo shows, written by the admin who chose it; null: the slot's own label. */
+	alt: text('alt'),
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 	updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' })
 });
@@ -226,6 +230,25 @@ export const passwordTokens = pgTable(
 		createdAt: createdAt()
 	},
 	(t) => [index('password_tokens_user_id_idx').on(t.userId)]
+);
+
+/**
+ * A change of e-mail address waiting for its confirmation: the link goes to the new address, and only its
+ * SHA-256 is kept. Until it is followed, the account keeps its old address.
+ */
+export const emailChanges = pgTable(
+	'email_changes',
+	{
+		hash: text('hash').primaryKey(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		newEmail: text('new_email').notNull(),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+		createdAt: createdAt()
+	},
+	(t) => [index('email_changes_user_id_idx').on(t.userId)]
 );
 
 /** Course modules (CONTRACT §5): Markdown written by admins, shown to members once published, in `position` order. */

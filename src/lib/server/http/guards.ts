@@ -3,7 +3,7 @@
  * every admin load, action and API handler (tests/static/route-guards.test.ts walks src/routes to prove it).
  * Layout redirects are for navigation only. The policy itself is `decide` (auth/access.ts), free of HTTP.
  */
-import { redirect } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import * as auth from '../auth';
 import { decide } from '../auth/access';
 import type { SessionUser } from '../auth/session';
@@ -29,7 +29,9 @@ export function requireUser(event: GuardEvent): SessionUser {
 
 /**
  * Admin pages and API. The API answers 401 (signed out) or 403 (not an admin) as problem details. Pages send
- * non-admins to `/` (CONTRACT §4) — or to `/setup-admin` while no admin exists yet.
+ * signed-out visitors to `/` (CONTRACT §4) — or to `/setup-admin` while no admin exists yet — and show a signed-in
+ * member a 403 page that says why and where to go (issue "Experience", point 12: a member is never just
+ * dropped on the home page).
  */
 export async function requireAdmin(event: GuardEvent): Promise<SessionUser> {
 	const user = event.locals.user;
@@ -37,5 +39,6 @@ export async function requireAdmin(event: GuardEvent): Promise<SessionUser> {
 	if (decision === 'allow') return user!;
 	if (isApi(event)) throw decision === 'unauthenticated' ? new UnauthorizedError() : new ForbiddenError();
 	if ((await auth.adminState()) === 'none') redirect(303, '/setup-admin');
+	if (decision === 'forbidden') error(403, 'Cette page est réservée aux administrateurs.');
 	redirect(303, '/');
 }

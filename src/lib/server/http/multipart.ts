@@ -13,6 +13,8 @@ export interface UploadedFile {
 	filename: string;
 	mimeType: string;
 	data: Buffer;
+	/** The body's text fields (the alt text sent with an upload), as sent. */
+	fields: Record<string, string>;
 }
 
 /** Room for the multipart envelope (boundaries, part headers) around the file itself. */
@@ -46,6 +48,10 @@ export async function readSingleFile(
 			return;
 		}
 		let found: UploadedFile | null = null;
+		const fields: Record<string, string> = {};
+		parser.on('field', (name, value) => {
+			fields[name] = value;
+		});
 		let settled = false;
 		const fail = (error: Error) => {
 			if (settled) return;
@@ -78,7 +84,8 @@ export async function readSingleFile(
 					field: name,
 					filename: info.filename ?? '',
 					mimeType: info.mimeType,
-					data: Buffer.concat(chunks)
+					data: Buffer.concat(chunks),
+					fields
 				};
 			});
 		});

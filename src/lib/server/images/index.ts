@@ -5,9 +5,17 @@
 import { appDeps } from '../app';
 import { readSingleFile } from '../http/multipart';
 import { FsStorage, isValidObjectPath, type SignedRead } from '../storage';
-import { serveSlot } from './proxy';
-import { imagesOfPage, listSiteImages, setSiteImage, type SiteImageChange } from './service';
-import { slotOf, type SitePage } from './slots';
+import { serveSlot, type ImageRequest } from './proxy';
+import { ValidationError } from '../errors';
+import {
+	ALT_MAX,
+	imagesOfPage,
+	listSiteImages,
+	setSiteImage,
+	storedValues,
+	type SiteImageChange
+} from './service';
+import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
 import { MAX_UPLOAD_BYTES, storeUpload } from './upload';
 
 /** The images of a page, as `/api/img/{key}?v=…` paths. */
@@ -19,26 +27,62 @@ export const listSlots = () => {
 	return listSiteImages(db, storage);
 };
 
+/** The slots still showing their stock photo: what the dashboard asks the admin to replace. */
+export async function slotsOnStock() {
+	const values = await storedValues(appDeps().db);
+	return SLOTS.filter((slot) => !values.has(slot.key)).map((slot) => ({
+		key: slot.key,
+		label: slot.label,
+		pageLabel: PAGE_LABELS[slot.page]
+	}));
+}
+
 /** Sets a slot to a `storage:` value or an allowed external URL, or back to its stock image (`null`). */
 export const replaceSlot = (change: SiteImageChange, adminId: string) =>
 	setSiteImage(appDeps(), change, adminId);
 
 /** Reads one uploaded file from a multipart request and stores it, optimised, in the private bucket. */
 export async function upload(request: Request) {
-	const { storage, config } = appDeps();
-	const file = await readSingleFile(request, 'file', MAX_UPLOAD_BYTES);
-	return storeUpload(storage, file.data, file.mimeType, { maxEdge: config.imageMaxEdge });
+	const { value, path, contentType, stats } = await uploadWithFields(request);
+	// What CONTRACT §3 answers: the stored value and its stats (the widths follow in the background).
+	return { value, path, contentType, stats };
 }
 
-/** Upload, then point the slot at it: the no-JavaScript path of the admin page. */
+async function uploadWithFields(
+	request: Request,
+	check: (fields: Record<string, string>) => void = () => {}
+) {
+	const { storage, config } = appDeps();
+	const file = await readSingleFile(request, 'file', MAX_UPLOAD_BYTES);
+	// The whole body is read: a refusal now leaves nothing stored and nothing unread.
+	check(file.fields);
+	const stored = await storeUpload(storage, file.data, file.mimeType, { maxEdge: config.imageMaxEdge });
+	return { ...stored, fields: file.fields };
+}
+
+/**
+ * Upload, then point the slot at it (the admin page, with or without JavaScript): the photo comes with its alt
+ * text, which a new photo needs (the old one described another picture).
+ */
 export async function uploadToSlot(request: Request, key: string, adminId: string) {
-	const stored = await upload(request);
-	await replaceSlot({ key, url: stored.value }, adminId);
-	return stored;
+	const stored = await uploadWithFields(request, (fields) => {
+		if (!slotOf(key))
+			throw new ValidationError({ key: [`La clé « ${key} » ne correspond à aucun emplacement d’image.`] });
+		const alt = fields.alt?.trim() ?? '';
+		if (!alt) throw new ValidationError({ alt: ['Décrivez la photo en quelques mots (texte alternatif).'] });
+		// eslint-disable-next-line no-control-regex -- one line of text, no control character
+		if (alt.length > ALT_MAX || /[\u0000-\u001f\u007f]/.test(alt))
+			throw new ValidationError({
+				alt: [`Texte alternatif invalide (une ligne, ${ALT_MAX} caractères au plus).`]
+			});
+	});
+	await replaceSlot({ key, url: stored.value, alt: stored.fields.alt }, adminId);
+	const slot = slotOf(key)!;
+	return { ...stored, displayWidth: slot.width };
 }
 
 /** GET /api/img/{key}: null for an unknown key. */
-export function serve(key: string, request: { ifNoneMatch: string | null; head: boolean }) {
+export function serve(key: string, request: ImageRequest) {
 	const slot = slotOf(key);
 	return slot ? serveSlot(appDeps(), slot, request) : null;
 }

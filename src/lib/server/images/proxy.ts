@@ -8,11 +8,13 @@ import { Readable } from 'node:stream';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db';
 import { log } from '../log';
-import { FsStorage, storagePathOf, type Storage } from '../storage';
+import type { ImageWidth } from '$lib/images';
+import { FsStorage, storagePathOf, toStorageValue, type Storage } from '../storage';
 import { bundledFallback } from './fallbacks';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
 import { storedValue } from './service';
 import type { Slot } from './slots';
+import { variantPath } from './variants';
 
 export const SIGNED_URL_SECONDS = 60 * 60;
 export const PROXY_CACHE_CONTROL = 'public, max-age=3300, s-maxage=3300';
@@ -30,6 +32,35 @@ const rememberFailure = (url: string) => {
 	if (recentFailures.size > 1000) recentFailures.clear();
 	recentFailures.set(url, Date.now() + FAILURE_MEMORY_MS);
 };
+
+/** What a request for a slot's image asks: a conditional GET, a HEAD, one of IMAGE_WIDTHS (null: full size). */
+export interface ImageRequest {
+	ifNoneMatch: string | null;
+	head: boolean;
+	width?: ImageWidth | null;
+}
+
+/**
+ * The same image at `width`: a stored upload's variant made at upload time (`<uuid>-w800.webp`), the stock host's
+ * own width parameter (`w=`, with `h=` scaled to keep the crop), or — for a host without one — the image as it is.
+ */
+export function sizedValue(value: string, width: ImageWidth | null | undefined): string {
+	if (!width) return value;
+	const objectPath = storagePathOf(value);
+	if (objectPath !== null) return toStorageValue(variantPath(objectPath, width));
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		return value;
+	}
+	const w = Number(url.searchParams.get('w'));
+	if (!w || w <= width) return value;
+	const h = Number(url.searchParams.get('h'));
+	url.searchParams.set('w', String(width));
+	if (h) url.searchParams.set('h', String(Math.round((h * width) / w)));
+	return url.href;
+}
 
 export interface ProxyDeps {
 	storage: Storage;
@@ -102,14 +133,14 @@ function respond(
 export async function serveSlot(
 	deps: ProxyDeps & { db: DbOrTx },
 	slot: Slot,
-	request: { ifNoneMatch: string | null; head: boolean }
+	request: ImageRequest
 ): Promise<Response> {
 	let value: string | null;
 	try {
 		value = await storedValue(deps.db, slot.key);
 	} catch (error) {
 		log.warn('site image value unreadable: serving the fallback', { key: slot.key, reason: reasonOf(error) });
-		return serveFallback(slot, slot.defaultUrl, request.head);
+		return serveFallback(slot, slot.defaultUrl, request);
 	}
 	return serveSlotImage(deps, slot, value, request);
 }
@@ -120,9 +151,35 @@ export async function serveSlotImage(
 	deps: ProxyDeps,
 	slot: Slot,
 	storedValue: string | null,
-	request: { ifNoneMatch: string | null; head: boolean }
+	request: ImageRequest
 ): Promise<Response> {
-	const value = storedValue ?? slot.defaultUrl;
+	const chosen = storedValue ?? slot.defaultUrl;
+	const sized = sizedValue(chosen, request.width);
+	const isVariant = storagePathOf(sized) !== null;
+	// A storage that just failed is not asked for a variant first: straight to the value (and its fallback).
+	if (sized !== chosen && !(isVariant && failedRecently(chosen))) {
+		const response = await serveValue(deps, slot, sized, request, { quiet: isVariant });
+		if (response) return response;
+		// An upload made before widths existed has no variants: its full size is served instead. An external
+		// host that failed at one width is not asked again at another: the fallback follows.
+		if (!isVariant) return serveFallback(slot, chosen, request);
+	}
+	return (
+		(await serveValue(deps, slot, chosen, request, {
+			// The full image standing in for a width not made yet: cached briefly, so the width replaces it soon.
+			cacheControl: sized !== chosen ? FALLBACK_CACHE_CONTROL : PROXY_CACHE_CONTROL
+		})) ?? serveFallback(slot, chosen, request)
+	);
+}
+
+/** One value through its upstream; null when that failed (remembered, and logged unless `quiet`). */
+async function serveValue(
+	deps: ProxyDeps,
+	slot: Slot,
+	value: string,
+	request: ImageRequest,
+	{ quiet = false, cacheControl = PROXY_CACHE_CONTROL } = {}
+): Promise<Response | null> {
 	const failedMidBody = (error: Error) => {
 		rememberFailure(value);
 		log.warn('site image aborted mid-body', { key: slot.key, reason: error.message });
@@ -134,27 +191,28 @@ export async function serveSlotImage(
 			objectPath !== null
 				? await fetchFromStorage(deps, objectPath, request.ifNoneMatch)
 				: await fetchExternalImage(value, deps.config.imageRemoteHosts, { ifNoneMatch: request.ifNoneMatch });
-		return respond(upstream, PROXY_CACHE_CONTROL, {}, request.head, failedMidBody);
+		return respond(upstream, cacheControl, {}, request.head, failedMidBody);
 	} catch (error) {
-		if (!failedRecently(value)) rememberFailure(value);
-		log.warn('site image fell back to its default', { key: slot.key, reason: reasonOf(error) });
+		// A variant not made yet is no upstream failure: it is asked again next time.
+		if (!quiet && !failedRecently(value)) rememberFailure(value);
+		if (!quiet) log.warn('site image fell back to its default', { key: slot.key, reason: reasonOf(error) });
+		return null;
 	}
-	return serveFallback(slot, value, request.head);
 }
 
 /** The slot's stock image, or when even that is out of reach, the page's bundled image. */
-async function serveFallback(slot: Slot, failedValue: string, head: boolean): Promise<Response> {
+async function serveFallback(slot: Slot, failedValue: string, request: ImageRequest): Promise<Response> {
+	const { head } = request;
 	const fallbackHeaders = { 'x-image-fallback': '1' };
 	// The stock image is ours: it is fetched even when its host was dropped from IMAGE_REMOTE_HOSTS.
-	if (failedValue !== slot.defaultUrl && !failedRecently(slot.defaultUrl)) {
+	const stock = sizedValue(slot.defaultUrl, request.width);
+	if (failedValue !== slot.defaultUrl && !failedRecently(stock)) {
 		try {
-			const stockHost = new URL(slot.defaultUrl).host;
-			const upstream = await fetchExternalImage(slot.defaultUrl, [stockHost]);
-			return respond(upstream, FALLBACK_CACHE_CONTROL, fallbackHeaders, head, () =>
-				rememberFailure(slot.defaultUrl)
-			);
+			const stockHost = new URL(stock).host;
+			const upstream = await fetchExternalImage(stock, [stockHost]);
+			return respond(upstream, FALLBACK_CACHE_CONTROL, fallbackHeaders, head, () => rememberFailure(stock));
 		} catch {
-			rememberFailure(slot.defaultUrl);
+			rememberFailure(stock);
 		}
 	}
 	const bundled = bundledFallback(slot.page);

@@ -3,12 +3,12 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { siteImages } from '../db/schema';
 
-export type StoredValues = Map<string, { url: string; updatedAt: Date }>;
+export type StoredValues = Map<string, { url: string; alt: string | null; updatedAt: Date }>;
 
 /** Every slot that has a value of its own (the others show their stock image). */
 export async function selectSlotValues(db: DbOrTx): Promise<StoredValues> {
 	const rows = await db.select().from(siteImages);
-	return new Map(rows.map((r) => [r.key, { url: r.url, updatedAt: r.updatedAt }]));
+	return new Map(rows.map((r) => [r.key, { url: r.url, alt: r.alt, updatedAt: r.updatedAt }]));
 }
 
 export async function deleteSlotValue(db: DbOrTx, key: string): Promise<void> {
@@ -16,12 +16,18 @@ export async function deleteSlotValue(db: DbOrTx, key: string): Promise<void> {
 }
 
 /** Sets a slot's value; returns when it was recorded. */
-export async function upsertSlotValue(db: DbOrTx, key: string, url: string, adminId: string): Promise<Date> {
+export async function upsertSlotValue(
+	db: DbOrTx,
+	key: string,
+	url: string,
+	alt: string | null,
+	adminId: string
+): Promise<Date> {
 	const now = new Date();
 	const [row] = await db
 		.insert(siteImages)
-		.values({ key, url, updatedAt: now, updatedBy: adminId })
-		.onConflictDoUpdate({ target: siteImages.key, set: { url, updatedAt: now, updatedBy: adminId } })
+		.values({ key, url, alt, updatedAt: now, updatedBy: adminId })
+		.onConflictDoUpdate({ target: siteImages.key, set: { url, alt, updatedAt: now, updatedBy: adminId } })
 		.returning({ updatedAt: siteImages.updatedAt });
 	return row!.updatedAt;
 }

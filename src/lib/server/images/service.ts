@@ -15,6 +15,8 @@ export interface SiteImageEntry {
 	page: SitePage;
 	pageLabel: string;
 	label: string;
+	/** The alt text pages show: the admin's, or the slot's label. */
+	alt: string;
 	width: number;
 	height: number;
 	url: string;
@@ -65,6 +67,7 @@ export async function listSiteImages(db: DbOrTx, storage: Storage): Promise<Site
 				page: slot.page,
 				pageLabel: PAGE_LABELS[slot.page],
 				label: slot.label,
+				alt: row?.alt ?? slot.label,
 				width: slot.width,
 				height: slot.height,
 				url,
@@ -95,7 +98,11 @@ export async function valueProblem(
 export interface SiteImageChange {
 	key: string;
 	url: string | null;
+	/** What the new photo shows; empty or absent: the slot's label. */
+	alt?: string | null;
 }
+
+export const ALT_MAX = 250;
 
 /** Saves a slot's value (or resets it when `url` is null), then purges the slot's page before returning. */
 export async function setSiteImage(
@@ -114,7 +121,10 @@ export async function setSiteImage(
 	} else {
 		const problem = await valueProblem(deps.storage, deps.config, change.url);
 		if (problem) throw new ValidationError({ url: [problem] });
-		updatedAt = await queries.upsertSlotValue(deps.db, slot.key, change.url, adminId);
+		const alt = change.alt?.trim() || null;
+		if (alt && alt.length > ALT_MAX)
+			throw new ValidationError({ alt: [`Texte alternatif trop long (${ALT_MAX} caractères au plus).`] });
+		updatedAt = await queries.upsertSlotValue(deps.db, slot.key, change.url, alt, adminId);
 	}
 	await pageCache.purge(slot.page);
 	const url = change.url ?? slot.defaultUrl;
@@ -141,11 +151,17 @@ export async function imagesOfPage(db: DbOrTx, page: SitePage): Promise<Record<s
 	const values = await storedValues(db);
 	return Object.fromEntries(
 		slotsOfPage(page).map((slot) => {
-			const value = values.get(slot.key)?.url ?? slot.defaultUrl;
+			const row = values.get(slot.key);
+			const value = row?.url ?? slot.defaultUrl;
 			const version = createHash('sha256').update(value).digest('base64url').slice(0, 10);
 			return [
 				slot.key,
-				{ src: `/api/img/${slot.key}?v=${version}`, alt: slot.label, width: slot.width, height: slot.height }
+				{
+					src: `/api/img/${slot.key}?v=${version}`,
+					alt: row?.alt ?? slot.label,
+					width: slot.width,
+					height: slot.height
+				}
 			];
 		})
 	);

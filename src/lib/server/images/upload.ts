@@ -13,8 +13,11 @@ import {
 	UnsupportedMediaTypeError
 } from '../errors';
 import type { UploadStats } from '$lib/schemas/images';
+import { inBackground } from '../lifecycle';
 import { toStorageValue, type Storage } from '../storage';
+import { widthsBelow, type ImageWidth } from '$lib/images';
 import { ACCEPTED_TYPES, detectImageType, isAcceptedType } from './signature';
+import { variantPath } from './variants';
 
 export type { UploadStats };
 
@@ -23,6 +26,8 @@ export const TARGET_BYTES = 1024 * 1024;
 export const QUALITY_STEPS = [82, 72, 62, 50] as const;
 export const MAX_INPUT_PIXELS = 50_000_000;
 export const STORED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** The smaller widths are for screens that show them small: a lower quality is invisible there, and lighter. */
+export const VARIANT_QUALITY = 72;
 const PROCESSING_TIMEOUT_SECONDS = 30;
 
 // Memory stays flat under load: no libvips operation cache, and one libvips thread per transform — parallelism
@@ -111,7 +116,7 @@ export async function optimiseImage(
 	input: Buffer,
 	declaredType: string,
 	{ maxEdge }: { maxEdge: number }
-): Promise<{ webp: Buffer; stats: UploadStats }> {
+): Promise<{ webp: Buffer; variants: () => Promise<Variant[]>; stats: UploadStats }> {
 	assertImageSignature(declaredType, input.subarray(0, 64));
 	const type = declaredType.split(';')[0]!.trim().toLowerCase() as (typeof ACCEPTED_TYPES)[number];
 	return transformSlots.run(async () => {
@@ -144,8 +149,26 @@ export async function optimiseImage(
 					.toBuffer();
 				if (webp.length <= TARGET_BYTES) break;
 			}
+			// The widths pages offer in srcset, from the same rotated pixels: made on demand (storeUpload runs
+			// this once the full image is stored), each in a transform slot of its own.
+			const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+			const variantQuality = Math.min(quality, VARIANT_QUALITY);
+			const variants = () =>
+				Promise.all(
+					widthsBelow(info.width).map((width) =>
+						transformSlots.run(async () => ({
+							width,
+							webp: await sharp(data, raw)
+								.timeout({ seconds: PROCESSING_TIMEOUT_SECONDS })
+								.resize({ width })
+								.webp({ quality: variantQuality, effort: 4 })
+								.toBuffer()
+						}))
+					)
+				);
 			return {
 				webp,
+				variants,
 				stats: {
 					sizeBefore: input.length,
 					sizeAfter: webp.length,
@@ -163,11 +186,18 @@ export async function optimiseImage(
 	});
 }
 
+export interface Variant {
+	width: ImageWidth;
+	webp: Buffer;
+}
+
 export interface StoredUpload {
 	value: string;
 	path: string;
 	contentType: 'image/webp';
 	stats: UploadStats;
+	/** Settles when the smaller widths are stored too (they are made after the answer). */
+	variantsStored: Promise<void>;
 }
 
 /** Optimises and stores an upload; the object's name comes from the output type, never from the client. */
@@ -177,8 +207,16 @@ export async function storeUpload(
 	declaredType: string,
 	options: { maxEdge: number }
 ): Promise<StoredUpload> {
-	const { webp, stats } = await optimiseImage(input, declaredType, options);
+	const { webp, variants, stats } = await optimiseImage(input, declaredType, options);
 	const path = `${randomUUID()}.webp`;
-	await storage.put(path, webp, { contentType: 'image/webp', cacheControl: STORED_CACHE_CONTROL });
-	return { value: toStorageValue(path), path, contentType: 'image/webp', stats };
+	const stored = { contentType: 'image/webp', cacheControl: STORED_CACHE_CONTROL };
+	await storage.put(path, webp, stored);
+	// The smaller widths follow the answer (the admin does not wait for them; shutdown does): until they are
+	// stored, the proxy serves the full image for a width, briefly cached.
+	const variantsStored = inBackground(
+		variants().then((made) =>
+			Promise.all(made.map((v) => storage.put(variantPath(path, v.width), v.webp, stored))).then(() => {})
+		)
+	);
+	return { value: toStorageValue(path), path, contentType: 'image/webp', stats, variantsStored };
 }

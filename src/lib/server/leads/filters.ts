@@ -1,5 +1,5 @@
 import type { LeadFiltersQuery } from '$lib/schemas/leads';
-import type { LeadFilters } from './service';
+import type { InboxTab, LeadFilters } from './service';
 
 const yesNo = (value: 'oui' | 'non' | undefined) => (value === undefined ? undefined : value === 'oui');
 
@@ -13,4 +13,29 @@ export function filtersOf(query: LeadFiltersQuery): LeadFilters {
 		from: query.du ? new Date(`${query.du}T00:00:00Z`) : undefined,
 		to: query.au ? new Date(`${query.au}T23:59:59.999Z`) : undefined
 	};
+}
+
+/**
+ * The inbox tab a query asks for: `?onglet=`, or what the older `?spam=`/`?traitee=` links meant; "à traiter"
+ * by default, the work waiting.
+ */
+export function tabOf(query: LeadFiltersQuery): InboxTab {
+	if (query.onglet) return query.onglet;
+	if (query.spam === 'oui') return 'spam';
+	if (query.spam === 'tous') return 'toutes';
+	if (query.traitee === 'oui') return 'traitees';
+	return 'a-traiter';
+}
+
+export const TAB_FILTERS: Record<InboxTab, Pick<LeadFilters, 'spam' | 'handled'>> = {
+	'a-traiter': { spam: false, handled: false },
+	traitees: { spam: false, handled: true },
+	spam: { spam: true },
+	toutes: {}
+};
+
+/** What the inbox shows for a query (its tab within the type and date filters): also what its CSV exports. */
+export function inboxFilters(query: LeadFiltersQuery): LeadFilters {
+	const { kind, from, to } = filtersOf(query);
+	return { kind, from, to, ...TAB_FILTERS[tabOf(query)] };
 }

@@ -4,10 +4,10 @@
  */
 import type { ContactInput, DevisInput } from '$lib/schemas/leads';
 import { appDeps } from '../app';
-import { agencySender, businessSender } from '../mail';
+import { agencySender, businessSender, maconDemoSender } from '../mail';
 import { issueFormToken } from './form-token';
 import * as service from './service';
-import type { LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
+import type { InboxTab, LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
 
 function deps(): LeadDeps {
 	const { db, mail, config } = appDeps();
@@ -18,7 +18,11 @@ function deps(): LeadDeps {
 		signingSecret: config.signingSecret,
 		// Showcase mode has no admin: the notification is the business's whole record of the request.
 		inboxUrl: config.siteMode === 'showcase' ? null : new URL('/admin/demandes', config.origin).href,
-		sender: config.siteMode === 'showcase' ? businessSender : agencySender
+		// The platform's quote form is the maçon demo's: its replies are the demo business's, not the agency's.
+		senderOf:
+			config.siteMode === 'showcase'
+				? () => businessSender
+				: (kind) => (kind === 'devis' ? maconDemoSender : agencySender)
 	};
 }
 
@@ -29,6 +33,10 @@ export const submit = (
 	source: LeadSource
 ) => service.submitLead(deps(), kind, input, address, source);
 export const list = (filters: LeadFilters) => service.listLeads(appDeps().db, filters);
+export const inbox = (tab: InboxTab, filters: LeadFilters, page: number) =>
+	service.inboxPage(appDeps().db, tab, filters, page);
+export const overview = () => service.leadsOverview(appDeps().db);
+export const find = (id: string) => service.findLead(appDeps().db, id);
 export const setHandled = (id: string, handled: boolean) => service.setHandled(appDeps().db, id, handled);
 export const markNotSpam = (id: string) => service.markNotSpam(deps(), id);
 export const resendNotification = (id: string) => service.resendNotification(deps(), id);
@@ -42,5 +50,5 @@ export const purgeOld = () => service.purgeOldLeads(appDeps().db, appDeps().conf
 /** A fresh time-trap token for a page that shows a lead form. */
 export const newFormToken = () => issueFormToken(appDeps().config.signingSecret);
 
-export { filtersOf } from './filters';
-export type { LeadFilters, LeadKind, LeadSource, SubmitResult } from './service';
+export { filtersOf, inboxFilters, tabOf } from './filters';
+export type { InboxTab, LeadFilters, LeadKind, LeadSource, SubmitResult } from './service';

@@ -70,10 +70,45 @@ export async function recordNotification(
 		.where(eq(leads.id, id));
 }
 
-export const selectLeads = (db: DbOrTx, filters: LeadFilters, limit?: number) => {
-	const query = db.select().from(leads).where(where(filters)).orderBy(desc(leads.createdAt));
-	return limit === undefined ? query : query.limit(limit);
+export const selectLeads = (db: DbOrTx, filters: LeadFilters, limit?: number, offset = 0) => {
+	const query = db.select().from(leads).where(where(filters)).orderBy(desc(leads.createdAt), desc(leads.id));
+	return limit === undefined ? query : query.limit(limit).offset(offset);
 };
+
+export async function countLeads(db: DbOrTx, filters: LeadFilters): Promise<number> {
+	const [row] = await db.select({ n: count() }).from(leads).where(where(filters));
+	return row?.n ?? 0;
+}
+
+/** The inbox's tabs, counted in one pass under the same type and date filters. */
+export async function countTabs(
+	db: DbOrTx,
+	filters: Omit<LeadFilters, 'spam' | 'handled'>
+): Promise<{ open: number; handled: number; spam: number; all: number }> {
+	const [row] = await db
+		.select({
+			open: sql<number>`count(*) filter (where not ${leads.spam} and not ${leads.handled})`.mapWith(Number),
+			handled: sql<number>`count(*) filter (where not ${leads.spam} and ${leads.handled})`.mapWith(Number),
+			spam: sql<number>`count(*) filter (where ${leads.spam})`.mapWith(Number),
+			all: count()
+		})
+		.from(leads)
+		.where(where(filters));
+	return row ?? { open: 0, handled: 0, spam: 0, all: 0 };
+}
+
+/** The newest leads that are not spam, for the dashboard. */
+export const selectLatest = (db: DbOrTx, limit: number) =>
+	db.select().from(leads).where(eq(leads.spam, false)).orderBy(desc(leads.createdAt)).limit(limit);
+
+/** Leads whose notification failed and was never sent since. */
+export const selectFailedNotifications = (db: DbOrTx, limit: number) =>
+	db
+		.select()
+		.from(leads)
+		.where(and(eq(leads.spam, false), isNotNull(leads.notifyError), isNull(leads.notifiedAt)))
+		.orderBy(desc(leads.createdAt))
+		.limit(limit);
 
 export async function findLead(db: DbOrTx, id: string): Promise<Lead | null> {
 	const [lead] = await db.select().from(leads).where(eq(leads.id, id));

@@ -11,6 +11,7 @@ import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps, type MailSender } from '../mail';
 import { toCsv } from './csv';
 import { spamReason } from './form-token';
+import { TAB_FILTERS } from './filters';
 import * as queries from './queries';
 import type { LeadFilters } from './queries';
 
@@ -29,8 +30,8 @@ export interface LeadDeps {
 	signingSecret: string;
 	/** Absolute URL of the admin inbox, for the notification's button; null where there is no admin (showcase). */
 	inboxUrl: string | null;
-	/** Whom the e-mails come from: the agency, or in showcase mode the business. */
-	sender: MailSender;
+	/** Whom a kind of lead's e-mails come from: the agency, a demo business, or in showcase mode the business. */
+	senderOf: (kind: LeadKind) => MailSender;
 }
 
 export interface SubmitResult {
@@ -107,7 +108,7 @@ async function notify(
 	{ acknowledge }: { acknowledge: boolean }
 ): Promise<boolean> {
 	const forMail = { ...lead, kind: lead.kind as LeadKind };
-	const notification = leadNotification(forMail, deps.inboxUrl, 'light', deps.sender);
+	const notification = leadNotification(forMail, deps.inboxUrl, 'light', deps.senderOf(forMail.kind));
 	const result = await sendWith(deps.mail, {
 		to: deps.adminEmail,
 		replyTo: { name: lead.name, address: lead.email },
@@ -116,7 +117,7 @@ async function notify(
 	});
 	await queries.recordNotification(deps.db, lead.id, result);
 	if (acknowledge) {
-		const ack = leadAcknowledgement(forMail.kind, 'light', deps.sender);
+		const ack = leadAcknowledgement(forMail.kind, 'light', deps.senderOf(forMail.kind));
 		await sendWith(deps.mail, { to: lead.email, template: `lead-acknowledgement-${lead.kind}`, ...ack });
 	}
 	return result.sent;
@@ -124,6 +125,40 @@ async function notify(
 
 export const listLeads = (db: DbOrTx, filters: LeadFilters = {}, limit = 500): Promise<Lead[]> =>
 	queries.selectLeads(db, filters, limit);
+
+export const INBOX_PAGE_SIZE = 50;
+export type InboxTab = 'a-traiter' | 'traitees' | 'spam' | 'toutes';
+
+/**
+ * One page of the inbox: the tab's leads under the type and date filters, the total they make (no silent cap:
+ * the page says "51–100 sur 134"), and every tab's count under the same filters.
+ */
+export async function inboxPage(
+	db: DbOrTx,
+	tab: InboxTab,
+	filters: Omit<LeadFilters, 'spam' | 'handled'>,
+	page: number,
+	pageSize = INBOX_PAGE_SIZE
+) {
+	const scoped = { ...filters, ...TAB_FILTERS[tab] };
+	const [counts, total] = await Promise.all([queries.countTabs(db, filters), queries.countLeads(db, scoped)]);
+	const pages = Math.max(1, Math.ceil(total / pageSize));
+	const current = Math.min(Math.max(1, page), pages);
+	const rows = await queries.selectLeads(db, scoped, pageSize, (current - 1) * pageSize);
+	return { leads: rows, total, page: current, pages, pageSize, counts };
+}
+
+/** The dashboard's view of leads: the latest genuine ones, and those whose notification failed. */
+export async function leadsOverview(db: DbOrTx, limit = 5) {
+	const [latest, failed] = await Promise.all([
+		queries.selectLatest(db, limit),
+		queries.selectFailedNotifications(db, limit)
+	]);
+	return { latest, failed };
+}
+
+/** One lead, for its detail page. */
+export const findLead = (db: DbOrTx, id: string): Promise<Lead> => getLead(db, id);
 
 async function getLead(db: DbOrTx, id: string): Promise<Lead> {
 	const lead = /^[0-9a-f-]{36}$/i.test(id) ? await queries.findLead(db, id) : null;

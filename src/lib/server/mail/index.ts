@@ -30,7 +30,7 @@ export {
 	type Transport
 };
 export { leadNotification, leadAcknowledgement, type LeadForMail } from './templates/leads';
-export { agencySender, businessSender, type MailSender } from './sender';
+export { agencySender, businessSender, maconDemoSender, type MailSender } from './sender';
 export {
 	candidatureApproval,
 	candidatureConfirmation,
@@ -39,6 +39,12 @@ export {
 	candidatureRows,
 	type CandidatureForMail
 } from './templates/candidatures';
-export { accountDeleted, memberWelcome, passwordReset } from './templates/members';
+export {
+	accountDeleted,
+	emailChangeConfirmation,
+	emailChanged,
+	memberWelcome,
+	passwordReset
+} from './templates/members';
 export { MAIL_PREVIEWS, mailPreview, type MailPreview } from './templates/catalog';
 export type { MailTheme } from './theme';

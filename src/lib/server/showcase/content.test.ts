@@ -1,3 +1,4 @@
+import { typeset } from '../../typography.js';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +50,9 @@ describe('showcase content index', () => {
 
 	it('fills the company file into the legal pages, and leaves no placeholder behind', () => {
 		const legal = content.page('/mentions-legales').html;
-		expect(legal).toContain(business.siret);
+		// Typeset: the number's groups are held together by no-break spaces.
+		expect(legal).toContain(typeset(business.siret));
+		expect(typeset(business.siret)).not.toBe(business.siret);
 		expect(legal).toContain(business.address.street);
 		for (const entry of content.all()) expect(content.byPath(entry.path)!.html).not.toMatch(/\{\{|\}\}/);
 	});

@@ -1,7 +1,12 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
-import { deleteAccountSchema, nameChangeSchema, passwordChangeSchema } from '$lib/schemas/auth';
+import {
+	deleteAccountSchema,
+	emailChangeSchema,
+	nameChangeSchema,
+	passwordChangeSchema
+} from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { requireUser } from '$lib/server/http/guards';
 import { formFailure } from '$lib/server/http/forms';
@@ -16,6 +21,7 @@ export const load: PageServerLoad = async (event) => {
 	return {
 		nameForm: await superValidate({ name: user.name }, zod4(nameChangeSchema), { id: 'name' }),
 		passwordForm: await superValidate(zod4(passwordChangeSchema), { id: 'password' }),
+		emailForm: await superValidate(zod4(emailChangeSchema), { id: 'email' }),
 		deleteForm: await superValidate(zod4(deleteAccountSchema), { id: 'delete' }),
 		// "Gérer mon abonnement" needs a Stripe customer (and payments on).
 		canManageSubscription: memberships.paymentsOn() && !!membership?.stripeCustomerId
@@ -55,6 +61,29 @@ export const actions: Actions = {
 			text: 'Mot de passe modifié. Vos autres sessions ont été déconnectées.'
 		});
 		return { passwordForm: form };
+	},
+	/** A new address: a confirmation link goes to it; the account keeps the old one until it is followed. */
+	email: async (event) => {
+		const user = requireUser(event);
+		const form = await superValidate(event.request, zod4(emailChangeSchema), { id: 'email' });
+		if (!form.valid) return fail(400, { emailForm: form });
+		try {
+			await auth.requestEmailChange({
+				userId: user.id,
+				newEmail: form.data.newEmail,
+				password: form.data.emailPassword
+			});
+		} catch (error) {
+			form.data.emailPassword = '';
+			const failure = formFailure(event, form, error);
+			return fail(failure.status, { emailForm: failure.data.form });
+		}
+		form.data.emailPassword = '';
+		message(form, {
+			type: 'success',
+			text: `Un lien de confirmation vient d’être envoyé à ${form.data.newEmail} (valable 24 heures). Votre adresse change quand vous le suivez.`
+		});
+		return { emailForm: form };
 	},
 	/** "Gérer mon abonnement": off to a Stripe Billing Portal session, which comes back here. */
 	portal: async (event) => {

@@ -13,10 +13,15 @@ export const load: PageServerLoad = async (event) => {
 export const actions: Actions = {
 	url: async (event) => {
 		const admin = await requireAdmin(event);
-		return schemaAction(await formFields(event.request), slotUrlSchema, ['key'], async ({ key, url }) => {
-			await images.replaceSlot({ key, url }, admin.id);
-			return { done: true };
-		});
+		return schemaAction(
+			await formFields(event.request),
+			slotUrlSchema,
+			['key'],
+			async ({ key, url, alt }) => {
+				await images.replaceSlot({ key, url, alt }, admin.id);
+				return { done: true };
+			}
+		);
 	},
 	reset: async (event) => {
 		const admin = await requireAdmin(event);
@@ -31,7 +36,7 @@ export const actions: Actions = {
 		const query = Object.fromEntries(event.url.searchParams);
 		return schemaAction(query, slotKeySchema, ['key'], async ({ key }) => {
 			const stored = await images.uploadToSlot(event.request, key, admin.id);
-			return { stats: stored.stats };
+			return { stats: stored.stats, displayWidth: stored.displayWidth };
 		});
 	}
 };

@@ -12,7 +12,13 @@ import {
 	type CandidatureForMail
 } from './candidatures';
 import { leadAcknowledgement, leadNotification, type LeadForMail } from './leads';
-import { accountDeleted, memberWelcome, passwordReset } from './members';
+import {
+	accountDeleted,
+	emailChangeConfirmation,
+	emailChanged,
+	memberWelcome,
+	passwordReset
+} from './members';
 
 export interface MailPreview {
 	/** Stable name, as recorded in the `emails` table's `template` column (without the lead kind suffix). */
@@ -123,6 +129,19 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 		label: 'Mot de passe oublié (au membre)',
 		audience: 'membre',
 		render: (theme) => passwordReset('Julien Morel', 'https://exemple.fr/mot-de-passe/exemple', theme)
+	},
+	{
+		name: 'email-change',
+		label: 'Confirmation d’une nouvelle adresse (au membre, à la nouvelle adresse)',
+		audience: 'membre',
+		render: (theme) =>
+			emailChangeConfirmation('Julien Morel', 'https://exemple.fr/profil/adresse/exemple', theme)
+	},
+	{
+		name: 'email-changed',
+		label: 'Adresse changée (au membre, à l’ancienne adresse)',
+		audience: 'membre',
+		render: (theme) => emailChanged('Julien Morel', 'julien@nouvelle-adresse.fr', theme)
 	},
 	{
 		name: 'account-deleted',

@@ -41,6 +41,40 @@ export function passwordReset(name: string, resetLink: string, theme: MailTheme 
 	);
 }
 
+/** To the new address: following the link makes it the account's address. */
+export function emailChangeConfirmation(name: string, confirmLink: string, theme: MailTheme = 'light') {
+	return letter(
+		{
+			subject: 'Confirmez votre nouvelle adresse e-mail',
+			heading: `Bonjour ${name},`,
+			paragraphs: [
+				'Vous avez demandé à utiliser cette adresse pour votre compte. Confirmez-la pour qu’elle remplace l’ancienne :'
+			],
+			button: { href: confirmLink, label: 'Confirmer ma nouvelle adresse' },
+			after: [
+				'Ce lien sert une seule fois et reste valable 24 heures. D’ici là, votre compte garde son ancienne adresse.',
+				'Vous n’avez rien demandé ? Ignorez cet e-mail : rien ne change.'
+			]
+		},
+		theme
+	);
+}
+
+/** To the former address, once the change is made: a change the owner did not make must not go unnoticed. */
+export function emailChanged(name: string, newEmail: string, theme: MailTheme = 'light') {
+	return letter(
+		{
+			subject: 'Votre adresse e-mail a changé',
+			heading: `Bonjour ${name},`,
+			paragraphs: [
+				`Votre compte utilise désormais l’adresse ${newEmail} : c’est elle qui sert à vous connecter.`,
+				`Ce n’était pas vous ? Écrivez-nous sans attendre à ${company.email}.`
+			]
+		},
+		theme
+	);
+}
+
 /** To the business: a member deleted their account (their subscription was cancelled first). */
 export function accountDeleted(
 	member: { name: string; email: string },

@@ -6,7 +6,7 @@ import type { RequestHandler } from './$types';
 export const GET: RequestHandler = async (event) => {
 	await requireAdmin(event);
 	const query = leadFiltersQuerySchema.parse(Object.fromEntries(event.url.searchParams));
-	const csv = await leads.exportCsv(leads.filtersOf(query));
+	const csv = await leads.exportCsv(leads.inboxFilters(query));
 	const day = new Date().toISOString().slice(0, 10);
 	return new Response(csv, {
 		headers: {

@@ -1,0 +1,51 @@
+// The build-time half of French typography: what the preprocessor does to a template, and that the public
+// components really go through it (their compiled output calls the helper).
+import { readFileSync } from 'node:fs';
+import { compile, preprocess } from 'svelte/compiler';
+import { describe, expect, it } from 'vitest';
+import { typography } from '../../scripts/svelte-typography.js';
+import config from '../../svelte.config.js';
+import { NNBSP, typeset } from '../../src/lib/typography.js';
+
+const pre = typography({ include: /\/public\//, typeset });
+const run = async (source: string, filename = '/app/public/Page.svelte') =>
+	(await preprocess(source, pre, { filename })).code;
+
+describe('the typography preprocessor', () => {
+	it('typesets text, wraps text expressions, and adds the import', async () => {
+		const code = await run(
+			'<script lang="ts">let { phone } = $props();</script>\n<p title="Pourquoi ?">Une question ? Appelez le {phone}.</p>'
+		);
+		expect(code).toContain(`Une question${NNBSP}? Appelez le {__typeset(phone)}.`);
+		expect(code).toContain(`title="Pourquoi${NNBSP}?"`);
+		expect(code).toContain("import { typeset as __typeset } from '$lib/typography';");
+		// Still a valid component.
+		expect(() => compile(code, { generate: 'server' })).not.toThrow();
+	});
+
+	it('leaves URLs, classes, code and textareas alone, and files outside its scope', async () => {
+		const source =
+			'<a href="https://x.fr/?a=1" class="a:b">x</a><code>a ; b</code><textarea>{v}</textarea><pre>Quoi ?</pre>';
+		expect(await run(source)).toBe(source);
+		expect(await run('<p>Quoi ? {x}</p>', '/app/admin/Page.svelte')).toBe('<p>Quoi ? {x}</p>');
+	});
+
+	it('spells out a shorthand text attribute to wrap it', async () => {
+		const code = await run('<script>let { alt } = $props();</script><img {alt} src="/a.webp" />');
+		expect(code).toContain('<img alt={__typeset(alt)} src="/a.webp" />');
+		expect(() => compile(code, { generate: 'server' })).not.toThrow();
+	});
+
+	it('creates a script when the component has none', async () => {
+		const code = await run('<p>{a}</p>');
+		expect(code.startsWith('<script>import { typeset as __typeset }')).toBe(true);
+		expect(() => compile(code, { generate: 'client' })).not.toThrow();
+	});
+
+	it('is the one the build uses, on the public pages', async () => {
+		const file = 'src/lib/components/marketing/DemoSite.svelte';
+		const { code } = await preprocess(readFileSync(file, 'utf8'), config.preprocess ?? [], { filename: `${process.cwd()}/${file}` });
+		expect(code).toContain('{__typeset(site.hero.title)}');
+		expect(code).toContain(`Appeler le {__typeset(site.phone)}`);
+	});
+});

@@ -174,6 +174,55 @@ describe(`sessions on ${driverName}`, () => {
 	});
 });
 
+describe(`the admin's users list on ${driverName}`, () => {
+	it('searches name or e-mail (wildcards taken literally), filters by role, pages with a total, newest first', async () => {
+		const base = Date.parse('2026-01-01T08:00:00Z');
+		await database.db.insert(users).values([
+			...Array.from({ length: 5 }, (_, i) => ({
+				name: `Membre ${i}`,
+				email: `membre${i}@exemple.fr`,
+				passwordHash: 'x',
+				createdAt: new Date(base + i * 60_000)
+			})),
+			{ name: 'Zoé 100%', email: 'zoe_b@exemple.fr', passwordHash: 'x', createdAt: new Date(base + 9e6) },
+			{ name: 'Chef', email: 'chef@atelier.fr', passwordHash: 'x', isAdmin: true, createdAt: new Date(base) }
+		]);
+
+		const all = await accounts.listUsers(database.db, {}, 1, 3);
+		expect({ total: all.total, pages: all.pages, page: all.page }).toEqual({ total: 7, pages: 3, page: 1 });
+		expect(all.users.map((u) => u.name)).toEqual(['Zoé 100%', 'Membre 4', 'Membre 3']);
+		// A page past the end is the last one, not an empty list.
+		const past = await accounts.listUsers(database.db, {}, 9, 3);
+		expect(past.page).toBe(3);
+		expect(past.users).toHaveLength(1);
+
+		expect((await accounts.listUsers(database.db, { search: 'MEMBRE' }, 1)).total).toBe(5);
+		expect(
+			(await accounts.listUsers(database.db, { search: '@atelier' }, 1)).users.map((u) => u.name)
+		).toEqual(['Chef']);
+		// `%` and `_` are letters here, not LIKE's wildcards.
+		expect((await accounts.listUsers(database.db, { search: '100%' }, 1)).total).toBe(1);
+		expect((await accounts.listUsers(database.db, { search: '%' }, 1)).total).toBe(1);
+		expect((await accounts.listUsers(database.db, { search: 'e_b' }, 1)).total).toBe(1);
+		expect((await accounts.listUsers(database.db, { search: 're_' }, 1)).total).toBe(0);
+
+		expect((await accounts.listUsers(database.db, { role: 'admin' }, 1)).users.map((u) => u.name)).toEqual([
+			'Chef'
+		]);
+		expect((await accounts.listUsers(database.db, { role: 'member', search: 'zoé' }, 1)).total).toBe(1);
+	});
+
+	it('records the last sign-in when a session opens', async () => {
+		const user = await accounts.register(database.db, newMember(), '10.0.0.1');
+		const [before] = await database.db.select().from(users).where(eq(users.id, user.id));
+		expect(before!.lastSignInAt).toBeNull();
+		const at = new Date('2026-03-04T05:06:07Z');
+		await createSession(database.db, generateSessionToken(), user.id, at);
+		const [listed] = (await accounts.listUsers(database.db, {}, 1)).users;
+		expect(listed?.lastSignInAt?.toISOString()).toBe(at.toISOString());
+	});
+});
+
 describe(`first admin on ${driverName}`, () => {
 	it('creates exactly one admin out of 20 concurrent setups', async () => {
 		const attempts = Array.from({ length: 20 }, (_, i) =>

@@ -123,13 +123,8 @@ export async function deleteUser(db: DbOrTx, id: string): Promise<void> {
 
 export type UserRole = 'admin' | 'member';
 
-/** The admin's users list: a search on name or e-mail, a role, newest first; one page and the total. */
-export async function selectUsers(
-	db: DbOrTx,
-	filters: { search?: string; role?: UserRole },
-	limit: number,
-	offset: number
-) {
+/** The admin's users list filters: a search on name or e-mail, a role. */
+function usersWhere(filters: { search?: string; role?: UserRole }) {
 	const conditions = [];
 	if (filters.search) {
 		// ILIKE's own wildcards in the search are matched literally.
@@ -137,25 +132,37 @@ export async function selectUsers(
 		conditions.push(or(ilike(users.name, pattern), ilike(users.email, pattern)));
 	}
 	if (filters.role) conditions.push(eq(users.isAdmin, filters.role === 'admin'));
-	const where = conditions.length ? and(...conditions) : undefined;
-	const [rows, [total]] = await Promise.all([
-		db
-			.select({
-				id: users.id,
-				name: users.name,
-				email: users.email,
-				isAdmin: users.isAdmin,
-				createdAt: users.createdAt,
-				lastSignInAt: users.lastSignInAt
-			})
-			.from(users)
-			.where(where)
-			.orderBy(desc(users.createdAt), desc(users.id))
-			.limit(limit)
-			.offset(offset),
-		db.select({ n: count() }).from(users).where(where)
-	]);
-	return { rows, total: total?.n ?? 0 };
+	return conditions.length ? and(...conditions) : undefined;
+}
+
+/** One page of the admin's users list, newest first. */
+export const selectUsers = (
+	db: DbOrTx,
+	filters: { search?: string; role?: UserRole },
+	limit: number,
+	offset: number
+) =>
+	db
+		.select({
+			id: users.id,
+			name: users.name,
+			email: users.email,
+			isAdmin: users.isAdmin,
+			createdAt: users.createdAt,
+			lastSignInAt: users.lastSignInAt
+		})
+		.from(users)
+		.where(usersWhere(filters))
+		.orderBy(desc(users.createdAt), desc(users.id))
+		.limit(limit)
+		.offset(offset);
+
+export async function countMatchingUsers(
+	db: DbOrTx,
+	filters: { search?: string; role?: UserRole }
+): Promise<number> {
+	const [row] = await db.select({ n: count() }).from(users).where(usersWhere(filters));
+	return row?.n ?? 0;
 }
 
 export async function insertEmailChange(

@@ -124,10 +124,10 @@ export async function listUsers(
 	page: number,
 	pageSize = USERS_PAGE_SIZE
 ) {
-	const { total } = await queries.selectUsers(db, filters, 0, 0);
+	const total = await queries.countMatchingUsers(db, filters);
 	const pages = Math.max(1, Math.ceil(total / pageSize));
 	const current = Math.min(Math.max(1, page), pages);
-	const { rows } = await queries.selectUsers(db, filters, pageSize, (current - 1) * pageSize);
+	const rows = await queries.selectUsers(db, filters, pageSize, (current - 1) * pageSize);
 	return { users: rows, total, page: current, pages, pageSize };
 }
 

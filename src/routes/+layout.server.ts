@@ -2,12 +2,14 @@ import * as system from '$lib/server/system';
 import type { LayoutServerLoad } from './$types';
 
 /**
- * Showcase pages are sent without SvelteKit's client: they are content, served from the page cache, and the
- * few things that need JavaScript (cookie banner, map, gallery) come from one small deferred script
- * ($lib/showcase/enhance.js). No hydration, nothing on a phone's main thread. Read once, at start-up: the mode
- * does not change while the process runs.
+ * A page is sent without SvelteKit's client unless its route asks for it (`export const csr = true`: the
+ * admin, the members' area, the candidature wizard, the account links). Content pages and the public forms need
+ * none: a form posts to its action and the server answers with the page, errors at the fields or the
+ * confirmation at its anchor. No hydration, nothing on a phone's main thread — the 404 page included, which
+ * only this layout's options govern. What a script does better comes from one small deferred file per mode
+ * (`$lib/platform/enhance.js` through StaticPageScript, `$lib/showcase/enhance.js`), and nothing depends on it.
  */
-export const csr = system.siteMode() !== 'showcase';
+export const csr = false;
 
 /** What the header needs: the visitor's name and role only, never more, and the site's mode (its pages). */
 export const load: LayoutServerLoad = ({ locals }) => {

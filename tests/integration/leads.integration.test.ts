@@ -176,6 +176,10 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		expect(row!.notifyError).toMatch(/ECONNREFUSED|connect/i);
 		expect(row!.notifiedAt).toBeNull();
 		expect(await service.countFailedNotifications(database.db)).toBe(1);
+		// The dashboard's count links to exactly these: the inbox filtered on a failed notification.
+		const failed = await service.inboxPage(database.db, 'toutes', { notifyFailed: true }, 1);
+		expect(failed.leads.map((l) => l.id)).toEqual([result.id]);
+		expect((await service.leadsOverview(database.db)).failed.map((l) => l.id)).toEqual([result.id]);
 		expect((await database.db.select().from(emails)).every((e) => e.status === 'failed')).toBe(true);
 
 		expect(await service.resendNotification(deps(), result.id)).toBe(true);
@@ -184,6 +188,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		const [after] = await database.db.select().from(leads).where(eq(leads.id, result.id));
 		expect(after).toMatchObject({ notifyError: null });
 		expect(await service.countFailedNotifications(database.db)).toBe(0);
+		expect((await service.inboxPage(database.db, 'toutes', { notifyFailed: true }, 1)).total).toBe(0);
 	});
 
 	it('stores a honeypot submission as spam and sends nothing; "not spam" sends what was skipped', async () => {

@@ -80,6 +80,8 @@ export const leadFiltersQuerySchema = z.object({
 	du: dropInvalid(z.iso.date()),
 	au: dropInvalid(z.iso.date()),
 	onglet: dropInvalid(z.enum(['a-traiter', 'traitees', 'spam', 'toutes'])),
+	/** Only the leads whose notification failed and was never sent since (the dashboard's count links here). */
+	notification: dropInvalid(z.enum(['echec'])),
 	page: dropInvalid(z.coerce.number().int().min(1).max(100_000))
 });
 export type LeadFiltersQuery = z.infer<typeof leadFiltersQuerySchema>;

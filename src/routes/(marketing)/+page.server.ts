@@ -3,9 +3,6 @@ import { slotPageData } from '$lib/server/pages/page-data';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
 
-/** Content only, no form: sent without SvelteKit's client (nothing to hydrate on a phone's main thread). */
-export const csr = false;
-
 /** `/` is the agency's home in platform mode and the business's home in showcase mode. */
 export const load: PageServerLoad = async ({ url }) =>
 	showcase.isActive()

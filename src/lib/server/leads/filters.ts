@@ -10,6 +10,7 @@ export function filtersOf(query: LeadFiltersQuery): LeadFilters {
 		// Spam stays out of sight unless asked for.
 		spam: query.spam === 'tous' ? undefined : query.spam === 'oui',
 		handled: yesNo(query.traitee),
+		notifyFailed: query.notification === 'echec' || undefined,
 		from: query.du ? new Date(`${query.du}T00:00:00Z`) : undefined,
 		to: query.au ? new Date(`${query.au}T23:59:59.999Z`) : undefined
 	};
@@ -36,6 +37,6 @@ export const TAB_FILTERS: Record<InboxTab, Pick<LeadFilters, 'spam' | 'handled'>
 
 /** What the inbox shows for a query (its tab within the type and date filters): also what its CSV exports. */
 export function inboxFilters(query: LeadFiltersQuery): LeadFilters {
-	const { kind, from, to } = filtersOf(query);
-	return { kind, from, to, ...TAB_FILTERS[tabOf(query)] };
+	const { kind, from, to, notifyFailed } = filtersOf(query);
+	return { kind, from, to, notifyFailed, ...TAB_FILTERS[tabOf(query)] };
 }

@@ -9,6 +9,8 @@ export interface LeadFilters {
 	kind?: 'contact' | 'devis';
 	spam?: boolean;
 	handled?: boolean;
+	/** Only those whose notification failed and was never sent since. */
+	notifyFailed?: boolean;
 	from?: Date;
 	to?: Date;
 }
@@ -18,6 +20,7 @@ function where(filters: LeadFilters): SQL | undefined {
 	if (filters.kind) conditions.push(eq(leads.kind, filters.kind));
 	if (filters.spam !== undefined) conditions.push(eq(leads.spam, filters.spam));
 	if (filters.handled !== undefined) conditions.push(eq(leads.handled, filters.handled));
+	if (filters.notifyFailed) conditions.push(isNotNull(leads.notifyError), isNull(leads.notifiedAt));
 	if (filters.from) conditions.push(gte(leads.createdAt, filters.from));
 	if (filters.to) conditions.push(lte(leads.createdAt, filters.to));
 	return conditions.length ? and(...conditions) : undefined;
@@ -101,14 +104,8 @@ export async function countTabs(
 export const selectLatest = (db: DbOrTx, limit: number) =>
 	db.select().from(leads).where(eq(leads.spam, false)).orderBy(desc(leads.createdAt)).limit(limit);
 
-/** Leads whose notification failed and was never sent since. */
-export const selectFailedNotifications = (db: DbOrTx, limit: number) =>
-	db
-		.select()
-		.from(leads)
-		.where(and(eq(leads.spam, false), isNotNull(leads.notifyError), isNull(leads.notifiedAt)))
-		.orderBy(desc(leads.createdAt))
-		.limit(limit);
+/** Leads whose notification failed and was never sent since (spam is never notified: not a failure). */
+export const FAILED_NOTIFICATIONS: LeadFilters = { spam: false, notifyFailed: true };
 
 export async function findLead(db: DbOrTx, id: string): Promise<Lead | null> {
 	const [lead] = await db.select().from(leads).where(eq(leads.id, id));
@@ -137,14 +134,6 @@ export async function countOpen(db: DbOrTx): Promise<number> {
 		.select({ n: count() })
 		.from(leads)
 		.where(and(eq(leads.spam, false), eq(leads.handled, false)));
-	return row?.n ?? 0;
-}
-
-export async function countFailedNotifications(db: DbOrTx): Promise<number> {
-	const [row] = await db
-		.select({ n: count() })
-		.from(leads)
-		.where(and(eq(leads.spam, false), isNotNull(leads.notifyError), isNull(leads.notifiedAt)));
 	return row?.n ?? 0;
 }
 

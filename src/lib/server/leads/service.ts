@@ -152,7 +152,7 @@ export async function inboxPage(
 export async function leadsOverview(db: DbOrTx, limit = 5) {
 	const [latest, failed] = await Promise.all([
 		queries.selectLatest(db, limit),
-		queries.selectFailedNotifications(db, limit)
+		queries.selectLeads(db, queries.FAILED_NOTIFICATIONS, limit)
 	]);
 	return { latest, failed };
 }
@@ -194,7 +194,7 @@ export async function deleteLead(db: DbOrTx, id: string): Promise<void> {
 /** Genuine requests nobody has handled yet (the admin dashboard's figure). */
 export const countOpenLeads = (db: DbOrTx) => queries.countOpen(db);
 
-export const countFailedNotifications = (db: DbOrTx) => queries.countFailedNotifications(db);
+export const countFailedNotifications = (db: DbOrTx) => queries.countLeads(db, queries.FAILED_NOTIFICATIONS);
 
 const CSV_HEADERS = [
 	'id',

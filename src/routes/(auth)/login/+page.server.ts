@@ -7,13 +7,6 @@ import { signInAndSetCookie } from '$lib/server/http/session-cookie';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
-/**
- * A public form sent without SvelteKit's client: it posts to its action and the server answers with the page
- * (errors at the fields and beside the button, or the confirmation at its anchor). On a phone that is a fast
- * page instead of a framework to hydrate; $lib/platform/enhance.js keeps the button from being pressed twice.
- */
-export const csr = false;
-
 export const load: PageServerLoad = async ({ locals, url }) => {
 	if (locals.user) redirect(303, auth.afterSignIn(locals.user, url.searchParams.get('redirectTo')));
 	return { form: await superValidate(zod4(loginSchema)), needsSetup: (await auth.adminState()) === 'none' };

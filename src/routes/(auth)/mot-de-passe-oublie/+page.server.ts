@@ -7,6 +7,9 @@ import * as auth from '$lib/server/auth';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
+/** Checked in the browser before it is sent: SvelteKit's client runs here. */
+export const csr = true;
+
 export const load: PageServerLoad = async () => ({ form: await superValidate(zod4(resetRequestSchema)) });
 
 export const actions: Actions = {

@@ -7,6 +7,9 @@ import { signInAndSetCookie } from '$lib/server/http/session-cookie';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
+/** Checked in the browser before it is sent: SvelteKit's client runs here (a page visited once). */
+export const csr = true;
+
 export const load: PageServerLoad = async () => {
 	return {
 		form: await superValidate(zod4(setupAdminSchema)),

@@ -13,6 +13,9 @@ import * as candidatures from '$lib/server/candidatures';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
+/** The wizard moves between its steps without a page load: SvelteKit's client runs here. */
+export const csr = true;
+
 type Step = (typeof WIZARD_STEPS)[number];
 type Answers = Record<string, unknown>;
 

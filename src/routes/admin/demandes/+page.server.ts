@@ -8,9 +8,9 @@ export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
 	const query = leadFiltersQuerySchema.parse(Object.fromEntries(event.url.searchParams));
 	const tab = leads.tabOf(query);
-	const { kind, from, to } = leads.filtersOf(query);
+	const { kind, from, to, notifyFailed } = leads.filtersOf(query);
 	const [inbox, retention] = await Promise.all([
-		leads.inbox(tab, { kind, from, to }, query.page ?? 1),
+		leads.inbox(tab, { kind, from, to, notifyFailed }, query.page ?? 1),
 		leads.lastRetentionRun()
 	]);
 	return {

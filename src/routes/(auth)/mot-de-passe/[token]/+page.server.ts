@@ -7,6 +7,9 @@ import { formFailure } from '$lib/server/http/forms';
 import { signInAndSetCookie } from '$lib/server/http/session-cookie';
 import type { Actions, PageServerLoad } from './$types';
 
+/** Checked in the browser before it is sent: SvelteKit's client runs here (a page reached from an e-mail). */
+export const csr = true;
+
 /** A single-use link (welcome or reset): a used or expired one says so and offers a new link. */
 export const load: PageServerLoad = async ({ params }) => ({
 	state: await auth.passwordLinkState(params.token),

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { PASSWORD, fillAndSubmit, register, signIn } from '../support/accounts';
+import { expectNoAxeViolation } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 
 test.describe.configure({ mode: 'serial' });
@@ -87,6 +88,7 @@ test('a member registers, lands on /dashboard, and /admin answers a 403 page tha
 	expect(forbidden?.status()).toBe(403);
 	expectConsoleNotes(pageProblems, /status of 403/);
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Accès réservé');
+	await expectNoAxeViolation(page);
 	await page.getByRole('main').getByRole('link', { name: 'votre espace membre' }).click();
 	await expect(page).toHaveURL(`${base}/dashboard`);
 	// Already signed in: /login and /register send the member on.

@@ -190,6 +190,34 @@ test.describe('forms', () => {
 		expect(smtp.received.at(-1)!.envelopeTo).toEqual(['ines@exemple.fr']);
 	});
 
+	test('a member without a subscription is told what to do next, from the members’ sub-menu', async ({
+		page
+	}) => {
+		await register(page, server.url, 'Hugo Perrin', 'hugo@exemple.fr');
+		await expect(page).toHaveURL(`${server.url}/dashboard`);
+		const members = page.getByRole('navigation', { name: 'Espace membre' });
+		await expect(members.getByRole('link', { name: 'Tableau de bord' })).toHaveAttribute(
+			'aria-current',
+			'page'
+		);
+		for (const name of ['Cours', 'Profil']) await expect(members.getByRole('link', { name })).toBeVisible();
+		const next = page.getByRole('region', { name: 'Pour accéder aux cours' });
+		await expect(next.getByRole('link', { name: 'Candidater au programme' })).toHaveAttribute(
+			'href',
+			'/candidature'
+		);
+		await expectNoAxeViolation(page);
+	});
+
+	test('a signed-out visitor sent to the sign-in page is told why', async ({ browser }) => {
+		const context = await browser.newContext();
+		const page = await context.newPage();
+		await page.goto(`${server.url}/cours`);
+		await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcours$/);
+		await expect(page.getByRole('status')).toContainText('Connectez-vous pour accéder à cette page');
+		await context.close();
+	});
+
 	test('a 429 is said beside the submit button, where the eye is', async ({ page }) => {
 		await page.goto(`${server.url}/login`);
 		await page.locator('html[data-hydrated]').waitFor();
@@ -251,6 +279,14 @@ test.describe('the admin shell', () => {
 			await expect(page.getByRole('navigation', { name: 'Onglets des demandes' })).toBeVisible();
 			await expectNoHorizontalScroll(page);
 			await page.screenshot({ path: `docs/screenshots/experience-inbox-${width}.png`, fullPage: true });
+			// A lead's own page, from its row.
+			const lead = page.getByRole('table').locator('tbody th a').first();
+			const name = (await lead.textContent())!.trim();
+			await lead.click();
+			await expect(page).toHaveURL(/\/admin\/demandes\/[0-9a-f-]{36}$/);
+			await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+			await expectNoHorizontalScroll(page);
+			await expectNoAxeViolation(page);
 		});
 	}
 

@@ -8,7 +8,7 @@ import { IMAGE_WIDTHS } from '../../src/lib/images';
 import { serveSlot, serveSlotImage, sizedValue } from '../../src/lib/server/images/proxy';
 import { storeUpload } from '../../src/lib/server/images/upload';
 import { STALL_TIMEOUT_MS } from '../../src/lib/server/images/remote';
-import { setSiteImage, listSiteImages } from '../../src/lib/server/images/service';
+import { imagesOfPage, setSiteImage, listSiteImages } from '../../src/lib/server/images/service';
 import { slotOf } from '../../src/lib/server/images/slots';
 import { onPurge } from '../../src/lib/server/pages/cache';
 import { FsStorage, S3Storage, type Storage } from '../../src/lib/server/storage';
@@ -331,7 +331,12 @@ describe('site images table', () => {
 		['an unlisted host', { key: 'hero', url: 'https://evil.example/a.jpg' }, 'url'],
 		['the metadata address', { key: 'hero', url: 'http://169.254.169.254/' }, 'url'],
 		['loopback', { key: 'hero', url: 'http://127.0.0.1:8080/a.jpg' }, 'url'],
-		['javascript:', { key: 'hero', url: 'javascript:alert(1)' }, 'url']
+		['javascript:', { key: 'hero', url: 'javascript:alert(1)' }, 'url'],
+		[
+			'an alt text over 250 characters',
+			{ key: 'hero', url: 'https://images.unsplash.com/a', alt: 'é'.repeat(251) },
+			'alt'
+		]
 	])('refuses %s (400 naming the field) and writes nothing', async (_, change, field) => {
 		const storage = makeFs();
 		const before = JSON.stringify(
@@ -344,6 +349,22 @@ describe('site images table', () => {
 			await listSiteImages(database.db, storage).then((l) => l.map((e) => [e.key, e.url]))
 		);
 		expect(after).toBe(before);
+	});
+
+	it('keeps the alt text the admin wrote for the photo, and falls back to the slot label without one', async () => {
+		const storage = makeFs();
+		await setSiteImage(
+			deps(storage),
+			{ key: 'hero', url: 'https://images.unsplash.com/photo-y', alt: '  Un mur en pierre dorée  ' },
+			(await adminId())!
+		);
+		expect((await imagesOfPage(database.db, slotOf('hero')!.page)).hero!.alt).toBe('Un mur en pierre dorée');
+		await setSiteImage(
+			deps(storage),
+			{ key: 'hero', url: 'https://images.unsplash.com/photo-z' },
+			(await adminId())!
+		);
+		expect((await imagesOfPage(database.db, slotOf('hero')!.page)).hero!.alt).toBe(slotOf('hero')!.label);
 	});
 
 	it('resets a slot to its default with url null', async () => {

@@ -6,7 +6,9 @@ import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
 export default ts.config(
-	{ ignores: ['build/', '.svelte-kit/', 'data/', 'drizzle/', 'test-results/', 'playwright-report/'] },
+	{
+		ignores: ['build/', '.cache/', '.svelte-kit/', 'data/', 'drizzle/', 'test-results/', 'playwright-report/']
+	},
 	js.configs.recommended,
 	...ts.configs.recommended,
 	...svelte.configs.recommended,

@@ -1,4 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { TEST_BUILD_DIR } from './scripts/build-dir.mjs';
+
+// The server under test is the one `npm run test:e2e` built for the tests, not the build/ a running server uses.
+process.env.ATELIER_BUILD_DIR ||= TEST_BUILD_DIR;
 
 // The machine's Chromium: Playwright's own browser download cannot work here (and is not needed).
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';

@@ -15,7 +15,7 @@ const config = {
 		})
 	],
 	kit: {
-		adapter: adapter({ out: 'build', precompress: true }),
+		adapter: adapter({ out: process.env.ATELIER_BUILD_DIR || 'build', precompress: true }),
 		// SvelteKit adds a per-response nonce to script-src; hooks.server.ts merges it into the full policy
 		// built from configuration (src/lib/server/http/security-headers.ts), so inline scripts need no 'unsafe-inline'.
 		csp: { mode: 'nonce', directives: { 'script-src': ['self'] } },

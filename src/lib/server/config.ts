@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { z } from 'zod';
 import { lazy } from './lazy';
+import { installRoot } from './install-root';
 
 export class ConfigError extends Error {
 	constructor(readonly problems: string[]) {
@@ -160,7 +161,8 @@ export function shownValue(name: string, value: string | undefined): string {
 	return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@\s]*@/i, '$1:***@'));
 }
 
-export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+/** `root` resolves a relative DATA_DIR: the install folder, not the current directory (README, Configuration). */
+export function loadConfig(env: Env = process.env, root = installRoot): Config {
 	const parsed = envSchema.safeParse(env);
 	const problems: string[] = [];
 	if (!parsed.success) {
@@ -174,7 +176,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
 	const port = e.PORT ?? 3000;
 	const origin = new URL(e.ORIGIN ?? `http://localhost:${port}`);
-	const dataDir = path.resolve(cwd, e.DATA_DIR ?? './data');
+	const dataDir = path.resolve(root, e.DATA_DIR ?? './data');
 
 	let storage: StorageConfig;
 	const bucket = e.S3_BUCKET ?? 'private-gallery';

@@ -4,12 +4,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
-import { startServer } from '../support/server';
+import { serverEntry, startServer } from '../support/server';
 
 test.describe.configure({ mode: 'serial' });
 
 test('a bad configuration value stops start-up with a message naming the variable', () => {
-	const result = spawnSync(process.execPath, ['build/server.js'], {
+	const result = spawnSync(process.execPath, [serverEntry], {
 		env: { ...process.env, STORAGE_DRIVER: 'bogus', DATA_DIR: '/tmp/atelier-never-used' },
 		encoding: 'utf8',
 		timeout: 20_000

@@ -1,5 +1,5 @@
 /**
- * Starts the built production server (build/server.js) as a child process on a free port, with its own
+ * Starts the built production server (the tests' build: ATELIER_BUILD_DIR, set by playwright.config.ts) as a child process on a free port, with its own
  * DATA_DIR, and waits until /healthz answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +16,9 @@ export interface RunningServer {
 	/** SIGTERM, then resolves with the exit code. */
 	stop(): Promise<number | null>;
 }
+
+/** The tests' own build of the server (scripts/build-dir.mjs), never the build/ a running server uses. */
+export const serverEntry = path.join(process.env.ATELIER_BUILD_DIR || 'build', 'server.js');
 
 export async function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
@@ -38,8 +41,8 @@ export async function startServer(
 	const url = `http://127.0.0.1:${port}`;
 	// With `umask`, started from a shell that sets it first, as a careless service manager would.
 	const [command, args] = umask
-		? ['/bin/sh', ['-c', `umask ${umask}; exec "${process.execPath}" build/server.js`]]
-		: [process.execPath, ['build/server.js']];
+		? ['/bin/sh', ['-c', `umask ${umask}; exec "${process.execPath}" "${serverEntry}"`]]
+		: [process.execPath, [serverEntry]];
 	const child = spawn(command, args, {
 		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ORIGIN: url, DATA_DIR: dataDir, ...env },
 		stdio: ['ignore', 'pipe', 'pipe']

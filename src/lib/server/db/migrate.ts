@@ -3,11 +3,12 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type postgres from 'postgres';
+import { installRoot } from '../install-root';
 
 /** Any stable 64-bit number: it names the lock that serialises migrations across instances. */
 const MIGRATION_LOCK_ID = 7_346_129_001n;
 
-export const migrationsFolder = path.resolve('drizzle');
+export const migrationsFolder = path.join(installRoot, 'drizzle');
 
 /**
  * Applies the committed migrations under drizzle/. On PostgreSQL a session-level advisory lock, held on a

@@ -3,6 +3,7 @@
  * PostgreSQL server through postgres.js when it is set. Both are exposed as the same `Db` type.
  */
 import path from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { chmod, readdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import { config } from '../config';
 import { lazy } from '../lazy';
 import { onShutdown } from '../lifecycle';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
+import { lockDataDir } from './data-dir-lock';
 import { applyMigrations } from './migrate';
 import * as schema from './schema';
 
@@ -34,13 +36,15 @@ export interface Database {
 export interface OpenOptions {
 	/** postgres:// URL, or null for PGlite. */
 	url: string | null;
-	/** PGlite's directory; null keeps it in memory (tests). */
+	/** PGlite's directory (DATA_DIR/db, locked for this process with its DATA_DIR); null keeps it in memory (tests). */
 	pgliteDir?: string | null;
+	/** What holds the lock, said to a second process that finds it held ("server", "backup", "admin"…). */
+	purpose?: string;
 	/** Connections in the postgres.js pool. */
 	max?: number;
 }
 
-export function openDatabase({ url, pgliteDir = null, max = 10 }: OpenOptions): Database {
+export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenOptions): Database {
 	if (url) {
 		const client = postgres(url, { max, connect_timeout: 10, onnotice: () => {} });
 		const db = drizzlePostgres(client, { schema }) as unknown as Db;
@@ -51,6 +55,12 @@ export function openDatabase({ url, pgliteDir = null, max = 10 }: OpenOptions): 
 			migrate: () => applyMigrations(db, client),
 			close: () => client.end({ timeout: 5 })
 		};
+	}
+	let lock: ReturnType<typeof lockDataDir> | null = null;
+	if (pgliteDir) {
+		const dataDir = path.dirname(pgliteDir);
+		mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+		lock = lockDataDir(dataDir, purpose);
 	}
 	const client = new PGlite(pgliteDir ?? undefined, { startParams: EMBEDDED_START_PARAMS });
 	const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -64,6 +74,7 @@ export function openDatabase({ url, pgliteDir = null, max = 10 }: OpenOptions): 
 		},
 		close: async () => {
 			if (!client.closed) await client.close();
+			lock?.release();
 		}
 	};
 }

@@ -93,6 +93,10 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		expect(ack.parsed.text).toContain('04 74 00 12 34');
 		expect(ack.parsed.text).toContain('entreprise fictive');
 		expect(ack.parsed.text).not.toContain('L’équipe Atelier');
+		// An automatic answer to what they sent (RFC 3834): their vacation responder must not answer it back.
+		const autoSubmitted = (m: typeof ack) => m.parsed.headers.find((h) => h.key === 'auto-submitted')?.value;
+		expect(autoSubmitted(ack)).toBe('auto-replied');
+		expect(autoSubmitted(notification)).toBeUndefined();
 		const [row] = await database.db.select().from(leads).where(eq(leads.id, result.id));
 		expect(row).toMatchObject({ kind: 'devis', email: 'jean@exemple.fr', spam: false, notifyError: null });
 		expect(row!.notifiedAt).toBeInstanceOf(Date);

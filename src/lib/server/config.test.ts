@@ -144,11 +144,18 @@ describe('loadConfig', () => {
 		[{ SITE_MODE: 'demo' }, 'SITE_MODE'],
 		[{ BODY_SIZE_LIMIT: 'lots' }, 'BODY_SIZE_LIMIT'],
 		[{ IMAGE_MAX_EDGE: '0' }, 'IMAGE_MAX_EDGE'],
-		[{ LEADS_RETENTION_DAYS: '1.5' }, 'LEADS_RETENTION_DAYS']
+		[{ LEADS_RETENTION_DAYS: '1.5' }, 'LEADS_RETENTION_DAYS'],
+		[{ LEADS_RETENTION_DAYS: '0' }, 'LEADS_RETENTION_DAYS']
 	])('refuses %j and names %s', (env, name) => {
 		const error = refusal(env);
 		expect(error.message).toContain(`${name}:`);
 		expect(error.problems).toHaveLength(1);
+	});
+
+	it('says what a number below its minimum should be', () => {
+		expect(refusal({ LEADS_RETENTION_DAYS: '0' }).message).toContain(
+			'LEADS_RETENTION_DAYS: must be at least 1'
+		);
 	});
 
 	it('names every missing S3 variable when STORAGE_DRIVER=s3', () => {

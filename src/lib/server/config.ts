@@ -44,7 +44,11 @@ const port = z.coerce
 	.max(65535, 'must be between 1 and 65535');
 
 const positiveInt = (max: number) =>
-	z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(max);
+	z.coerce
+		.number({ error: 'must be a number' })
+		.int('must be a whole number')
+		.min(1, 'must be at least 1')
+		.max(max, `must be at most ${max}`);
 
 const envSchema = z.object({
 	PORT: optional(port),

@@ -130,6 +130,7 @@ async function notifyNew(deps: CandidatureDeps, c: Candidature): Promise<boolean
 	await sendWith(deps.mail, {
 		to: recipient(c),
 		template: 'candidature-confirmation',
+		autoReply: true,
 		...candidatureConfirmation(c)
 	});
 	return notified;

@@ -118,7 +118,12 @@ async function notify(
 	await queries.recordNotification(deps.db, lead.id, result);
 	if (acknowledge) {
 		const ack = leadAcknowledgement(forMail.kind, 'light', deps.senderOf(forMail.kind));
-		await sendWith(deps.mail, { to: lead.email, template: `lead-acknowledgement-${lead.kind}`, ...ack });
+		await sendWith(deps.mail, {
+			to: lead.email,
+			template: `lead-acknowledgement-${lead.kind}`,
+			autoReply: true,
+			...ack
+		});
 	}
 	return result.sent;
 }

@@ -15,6 +15,11 @@ export interface Mail {
 	html: string;
 	text: string;
 	replyTo?: MailAddress;
+	/**
+	 * An acknowledgement of what someone sent (RFC 3834 "auto-replied"): their mail server's vacation responder
+	 * and filters then know not to answer it, so that two robots never write to each other forever.
+	 */
+	autoReply?: boolean;
 }
 
 export interface MailDeps {
@@ -43,7 +48,8 @@ export async function send(deps: MailDeps, mail: Mail): Promise<SendResult> {
 			replyTo: mail.replyTo,
 			subject: mail.subject,
 			html: mail.html,
-			text: mail.text
+			text: mail.text,
+			...(mail.autoReply ? { headers: { 'Auto-Submitted': 'auto-replied' } } : {})
 		});
 		result = { sent: true, error: null };
 	} catch (error) {

@@ -18,6 +18,8 @@ export interface OutgoingMail {
 	subject: string;
 	html: string;
 	text: string;
+	/** nodemailer's extra headers (Auto-Submitted). */
+	headers?: Record<string, string>;
 }
 
 export interface Transport {

@@ -24,12 +24,18 @@ import {
 	startPurgeListener
 } from '$lib/server/pages/cache';
 import * as showcase from '$lib/server/showcase';
+import * as system from '$lib/server/system';
 
 export const init: ServerInit = async () => {
 	// Building and prerendering run this too: no migration, no LISTEN, no timers then.
 	if (building) return;
 	await database.migrate();
 	log.info('database ready', { driver: database.driver });
+	// Pages and sign-in work without the bucket: say so in the log, and let /readyz tell the load balancer.
+	void system.readiness().then(({ checks }) => {
+		if (checks.storage === 'down')
+			log.warn('storage unreachable at start-up', { driver: config.storage.driver });
+	});
 	startMaintenance();
 	await startPurgeListener(database.pg);
 	exposePageCache();

@@ -14,6 +14,7 @@ export const SHARED_ROUTE_IDS: ReadonlySet<string> = new Set([
 	'/(marketing)/confidentialite',
 	'/api/contact',
 	'/healthz',
+	'/readyz',
 	'/robots.txt',
 	'/sitemap.xml'
 ]);

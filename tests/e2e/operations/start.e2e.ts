@@ -32,7 +32,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 			envFile,
 			`PORT=${port}\nHOST=127.0.0.1\nORIGIN=${url}\nDATA_DIR=${path.join(dir, 'data')}\nDATABASE_URL=\n`
 		);
-		const env = { ...process.env, ATELIER_ENV_FILE: envFile };
+		const env: NodeJS.ProcessEnv = { ...process.env, ATELIER_ENV_FILE: envFile };
 		for (const name of ['PORT', 'HOST', 'ORIGIN', 'DATA_DIR', 'DATABASE_URL']) delete env[name];
 		const npm = spawn('npm', ['start', '--silent'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';

@@ -4,9 +4,9 @@
  * checked by `verifySignedRequest`; without a valid signature no object is reachable.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { sign, verifySignature } from '../signing';
@@ -51,6 +51,11 @@ export class FsStorage implements Storage {
 		const file = path.resolve(this.dir, objectPath);
 		if (!file.startsWith(this.dir + path.sep)) throw new Error('object path escapes the bucket');
 		return file;
+	}
+
+	async ping(): Promise<void> {
+		await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+		await access(this.dir, constants.W_OK);
 	}
 
 	async put(objectPath: string, body: Buffer, { contentType, cacheControl }: PutOptions): Promise<void> {

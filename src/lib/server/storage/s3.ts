@@ -39,6 +39,11 @@ export class S3Storage implements Storage {
 		});
 	}
 
+	async ping(): Promise<void> {
+		// Answers only with the server reachable and the key accepted; a missing bucket is made on the first put.
+		await this.client.bucketExists(this.bucket);
+	}
+
 	/** Creates the bucket once if it is missing. A failure is not remembered: the next call tries again. */
 	ensureBucket(): Promise<void> {
 		this.bucketReady ??= (async () => {

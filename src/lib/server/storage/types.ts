@@ -24,6 +24,8 @@ export interface Storage {
 	signedUrl(path: string, expiresInSeconds: number): Promise<string>;
 	read(path: string): Promise<{ info: ObjectInfo; body: Readable } | null>;
 	delete(path: string): Promise<void>;
+	/** Resolves when the bucket can be reached and written to (readiness); rejects with the reason otherwise. */
+	ping(): Promise<void>;
 }
 
 export class InvalidObjectPathError extends Error {

@@ -4,6 +4,7 @@
  * every write; a server killed with -9 leaves nothing to clean by hand.
  */
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { freePort, serverEntry, startServer } from '../support/server';
 
@@ -51,6 +52,16 @@ test('a second server on the same DATA_DIR exits non-zero, naming the directory 
 	const said = `${second.stdout}${second.stderr}`;
 	expect(said).toContain(`DATA_DIR ${first.dataDir} is in use`);
 	expect(said).toContain(`pid ${first.child.pid}`);
+
+	// The admin recovery command refuses too, and says what to do instead.
+	const recovery = spawnSync(process.execPath, [path.join(path.dirname(serverEntry), 'admin.js'), 'list'], {
+		env: { ...process.env, DATABASE_URL: '', DATA_DIR: first.dataDir },
+		encoding: 'utf8',
+		timeout: 30_000
+	});
+	expect(recovery.status).toBe(1);
+	expect(recovery.stderr).toContain(`DATA_DIR ${first.dataDir} is in use`);
+	expect(recovery.stderr).toContain('Stop the server first');
 
 	// The first server still answers and writes, and after a restart everything it acknowledged is there.
 	const after = await leadOn(first.url, 'Après');

@@ -20,6 +20,10 @@ export async function insertUser(
 	return user!;
 }
 
+export async function setUserAdmin(db: DbOrTx, userId: string, isAdmin: boolean): Promise<void> {
+	await db.update(users).set({ isAdmin }).where(eq(users.id, userId));
+}
+
 export async function countAdmins(db: DbOrTx): Promise<number> {
 	const [row] = await db.select({ n: count() }).from(users).where(eq(users.isAdmin, true));
 	return row?.n ?? 0;

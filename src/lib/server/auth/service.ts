@@ -3,13 +3,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { RegisterInput } from '$lib/schemas/auth';
 import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { AppError, ConflictError, ValidationError } from '../errors';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
 import { inBackground } from '../lifecycle';
 import { emailChanged, emailChangeConfirmation, passwordReset, sendWith, type MailDeps } from '../mail';
 import { isUniqueViolation } from '../db/violations';
 import * as queries from './queries';
+import { findOrCreateMember, issuePasswordLink, tokenHash, toSessionUser } from './recovery';
 import { invalidateOtherSessions, type SessionUser } from './session';
 
 const MINUTES_15 = 15 * 60;
@@ -42,13 +43,6 @@ export class InvalidCredentialsError extends AppError {
 }
 
 const ADMIN_SETUP_LOCK = 7_346_129_002;
-
-const toSessionUser = (u: queries.User): SessionUser => ({
-	id: u.id,
-	email: u.email,
-	name: u.name,
-	isAdmin: u.isAdmin
-});
 
 function assertPasswordPolicy(password: string, field = 'password') {
 	const problems = passwordProblems(password);
@@ -189,31 +183,13 @@ export async function changePassword(
 
 // ——— Password links: set a password (welcome) or reset it ———
 
-/** A welcome link lasts 7 days (SEED / issue "Training programme, part 2"); a reset link 2 hours. */
-export const PASSWORD_LINK_LIFETIME_MS = {
-	welcome: 7 * 24 * 60 * 60 * 1000,
-	reset: 2 * 60 * 60 * 1000
-} as const;
-
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
-
-/** A single-use link to `/mot-de-passe/{token}`: the token is returned for the e-mail, only its hash is stored. */
-export async function issuePasswordLink(
-	db: DbOrTx,
-	userId: string,
-	purpose: 'welcome' | 'reset',
-	origin: URL,
-	now = Date.now()
-): Promise<string> {
-	const token = randomBytes(32).toString('base64url');
-	await queries.insertPasswordToken(db, {
-		hash: tokenHash(token),
-		userId,
-		purpose,
-		expiresAt: new Date(now + PASSWORD_LINK_LIFETIME_MS[purpose])
-	});
-	return new URL(`/mot-de-passe/${token}`, origin).href;
-}
+export {
+	findOrCreateMember,
+	issuePasswordLink,
+	passwordLinkFor,
+	PASSWORD_LINK_LIFETIME_MS,
+	recoverAdmin
+} from './recovery';
 
 export type PasswordLinkState = 'valid' | 'used' | 'expired' | 'unknown';
 
@@ -290,26 +266,6 @@ export async function requestPasswordReset(
 	const user = await queries.userByEmail(db, account);
 	if (!user) return null;
 	return { user: toSessionUser(user), link: await issuePasswordLink(db, user.id, 'reset', origin) };
-}
-
-/**
- * The member account for a payment (issue "Training programme, part 2", point 4): the user with this e-mail, or a
- * new one whose password nobody knows (random, from `crypto.getRandomValues`, hashed like any other, never sent or
- * logged): the welcome e-mail's link sets a real one.
- */
-export async function findOrCreateMember(
-	db: DbOrTx,
-	email: string,
-	name: string
-): Promise<{ user: SessionUser; created: boolean }> {
-	const account = email.trim().toLowerCase();
-	const existing = await queries.userByEmail(db, account);
-	if (existing) return { user: toSessionUser(existing), created: false };
-	const secret = new Uint8Array(32);
-	crypto.getRandomValues(secret);
-	const passwordHash = await hashPassword(Buffer.from(secret).toString('base64url'));
-	const user = await queries.insertUser(db, { email: account, name, passwordHash });
-	return { user: toSessionUser(user), created: true };
 }
 
 /** Account deletion (RGPD) after the password is confirmed; sessions and progress go with the user row. */

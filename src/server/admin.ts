@@ -1,0 +1,91 @@
+/**
+ * `npm run admin -- <command>`: recovering an administrator without e-mail (docs/operations.md).
+ *   create <email>          the account becomes an admin (created if missing); prints a set-password link
+ *   reset-password <email>  prints a single-use set-password link (2 hours)
+ *   list                    the administrators
+ * Never a password on the command line, in the shell's history or on screen. On the embedded database it refuses
+ * to run while a server holds DATA_DIR (the database belongs to one process), and says what to do instead.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import * as auth from '../lib/server/auth/recovery';
+import { ConfigError, loadConfig } from '../lib/server/config';
+import { openDatabase } from '../lib/server/db';
+import { DataDirLockedError } from '../lib/server/db/data-dir-lock';
+import { AppError } from '../lib/server/errors';
+
+const USAGE = 'usage: npm run admin -- create <email> | reset-password <email> | list';
+const email = z.email();
+
+async function main(argv: string[]): Promise<number> {
+	const [command, argument] = argv;
+	if (!command || !['create', 'reset-password', 'list'].includes(command)) {
+		console.error(USAGE);
+		return 2;
+	}
+	if (command !== 'list' && !email.safeParse(argument ?? '').success) {
+		console.error(`${command} needs an e-mail address\n${USAGE}`);
+		return 2;
+	}
+	const config = loadConfig();
+	let database;
+	try {
+		database = openDatabase({
+			url: config.databaseUrl,
+			pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'db'),
+			max: 2,
+			purpose: 'admin'
+		});
+	} catch (error) {
+		if (!(error instanceof DataDirLockedError)) throw error;
+		console.error(
+			`${error.message}\nStop the server first (it stops cleanly on SIGTERM), run this command, then start it again.`
+		);
+		return 1;
+	}
+	try {
+		await database.migrate();
+		if (command === 'list') {
+			const users = await auth.listAdmins(database.db);
+			if (!users.length) console.log('No administrator yet: npm run admin -- create <email>');
+			for (const user of users)
+				console.log(
+					`${user.email}\t${user.name}\tcreated ${user.createdAt.toISOString().slice(0, 10)}\t` +
+						`last sign-in ${user.lastSignInAt?.toISOString().slice(0, 16).replace('T', ' ') ?? 'never'}`
+				);
+			return 0;
+		}
+		if (command === 'create') {
+			const result = await auth.recoverAdmin(database.db, argument!, config.origin);
+			console.error(
+				result.created
+					? `Created ${argument} as an administrator. Open this link to set the password (7 days, once):`
+					: result.promoted
+						? `${argument} is now an administrator. Open this link to set a new password (2 hours, once):`
+						: `${argument} was already an administrator. Open this link to set a new password (2 hours, once):`
+			);
+			console.log(result.link);
+			return 0;
+		}
+		const link = await auth.passwordLinkFor(database.db, argument!, config.origin);
+		console.error(`Open this link to set a new password for ${argument} (2 hours, once):`);
+		console.log(link);
+		return 0;
+	} catch (error) {
+		if (error instanceof AppError) {
+			console.error(error.message);
+			return 1;
+		}
+		throw error;
+	} finally {
+		await database.close();
+	}
+}
+
+main(process.argv.slice(2)).then(
+	(code) => process.exit(code),
+	(error) => {
+		console.error(error instanceof ConfigError ? error.message : error);
+		process.exit(1);
+	}
+);

@@ -1,16 +1,16 @@
 /** Registration, sign-in, first-admin setup, profile changes: the rules of SEED.md part 5 and issue "Accounts". */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { RegisterInput } from '$lib/schemas/auth';
 import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import { AppError, ConflictError, ValidationError } from '../errors';
 import * as rateLimit from '../http/rate-limit';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
 import { inBackground } from '../lifecycle';
 import { emailChanged, emailChangeConfirmation, passwordReset, sendWith, type MailDeps } from '../mail';
 import { isUniqueViolation } from '../db/violations';
 import * as queries from './queries';
-import { findOrCreateMember, issuePasswordLink, tokenHash, toSessionUser } from './recovery';
+import { issuePasswordLink, tokenHash, toSessionUser } from './recovery';
 import { invalidateOtherSessions, type SessionUser } from './session';
 
 const MINUTES_15 = 15 * 60;

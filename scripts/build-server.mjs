@@ -1,4 +1,4 @@
-// Bundles the server entry and the commands (migrations, admin recovery) next to adapter-node's output (build/).
+// Bundles the server entry and the commands (migrations, admin recovery, backup, restore) next to adapter-node's output (build/).
 // Like adapter-node, it leaves out only package.json's `dependencies` (native code, WebAssembly, undici's optional
 // node:sqlite): everything else is bundled, so the production install holds those few packages and nothing else.
 import { build } from 'esbuild';
@@ -32,4 +32,5 @@ await build({
 	external: [...common.external, './handler.js']
 });
 await build({ ...common, entryPoints: ['src/server/migrate.ts'], outfile: path.join(out, 'migrate.js') });
-await build({ ...common, entryPoints: ['src/server/admin.ts'], outfile: path.join(out, 'admin.js') });
+for (const command of ['admin', 'backup', 'restore'])
+	await build({ ...common, entryPoints: [`src/server/${command}.ts`], outfile: path.join(out, `${command}.js`) });

@@ -6,13 +6,11 @@
  * Never a password on the command line, in the shell's history or on screen. On the embedded database it refuses
  * to run while a server holds DATA_DIR (the database belongs to one process), and says what to do instead.
  */
-import path from 'node:path';
 import { z } from 'zod';
 import * as auth from '../lib/server/auth/recovery';
-import { ConfigError, loadConfig } from '../lib/server/config';
-import { openDatabase } from '../lib/server/db';
-import { DataDirLockedError } from '../lib/server/db/data-dir-lock';
+import { loadConfig } from '../lib/server/config';
 import { AppError } from '../lib/server/errors';
+import { openCommandDatabase, runCommand } from './command';
 
 const USAGE = 'usage: npm run admin -- create <email> | reset-password <email> | list';
 const email = z.email();
@@ -28,21 +26,11 @@ async function main(argv: string[]): Promise<number> {
 		return 2;
 	}
 	const config = loadConfig();
-	let database;
-	try {
-		database = openDatabase({
-			url: config.databaseUrl,
-			pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'db'),
-			max: 2,
-			purpose: 'admin'
-		});
-	} catch (error) {
-		if (!(error instanceof DataDirLockedError)) throw error;
-		console.error(
-			`${error.message}\nStop the server first (it stops cleanly on SIGTERM), run this command, then start it again.`
-		);
-		return 1;
-	}
+	const database = openCommandDatabase(
+		config,
+		'admin',
+		'Stop the server first (it stops cleanly on SIGTERM), run this command, then start it again.'
+	);
 	try {
 		await database.migrate();
 		if (command === 'list') {
@@ -82,10 +70,4 @@ async function main(argv: string[]): Promise<number> {
 	}
 }
 
-main(process.argv.slice(2)).then(
-	(code) => process.exit(code),
-	(error) => {
-		console.error(error instanceof ConfigError ? error.message : error);
-		process.exit(1);
-	}
-);
+runCommand(main);

@@ -1,12 +1,15 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type postgres from 'postgres';
 import { installRoot } from '../install-root';
 
-/** Any stable 64-bit number: it names the lock that serialises migrations across instances. */
-const MIGRATION_LOCK_ID = 7_346_129_001n;
+/** Any stable 64-bit number: it names the lock that serialises migrations across instances (and restores). */
+export const MIGRATION_LOCK_ID = 7_346_129_001n;
 
 export const migrationsFolder = path.join(installRoot, 'drizzle');
 
@@ -33,4 +36,57 @@ export async function applyMigrations(
 		await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK_ID.toString()}::bigint)`.catch(() => {});
 		lockConnection.release();
 	}
+}
+
+/** Where drizzle's migrator records what it applied (its defaults, which we keep). */
+const MIGRATIONS_TABLE = sql.raw('"drizzle"."__drizzle_migrations"');
+
+export interface Migration extends MigrationMeta {
+	/** The file's name without .sql (0007_site_image_alt), from drizzle/meta/_journal.json. */
+	tag: string;
+}
+
+/** The migrations this version of Atelier ships, oldest first. */
+export function shippedMigrations(): Migration[] {
+	const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+		entries: { tag: string; when: number }[];
+	};
+	const files = readMigrationFiles({ migrationsFolder });
+	return files.map((file, i) => ({ ...file, tag: journal.entries[i]!.tag }));
+}
+
+type Executor = Pick<PgDatabase<PgQueryResultHKT, Record<string, unknown>>, 'execute'>;
+
+/** What the database records as applied, oldest first: drizzle keeps each migration's hash and journal time. */
+export async function appliedMigrations(db: Executor): Promise<{ hash: string; when: number }[]> {
+	const [exists] = rowsOf<{ present: boolean }>(
+		await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`)
+	);
+	if (!exists?.present) return [];
+	return rowsOf<{ hash: string; created_at: string | number }>(
+		await db.execute(sql`select hash, created_at from ${MIGRATIONS_TABLE} order by created_at`)
+	).map((row) => ({ hash: row.hash, when: Number(row.created_at) }));
+}
+
+/**
+ * Applies the first `count` shipped migrations inside the caller's transaction, recording them as drizzle's
+ * migrator does, so that a later `migrate()` carries on from there. Restore uses it to rebuild the schema a
+ * backup was made with before loading its rows (drizzle's own migrator opens its own transaction).
+ */
+export async function applyMigrationsWithin(tx: Executor, migrations: Migration[]): Promise<void> {
+	await tx.execute(sql`create schema if not exists drizzle`);
+	await tx.execute(
+		sql`create table if not exists ${MIGRATIONS_TABLE} (id serial primary key, hash text not null, created_at bigint)`
+	);
+	for (const migration of migrations) {
+		for (const statement of migration.sql) if (statement.trim()) await tx.execute(sql.raw(statement));
+		await tx.execute(
+			sql`insert into ${MIGRATIONS_TABLE} (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`
+		);
+	}
+}
+
+/** Rows of `execute()`, whichever driver: PGlite answers { rows }, postgres.js an array. */
+export function rowsOf<T>(result: unknown): T[] {
+	return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }

@@ -6,11 +6,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { access, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { sign, verifySignature } from '../signing';
-import { assertObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
+import { assertObjectPath, isValidObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
 
 interface Meta {
 	contentType: string;
@@ -97,6 +97,27 @@ export class FsStorage implements Storage {
 		const file = this.fileOf(objectPath);
 		await rm(file, { force: true });
 		await rm(`${file}.meta.json`, { force: true });
+	}
+
+	async *list(): AsyncIterable<string> {
+		let entries;
+		try {
+			entries = await readdir(this.dir, { recursive: true, withFileTypes: true });
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+			throw error;
+		}
+		const files = new Set(
+			entries
+				.filter((entry) => entry.isFile())
+				.map((entry) =>
+					path.relative(this.dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')
+				)
+		);
+		// An object is a file with its metadata beside it; temporary files of a put in progress are neither.
+		for (const file of files)
+			if (!file.endsWith('.meta.json') && files.has(`${file}.meta.json`) && isValidObjectPath(file))
+				yield file;
 	}
 
 	private message(objectPath: string, expires: number) {

@@ -101,6 +101,17 @@ export class S3Storage implements Storage {
 		await this.client.removeObject(this.bucket, path);
 	}
 
+	async *list(): AsyncIterable<string> {
+		try {
+			for await (const item of this.client.listObjectsV2(this.bucket, '', true) as AsyncIterable<{
+				name?: string;
+			}>)
+				if (item.name) yield item.name;
+		} catch (error) {
+			if (!isNotFound(error)) throw error;
+		}
+	}
+
 	async signedUrl(path: string, expiresInSeconds: number): Promise<string> {
 		assertObjectPath(path);
 		return this.client.presignedGetObject(this.bucket, path, expiresInSeconds);

@@ -24,6 +24,8 @@ export interface Storage {
 	signedUrl(path: string, expiresInSeconds: number): Promise<string>;
 	read(path: string): Promise<{ info: ObjectInfo; body: Readable } | null>;
 	delete(path: string): Promise<void>;
+	/** Every object's path, in no set order, listed as it goes (a bucket may hold thousands): backups. */
+	list(): AsyncIterable<string>;
 	/** Resolves when the bucket can be reached and written to (readiness); rejects with the reason otherwise. */
 	ping(): Promise<void>;
 }

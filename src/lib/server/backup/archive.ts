@@ -1,0 +1,215 @@
+/**
+ * The backup archive: one gzip-compressed tar file, readable with `tar -tzf` by anyone who must look inside.
+ *
+ *   atelier-backup.json     what made it: format, Atelier's version, schema migration, drivers (first, so that a
+ *                           restore refuses an archive it cannot read before it reads anything else)
+ *   secret                  the signing secret (payment and password links stay valid after a restore)
+ *   tables/<table>.ndjson   every row of every table, parents before children
+ *   objects/<path>          every object of the bucket, its Content-Type and Cache-Control in the entry's headers
+ *   manifest.json           last, once everything is known: counts, and every entry's size and SHA-256
+ *
+ * Everything is streamed: an archive of thousands of images is written and read with flat memory.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { Transform, type Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import tar from 'tar-stream';
+
+export const FORMAT = 'atelier-backup';
+export const FORMAT_VERSION = 1;
+
+export const HEADER_ENTRY = 'atelier-backup.json';
+export const SECRET_ENTRY = 'secret';
+export const MANIFEST_ENTRY = 'manifest.json';
+export const TABLE_PREFIX = 'tables/';
+export const OBJECT_PREFIX = 'objects/';
+
+/** Where the object's metadata rides in the tar entry's PAX headers. */
+const PAX_CONTENT_TYPE = 'ATELIER.content-type';
+const PAX_CACHE_CONTROL = 'ATELIER.cache-control';
+
+/** Entries are tables and images: nothing in a sound archive comes near this; a bigger one is refused unread. */
+export const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+
+export interface BackupHeader {
+	format: typeof FORMAT;
+	formatVersion: number;
+	/** Atelier's version (package.json) that wrote it. */
+	appVersion: string;
+	createdAt: string;
+	source: { database: 'pglite' | 'postgres'; storage: 'fs' | 's3'; bucket: string };
+	/** The last schema migration applied to the database it was made from. */
+	migration: { count: number; tag: string | null; when: number | null };
+}
+
+export interface ManifestEntry {
+	name: string;
+	size: number;
+	sha256: string;
+}
+
+export interface Manifest {
+	tables: Record<string, number>;
+	objects: { count: number; bytes: number };
+	entries: ManifestEntry[];
+}
+
+export interface ObjectMeta {
+	contentType: string;
+	cacheControl: string;
+}
+
+/** Writes the archive to `output` (a file, or an HTTP response), recording each entry's checksum on the way. */
+export class ArchiveWriter {
+	private readonly pack = tar.pack();
+	private readonly done: Promise<void>;
+	readonly entries: ManifestEntry[] = [];
+
+	constructor(output: Writable) {
+		// Images are already compressed; the tables compress well even at a low level, and the CPU stays free.
+		this.done = pipeline(this.pack, createGzip({ level: 4 }), output);
+		// Without a listener, an output that fails before the first await would be an unhandled rejection.
+		this.done.catch(() => {});
+	}
+
+	async addBuffer(name: string, body: Buffer, pax?: Record<string, string>): Promise<void> {
+		await this.add(name, body.length, pax, async (entry) => {
+			entry.end(body);
+		});
+		this.record(name, body.length, createHash('sha256').update(body).digest('hex'));
+	}
+
+	/** A file whose size is known (a spooled table): streamed, never held whole. */
+	async addFile(name: string, file: string, size: number): Promise<void> {
+		const hash = createHash('sha256');
+		await this.add(name, size, undefined, async (entry) => {
+			const source = createReadStream(file);
+			source.on('data', (chunk) => hash.update(chunk));
+			await pipeline(source, entry);
+		});
+		this.record(name, size, hash.digest('hex'));
+	}
+
+	addObject(path: string, body: Buffer, meta: ObjectMeta): Promise<void> {
+		return this.addBuffer(`${OBJECT_PREFIX}${path}`, body, {
+			[PAX_CONTENT_TYPE]: meta.contentType,
+			[PAX_CACHE_CONTROL]: meta.cacheControl
+		});
+	}
+
+	private record(name: string, size: number, sha256: string) {
+		this.entries.push({ name, size, sha256 });
+	}
+
+	private async add(
+		name: string,
+		size: number,
+		pax: Record<string, string> | undefined,
+		fill: (entry: NodeJS.WritableStream & Writable) => Promise<void>
+	): Promise<void> {
+		let callback!: Promise<void>;
+		callback = new Promise<void>((resolve, reject) => {
+			const entry = this.pack.entry({ name, size, mode: 0o600, mtime: new Date(), pax }, (error) =>
+				error ? reject(error) : resolve()
+			) as unknown as NodeJS.WritableStream & Writable;
+			fill(entry).catch(reject);
+		});
+		await Promise.race([callback, this.done]);
+	}
+
+	/** Ends the archive with its manifest and waits until every byte reached the output. */
+	async finish(manifest: Omit<Manifest, 'entries'>): Promise<void> {
+		const body = Buffer.from(JSON.stringify({ ...manifest, entries: this.entries } satisfies Manifest));
+		await this.add(MANIFEST_ENTRY, body.length, undefined, async (entry) => {
+			entry.end(body);
+		});
+		this.pack.finalize();
+		await this.done;
+	}
+
+	/** Stops writing: the output is destroyed, so a reader sees a truncated archive (refused by restore). */
+	abort(error: Error): void {
+		this.pack.destroy(error);
+	}
+}
+
+export interface ArchiveEntry {
+	name: string;
+	size: number;
+	meta: ObjectMeta | null;
+	body: Readable;
+}
+
+/** A damaged, truncated or foreign archive: restore says so and changes nothing. */
+export class InvalidArchiveError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'InvalidArchiveError';
+	}
+}
+
+/**
+ * Reads the archive's entries in order. `onEntry` must consume or drain each body; the SHA-256 of what it read is
+ * returned alongside. Gzip and tar errors (a truncated or corrupt file) become InvalidArchiveError.
+ */
+export async function readArchive(
+	input: Readable,
+	onEntry: (entry: ArchiveEntry) => Promise<void>
+): Promise<ManifestEntry[]> {
+	const extract = tar.extract();
+	const seen: ManifestEntry[] = [];
+	const reading = pipeline(input, createGunzip(), extract);
+	reading.catch(() => {});
+	try {
+		for await (const entry of extract) {
+			const { name, size = 0, type } = entry.header;
+			const pax = (entry.header.pax ?? {}) as Record<string, string>;
+			if (type !== 'file') throw new InvalidArchiveError(`unexpected ${type} entry ${name} in the archive`);
+			if (size > MAX_ENTRY_BYTES) throw new InvalidArchiveError(`entry ${name} is too large (${size} bytes)`);
+			const hash = createHash('sha256');
+			let read = 0;
+			const counted = new Transform({
+				transform(chunk: Buffer, _encoding, callback) {
+					hash.update(chunk);
+					read += chunk.length;
+					callback(null, chunk);
+				}
+			});
+			const flowing = pipeline(entry, counted);
+			flowing.catch(() => {});
+			const meta =
+				PAX_CONTENT_TYPE in pax
+					? { contentType: pax[PAX_CONTENT_TYPE]!, cacheControl: pax[PAX_CACHE_CONTROL] ?? '' }
+					: null;
+			await onEntry({ name, size, meta, body: counted });
+			counted.resume(); // whatever onEntry left unread
+			await flowing;
+			if (read !== size) throw new InvalidArchiveError(`entry ${name} is truncated`);
+			seen.push({ name, size, sha256: hash.digest('hex') });
+		}
+		await reading;
+	} catch (error) {
+		extract.destroy();
+		if (error instanceof InvalidArchiveError) throw error;
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw error;
+		throw new InvalidArchiveError(
+			`the archive cannot be read (${(error as Error).message}): it is truncated, damaged or not an Atelier backup`
+		);
+	}
+	return seen;
+}
+
+/** Reads a whole (small) entry: the header, the secret, the manifest. */
+export async function readSmall(body: Readable, limit = 64 * 1024 * 1024): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body) {
+		size += (chunk as Buffer).length;
+		if (size > limit) throw new InvalidArchiveError('an entry is larger than the archive says it can be');
+		chunks.push(chunk as Buffer);
+	}
+	return Buffer.concat(chunks);
+}

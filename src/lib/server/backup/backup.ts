@@ -1,0 +1,94 @@
+/** Writing a backup (docs/operations.md): `npm run backup`, and the admin page « Sauvegarde » on a running server. */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import type { Database } from '../db';
+import { appliedMigrations, shippedMigrations } from '../db/migrate';
+import type { Storage } from '../storage';
+import { appVersion } from '../version';
+import {
+	ArchiveWriter,
+	FORMAT,
+	FORMAT_VERSION,
+	HEADER_ENTRY,
+	MAX_ENTRY_BYTES,
+	readSmall,
+	SECRET_ENTRY,
+	TABLE_PREFIX,
+	type BackupHeader
+} from './archive';
+import { snapshotTables } from './tables';
+
+export interface BackupSource {
+	database: Pick<Database, 'db' | 'driver'>;
+	storage: Storage;
+	signingSecret: string;
+}
+
+export interface BackupSummary {
+	tables: Record<string, number>;
+	objects: { count: number; bytes: number };
+	/** Objects listed but deleted before they could be read (a running site replaced an image meanwhile). */
+	vanished: number;
+}
+
+/**
+ * Writes one archive (archive.ts) to `output`: the tables as one consistent snapshot, then every object of the
+ * bucket one at a time (each image is small; thousands of them never sit in memory together), the manifest last.
+ * On any failure the output is destroyed, so what was written reads as truncated and restore refuses it.
+ */
+export async function writeBackup(source: BackupSource, output: Writable): Promise<BackupSummary> {
+	const { database, storage, signingSecret } = source;
+	const archive = new ArchiveWriter(output);
+	// Private: the spooled rows hold password hashes and people's details.
+	const spool = await mkdtemp(path.join(tmpdir(), 'atelier-backup-'));
+	try {
+		const applied = await appliedMigrations(database.db);
+		const last = applied.at(-1);
+		const header: BackupHeader = {
+			format: FORMAT,
+			formatVersion: FORMAT_VERSION,
+			appVersion: appVersion(),
+			createdAt: new Date().toISOString(),
+			source: { database: database.driver, storage: storage.driver, bucket: storage.bucket },
+			migration: {
+				count: applied.length,
+				tag: shippedMigrations().find((m) => m.folderMillis === last?.when)?.tag ?? null,
+				when: last?.when ?? null
+			}
+		};
+		const tables = await snapshotTables(database.db, spool);
+		await archive.addBuffer(HEADER_ENTRY, Buffer.from(JSON.stringify(header, null, '\t')));
+		await archive.addBuffer(SECRET_ENTRY, Buffer.from(signingSecret));
+		for (const { table, file } of tables)
+			await archive.addFile(`${TABLE_PREFIX}${table}.ndjson`, file, (await stat(file)).size);
+
+		const objects = { count: 0, bytes: 0 };
+		let vanished = 0;
+		for await (const objectPath of storage.list()) {
+			const object = await storage.read(objectPath);
+			if (!object) {
+				vanished++;
+				continue;
+			}
+			const body = await readSmall(object.body, MAX_ENTRY_BYTES);
+			await archive.addObject(objectPath, body, object.info);
+			objects.count++;
+			objects.bytes += body.length;
+		}
+		const summary = { tables: Object.fromEntries(tables.map((t) => [t.table, t.rows])), objects };
+		await archive.finish(summary);
+		return { ...summary, vanished };
+	} catch (error) {
+		archive.abort(error as Error);
+		throw error;
+	} finally {
+		await rm(spool, { recursive: true, force: true });
+	}
+}
+
+/** `atelier-backup-2026-11-25T14-03-09Z.tar.gz`: sorts by date, safe in any file system and header. */
+export function backupFileName(now = new Date()): string {
+	return `atelier-backup-${now.toISOString().slice(0, 19).replaceAll(':', '-')}Z.tar.gz`;
+}

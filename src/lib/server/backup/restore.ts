@@ -1,0 +1,288 @@
+/**
+ * Restoring a backup (docs/operations.md): `npm run restore`. Two passes over the file. The first reads it whole
+ * and checks it — the format, the migration it was made at, every entry against the manifest's size and SHA-256 —
+ * and changes nothing. The second, in one transaction, rebuilds the schema as the backup knew it, loads the rows
+ * and puts the objects; only then are the newer migrations applied. Whatever fails before the commit leaves the
+ * database as it was and removes the objects it added.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db';
+import { applyMigrationsWithin, MIGRATION_LOCK_ID, shippedMigrations } from '../db/migrate';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
+import { isValidObjectPath, type Storage } from '../storage';
+import {
+	FORMAT,
+	FORMAT_VERSION,
+	HEADER_ENTRY,
+	InvalidArchiveError,
+	MANIFEST_ENTRY,
+	OBJECT_PREFIX,
+	readArchive,
+	readSmall,
+	SECRET_ENTRY,
+	TABLE_PREFIX,
+	type BackupHeader,
+	type Manifest
+} from './archive';
+import {
+	countRows,
+	dropTables,
+	OPERATIONAL_TABLES,
+	resetSequences,
+	schemaTables,
+	TableLoader,
+	tablesInLoadOrder
+} from './tables';
+
+/** Opens the archive afresh for each pass (a file path, in practice). */
+export type ArchiveSource = () => Readable;
+
+export interface VerifiedBackup {
+	header: BackupHeader;
+	manifest: Manifest;
+	/** How many of this version's migrations the backup's schema had. */
+	migrationCount: number;
+	secret: string;
+}
+
+/** Pass one: reads the whole archive and proves it sound and restorable here. Changes nothing. */
+export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup> {
+	let header: BackupHeader | null = null;
+	let manifest: Manifest | null = null;
+	let secret = '';
+	const lines = new Map<string, number>();
+	let position = 0;
+	let migrationCount = 0;
+	const seen = await readArchive(open(), async (entry) => {
+		if (position++ === 0 && entry.name !== HEADER_ENTRY)
+			throw new InvalidArchiveError(`not an Atelier backup: it does not start with ${HEADER_ENTRY}`);
+		if (manifest) throw new InvalidArchiveError(`entry ${entry.name} after the manifest`);
+		if (entry.name === HEADER_ENTRY) {
+			// Refused at once, before the rest is read, when a newer version wrote it.
+			header = parseHeader(await readSmall(entry.body, 64 * 1024));
+			migrationCount = migrationCountOf(header);
+		} else if (entry.name === SECRET_ENTRY) secret = (await readSmall(entry.body, 4096)).toString('utf8');
+		else if (entry.name === MANIFEST_ENTRY) manifest = parseManifest(await readSmall(entry.body));
+		else if (entry.name.startsWith(TABLE_PREFIX)) {
+			let count = 0;
+			for await (const chunk of entry.body)
+				for (let at = (chunk as Buffer).indexOf(10); at !== -1; at = (chunk as Buffer).indexOf(10, at + 1))
+					count++;
+			lines.set(tableOf(entry.name), count);
+		} else if (entry.name.startsWith(OBJECT_PREFIX)) {
+			if (!isValidObjectPath(entry.name.slice(OBJECT_PREFIX.length)) || !entry.meta)
+				throw new InvalidArchiveError(`entry ${entry.name} is not an object Atelier wrote`);
+		} else throw new InvalidArchiveError(`unexpected entry ${entry.name}`);
+	});
+	if (!header) throw new InvalidArchiveError('the archive is empty');
+	if (!manifest)
+		throw new InvalidArchiveError(
+			'the archive has no manifest: it is truncated (was the backup interrupted?)'
+		);
+	const found: Manifest = manifest;
+	const listed = new Map(found.entries.map((e) => [e.name, e]));
+	const read = seen.filter((e) => e.name !== MANIFEST_ENTRY);
+	if (read.length !== listed.size)
+		throw new InvalidArchiveError('the archive and its manifest list other entries');
+	for (const entry of read) {
+		const expected = listed.get(entry.name);
+		if (!expected || expected.size !== entry.size || expected.sha256 !== entry.sha256)
+			throw new InvalidArchiveError(`checksum mismatch on ${entry.name}: the archive is damaged`);
+	}
+	for (const [table, rows] of Object.entries(found.tables))
+		if (lines.get(table) !== rows)
+			throw new InvalidArchiveError(`table ${table} holds other rows than the manifest counts`);
+	if (secret.length < 32) throw new InvalidArchiveError('the archive holds no signing secret');
+	const verified: BackupHeader = header;
+	return { header: verified, manifest: found, migrationCount, secret };
+}
+
+function parseHeader(body: Buffer): BackupHeader {
+	let header: BackupHeader;
+	try {
+		header = JSON.parse(body.toString('utf8')) as BackupHeader;
+	} catch {
+		throw new InvalidArchiveError(`${HEADER_ENTRY} is not JSON`);
+	}
+	if (header?.format !== FORMAT) throw new InvalidArchiveError('not an Atelier backup');
+	if (!Number.isInteger(header.formatVersion) || header.formatVersion > FORMAT_VERSION)
+		throw new InvalidArchiveError(
+			`this backup was written by a newer Atelier (${header.appVersion}, format ${header.formatVersion}): ` +
+				'restore it with that version or a later one'
+		);
+	return header;
+}
+
+function parseManifest(body: Buffer): Manifest {
+	try {
+		const manifest = JSON.parse(body.toString('utf8')) as Manifest;
+		if (Array.isArray(manifest.entries) && manifest.tables && manifest.objects) return manifest;
+	} catch {
+		// reported below
+	}
+	throw new InvalidArchiveError(`${MANIFEST_ENTRY} is not a manifest`);
+}
+
+/** Where the backup's schema sits among this version's migrations; refuses one made by a newer version. */
+function migrationCountOf(header: BackupHeader): number {
+	const shipped = shippedMigrations();
+	if (header.migration.when === null) return 0;
+	const index = shipped.findIndex((m) => m.folderMillis === header.migration.when);
+	if (index === -1)
+		throw new InvalidArchiveError(
+			`this backup was made by Atelier ${header.appVersion}, whose database has a migration this version does not ` +
+				`know (${header.migration.tag ?? header.migration.when}): install that version or a later one, then restore`
+		);
+	return index + 1;
+}
+
+const tableOf = (name: string) => name.slice(TABLE_PREFIX.length).replace(/\.ndjson$/, '');
+
+export interface RestoreTarget {
+	database: Database;
+	storage: Storage;
+	/** DATA_DIR: the signing secret is written to DATA_DIR/secret. */
+	dataDir: string;
+}
+
+/** What the target holds that a restore would replace. Empty means there is nothing to lose. */
+export interface TargetContents {
+	rows: Record<string, number>;
+	objects: number;
+}
+
+export async function inspectTarget({ database, storage }: RestoreTarget): Promise<TargetContents> {
+	const counts = await countRows(database.db, [
+		...new Set([...schemaTables, ...(await tablesInLoadOrder(database.db))])
+	]);
+	const rows = Object.fromEntries(
+		[...counts].filter(([table, count]) => count > 0 && !OPERATIONAL_TABLES.has(table))
+	);
+	let objects = 0;
+	for await (const objectPath of storage.list()) if (objectPath) objects++;
+	return { rows, objects };
+}
+
+export const isEmpty = (contents: TargetContents) =>
+	contents.objects === 0 && Object.keys(contents.rows).length === 0;
+
+/** "users 3, leads 12; 5 objects in the bucket private-gallery" */
+export function describeContents(contents: TargetContents, bucket: string): string {
+	const parts = Object.entries(contents.rows).map(([table, count]) => `${table} ${count}`);
+	const rows = parts.length ? `rows: ${parts.join(', ')}` : 'no rows';
+	return `${rows}; ${contents.objects} object${contents.objects === 1 ? '' : 's'} in the bucket ${bucket}`;
+}
+
+export class TargetNotEmptyError extends Error {
+	constructor(readonly contents: TargetContents) {
+		super('the database or the bucket is not empty');
+		this.name = 'TargetNotEmptyError';
+	}
+}
+
+export interface RestoreSummary {
+	tables: Record<string, number>;
+	objects: number;
+	/** Migrations applied after the rows were loaded (the backup was made by an older version). */
+	migrationsAfter: number;
+	/** Objects that were in the bucket but not in the backup, removed (with force only). */
+	removedObjects: number;
+}
+
+/**
+ * Pass two. Refuses a target that holds data unless `force`. The archive must have been verified first (its
+ * migration count comes from there); sizes and checksums are checked again as it is read.
+ */
+export async function restoreBackup(
+	open: ArchiveSource,
+	verified: VerifiedBackup,
+	target: RestoreTarget,
+	{ force = false } = {}
+): Promise<RestoreSummary> {
+	const { database, storage } = target;
+	const before = await inspectTarget(target);
+	if (!force && !isEmpty(before)) throw new TargetNotEmptyError(before);
+
+	const existingObjects = new Set<string>();
+	for await (const objectPath of storage.list()) existingObjects.add(objectPath);
+	const added: string[] = [];
+	const restoredObjects = new Set<string>();
+	const tables: Record<string, number> = {};
+	const migrations = shippedMigrations();
+
+	try {
+		await database.db.transaction(async (tx) => {
+			// A server starting meanwhile on PostgreSQL waits here instead of migrating a half-restored schema.
+			if (database.driver === 'postgres')
+				await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID.toString()}::bigint)`);
+			await dropTables(tx, new Set([...schemaTables, ...Object.keys(verified.manifest.tables)]));
+			await applyMigrationsWithin(tx, migrations.slice(0, verified.migrationCount));
+			const checked = await readArchive(open(), async (entry) => {
+				if (entry.name.startsWith(TABLE_PREFIX)) {
+					const loader = new TableLoader(tx, tableOf(entry.name));
+					let rest = '';
+					for await (const chunk of entry.body) {
+						const text = rest + (chunk as Buffer).toString('utf8');
+						const lines = text.split('\n');
+						rest = lines.pop()!;
+						for (const line of lines) await loader.add(line);
+					}
+					await loader.add(rest);
+					await loader.flush();
+					tables[loader.table] = loader.rows;
+				} else if (entry.name.startsWith(OBJECT_PREFIX) && entry.meta) {
+					const objectPath = entry.name.slice(OBJECT_PREFIX.length);
+					const body = await readSmall(entry.body, entry.size);
+					await storage.put(objectPath, body, entry.meta);
+					restoredObjects.add(objectPath);
+					if (!existingObjects.has(objectPath)) added.push(objectPath);
+				}
+			});
+			const expected = new Map(verified.manifest.entries.map((e) => [e.name, e.sha256]));
+			for (const entry of checked)
+				if (entry.name !== MANIFEST_ENTRY && expected.get(entry.name) !== entry.sha256)
+					throw new InvalidArchiveError(`the archive changed since it was checked (${entry.name})`);
+			for (const [table, rows] of Object.entries(verified.manifest.tables))
+				if (tables[table] !== rows)
+					throw new InvalidArchiveError(
+						`table ${table}: ${tables[table] ?? 0} rows loaded, ${rows} expected`
+					);
+			await resetSequences(tx);
+		});
+	} catch (error) {
+		// Rolled back: take away what this restore put in the bucket, so the target is as it was.
+		await Promise.allSettled(added.map((objectPath) => storage.delete(objectPath)));
+		throw error;
+	}
+
+	await database.migrate();
+	let removedObjects = 0;
+	if (force)
+		for (const objectPath of existingObjects)
+			if (!restoredObjects.has(objectPath)) {
+				await storage.delete(objectPath);
+				removedObjects++;
+			}
+	await writeSecret(target.dataDir, verified.secret);
+	return {
+		tables,
+		objects: restoredObjects.size,
+		migrationsAfter: migrations.length - verified.migrationCount,
+		removedObjects
+	};
+}
+
+/** DATA_DIR/secret, replaced atomically (mode 600): the secret the restored links were signed with. */
+async function writeSecret(dataDir: string, secret: string): Promise<void> {
+	const file = path.join(dataDir, 'secret');
+	const current = await readFile(file, 'utf8').catch(() => null);
+	if (current?.trim() === secret.trim()) return;
+	await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+	const temp = `${file}.${randomUUID()}.tmp`;
+	await writeFile(temp, `${secret.trim()}\n`, { mode: PRIVATE_FILE_MODE });
+	await rename(temp, file);
+}

@@ -1,0 +1,71 @@
+/**
+ * `npm run backup -- <file|folder|->`: one archive of the database, the bucket and the signing secret
+ * (docs/operations.md). A folder gets a dated file name; `-` writes to standard output. The file appears under
+ * its name only once complete: an interrupted backup leaves `<name>.partial` and exits non-zero.
+ */
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { backupFileName, writeBackup } from '../lib/server/backup/backup';
+import { loadConfig } from '../lib/server/config';
+import { restrictNewFiles } from '../lib/server/private-files';
+import { createStorage } from '../lib/server/storage';
+import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
+
+const USAGE = 'usage: npm run backup -- <file.tar.gz | folder | ->';
+
+async function main(argv: string[]): Promise<number> {
+	const [target, ...rest] = argv;
+	if (!target || rest.length) {
+		console.error(USAGE);
+		return 2;
+	}
+	restrictNewFiles();
+	const config = loadConfig();
+	const file = target === '-' ? null : await outputFile(operatorPath(target));
+	const database = openCommandDatabase(
+		config,
+		'backup',
+		'While it runs, the server itself gives the same archive: sign in as an administrator and open ' +
+			`${new URL('/admin/sauvegarde', config.origin).href} (« Sauvegarde »). Or stop the server, run this ` +
+			'command, and start it again.'
+	);
+	const partial = file && `${file}.partial`;
+	try {
+		await database.migrate();
+		const output = partial ? createWriteStream(partial, { mode: 0o600, flags: 'wx' }) : process.stdout;
+		const summary = await writeBackup(
+			{ database, storage: createStorage(config), signingSecret: config.signingSecret },
+			output
+		);
+		if (partial && file) await rename(partial, file);
+		const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
+		const size = file ? ` (${megabytes((await stat(file)).size)})` : '';
+		console.error(
+			`Backup written${file ? ` to ${file}` : ''}${size}: ${rows} rows in ${Object.keys(summary.tables).length} ` +
+				`tables, ${summary.objects.count} objects (${megabytes(summary.objects.bytes)}), the signing secret.` +
+				(summary.vanished ? ` ${summary.vanished} objects deleted during the backup were left out.` : '') +
+				'\nIt holds passwords hashes, personal data and the signing secret: keep it as private as the server.'
+		);
+		return 0;
+	} catch (error) {
+		if (partial) await rm(partial, { force: true });
+		throw error;
+	} finally {
+		await database.close();
+	}
+}
+
+/** The file to write: a folder gets a dated name; an existing file is never overwritten. */
+async function outputFile(target: string): Promise<string> {
+	const existing = await stat(target).catch(() => null);
+	if (existing?.isDirectory()) return path.join(target, backupFileName());
+	if (existing) throw new CommandError(`${target} exists already: give another name, or a folder`);
+	if (!(await stat(path.dirname(target)).catch(() => null))?.isDirectory())
+		throw new CommandError(`the folder ${path.dirname(target)} does not exist`);
+	return target;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+runCommand(main);

@@ -1,0 +1,42 @@
+/** What the operators' commands (`npm run admin`, `backup`, `restore`) share: opening the data, exiting, paths. */
+import path from 'node:path';
+import { ConfigError, type Config } from '../lib/server/config';
+import { openDatabase, type Database } from '../lib/server/db';
+import { DataDirLockedError } from '../lib/server/db/data-dir-lock';
+
+/** A refusal the operator can act on: printed as it is, exit 1, no stack. */
+export class CommandError extends Error {}
+
+/**
+ * The configured database for a command. On the embedded one a running server holds DATA_DIR: the command
+ * refuses, with the lock's message and `whenHeld` — what to do instead.
+ */
+export function openCommandDatabase(config: Config, purpose: string, whenHeld: string): Database {
+	try {
+		return openDatabase({
+			url: config.databaseUrl,
+			pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'db'),
+			max: 2,
+			purpose
+		});
+	} catch (error) {
+		if (error instanceof DataDirLockedError) throw new CommandError(`${error.message}\n${whenHeld}`);
+		throw error;
+	}
+}
+
+/** A path the operator typed: relative to where they ran `npm run` (npm itself moves to the project's folder). */
+export function operatorPath(file: string): string {
+	return path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+}
+
+/** Runs a command's main and exits with its code; expected refusals print one clear message. */
+export function runCommand(main: (argv: string[]) => Promise<number>): void {
+	main(process.argv.slice(2)).then(
+		(code) => process.exit(code),
+		(error) => {
+			console.error(error instanceof ConfigError || error instanceof CommandError ? error.message : error);
+			process.exit(1);
+		}
+	);
+}

@@ -1,0 +1,96 @@
+/**
+ * `npm run restore -- <file> [--force]`: fills an empty database and bucket from a backup (docs/operations.md).
+ * The archive is checked whole before anything changes; a database or bucket that holds data is refused unless
+ * --force, with what it would replace. Moving to PostgreSQL and S3 is a backup on the embedded defaults restored
+ * with DATABASE_URL and STORAGE_DRIVER=s3 set.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { InvalidArchiveError } from '../lib/server/backup/archive';
+import {
+	describeContents,
+	inspectTarget,
+	isEmpty,
+	restoreBackup,
+	TargetNotEmptyError,
+	verifyBackup
+} from '../lib/server/backup/restore';
+import { loadConfig } from '../lib/server/config';
+import { restrictNewFiles } from '../lib/server/private-files';
+import { createStorage } from '../lib/server/storage';
+import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
+
+const USAGE = 'usage: npm run restore -- <file.tar.gz> [--force]';
+
+async function main(argv: string[]): Promise<number> {
+	const force = argv.includes('--force');
+	const files = argv.filter((a) => a !== '--force');
+	if (files.length !== 1 || files[0]!.startsWith('-')) {
+		console.error(USAGE);
+		return 2;
+	}
+	const file = operatorPath(files[0]!);
+	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
+	restrictNewFiles();
+	const config = loadConfig();
+	const open = () => createReadStream(file);
+
+	let verified;
+	try {
+		verified = await verifyBackup(open);
+	} catch (error) {
+		if (error instanceof InvalidArchiveError)
+			throw new CommandError(`${file}: ${error.message}. Nothing was changed.`);
+		throw error;
+	}
+	const { header, manifest } = verified;
+	const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
+	console.error(
+		`${file}: made ${header.createdAt} by Atelier ${header.appVersion} (${header.source.database} + ` +
+			`${header.source.storage}), ${rows} rows, ${manifest.objects.count} objects; checksums verified.`
+	);
+
+	const database = openCommandDatabase(
+		config,
+		'restore',
+		'Stop the server first (it stops cleanly on SIGTERM), restore, then start it again.'
+	);
+	try {
+		const storage = createStorage(config);
+		const target = { database, storage, dataDir: config.dataDir };
+		const before = await inspectTarget(target);
+		if (!isEmpty(before)) {
+			if (!force) throw new TargetNotEmptyError(before);
+			console.error(`--force: replacing what is there now (${describeContents(before, storage.bucket)}).`);
+		}
+		const summary = await restoreBackup(open, verified, target, { force });
+		console.error(
+			`Restored into ${database.driver} + ${storage.driver}: ` +
+				`${Object.values(summary.tables).reduce((a, b) => a + b, 0)} rows, ${summary.objects} objects, the signing secret` +
+				(summary.migrationsAfter ? `; then ${summary.migrationsAfter} newer migrations applied` : '') +
+				(summary.removedObjects ? `; ${summary.removedObjects} objects not in the backup removed` : '') +
+				'.'
+		);
+		if (process.env.SIGNING_SECRET && process.env.SIGNING_SECRET.trim() !== verified.secret.trim())
+			console.error(
+				"Warning: SIGNING_SECRET is set and differs from the backup's secret, so links signed before the backup " +
+					"(payment links, set-password links) will be refused. The backup's secret is now in " +
+					`${config.dataDir}/secret: remove SIGNING_SECRET to use it, or set SIGNING_SECRET to that file's content.`
+			);
+		console.error('Start the server: sign-in, images and payment links are as they were at the backup.');
+		return 0;
+	} catch (error) {
+		if (error instanceof TargetNotEmptyError)
+			throw new CommandError(
+				`The target is not empty (${describeContents(error.contents, config.storage.bucket)}). ` +
+					'Restoring replaces all of it with the backup: run again with --force to do so. Nothing was changed.'
+			);
+		if (error instanceof InvalidArchiveError)
+			throw new CommandError(`${file}: ${error.message}. Nothing was changed.`);
+		throw error;
+	} finally {
+		await database.close();
+	}
+}
+
+runCommand(main);

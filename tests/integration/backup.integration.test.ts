@@ -1,0 +1,284 @@
+/**
+ * Backup and restore (issue "Self-hosting, part 2", point 2): one archive holds every table, every object and the
+ * signing secret; restoring it into an empty database and bucket gives the same rows, bytes and links — across
+ * drivers both ways, from an older schema, and never half-way.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArchiveError } from '../../src/lib/server/backup/archive';
+import { writeBackup } from '../../src/lib/server/backup/backup';
+import {
+	inspectTarget,
+	restoreBackup,
+	TargetNotEmptyError,
+	verifyBackup,
+	type RestoreTarget
+} from '../../src/lib/server/backup/restore';
+import { signIn } from '../../src/lib/server/auth/service';
+import { candidatureIdOfPaymentToken, paymentLinkOf } from '../../src/lib/server/candidatures/service';
+import { progressOf } from '../../src/lib/server/courses/service';
+import { openDatabase } from '../../src/lib/server/db';
+import { applyMigrationsWithin, shippedMigrations } from '../../src/lib/server/db/migrate';
+import * as schema from '../../src/lib/server/db/schema';
+import { FsStorage, S3Storage, type Storage } from '../../src/lib/server/storage';
+import { createEmptyPostgresDatabase, serverUrl } from '../helpers/database';
+import { ADMIN, dumpBucket, dumpTables, MEMBER, seedDataset, type Dataset } from '../helpers/dataset';
+import { startS3, type RunningS3 } from '../helpers/s3';
+
+const origin = new URL('https://atelier.test');
+const SECRET = 'secret-de-signature-'.padEnd(64, 'x');
+
+interface Side extends RestoreTarget {
+	name: string;
+	dispose(): Promise<void>;
+}
+
+let work: string;
+let s3: RunningS3 | null = null;
+const sides: Side[] = [];
+
+beforeAll(async () => {
+	work = await mkdtemp(path.join(tmpdir(), 'atelier-backup-test-'));
+	if (serverUrl) s3 = await startS3();
+});
+afterAll(async () => {
+	await Promise.all(sides.map((side) => side.dispose()));
+	await s3?.close();
+	await rm(work, { recursive: true, force: true });
+});
+
+let counter = 0;
+async function embedded({ migrate = true } = {}): Promise<Side> {
+	const dataDir = path.join(work, `embedded-${++counter}`);
+	const database = openDatabase({ url: null });
+	if (migrate) await database.migrate();
+	const storage = new FsStorage({
+		root: path.join(dataDir, 'storage'),
+		bucket: 'private-gallery',
+		origin,
+		secret: SECRET
+	});
+	const side = { name: 'PGlite + fs', database, storage, dataDir, dispose: () => database.close() };
+	sides.push(side);
+	return side;
+}
+
+async function server(): Promise<Side> {
+	const { url, drop } = await createEmptyPostgresDatabase();
+	const database = openDatabase({ url, max: 3 });
+	const storage = new S3Storage({
+		endpoint: s3!.endpoint,
+		accessKey: s3!.accessKey,
+		secretKey: s3!.secretKey,
+		region: 'us-east-1',
+		bucket: `restore-${++counter}`
+	});
+	const dataDir = path.join(work, `server-${counter}`);
+	const side = {
+		name: 'PostgreSQL + S3',
+		database,
+		storage,
+		dataDir,
+		dispose: async () => {
+			await database.close();
+			await drop();
+		}
+	};
+	sides.push(side);
+	return side;
+}
+
+async function backupOf(side: Pick<Side, 'database' | 'storage'>, secret = SECRET): Promise<string> {
+	const file = path.join(work, `backup-${++counter}.tar.gz`);
+	await writeBackup(
+		{ database: side.database, storage: side.storage, signingSecret: secret },
+		createWriteStream(file)
+	);
+	return file;
+}
+
+const opener = (file: string) => () => createReadStream(file);
+
+async function restore(file: string, target: Side, options: { force?: boolean } = {}) {
+	const verified = await verifyBackup(opener(file));
+	return restoreBackup(opener(file), verified, target, options);
+}
+
+/** The site works after a restore: the same rows and bytes, sign-in, the payment link, a member's progress. */
+async function expectSameSite(source: Side, target: Side, dataset: Dataset) {
+	expect(await dumpTables(target.database.db)).toEqual(await dumpTables(source.database.db));
+	expect(await dumpBucket(target.storage)).toEqual(await dumpBucket(source.storage));
+	expect((await signIn(target.database.db, ADMIN.email, ADMIN.password, '10.8.0.1')).isAdmin).toBe(true);
+	expect((await signIn(target.database.db, MEMBER.email, MEMBER.password, '10.8.0.2')).isAdmin).toBe(false);
+	const restoredSecret = (await readFile(path.join(target.dataDir, 'secret'), 'utf8')).trim();
+	const link = paymentLinkOf({ signingSecret: SECRET, origin }, dataset.approvedCandidatureId);
+	expect(candidatureIdOfPaymentToken(restoredSecret, link.split('/').pop()!)).toBe(
+		dataset.approvedCandidatureId
+	);
+	expect(await progressOf(target.database.db, dataset.memberId)).toEqual(
+		await progressOf(source.database.db, dataset.memberId)
+	);
+}
+
+describe('backup and restore', () => {
+	let source: Side;
+	let dataset: Dataset;
+	let file: string;
+	beforeAll(async () => {
+		source = await embedded();
+		dataset = await seedDataset(source.database.db, source.storage);
+		file = await backupOf(source);
+	});
+
+	it('writes one archive whose manifest counts every row and object', async () => {
+		const { header, manifest } = await verifyBackup(opener(file));
+		expect(header).toMatchObject({
+			format: 'atelier-backup',
+			source: { database: 'pglite', storage: 'fs', bucket: 'private-gallery' },
+			migration: { count: shippedMigrations().length, tag: shippedMigrations().at(-1)!.tag }
+		});
+		expect(manifest.tables).toMatchObject({
+			users: 3,
+			leads: 3,
+			candidatures: 4,
+			memberships: 1,
+			modules: 3
+		});
+		expect(manifest.tables.module_progress).toBe(1);
+		// Two uploads, each with its smaller widths.
+		expect(manifest.objects.count).toBe(Object.keys(await dumpBucket(source.storage)).length);
+		expect(manifest.objects.count).toBeGreaterThan(2);
+	});
+
+	it('restores PGlite + fs into an empty PGlite + fs: the same site', async () => {
+		const target = await embedded();
+		const summary = await restore(file, target);
+		expect(summary.migrationsAfter).toBe(0);
+		await expectSameSite(source, target, dataset);
+	});
+
+	it.skipIf(!serverUrl)('moves up to PostgreSQL + S3 and back to PGlite + fs', async () => {
+		const up = await server();
+		await restore(file, up);
+		await expectSameSite(source, up, dataset);
+
+		const back = await embedded();
+		await restore(await backupOf(up, SECRET), back);
+		await expectSameSite(source, back, dataset);
+	});
+
+	it('refuses a target that holds data, says what, and replaces it with --force', async () => {
+		const target = await embedded();
+		await target.database.db
+			.insert(schema.leads)
+			.values({ kind: 'contact', name: 'Là', email: 'la@exemple.fr', message: 'Déjà là' });
+		await target.storage.put('stray.webp', Buffer.from('RIFF'), {
+			contentType: 'image/webp',
+			cacheControl: 'private'
+		});
+		const error = await restore(file, target).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(TargetNotEmptyError);
+		expect((error as TargetNotEmptyError).contents).toEqual({ rows: { leads: 1 }, objects: 1 });
+		expect(await inspectTarget(target)).toEqual({ rows: { leads: 1 }, objects: 1 });
+
+		const summary = await restore(file, target, { force: true });
+		expect(summary.removedObjects).toBe(1);
+		await expectSameSite(source, target, dataset);
+	});
+
+	it('refuses a truncated or altered archive before changing anything', async () => {
+		const size = (await stat(file)).size;
+		const truncated = path.join(work, 'truncated.tar.gz');
+		await writeFile(truncated, await readFile(file));
+		await truncate(truncated, Math.floor(size * 0.8));
+		const altered = path.join(work, 'altered.tar.gz');
+		const bytes = await readFile(file);
+		bytes[Math.floor(size / 2)]! ^= 0xff;
+		await writeFile(altered, bytes);
+		const notOurs = path.join(work, 'not-ours.tar.gz');
+		await writeFile(notOurs, 'hello');
+
+		for (const damaged of [truncated, altered, notOurs])
+			await expect(verifyBackup(opener(damaged)), damaged).rejects.toThrow(InvalidArchiveError);
+	});
+
+	it('rolls everything back when the restore fails half-way: no rows, no objects left', async () => {
+		const target = await embedded();
+		const verified = await verifyBackup(opener(file));
+		let puts = 0;
+		const failing: Storage = Object.assign(Object.create(target.storage) as Storage, {
+			put: async (...args: Parameters<Storage['put']>) => {
+				if (++puts === 3) throw new Error('disk full');
+				return target.storage.put(...args);
+			}
+		});
+		await expect(restoreBackup(opener(file), verified, { ...target, storage: failing })).rejects.toThrow(
+			'disk full'
+		);
+		expect(await inspectTarget(target)).toEqual({ rows: {}, objects: 0 });
+		// And the same target then takes the backup whole.
+		await restore(file, target);
+		await expectSameSite(source, target, dataset);
+	});
+});
+
+describe('a backup made by an older version', () => {
+	it('restores into this one: the rows at the old schema, then the newer migrations', async () => {
+		const shipped = shippedMigrations();
+		const old = await embedded({ migrate: false });
+		// The schema as it was before the last migration, with rows written by that version.
+		await old.database.db.transaction((tx) => applyMigrationsWithin(tx, shipped.slice(0, -1)));
+		const { users } = schema;
+		await old.database.db
+			.insert(users)
+			.values({ email: 'ancienne@exemple.fr', name: 'Ancienne', passwordHash: 'x' });
+		const file = await backupOf(old);
+		const { header, migrationCount } = await verifyBackup(opener(file));
+		expect(header.migration.tag).toBe(shipped.at(-2)!.tag);
+		expect(migrationCount).toBe(shipped.length - 1);
+
+		const target = await embedded({ migrate: false });
+		const summary = await restore(file, target);
+		expect(summary.migrationsAfter).toBe(1);
+		const rows = await target.database.db.select().from(users);
+		expect(rows.map((u) => u.email)).toEqual(['ancienne@exemple.fr']);
+		// The newest schema is there: a later version's column can be written.
+		await target.database.db
+			.insert(schema.siteImages)
+			.values({ key: 'hero', url: 'https://x.test/a.jpg', alt: 'Texte' });
+	});
+
+	it('refuses a backup from a newer version, naming what to install', async () => {
+		const source = await embedded();
+		const file = await backupOf(source);
+		const { default: tar } = await import('tar-stream');
+		const { createGunzip, createGzip } = await import('node:zlib');
+		const { pipeline } = await import('node:stream/promises');
+		// Rewrite the header as a later Atelier would have written it.
+		const extract = tar.extract();
+		const pack = tar.pack();
+		const newer = path.join(work, 'newer.tar.gz');
+		const writing = pipeline(pack, createGzip(), createWriteStream(newer));
+		const reading = pipeline(createReadStream(file), createGunzip(), extract);
+		for await (const entry of extract) {
+			const chunks: Buffer[] = [];
+			for await (const chunk of entry) chunks.push(chunk as Buffer);
+			let body = Buffer.concat(chunks);
+			if (entry.header.name === 'atelier-backup.json') {
+				const header = JSON.parse(body.toString());
+				header.appVersion = '9.0.0';
+				header.migration = { count: 99, tag: '0099_future', when: 4102444800000 };
+				body = Buffer.from(JSON.stringify(header));
+			}
+			pack.entry({ ...entry.header, size: body.length }, body);
+		}
+		pack.finalize();
+		await Promise.all([reading, writing]);
+		await expect(verifyBackup(opener(newer))).rejects.toThrow(
+			/Atelier 9\.0\.0.*0099_future.*install that version/
+		);
+	});
+});

@@ -6,7 +6,8 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { backupFileName, writeBackup } from '../lib/server/backup/backup';
+import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from '../lib/server/backup/backup';
+import { recordJobRun } from '../lib/server/db/job-runs';
 import { loadConfig } from '../lib/server/config';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { createStorage } from '../lib/server/storage';
@@ -39,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
 			output
 		);
 		if (partial && file) await rename(partial, file);
+		await recordJobRun(database.db, BACKUP_JOB, new Date(), describeBackup(summary, 'npm run backup'));
 		const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
 		const size = file ? ` (${megabytes((await stat(file)).size)})` : '';
 		console.error(

@@ -27,6 +27,8 @@ export function openCommandDatabase(config: Config, purpose: string, whenHeld: s
 
 /** A path the operator typed: relative to where they ran `npm run` (npm itself moves to the project's folder). */
 export function operatorPath(file: string): string {
+	// Not configuration: where npm was started from, which npm passes on as INIT_CWD.
+	// eslint-disable-next-line no-restricted-properties
 	return path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
 }
 

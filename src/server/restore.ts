@@ -71,7 +71,8 @@ async function main(argv: string[]): Promise<number> {
 				(summary.removedObjects ? `; ${summary.removedObjects} objects not in the backup removed` : '') +
 				'.'
 		);
-		if (process.env.SIGNING_SECRET && process.env.SIGNING_SECRET.trim() !== verified.secret.trim())
+		// Read again now that DATA_DIR/secret is the backup's: only SIGNING_SECRET in the environment can differ.
+		if (loadConfig().signingSecret !== verified.secret.trim())
 			console.error(
 				"Warning: SIGNING_SECRET is set and differs from the backup's secret, so links signed before the backup " +
 					"(payment links, set-password links) will be refused. The backup's secret is now in " +

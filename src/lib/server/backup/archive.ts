@@ -109,8 +109,7 @@ export class ArchiveWriter {
 		pax: Record<string, string> | undefined,
 		fill: (entry: NodeJS.WritableStream & Writable) => Promise<void>
 	): Promise<void> {
-		let callback!: Promise<void>;
-		callback = new Promise<void>((resolve, reject) => {
+		const callback = new Promise<void>((resolve, reject) => {
 			const entry = this.pack.entry({ name, size, mode: 0o600, mtime: new Date(), pax }, (error) =>
 				error ? reject(error) : resolve()
 			) as unknown as NodeJS.WritableStream & Writable;

@@ -1,7 +1,7 @@
 /** The leads domain's SQL, and nothing else: each function takes the database or a transaction. */
 import { and, count, desc, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { jobRuns, leads, type Lead } from '../db/schema';
+import { leads, type Lead } from '../db/schema';
 
 export type NewLead = typeof leads.$inferInsert;
 
@@ -140,19 +140,4 @@ export async function countOpen(db: DbOrTx): Promise<number> {
 export async function deleteOlderThan(db: DbOrTx, cutoff: Date): Promise<number> {
 	const deleted = await db.delete(leads).where(lt(leads.createdAt, cutoff)).returning({ id: leads.id });
 	return deleted.length;
-}
-
-export async function recordJobRun(db: DbOrTx, name: string, at: Date, detail: string): Promise<void> {
-	await db
-		.insert(jobRuns)
-		.values({ name, lastRunAt: at, detail })
-		.onConflictDoUpdate({ target: jobRuns.name, set: { lastRunAt: at, detail } });
-}
-
-export async function findJobRun(
-	db: DbOrTx,
-	name: string
-): Promise<{ at: Date; detail: string | null } | null> {
-	const [row] = await db.select().from(jobRuns).where(eq(jobRuns.name, name));
-	return row ? { at: row.lastRunAt, detail: row.detail } : null;
 }

@@ -12,6 +12,7 @@ import { leadAcknowledgement, leadNotification, sendWith, type MailDeps, type Ma
 import { toCsv } from './csv';
 import { spamReason } from './form-token';
 import { TAB_FILTERS } from './filters';
+import { findJobRun, recordJobRun } from '../db/job-runs';
 import * as queries from './queries';
 import type { LeadFilters } from './queries';
 
@@ -247,8 +248,8 @@ export const RETENTION_JOB = 'leads-retention';
 export async function purgeOldLeads(db: DbOrTx, retentionDays: number, now = new Date()): Promise<number> {
 	const cutoff = new Date(now.getTime() - retentionDays * 24 * 60 * 60 * 1000);
 	const deleted = await queries.deleteOlderThan(db, cutoff);
-	await queries.recordJobRun(db, RETENTION_JOB, now, `${deleted} supprimée(s)`);
+	await recordJobRun(db, RETENTION_JOB, now, `${deleted} supprimée(s)`);
 	return deleted;
 }
 
-export const lastRetentionRun = (db: DbOrTx) => queries.findJobRun(db, RETENTION_JOB);
+export const lastRetentionRun = (db: DbOrTx) => findJobRun(db, RETENTION_JOB);

@@ -1,0 +1,65 @@
+/**
+ * Backups for the running server (admin page « Sauvegarde »): on the embedded database the server holds DATA_DIR,
+ * so the archive `npm run backup` would write comes from here. `npm run backup` and `npm run restore` call the
+ * modules beside directly (src/server/backup.ts, restore.ts).
+ */
+import { PassThrough, Readable } from 'node:stream';
+import { appDeps } from '../app';
+import { database } from '../db';
+import { findJobRun, recordJobRun } from '../db/job-runs';
+import { ConflictError } from '../errors';
+import { log } from '../log';
+import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from './backup';
+import { countRows, schemaTables } from './tables';
+
+let inProgress = false;
+
+/** What a backup made now would hold, and when the last one was made. */
+export async function overview() {
+	const { db, storage } = appDeps();
+	const counts = await countRows(db, schemaTables);
+	let objects = 0;
+	for await (const objectPath of storage.list()) if (objectPath) objects++;
+	return {
+		rows: [...counts.values()].reduce((a, b) => a + b, 0),
+		users: counts.get('users') ?? 0,
+		leads: counts.get('leads') ?? 0,
+		objects,
+		database: database.driver,
+		storage: storage.driver,
+		last: await findJobRun(db, BACKUP_JOB)
+	};
+}
+
+/**
+ * Starts a backup streamed to the caller. One at a time per server: a second download while one runs is refused
+ * (each reads every table and image). A client that goes away stops the backup; it is logged, not recorded.
+ */
+export function download(admin: { id: string }): { fileName: string; body: ReadableStream<Uint8Array> } {
+	if (inProgress) throw new ConflictError('Une sauvegarde est déjà en cours : attendez qu’elle se termine.');
+	inProgress = true;
+	const { db, storage, config } = appDeps();
+	const output = new PassThrough();
+	const started = Date.now();
+	writeBackup(
+		{ database: { db, driver: database.driver }, storage, signingSecret: config.signingSecret },
+		output
+	)
+		.then(async (summary) => {
+			log.info('backup downloaded', {
+				adminId: admin.id,
+				ms: Date.now() - started,
+				rows: Object.values(summary.tables).reduce((a, b) => a + b, 0),
+				objects: summary.objects.count
+			});
+			await recordJobRun(
+				db,
+				BACKUP_JOB,
+				new Date(),
+				describeBackup(summary, 'téléchargée depuis l’administration')
+			);
+		})
+		.catch((error: unknown) => log.warn('backup not completed', { adminId: admin.id, error }))
+		.finally(() => (inProgress = false));
+	return { fileName: backupFileName(), body: Readable.toWeb(output) as ReadableStream<Uint8Array> };
+}

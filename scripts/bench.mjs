@@ -36,6 +36,11 @@ if (wanted('members')) {
 	await benchMembers();
 }
 
+if (wanted('backup')) {
+	const { benchBackup } = await import('../bench/backup.mjs');
+	await benchBackup();
+}
+
 if (wanted('showcase')) {
 	const { benchShowcase } = await import('../bench/showcase.mjs');
 	await benchShowcase();

@@ -16,7 +16,10 @@ const MB = 1024 * 1024;
 function measure(command, args, env = {}) {
 	return new Promise((resolve, reject) => {
 		const started = performance.now();
-		const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+		const child = spawn(command, args, {
+			env: { ...process.env, ...env },
+			stdio: ['ignore', 'ignore', 'pipe']
+		});
 		let stderr = '';
 		child.stderr.on('data', (chunk) => (stderr += chunk));
 		let peak = 0;
@@ -32,7 +35,8 @@ function measure(command, args, env = {}) {
 		child.on('error', reject);
 		child.on('exit', (code) => {
 			clearInterval(timer);
-			if (code !== 0) reject(new Error(`${path.basename(args[0] ?? command)} exited with ${code}:\n${stderr}`));
+			if (code !== 0)
+				reject(new Error(`${path.basename(args[0] ?? command)} exited with ${code}:\n${stderr}`));
 			else resolve({ seconds: (performance.now() - started) / 1000, peak });
 		});
 	});
@@ -41,13 +45,18 @@ function measure(command, args, env = {}) {
 function postgresDatabase() {
 	const name = `atelier_bench_restore_${process.pid}`;
 	const psql = (sql) =>
-		execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-qc', sql], { stdio: 'ignore' });
+		execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-qc', sql], {
+			stdio: 'ignore'
+		});
 	try {
 		psql(`create database ${name}`);
 	} catch {
 		return null;
 	}
-	return { url: `postgres://postgres@127.0.0.1:5432/${name}`, drop: () => psql(`drop database if exists ${name} with (force)`) };
+	return {
+		url: `postgres://postgres@127.0.0.1:5432/${name}`,
+		drop: () => psql(`drop database if exists ${name} with (force)`)
+	};
 }
 
 export async function benchBackup() {
@@ -59,15 +68,22 @@ export async function benchBackup() {
 	const work = mkdtempSync(path.join(tmpdir(), 'atelier-bench-backup-'));
 	try {
 		const source = path.join(work, 'source');
-		execFileSync(process.execPath, [seed, source, String(LEADS), String(IMAGES), 'tests/fixtures/images/Landscape_3.jpg'], {
-			stdio: ['ignore', 'ignore', 'inherit']
-		});
+		execFileSync(
+			process.execPath,
+			[seed, source, String(LEADS), String(IMAGES), 'tests/fixtures/images/Landscape_3.jpg'],
+			{
+				stdio: ['ignore', 'ignore', 'inherit']
+			}
+		);
 		const env = { DATABASE_URL: '', STORAGE_DRIVER: 'fs', SIGNING_SECRET: '' };
 
 		const tarFile = path.join(work, 'baseline.tar.gz');
 		const baseline = await measure('tar', ['-czf', tarFile, '-C', source, '.']);
 		const archive = path.join(work, 'backup.tar.gz');
-		const backup = await measure(process.execPath, ['build/backup.js', archive], { ...env, DATA_DIR: source });
+		const backup = await measure(process.execPath, ['build/backup.js', archive], {
+			...env,
+			DATA_DIR: source
+		});
 		const restore = await measure(process.execPath, ['build/restore.js', archive], {
 			...env,
 			DATA_DIR: path.join(work, 'restored')

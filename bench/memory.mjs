@@ -1,6 +1,7 @@
-// Part "memory": idle resident memory of the production server on the embedded database (PGlite), against the
-// same server on a PostgreSQL server when one answers at 127.0.0.1:5432. Measured after start-up settles and
-// after a round of page requests, on a first start (the database is created) and on a restart (it exists).
+// Part "memory": resident memory of the production server on the embedded database (PGlite), against the same
+// server on a PostgreSQL server when one answers at 127.0.0.1:5432. Measured after start-up settles, after a round
+// of page requests, on a first start (the database is created) and on a restart (it exists), and after 60 s of
+// mixed traffic (BENCH_MIXED_SECONDS): pages, images at several widths, lead submissions, failed sign-ins.
 import { execFileSync } from 'node:child_process';
 import { rssOf, startServer } from './lib.mjs';
 
@@ -8,7 +9,51 @@ const MB = 1024 * 1024;
 const PAGES = ['/', '/macon', '/paysagiste', '/contact', '/devis', '/login'];
 const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function idleRss(env) {
+const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
+
+/** What a small site's visitors do at once: read pages and photos, write to it, mistype a password. */
+const MIXED = [
+	(url) => fetch(`${url}${PAGES[Math.floor(Math.random() * PAGES.length)]}`),
+	(url) => fetch(`${url}/api/img/hero?w=${[480, 800, 1200][Math.floor(Math.random() * 3)]}`),
+	(url) => fetch(`${url}/api/img/about`),
+	(url) =>
+		fetch(`${url}/api/contact`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'x-forwarded-for': `10.1.${Math.floor(Math.random() * 250)}.1`
+			},
+			body: JSON.stringify({
+				name: 'Banc',
+				email: 'banc@exemple.fr',
+				message: 'Une demande pour mesurer la mémoire.'
+			})
+		}),
+	(url) =>
+		fetch(`${url}/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, accept: 'text/html' },
+			body: new URLSearchParams({ email: 'personne@exemple.fr', password: 'pas le bon mot de passe' }),
+			redirect: 'manual'
+		})
+];
+
+async function mixedTraffic(url, seconds, concurrency = 8) {
+	const end = Date.now() + seconds * 1000;
+	let requests = 0;
+	const worker = async () => {
+		while (Date.now() < end) {
+			const kinds = process.env.BENCH_MIXED_ONLY ? [MIXED[Number(process.env.BENCH_MIXED_ONLY)]] : MIXED;
+			const response = await kinds[Math.floor(Math.random() * kinds.length)](url);
+			await response.arrayBuffer();
+			requests++;
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	return requests;
+}
+
+async function idleRss(env, { mixed = false } = {}) {
 	const server = await startServer(env);
 	await settle(2_000);
 	const started = rssOf(server.child.pid);
@@ -16,8 +61,15 @@ async function idleRss(env) {
 		for (const page of PAGES) await (await fetch(`${server.url}${page}`)).arrayBuffer();
 	await settle(3_000);
 	const afterPages = rssOf(server.child.pid);
+	let afterMixed = null;
+	let requests = 0;
+	if (mixed) {
+		requests = await mixedTraffic(server.url, MIXED_SECONDS);
+		await settle(2_000);
+		afterMixed = rssOf(server.child.pid);
+	}
 	await server.stop();
-	return { started, afterPages, dataDir: server.dataDir };
+	return { started, afterPages, afterMixed, requests, dataDir: server.dataDir };
 }
 
 function postgresDatabase() {
@@ -56,11 +108,14 @@ function postgresDatabase() {
 }
 
 export async function benchMemory() {
-	const first = await idleRss({ DATABASE_URL: '' });
+	const first = await idleRss({ DATABASE_URL: '' }, { mixed: true });
 	const restart = await idleRss({ DATABASE_URL: '', DATA_DIR: first.dataDir });
 	const mb = (bytes) => (bytes / MB).toFixed(0);
 	console.log(
-		`memory: PGlite first start, idle RSS ${mb(first.started)} MB, after pages ${mb(first.afterPages)} MB`
+		`memory: PGlite first start, idle RSS ${mb(first.started)} MB (goal ≤ 300 MB), after pages ${mb(first.afterPages)} MB`
+	);
+	console.log(
+		`memory: PGlite after ${MIXED_SECONDS} s of mixed traffic (${first.requests} requests) ${mb(first.afterMixed)} MB (goal ≤ 400 MB)`
 	);
 	console.log(
 		`memory: PGlite restart, idle RSS ${mb(restart.started)} MB, after pages ${mb(restart.afterPages)} MB`
@@ -71,9 +126,13 @@ export async function benchMemory() {
 		return;
 	}
 	try {
-		const server = await idleRss({ DATABASE_URL: database.url });
+		const server = await idleRss({ DATABASE_URL: database.url }, { mixed: true });
 		console.log(
 			`memory: PostgreSQL server, idle RSS ${mb(server.started)} MB, after pages ${mb(server.afterPages)} MB`
+		);
+		console.log(
+			`memory: PostgreSQL server after ${MIXED_SECONDS} s of mixed traffic (${server.requests} requests) ${mb(server.afterMixed)} MB; ` +
+				`PGlite / PostgreSQL ${(first.afterMixed / server.afterMixed).toFixed(2)}x`
 		);
 		console.log(
 			`memory: PGlite / PostgreSQL after pages ${(first.afterPages / server.afterPages).toFixed(2)}x (first start), ${(restart.afterPages / server.afterPages).toFixed(2)}x (restart)`

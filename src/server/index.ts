@@ -4,6 +4,7 @@
  * and shuts down cleanly on SIGTERM: in-flight requests finish, the database closes, the process exits 0.
  */
 import { createServer } from 'node:http';
+import v8 from 'node:v8';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
@@ -16,6 +17,17 @@ import { admitBody } from './request-bodies';
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
 
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * V8 sizes its heap for the machine: on a server with gigabytes free, a burst of requests grows the young
+ * generation to 128 MB and the old one far past what is live, and the process holds ~250 MB more than it uses
+ * until it has been idle a while. A small site's server should stay small: optimising for size keeps it within
+ * about 30 MB of its idle size under load (480 → 270 MB after 20 s of page requests), for about a fifth fewer
+ * requests per second at full load — still hundreds a second, far beyond a small business's traffic. Set here
+ * rather than on a command line so that every way of starting the server (npm start, the image, node
+ * build/server.js, a service manager) gets it; V8 reads this flag as the heap grows, so now is in time.
+ */
+v8.setFlagsFromString('--optimize-for-size');
 
 async function main() {
 	restrictNewFiles();

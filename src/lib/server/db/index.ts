@@ -3,7 +3,8 @@
  * PostgreSQL server through postgres.js when it is set. Both are exposed as the same `Db` type.
  */
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { chmod, readdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -12,11 +13,12 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config } from '../config';
+import { installRoot } from '../install-root';
 import { lazy } from '../lazy';
 import { onShutdown } from '../lifecycle';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { lockDataDir } from './data-dir-lock';
-import { applyMigrations } from './migrate';
+import { applyMigrations, migrationSteps, shippedMigrations } from './migrate';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -61,6 +63,7 @@ export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenO
 		const dataDir = path.dirname(pgliteDir);
 		mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
 		lock = lockDataDir(dataDir, purpose);
+		if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) createEmbeddedDatabase(pgliteDir);
 	}
 	const client = new PGlite(pgliteDir ?? undefined, { startParams: EMBEDDED_START_PARAMS });
 	const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -103,6 +106,31 @@ const EMBEDDED_START_PARAMS = [
 		'maintenance_work_mem=16MB'
 	].flatMap((setting) => ['-c', setting])
 ];
+
+/**
+ * Creating the database (PostgreSQL's initdb) and its tables grows PGlite's WebAssembly memory to about 700 MB,
+ * and WebAssembly memory never shrinks: a server that did it itself would keep that for its whole life, against
+ * about 230 MB when it opens an existing database. So the first start creates and migrates it in a short-lived
+ * process of its own (a few seconds, once), then opens it like any later start. Measured in `npm run bench memory`.
+ */
+function createEmbeddedDatabase(dir: string): void {
+	const script = `
+		import { readFileSync } from 'node:fs';
+		const { PGlite } = await import('@electric-sql/pglite');
+		const { params, steps } = JSON.parse(readFileSync(0, 'utf8'));
+		const db = new PGlite(process.env.ATELIER_PGLITE_DIR, { startParams: params });
+		await db.transaction(async (tx) => { for (const step of steps) await tx.exec(step); });
+		await db.close();`;
+	const input = JSON.stringify({ params: EMBEDDED_START_PARAMS, steps: migrationSteps(shippedMigrations()) });
+	execFileSync(process.execPath, ['--input-type=module', '--eval', script], {
+		// From the installation's folder, so that the child finds the same @electric-sql/pglite.
+		cwd: installRoot,
+		// Only what it needs: none of the server's secrets.
+		env: { ATELIER_PGLITE_DIR: dir },
+		input,
+		stdio: ['pipe', 'ignore', 'inherit']
+	});
+}
 
 /**
  * PGlite's file system layer writes its files with mode 0666 whatever the process umask: close the database's

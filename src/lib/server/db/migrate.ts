@@ -39,7 +39,8 @@ export async function applyMigrations(
 }
 
 /** Where drizzle's migrator records what it applied (its defaults, which we keep). */
-const MIGRATIONS_TABLE = sql.raw('"drizzle"."__drizzle_migrations"');
+const MIGRATIONS_TABLE_NAME = '"drizzle"."__drizzle_migrations"';
+const MIGRATIONS_TABLE = sql.raw(MIGRATIONS_TABLE_NAME);
 
 export interface Migration extends MigrationMeta {
 	/** The file's name without .sql (0007_site_image_alt), from drizzle/meta/_journal.json. */
@@ -69,21 +70,30 @@ export async function appliedMigrations(db: Executor): Promise<{ hash: string; w
 }
 
 /**
- * Applies the first `count` shipped migrations inside the caller's transaction, recording them as drizzle's
- * migrator does, so that a later `migrate()` carries on from there. Restore uses it to rebuild the schema a
- * backup was made with before loading its rows (drizzle's own migrator opens its own transaction).
+ * The SQL that applies `migrations` and records them as drizzle's migrator does (so that a later `migrate()`
+ * carries on from there), as plain statements: run inside a caller's transaction by restore, to rebuild the schema
+ * a backup was made with, and by the process that creates the embedded database on a first start (db/index.ts).
  */
-export async function applyMigrationsWithin(tx: Executor, migrations: Migration[]): Promise<void> {
-	await tx.execute(sql`create schema if not exists drizzle`);
-	await tx.execute(
-		sql`create table if not exists ${MIGRATIONS_TABLE} (id serial primary key, hash text not null, created_at bigint)`
-	);
+export function migrationSteps(migrations: Migration[]): string[] {
+	const steps = [
+		'create schema if not exists drizzle',
+		`create table if not exists ${MIGRATIONS_TABLE_NAME} (id serial primary key, hash text not null, created_at bigint)`
+	];
 	for (const migration of migrations) {
-		for (const statement of migration.sql) if (statement.trim()) await tx.execute(sql.raw(statement));
-		await tx.execute(
-			sql`insert into ${MIGRATIONS_TABLE} (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`
+		// Literals, checked: a SHA-256 in hex and the journal's integer time.
+		if (!/^[0-9a-f]{64}$/.test(migration.hash) || !Number.isSafeInteger(migration.folderMillis))
+			throw new Error(`migration ${migration.tag} has an unexpected hash or time`);
+		steps.push(...migration.sql.filter((statement) => statement.trim()));
+		steps.push(
+			`insert into ${MIGRATIONS_TABLE_NAME} (hash, created_at) values ('${migration.hash}', ${migration.folderMillis})`
 		);
 	}
+	return steps;
+}
+
+/** Applies `migrations` inside the caller's transaction (drizzle's own migrator opens a transaction of its own). */
+export async function applyMigrationsWithin(tx: Executor, migrations: Migration[]): Promise<void> {
+	for (const step of migrationSteps(migrations)) await tx.execute(sql.raw(step));
 }
 
 /** Rows of `execute()`, whichever driver: PGlite answers { rows }, postgres.js an array. */

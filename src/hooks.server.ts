@@ -13,8 +13,10 @@ import {
 	varyOnEncoding
 } from '$lib/server/http/compression';
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
-import { log } from '$lib/server/log';
+import { log, setLogLevel } from '$lib/server/log';
+import { recordRoute, REQUEST_ID_HEADER } from '$lib/server/http/request-log';
 import { startMaintenance } from '$lib/server/maintenance';
+import { withReference } from '$lib/messages';
 import { routeExistsIn } from '$lib/pages/modes';
 import { problem } from '$lib/server/http/problem';
 import {
@@ -29,6 +31,7 @@ import * as system from '$lib/server/system';
 export const init: ServerInit = async () => {
 	// Building and prerendering run this too: no migration, no LISTEN, no timers then.
 	if (building) return;
+	setLogLevel(config.logLevel);
 	await database.migrate();
 	log.info('database ready', { driver: database.driver });
 	// Pages and sign-in work without the bucket: say so in the log, and let /readyz tell the load balancer.
@@ -39,6 +42,12 @@ export const init: ServerInit = async () => {
 	startMaintenance();
 	await startPurgeListener(database.pg);
 	exposePageCache();
+};
+
+/** Tells the request log (server entry) which route answers: its line names the route, never the raw path. */
+const routeForTheLog: Handle = ({ event, resolve }) => {
+	recordRoute(event.request.headers.get(REQUEST_ID_HEADER), event.route.id);
+	return resolve(event);
 };
 
 /** Reads the session cookie into locals.user / locals.session; renews the cookie with the session. */
@@ -178,6 +187,7 @@ const pageCaching = createPageCaching({
 });
 
 export const handle: Handle = sequence(
+	routeForTheLog,
 	withSecurityHeaders,
 	compression,
 	bodyLimits,
@@ -189,7 +199,8 @@ export const handle: Handle = sequence(
 
 export const handleError: HandleServerError = ({ error, event, status, message }) => {
 	if (status === 404) return { message: 'Page introuvable' };
-	const id = crypto.randomUUID();
-	log.error('unhandled error', { id, status, method: event.request.method, path: event.url.pathname, error });
-	return { message: status >= 500 ? 'Erreur interne du serveur' : message, id };
+	// The request's own id (server entry): the « Référence » shown to the visitor finds both log lines.
+	const id = event.request.headers.get(REQUEST_ID_HEADER) ?? crypto.randomUUID();
+	log.error('unhandled error', { id, status, method: event.request.method, route: event.route.id, error });
+	return { message: status >= 500 ? withReference('Erreur interne du serveur', id) : message, id };
 };

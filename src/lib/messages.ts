@@ -41,3 +41,11 @@ export const RESET_LINK_SENT =
 
 export const NAME_UPDATED = 'Votre nom a été mis à jour.';
 export const PASSWORD_CHANGED = 'Mot de passe modifié. Vos autres sessions ont été déconnectées.';
+
+/**
+ * An unexpected error's message carries the request's id, because SvelteKit's last-resort page (src/error.html,
+ * for an error before any layout could run) shows only the message. Error pages that show the id on its own line
+ * take it out of the message.
+ */
+export const withReference = (message: string, id: string) => `${message} (référence ${id})`;
+export const withoutReference = (message: string) => message.replace(/ \(référence [^)]+\)$/, '');

@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
 import { runShutdownHooks, settleBackgroundTasks } from '../lib/server/lifecycle';
-import { log } from '../lib/server/log';
+import { trackRequest } from '../lib/server/http/request-log';
+import { log, setLogLevel } from '../lib/server/log';
 import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { admitBody } from './request-bodies';
@@ -42,6 +43,8 @@ async function main() {
 		throw error;
 	}
 
+	setLogLevel(config.logLevel);
+
 	// adapter-node reads these when its handler is imported; give it the values our configuration settled on.
 	/* eslint-disable no-restricted-properties -- writing adapter-node's inputs, not reading configuration */
 	process.env.ORIGIN = config.origin.origin;
@@ -57,11 +60,12 @@ async function main() {
 	);
 	const answerFromCache = nodeFastPath(config);
 	const server = createServer((req, res) => {
-		admitBody(req, res, headers, (request) => {
-			if (answerFromCache(request, res)) return;
+		const request = trackRequest(req, res);
+		admitBody(req, res, headers, (admitted) => {
+			if (answerFromCache(admitted, res)) return request.answeredBy('(page cache)');
 			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
 			for (const [name, value] of headers) res.setHeader(name, value);
-			handler(request, res, () => {
+			handler(admitted, res, () => {
 				res.statusCode = 404;
 				res.end('Not found');
 			});

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { lazy } from './lazy';
 import { installRoot } from './install-root';
+import { LOG_LEVELS, type LogLevel } from './log';
 
 export class ConfigError extends Error {
 	constructor(readonly problems: string[]) {
@@ -106,7 +107,10 @@ const envSchema = z.object({
 		z.string().regex(/^(?:\d+[KMG]?|Infinity)$/i, 'must be a number of bytes, optionally with K, M or G')
 	),
 	IMAGE_MAX_EDGE: optional(positiveInt(16384)),
-	LEADS_RETENTION_DAYS: optional(positiveInt(36500))
+	LEADS_RETENTION_DAYS: optional(positiveInt(36500)),
+	LOG_LEVEL: optional(
+		z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `"${l}"`).join(', ')}` })
+	)
 });
 
 export type StorageConfig =
@@ -141,6 +145,8 @@ export interface Config {
 	bodySizeLimit: string;
 	imageMaxEdge: number;
 	leadsRetentionDays: number;
+	/** What the log writes: debug adds the health checks' requests; warn and error leave out each request's line. */
+	logLevel: LogLevel;
 }
 
 /** Large enough for a 20 MB upload plus its multipart envelope; every other route enforces a small limit itself. */
@@ -238,7 +244,8 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		siteMode,
 		bodySizeLimit: e.BODY_SIZE_LIMIT ?? DEFAULT_BODY_SIZE_LIMIT,
 		imageMaxEdge: e.IMAGE_MAX_EDGE ?? 2560,
-		leadsRetentionDays: e.LEADS_RETENTION_DAYS ?? 1095
+		leadsRetentionDays: e.LEADS_RETENTION_DAYS ?? 1095,
+		logLevel: e.LOG_LEVEL ?? 'info'
 	};
 }
 

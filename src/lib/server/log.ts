@@ -43,14 +43,30 @@ function clean(value: unknown, depth = 0): unknown {
 	);
 }
 
-function write(level: 'info' | 'warn' | 'error', message: string, fields: Fields = {}) {
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Shared by the server entry and the SvelteKit app, two bundles in one process (see lifecycle.ts): the level set
+ * from LOG_LEVEL at start-up holds for both.
+ */
+const LEVEL = Symbol.for('atelier.log-level');
+const shared = globalThis as unknown as { [LEVEL]?: number };
+
+export function setLogLevel(level: LogLevel): void {
+	shared[LEVEL] = LOG_LEVELS.indexOf(level);
+}
+
+function write(level: LogLevel, message: string, fields: Fields = {}) {
+	if (LOG_LEVELS.indexOf(level) < (shared[LEVEL] ?? 1)) return;
 	const entry = { time: new Date().toISOString(), level, message, ...(clean(fields) as Fields) };
 	const line = JSON.stringify(entry);
-	if (level === 'info') console.log(line);
+	if (level === 'debug' || level === 'info') console.log(line);
 	else console.error(line);
 }
 
 export const log = {
+	debug: (message: string, fields?: Fields) => write('debug', message, fields),
 	info: (message: string, fields?: Fields) => write('info', message, fields),
 	warn: (message: string, fields?: Fields) => write('warn', message, fields),
 	error: (message: string, fields?: Fields) => write('error', message, fields)

@@ -183,7 +183,7 @@ type Answer = (req: IncomingMessage, res: ServerResponse) => boolean;
  */
 export function nodeFastPath(config: Config, cache: () => PageCache | undefined = exposedPageCache): Answer {
 	// Final headers per cached page and encoding, computed once per page version.
-	const prepared = new WeakMap<CachedPage, Map<Encoding | null, [string, string][]>>();
+	const prepared = new WeakMap<CachedPage, Map<Encoding | null, Record<string, string>>>();
 
 	const headersOf = (page: CachedPage, path: string, encoding: Encoding | null, length: number) => {
 		let byEncoding = prepared.get(page);
@@ -199,7 +199,8 @@ export function nodeFastPath(config: Config, cache: () => PageCache | undefined 
 			merged.set('content-length', String(length));
 			if (page.encoded) merged.set('vary', varyOnEncoding(merged.get('vary')));
 			if (encoding) merged.set('content-encoding', encoding);
-			headers = [...merged];
+			// An object, not a list: writeHead merges it with what the server entry set first (X-Request-Id).
+			headers = Object.fromEntries(merged);
 			byEncoding.set(encoding, headers);
 		}
 		return headers;

@@ -1,0 +1,62 @@
+/**
+ * One line per request (docs/operations.md, "What the log says"): method, route, status, duration and request id
+ * — never the query string (tokens ride in some), the client's address or anything else about the person. The id
+ * goes back in `X-Request-Id` and on error pages, so that a visitor's "Référence" finds its line.
+ *
+ * The server entry sees every request and its end; only SvelteKit knows which route answered. They are two bundles
+ * in one process (see lifecycle.ts), so the route is handed over through a registry on globalThis, keyed by id.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { log } from '../log';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** A proxy in front may give its own id (Caddy, Traefik, a load balancer); anything else is replaced. */
+const ACCEPTED_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export function requestIdOf(given: string | string[] | undefined): string {
+	return typeof given === 'string' && ACCEPTED_ID.test(given) ? given : randomUUID();
+}
+
+const ROUTES = Symbol.for('atelier.request-routes');
+const shared = globalThis as unknown as { [ROUTES]?: Map<string, string | null> };
+const routes = (shared[ROUTES] ??= new Map());
+
+/** Called by SvelteKit's hook: the route that answers this request (null: none matched). */
+export function recordRoute(requestId: string | null, routeId: string | null): void {
+	if (requestId) routes.set(requestId, routeId);
+}
+
+/** Paths probed every few seconds: logged at debug only, or they would drown the rest. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/**
+ * Gives the request its id (request and response headers) and logs its line when the response is done or the
+ * client went away. `answeredBy` names what answered when SvelteKit never saw the request (the page cache);
+ * otherwise that is SvelteKit's route, or adapter-node's static files.
+ */
+export function trackRequest(req: IncomingMessage, res: ServerResponse): { answeredBy(label: string): void } {
+	let answeredBy: string | null = null;
+	const id = requestIdOf(req.headers[REQUEST_ID_HEADER]);
+	req.headers[REQUEST_ID_HEADER] = id;
+	res.setHeader(REQUEST_ID_HEADER, id);
+	const started = performance.now();
+	res.once('close', () => {
+		const recorded = routes.has(id);
+		const route = routes.get(id) ?? null;
+		routes.delete(id);
+		const fields = {
+			method: req.method,
+			route: recorded ? (route ?? '(no route)') : (answeredBy ?? '(static)'),
+			status: res.statusCode,
+			ms: Math.round((performance.now() - started) * 10) / 10,
+			id,
+			...(res.writableFinished ? {} : { aborted: true })
+		};
+		const path = (req.url ?? '').split('?')[0]!;
+		if (PROBES.has(path) && res.statusCode < 400) log.debug('request', fields);
+		else log.info('request', fields);
+	});
+	return { answeredBy: (label) => (answeredBy = label) };
+}

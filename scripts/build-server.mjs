@@ -16,4 +16,8 @@ await build({
 });
 await build({ ...common, entryPoints: ['src/server/migrate.ts'], outfile: path.join(out, 'migrate.js') });
 for (const command of ['admin', 'backup', 'restore'])
-	await build({ ...common, entryPoints: [`src/server/${command}.ts`], outfile: path.join(out, `${command}.js`) });
+	await build({
+		...common,
+		entryPoints: [`src/server/${command}.ts`],
+		outfile: path.join(out, `${command}.js`)
+	});

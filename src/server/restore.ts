@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
 		if (loadConfig().signingSecret !== verified.secret.trim())
 			console.error(
 				"Warning: SIGNING_SECRET is set and differs from the backup's secret, so links signed before the backup " +
-					"(payment links, set-password links) will be refused. The backup's secret is now in " +
+					"(payment links) will be refused. The backup's secret is now in " +
 					`${config.dataDir}/secret: remove SIGNING_SECRET to use it, or set SIGNING_SECRET to that file's content.`
 			);
 		console.error('Start the server: sign-in, images and payment links are as they were at the backup.');

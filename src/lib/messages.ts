@@ -49,3 +49,16 @@ export const PASSWORD_CHANGED = 'Mot de passe modifié. Vos autres sessions ont 
  */
 export const withReference = (message: string, id: string) => `${message} (référence ${id})`;
 export const withoutReference = (message: string) => message.replace(/ \(référence [^)]+\)$/, '');
+
+/**
+ * Messages carried across a redirect (src/lib/server/http/flash.ts names them in a cookie): a member sent away
+ * from the admin is told why, and where their own space is (SEED part 5).
+ */
+export const FLASH_MESSAGES = {
+	'admin-only': {
+		text: 'Cette page est réservée aux administrateurs.',
+		link: { href: '/dashboard', label: 'Aller à votre espace membre' }
+	}
+} as const;
+export type FlashKey = keyof typeof FLASH_MESSAGES;
+export type Flash = (typeof FLASH_MESSAGES)[FlashKey];

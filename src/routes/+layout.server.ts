@@ -1,3 +1,4 @@
+import { takeFlash } from '$lib/server/http/flash';
 import * as system from '$lib/server/system';
 import type { LayoutServerLoad } from './$types';
 
@@ -11,11 +12,15 @@ import type { LayoutServerLoad } from './$types';
  */
 export const csr = false;
 
-/** What the header needs: the visitor's name and role only, never more, and the site's mode (its pages). */
-export const load: LayoutServerLoad = ({ locals }) => {
+/**
+ * What the header needs: the visitor's name and role only, never more, the site's mode (its pages), and the
+ * message a redirect left for this page (src/lib/server/http/flash.ts).
+ */
+export const load: LayoutServerLoad = ({ locals, cookies }) => {
 	// A page of the other site mode never gets here: hooks.server.ts (siteModeGate) answers 404 for it.
 	return {
 		viewer: locals.user ? { name: locals.user.name, isAdmin: locals.user.isAdmin } : null,
-		siteMode: system.siteMode()
+		siteMode: system.siteMode(),
+		flash: takeFlash(cookies)
 	};
 };

@@ -66,8 +66,21 @@ export const devisSchema = z.object({
 	formToken
 });
 
+/**
+ * CONTRACT §3 in showcase mode: `POST /api/contact` takes the contact body (`name`, `email`, `phone?`, `message`)
+ * and sends the business a quote request. The quote form's own fields are optional there — the site's form still
+ * asks for them — and checked when given.
+ */
+export const showcaseContactSchema = devisSchema.extend({
+	phone: contactSchema.shape.phone,
+	city: lineText().trim().max(100, 'Commune trop longue (100 caractères au plus).').optional(),
+	projectType: devisSchema.shape.projectType.optional()
+});
+
 export type ContactInput = z.infer<typeof contactSchema>;
 export type DevisInput = z.infer<typeof devisSchema>;
+/** A quote request as the domain takes it: the form's (every field) or the showcase API's (fewer). */
+export type QuoteInput = z.infer<typeof showcaseContactSchema>;
 
 /** One lead named by an admin action's form. */
 export const leadIdSchema = z.object({ id: z.uuid('Demande inconnue.') });

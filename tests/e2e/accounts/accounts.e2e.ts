@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, expectConsoleNotes, test } from '../support/fixtures';
+import { expect, test } from '../support/fixtures';
 import { PASSWORD, fillAndSubmit, register, signIn } from '../support/accounts';
 import { expectNoAxeViolation } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
@@ -77,19 +77,24 @@ test('the admin signs out and back in, and is sent to /admin', async ({ page }) 
 	await expect(page).toHaveURL(`${base}/`);
 });
 
-test('a member registers, lands on /dashboard, and /admin answers a 403 page that says where to go', async ({
-	page,
-	pageProblems
+test('a member registers, lands on /dashboard, and /admin sends them home with a message that says why', async ({
+	page
 }) => {
 	await register(page, base, 'Léa Dupont', 'lea@exemple.fr');
 	await expect(page).toHaveURL(`${base}/dashboard`);
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bonjour Léa Dupont');
-	const forbidden = await page.goto(`${base}/admin/demandes`);
-	expect(forbidden?.status()).toBe(403);
-	expectConsoleNotes(pageProblems, /status of 403/);
-	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Accès réservé');
+	const sent = await page.goto(`${base}/admin/demandes`);
+	expect(sent?.status()).toBe(200);
+	await expect(page).toHaveURL(`${base}/`);
+	const flash = page.getByRole('status').filter({ hasText: 'réservée aux administrateurs' });
+	await expect(flash).toBeVisible();
 	await expectNoAxeViolation(page);
-	await page.getByRole('main').getByRole('link', { name: 'votre espace membre' }).click();
+	// Said once: the next page has no message.
+	await page.reload();
+	await expect(page.getByText('réservée aux administrateurs')).toHaveCount(0);
+	await page.goto(`${base}/admin`);
+	await expect(page).toHaveURL(`${base}/`);
+	await page.getByRole('link', { name: 'Aller à votre espace membre' }).click();
 	await expect(page).toHaveURL(`${base}/dashboard`);
 	// Already signed in: /login and /register send the member on.
 	await page.goto(`${base}/login`);

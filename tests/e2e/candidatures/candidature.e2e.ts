@@ -81,6 +81,12 @@ test('with JavaScript on a phone: four steps without a page load, kept across a 
 	await onStep(page, 1);
 	await expectNoAxeViolation(page);
 	await expectNoHorizontalScroll(page);
+	// A phone's compact header: one line and the bar instead of the step list, the first field in view at once.
+	await expect(page.getByRole('navigation', { name: 'Étapes de la candidature' })).toBeHidden();
+	await expect(page.getByRole('heading', { level: 2 })).toHaveText(/^Étape 1 sur 4 — Vous$/);
+	await page.setViewportSize({ width: 360, height: 640 });
+	await expect(page.getByLabel('Prénom')).toBeInViewport();
+	await page.setViewportSize({ width: 360, height: 740 });
 
 	// The step's own schema answers in the browser: nothing is sent while a field is wrong.
 	await next(page);

@@ -236,11 +236,20 @@ test('the quote request goes to the business over SMTP, signed by it, with nothi
 		const all = `${mail.parsed.subject}\n${mail.parsed.text}\n${mail.parsed.html}`;
 		expect(all).not.toMatch(/Atelier|\/admin|audit/i);
 	}
-	// The platform's contact body (no city, no project type) is refused: showcase mode takes quote requests.
-	const platformBody = await request.post(`${base}/api/contact`, {
-		data: { name: 'Paul', email: 'paul@exemple.fr', message: 'Bonjour, un audit svp.' }
+	// CONTRACT §3's contact body (no city, no project type) is a quote request too; a bad project type is not.
+	smtp.received.length = 0;
+	const contactBody = await request.post(`${base}/api/contact`, {
+		data: { name: 'Paul Girard', email: 'paul@exemple.fr', message: 'Bonjour, un muret à reprendre svp.' }
 	});
-	expect(platformBody.status()).toBe(400);
+	expect(contactBody.status()).toBe(201);
+	const [quote] = await smtp.waitFor(2).then((all) => all.filter((m) => m.envelopeTo[0] === 'chantiers@delorme.test'));
+	expect(quote!.parsed.subject).toBe('Demande de devis maçonnerie de Paul Girard');
+	expect(quote!.parsed.text).toContain('un muret à reprendre');
+	const badType = await request.post(`${base}/api/contact`, {
+		data: { name: 'Paul Girard', email: 'paul@exemple.fr', message: 'Bonjour, autre chose.', projectType: 'piscine' }
+	});
+	expect(badType.status()).toBe(400);
+	expect(Object.keys((await badType.json()).errors)).toEqual(['projectType']);
 });
 
 test('a visitor asks for a quote on /contact: the form posts, the confirmation shows, the business is e-mailed', async ({

@@ -3,14 +3,15 @@
  * every admin load, action and API handler (tests/static/route-guards.test.ts walks src/routes to prove it).
  * Layout redirects are for navigation only. The policy itself is `decide` (auth/access.ts), free of HTTP.
  */
-import { error, redirect } from '@sveltejs/kit';
+import { redirect, type Cookies } from '@sveltejs/kit';
 import * as auth from '../auth';
 import { decide } from '../auth/access';
 import type { SessionUser } from '../auth/session';
 import { ForbiddenError, UnauthorizedError } from '../errors';
+import { setFlash } from './flash';
 
 /** What a guard reads of a request: enough for loads, actions, handlers and plain tests alike. */
-type GuardEvent = { locals: App.Locals; url: URL; route: { id: string | null } };
+type GuardEvent = { locals: App.Locals; url: URL; route: { id: string | null }; cookies: Cookies };
 
 const isApi = (event: GuardEvent) =>
 	event.route.id?.startsWith('/api/') ?? event.url.pathname.startsWith('/api/');
@@ -29,9 +30,8 @@ export function requireUser(event: GuardEvent): SessionUser {
 
 /**
  * Admin pages and API. The API answers 401 (signed out) or 403 (not an admin) as problem details. Pages send
- * signed-out visitors to `/` (CONTRACT §4) — or to `/setup-admin` while no admin exists yet — and show a signed-in
- * member a 403 page that says why and where to go (issue "Experience", point 12: a member is never just
- * dropped on the home page).
+ * non-admins to `/` (CONTRACT §4) — or to `/setup-admin` while no admin exists yet —, a signed-in member with a
+ * message that says the page is for administrators and links their own space (SEED part 5).
  */
 export async function requireAdmin(event: GuardEvent): Promise<SessionUser> {
 	const user = event.locals.user;
@@ -39,6 +39,6 @@ export async function requireAdmin(event: GuardEvent): Promise<SessionUser> {
 	if (decision === 'allow') return user!;
 	if (isApi(event)) throw decision === 'unauthenticated' ? new UnauthorizedError() : new ForbiddenError();
 	if ((await auth.adminState()) === 'none') redirect(303, '/setup-admin');
-	if (decision === 'forbidden') error(403, 'Cette page est réservée aux administrateurs.');
+	if (decision === 'forbidden') setFlash(event.cookies, 'admin-only');
 	redirect(303, '/');
 }

@@ -2,7 +2,7 @@
  * Contact and devis requests: the domain's whole public surface, bound to the application's services (app.ts).
  * The canonical example of a domain: routes call these; tests call service.ts with their own dependencies.
  */
-import type { ContactInput, DevisInput } from '$lib/schemas/leads';
+import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
 import { appDeps } from '../app';
 import { agencySender, businessSender, maconDemoSender } from '../mail';
 import { issueFormToken } from './form-token';
@@ -28,7 +28,7 @@ function deps(): LeadDeps {
 
 export const submit = (
 	kind: LeadKind,
-	input: ContactInput | DevisInput,
+	input: ContactInput | QuoteInput,
 	address: string,
 	source: LeadSource
 ) => service.submitLead(deps(), kind, input, address, source);

@@ -2,7 +2,7 @@
  * Leads that are never lost (SEED.md parts 1, 4, 6): a request is stored first and notified second; spam is
  * stored too (flagged) but e-mails no one; a repeated submission returns the first id and sends nothing more.
  */
-import type { ContactInput, DevisInput } from '$lib/schemas/leads';
+import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
 import type { Db, DbOrTx } from '../db';
 import type { Lead } from '../db/schema';
 import { NotFoundError } from '../errors';
@@ -66,7 +66,7 @@ const blank = (value: string | undefined) => (value && value.trim() !== '' ? val
 export async function submitLead(
 	deps: LeadDeps,
 	kind: LeadKind,
-	input: ContactInput | DevisInput,
+	input: ContactInput | QuoteInput,
 	address: string,
 	source: LeadSource = 'api'
 ): Promise<SubmitResult> {
@@ -74,7 +74,7 @@ export async function submitLead(
 	if (source === 'api' && !input.formToken) await rateLimit.hit(deps.db, untokenedLimit, address);
 	const reason = await spamReason(deps.db, deps.signingSecret, input, source);
 	const email = input.email.toLowerCase();
-	const devis = kind === 'devis' ? (input as DevisInput) : null;
+	const devis = kind === 'devis' ? (input as QuoteInput) : null;
 
 	// Store first; only then notify.
 	const stored = await queries.insertUnlessDuplicate(
@@ -85,7 +85,7 @@ export async function submitLead(
 			email,
 			phone: blank(input.phone),
 			company: kind === 'contact' ? blank((input as ContactInput).company) : null,
-			city: devis?.city ?? null,
+			city: blank(devis?.city),
 			projectType: devis?.projectType ?? null,
 			message: input.message,
 			spam: reason !== null,

@@ -3,10 +3,10 @@
  * this adds what the page needs around it — canonical URL, breadcrumb trail and JSON-LD. Routes call these and
  * nothing else.
  */
-import { error } from '@sveltejs/kit';
 import { largestJpeg } from '$lib/showcase/photos';
 import { business } from '../../../content/showcase/business';
 import { config } from '../config';
+import { NotFoundError } from '../errors';
 import { content, type Collection, type Entry } from './content';
 import * as ld from './structured-data';
 
@@ -68,13 +68,13 @@ export function singlePage(path: string): ShowcasePage<'pages'> {
 	);
 }
 
-/** A page of a collection by its slug, or the 404 page. */
+/** A page of a collection by its slug; NotFoundError when there is none (the route shows the 404 page). */
 export function collectionPage<C extends Exclude<Collection, 'pages'>>(
 	collection: C,
 	slug: string
 ): ShowcasePage<C> {
 	const entry = content.get(collection, slug);
-	if (!entry) error(404, 'Page introuvable');
+	if (!entry) throw new NotFoundError('Page introuvable');
 	const origin = config.origin;
 	const node =
 		collection === 'services'

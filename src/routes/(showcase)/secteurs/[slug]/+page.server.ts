@@ -1,8 +1,9 @@
+import { orErrorPage } from '$lib/server/http/pages';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
 
-export const load: PageServerLoad = ({ params }) => {
-	const page = showcase.collectionPage('secteurs', params.slug);
+export const load: PageServerLoad = async ({ params }) => {
+	const page = await orErrorPage(() => showcase.collectionPage('secteurs', params.slug));
 	const areas = showcase.cards.secteurs();
 	return {
 		page,

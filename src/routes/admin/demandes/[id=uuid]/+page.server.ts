@@ -1,12 +1,13 @@
 import { redirect } from '@sveltejs/kit';
 import { requireAdmin } from '$lib/server/http/guards';
+import { orErrorPage } from '$lib/server/http/pages';
 import * as leads from '$lib/server/leads';
 import { leadActions } from '../lead-actions.server';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	const lead = await leads.find(event.params.id);
+	const lead = await orErrorPage(() => leads.find(event.params.id));
 	return {
 		lead: {
 			...lead,

@@ -12,9 +12,9 @@ import {
 	imagesOfPage,
 	listSiteImages,
 	setSiteImage,
-	storedValues,
 	type SiteImageChange
 } from './service';
+import { storedValues } from './slot-values';
 import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
 import { MAX_UPLOAD_BYTES, storeUpload } from './upload';
 

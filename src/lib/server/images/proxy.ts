@@ -12,11 +12,10 @@ import type { ImageWidth } from '$lib/images';
 import { FsStorage, storagePathOf, toStorageValue, type Storage } from '../storage';
 import { bundledFallback } from './fallbacks';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
-import { storedValue } from './service';
+import { SIGNED_URL_SECONDS, storedValue } from './slot-values';
 import type { Slot } from './slots';
 import { variantPath } from './variants';
 
-export const SIGNED_URL_SECONDS = 60 * 60;
 export const PROXY_CACHE_CONTROL = 'public, max-age=3300, s-maxage=3300';
 export const FALLBACK_CACHE_CONTROL = 'public, max-age=60';
 

@@ -5,8 +5,8 @@ import type { DbOrTx } from '../db';
 import { ValidationError } from '../errors';
 import * as pageCache from '../pages/cache';
 import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
-import { SIGNED_URL_SECONDS } from './proxy';
 import * as queries from './queries';
+import { SIGNED_URL_SECONDS, storedValues } from './slot-values';
 import { externalUrlProblem } from './remote';
 import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage } from './slots';
 
@@ -29,30 +29,6 @@ export interface SiteImageEntry {
 async function previewOf(storage: Storage, value: string): Promise<string> {
 	const objectPath = storagePathOf(value);
 	return objectPath === null ? value : storage.signedUrl(objectPath, SIGNED_URL_SECONDS);
-}
-
-export const storedValues = (db: DbOrTx): Promise<queries.StoredValues> => queries.selectSlotValues(db);
-
-/**
- * The proxy reads a slot's value on every request; values change a few times a month. One query loads them
- * all, shared by concurrent requests and kept briefly; any purge (a change here or, through the page cache's
- * notifications, on another instance) drops it at once.
- */
-const VALUES_TTL_MS = 2_000;
-let cachedValues: { at: number; values: Promise<queries.StoredValues> } | null = null;
-pageCache.onPurge(() => {
-	cachedValues = null;
-});
-
-export async function storedValue(db: DbOrTx, key: string): Promise<string | null> {
-	if (!cachedValues || Date.now() - cachedValues.at > VALUES_TTL_MS) {
-		const values = storedValues(db);
-		cachedValues = { at: Date.now(), values };
-		values.catch(() => {
-			if (cachedValues?.values === values) cachedValues = null;
-		});
-	}
-	return (await cachedValues.values).get(key)?.url ?? null;
 }
 
 /** Every known slot, with or without a row. */

@@ -1,5 +1,8 @@
 import type { LeadFiltersQuery } from '$lib/schemas/leads';
-import type { InboxTab, LeadFilters } from './service';
+import type { LeadFilters } from './queries';
+
+/** The inbox's tabs, as `?onglet=` spells them. */
+export type InboxTab = 'a-traiter' | 'traitees' | 'spam' | 'toutes';
 
 const yesNo = (value: 'oui' | 'non' | undefined) => (value === undefined ? undefined : value === 'oui');
 

@@ -11,7 +11,7 @@ import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps, type MailSender } from '../mail';
 import { toCsv } from './csv';
 import { spamReason } from './form-token';
-import { TAB_FILTERS } from './filters';
+import { TAB_FILTERS, type InboxTab } from './filters';
 import { findJobRun, recordJobRun } from '../db/job-runs';
 import * as queries from './queries';
 import type { LeadFilters } from './queries';
@@ -133,7 +133,7 @@ export const listLeads = (db: DbOrTx, filters: LeadFilters = {}, limit = 500): P
 	queries.selectLeads(db, filters, limit);
 
 export const INBOX_PAGE_SIZE = 50;
-export type InboxTab = 'a-traiter' | 'traitees' | 'spam' | 'toutes';
+export type { InboxTab };
 
 /**
  * One page of the inbox: the tab's leads under the type and date filters, the total they make (no silent cap:

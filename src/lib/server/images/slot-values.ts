@@ -1,0 +1,34 @@
+/**
+ * What the slots hold, read by both the admin's side (service.ts) and the public proxy (proxy.ts): the stored
+ * values, cached briefly, and how long a signed URL to a stored image lasts.
+ */
+import type { DbOrTx } from '../db';
+import * as pageCache from '../pages/cache';
+import * as queries from './queries';
+
+/** A signed storage URL's lifetime: the proxy's upstream fetch and the admin's previews. */
+export const SIGNED_URL_SECONDS = 60 * 60;
+
+export const storedValues = (db: DbOrTx): Promise<queries.StoredValues> => queries.selectSlotValues(db);
+
+/**
+ * The proxy reads a slot's value on every request; values change a few times a month. One query loads them
+ * all, shared by concurrent requests and kept briefly; any purge (a change here or, through the page cache's
+ * notifications, on another instance) drops it at once.
+ */
+const VALUES_TTL_MS = 2_000;
+let cachedValues: { at: number; values: Promise<queries.StoredValues> } | null = null;
+pageCache.onPurge(() => {
+	cachedValues = null;
+});
+
+export async function storedValue(db: DbOrTx, key: string): Promise<string | null> {
+	if (!cachedValues || Date.now() - cachedValues.at > VALUES_TTL_MS) {
+		const values = storedValues(db);
+		cachedValues = { at: Date.now(), values };
+		values.catch(() => {
+			if (cachedValues?.values === values) cachedValues = null;
+		});
+	}
+	return (await cachedValues.values).get(key)?.url ?? null;
+}

@@ -9,7 +9,7 @@ import { candidatureSchema, type CandidatureInput } from '../../src/lib/schemas/
 import * as service from '../../src/lib/server/candidatures/service';
 import { candidatures, emails, rateLimits, users } from '../../src/lib/server/db/schema';
 import { ConflictError, ServiceUnavailableError } from '../../src/lib/server/errors';
-import { issueFormToken } from '../../src/lib/server/leads/form-token';
+import { issueFormToken } from '../../src/lib/server/abuse/form-token';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
 import { smtpTransport } from '../../src/lib/server/mail/transport';
 import { createPayments } from '../../src/lib/server/payments';

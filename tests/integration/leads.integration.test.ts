@@ -3,7 +3,7 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emails, jobRuns, leads, rateLimits } from '../../src/lib/server/db/schema';
 import { RateLimitedError } from '../../src/lib/server/errors';
-import { issueFormToken } from '../../src/lib/server/leads/form-token';
+import { issueFormToken } from '../../src/lib/server/abuse/form-token';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
 import * as service from '../../src/lib/server/leads/service';
 import { agencySender, maconDemoSender } from '../../src/lib/server/mail/sender';

@@ -3,7 +3,7 @@ import * as auth from './auth';
 import * as candidatures from './candidatures';
 import { config } from './config';
 import { db } from './db';
-import * as rateLimit from './http/rate-limit';
+import * as rateLimit from './abuse/rate-limit';
 import * as leads from './leads';
 import { onShutdown } from './lifecycle';
 import { log } from './log';

@@ -9,7 +9,7 @@ import { E2E_ADMIN, signIn } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startFakeStripe, type FakeStripe } from '../../helpers/fake-stripe';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
-import { MIN_FILL_MS } from '../../../src/lib/server/leads/form-token';
+import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -8,7 +8,7 @@ import { PASSWORD, register, signInAsAdmin } from '../support/accounts';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
-import { MIN_FILL_MS } from '../../../src/lib/server/leads/form-token';
+import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
 
 const WIDTHS = [360, 768, 1280] as const;
 const NNBSP = '\u202F';

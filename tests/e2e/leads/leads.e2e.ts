@@ -2,7 +2,7 @@ import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { PASSWORD, fillAndSubmit } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
-import { MIN_FILL_MS } from '../../../src/lib/server/leads/form-token';
+import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
 
 test.describe.configure({ mode: 'serial' });
 

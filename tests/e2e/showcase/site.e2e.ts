@@ -7,7 +7,7 @@ import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
-import { MIN_FILL_MS } from '../../../src/lib/server/leads/form-token';
+import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -242,11 +242,18 @@ test('the quote request goes to the business over SMTP, signed by it, with nothi
 		data: { name: 'Paul Girard', email: 'paul@exemple.fr', message: 'Bonjour, un muret à reprendre svp.' }
 	});
 	expect(contactBody.status()).toBe(201);
-	const [quote] = await smtp.waitFor(2).then((all) => all.filter((m) => m.envelopeTo[0] === 'chantiers@delorme.test'));
+	const [quote] = await smtp
+		.waitFor(2)
+		.then((all) => all.filter((m) => m.envelopeTo[0] === 'chantiers@delorme.test'));
 	expect(quote!.parsed.subject).toBe('Demande de devis maçonnerie de Paul Girard');
 	expect(quote!.parsed.text).toContain('un muret à reprendre');
 	const badType = await request.post(`${base}/api/contact`, {
-		data: { name: 'Paul Girard', email: 'paul@exemple.fr', message: 'Bonjour, autre chose.', projectType: 'piscine' }
+		data: {
+			name: 'Paul Girard',
+			email: 'paul@exemple.fr',
+			message: 'Bonjour, autre chose.',
+			projectType: 'piscine'
+		}
 	});
 	expect(badType.status()).toBe(400);
 	expect(Object.keys((await badType.json()).errors)).toEqual(['projectType']);

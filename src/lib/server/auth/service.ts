@@ -4,7 +4,7 @@ import type { RegisterInput } from '$lib/schemas/auth';
 import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, ConflictError, ValidationError } from '../errors';
-import * as rateLimit from '../http/rate-limit';
+import * as rateLimit from '../abuse/rate-limit';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
 import { inBackground } from '../lifecycle';
 import { emailChanged, emailChangeConfirmation, passwordReset, sendWith, type MailDeps } from '../mail';

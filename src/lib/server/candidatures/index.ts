@@ -4,7 +4,7 @@
  */
 import type { CandidatureInput } from '$lib/schemas/candidature';
 import { appDeps } from '../app';
-import { issueFormToken } from '../leads/form-token';
+import { issueFormToken } from '../abuse/form-token';
 import { draftIdOf } from './drafts';
 import * as service from './service';
 import type { CandidatureDeps, CandidatureFilters } from './service';

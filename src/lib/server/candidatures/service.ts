@@ -15,8 +15,8 @@ import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { isUniqueViolation } from '../db/violations';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
-import * as rateLimit from '../http/rate-limit';
-import { spamReason } from '../leads/form-token';
+import * as rateLimit from '../abuse/rate-limit';
+import { spamReason } from '../abuse/form-token';
 import { inBackground } from '../lifecycle';
 import {
 	candidatureApproval,

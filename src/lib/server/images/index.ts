@@ -7,13 +7,7 @@ import { readSingleFile } from '../http/multipart';
 import { FsStorage, isValidObjectPath, type SignedRead } from '../storage';
 import { serveSlot, type ImageRequest } from './proxy';
 import { ValidationError } from '../errors';
-import {
-	ALT_MAX,
-	imagesOfPage,
-	listSiteImages,
-	setSiteImage,
-	type SiteImageChange
-} from './service';
+import { ALT_MAX, imagesOfPage, listSiteImages, setSiteImage, type SiteImageChange } from './service';
 import { storedValues } from './slot-values';
 import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
 import { MAX_UPLOAD_BYTES, storeUpload } from './upload';

@@ -5,7 +5,7 @@
 import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
 import { appDeps } from '../app';
 import { agencySender, businessSender, maconDemoSender } from '../mail';
-import { issueFormToken } from './form-token';
+import { issueFormToken } from '../abuse/form-token';
 import * as service from './service';
 import type { InboxTab, LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
 

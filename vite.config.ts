@@ -47,6 +47,8 @@ export default defineConfig({
 	test: {
 		// A test that asserts nothing proves nothing.
 		expect: { requireAssertions: true },
+		// What the code under test logs is shown for a failing test only: a run's output is its list of results.
+		silent: 'passed-only',
 		projects: [
 			{ extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], ...shared } },
 			{

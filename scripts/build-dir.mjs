@@ -1,5 +1,6 @@
 // Where the production build goes: build/ next to package.json, or ATELIER_BUILD_DIR. `npm test` builds into
 // TEST_BUILD_DIR (`node scripts/build.mjs --tests`), so that it never replaces the build a running server uses.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -7,4 +8,36 @@ export const TEST_BUILD_DIR = path.join(root, '.cache', 'test-build');
 
 export function buildDir() {
 	return path.resolve(root, process.env.ATELIER_BUILD_DIR || 'build');
+}
+
+/** What a build is made from: a build older than any of these is stale. */
+const SOURCES = [
+	'src',
+	'static',
+	'drizzle',
+	'svelte.config.js',
+	'vite.config.ts',
+	'package.json',
+	'package-lock.json',
+	'tsconfig.json'
+];
+
+function newestMtime(target) {
+	if (!existsSync(target)) return 0;
+	const stat = statSync(target);
+	if (!stat.isDirectory()) return stat.mtimeMs;
+	let newest = stat.mtimeMs;
+	for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+	return newest;
+}
+
+/** The stamp scripts/build.mjs writes last: a build without one did not finish. */
+export const stampOf = (out) => path.join(out, '.built-at');
+
+/** 'missing' (no finished build), 'stale' (a source changed since) or 'fresh'. */
+export function buildState(out) {
+	const stamp = stampOf(out);
+	if (!existsSync(path.join(out, 'server.js')) || !existsSync(stamp)) return 'missing';
+	const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+	return sourcesAt > statSync(stamp).mtimeMs ? 'stale' : 'fresh';
 }

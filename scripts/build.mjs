@@ -5,13 +5,18 @@
 // <out>/build.log). A warning about our own code (a file under src/) fails the build; what bundled dependencies
 // say (their circular imports, their comments) is counted in the summary and left in the log.
 // `--tests` builds into .cache/test-build (scripts/build-dir.mjs), beside a server that runs from build/.
+// `--if-stale` builds only when the sources changed since the last build (CI's second test step reuses the first's).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildDir as configuredBuildDir, root, TEST_BUILD_DIR } from './build-dir.mjs';
+import { buildDir as configuredBuildDir, buildState, root, stampOf, TEST_BUILD_DIR } from './build-dir.mjs';
 
 if (process.argv.includes('--tests')) process.env.ATELIER_BUILD_DIR = TEST_BUILD_DIR;
 const buildDir = configuredBuildDir();
+if (process.argv.includes('--if-stale') && buildState(buildDir) === 'fresh') {
+	console.log(`build: ${path.relative(root, buildDir) || '.'}/ is up to date`);
+	process.exit(0);
+}
 const verbose = process.argv.includes('--verbose');
 const started = Date.now();
 const vite = spawnSync(
@@ -52,7 +57,7 @@ if (ours.length) {
 
 await import('./build-server.mjs');
 writeFileSync(path.join(buildDir, 'build.log'), output);
-writeFileSync(path.join(buildDir, '.built-at'), new Date().toISOString() + '\n');
+writeFileSync(stampOf(buildDir), new Date().toISOString() + '\n');
 
 function sizeOf(dir) {
 	let bytes = 0;

@@ -19,36 +19,44 @@ test('a bad configuration value stops start-up with a message naming the variabl
 	expect(result.stderr).toContain('"bogus"');
 });
 
-test('a first start on an empty DATA_DIR creates the database and the secret, then SIGTERM exits 0', async () => {
-	const server = await startServer({ DATABASE_URL: '' });
-	expect(existsSync(path.join(server.dataDir, 'db'))).toBe(true);
-	expect(statSync(path.join(server.dataDir, 'secret')).mode & 0o777).toBe(0o600);
-	expect((await fetch(`${server.url}/`)).status).toBe(200);
-	expect(await server.stop()).toBe(0);
-	expect(server.output()).toContain('"stopped"');
-});
+test(
+	'a first start on an empty DATA_DIR creates the database and the secret, then SIGTERM exits 0',
+	{ tag: '@drivers' },
+	async () => {
+		const server = await startServer({ DATABASE_URL: '' });
+		expect(existsSync(path.join(server.dataDir, 'db'))).toBe(true);
+		expect(statSync(path.join(server.dataDir, 'secret')).mode & 0o777).toBe(0o600);
+		expect((await fetch(`${server.url}/`)).status).toBe(200);
+		expect(await server.stop()).toBe(0);
+		expect(server.output()).toContain('"stopped"');
+	}
+);
 
-test('SIGTERM does not wait for idle keep-alive connections, and refuses new ones', async () => {
-	const server = await startServer({ DATABASE_URL: '' });
-	const agent = new http.Agent({ keepAlive: true });
-	const status = await new Promise<number>((resolve, reject) =>
-		http
-			.get(`${server.url}/healthz`, { agent }, (response) => {
-				response.resume();
-				response.on('end', () => resolve(response.statusCode ?? 0));
-			})
-			.on('error', reject)
-	);
-	expect(status).toBe(200);
-	const started = Date.now();
-	expect(await server.stop()).toBe(0);
-	// The idle connection would otherwise hold the process for the 65 s keep-alive timeout.
-	expect(Date.now() - started).toBeLessThan(5_000);
-	await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
-	agent.destroy();
-});
+test(
+	'SIGTERM does not wait for idle keep-alive connections, and refuses new ones',
+	{ tag: '@drivers' },
+	async () => {
+		const server = await startServer({ DATABASE_URL: '' });
+		const agent = new http.Agent({ keepAlive: true });
+		const status = await new Promise<number>((resolve, reject) =>
+			http
+				.get(`${server.url}/healthz`, { agent }, (response) => {
+					response.resume();
+					response.on('end', () => resolve(response.statusCode ?? 0));
+				})
+				.on('error', reject)
+		);
+		expect(status).toBe(200);
+		const started = Date.now();
+		expect(await server.stop()).toBe(0);
+		// The idle connection would otherwise hold the process for the 65 s keep-alive timeout.
+		expect(Date.now() - started).toBeLessThan(5_000);
+		await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+		agent.destroy();
+	}
+);
 
-test('SIGTERM lets an in-flight request finish before the process exits', async () => {
+test('SIGTERM lets an in-flight request finish before the process exits', { tag: '@drivers' }, async () => {
 	const server = await startServer({ DATABASE_URL: '' });
 	const body = 'email=personne%40exemple.fr&password=une+phrase+quelconque';
 	const url = new URL(`${server.url}/login`);
@@ -82,7 +90,7 @@ test('SIGTERM lets an in-flight request finish before the process exits', async 
 	expect(await server.stop()).toBe(0);
 });
 
-test('/healthz answers 503 when the database stops answering', async () => {
+test('/healthz answers 503 when the database stops answering', { tag: '@drivers' }, async () => {
 	test.skip(!serverUrl, 'needs DATABASE_URL: the test drops the server database under the running app');
 	const database = await createEmptyPostgresDatabase();
 	const server = await startServer({ DATABASE_URL: database.url });

@@ -7,57 +7,61 @@ import { expect, test } from '../support/fixtures';
 import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
 import { startServer } from '../support/server';
 
-test('public POST routes answer 503 with Retry-After while the database is down', async ({ browser }) => {
-	test.skip(!serverUrl, 'needs DATABASE_URL: the test drops the server database under the running app');
-	const database = await createEmptyPostgresDatabase();
-	const server = await startServer({ DATABASE_URL: database.url });
-	const context = await browser.newContext({ javaScriptEnabled: false, baseURL: server.url });
-	try {
-		const page = await context.newPage();
-		await page.goto('/contact');
-		const login = await context.newPage();
-		await login.goto('/login');
-		await database.drop();
+test(
+	'public POST routes answer 503 with Retry-After while the database is down',
+	{ tag: '@drivers' },
+	async ({ browser }) => {
+		test.skip(!serverUrl, 'needs DATABASE_URL: the test drops the server database under the running app');
+		const database = await createEmptyPostgresDatabase();
+		const server = await startServer({ DATABASE_URL: database.url });
+		const context = await browser.newContext({ javaScriptEnabled: false, baseURL: server.url });
+		try {
+			const page = await context.newPage();
+			await page.goto('/contact');
+			const login = await context.newPage();
+			await login.goto('/login');
+			await database.drop();
 
-		const api = await fetch(`${server.url}/api/contact`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ name: 'Claire', email: 'claire@exemple.fr', message: 'Un message de test.' })
-		});
-		expect(api.status).toBe(503);
-		expect(Number(api.headers.get('retry-after'))).toBeGreaterThan(0);
+			const api = await fetch(`${server.url}/api/contact`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ name: 'Claire', email: 'claire@exemple.fr', message: 'Un message de test.' })
+			});
+			expect(api.status).toBe(503);
+			expect(Number(api.headers.get('retry-after'))).toBeGreaterThan(0);
 
-		await page.getByLabel('Nom', { exact: true }).fill('Claire Dupont');
-		await page.getByLabel('Adresse e-mail').fill('claire@exemple.fr');
-		await page
-			.getByLabel(/Votre message|Message/)
-			.fill('Un message tapé avec soin, qui ne doit pas se perdre.');
-		const [response] = await Promise.all([
-			page.waitForResponse((r) => r.request().method() === 'POST'),
-			page.getByRole('button', { name: /Envoyer/ }).click()
-		]);
-		expect(response.status()).toBe(503);
-		await expect(page.getByText('momentanément indisponible')).toBeVisible();
-		await expect(page.getByLabel(/Votre message|Message/)).toHaveValue(
-			'Un message tapé avec soin, qui ne doit pas se perdre.'
-		);
+			await page.getByLabel('Nom', { exact: true }).fill('Claire Dupont');
+			await page.getByLabel('Adresse e-mail').fill('claire@exemple.fr');
+			await page
+				.getByLabel(/Votre message|Message/)
+				.fill('Un message tapé avec soin, qui ne doit pas se perdre.');
+			const [response] = await Promise.all([
+				page.waitForResponse((r) => r.request().method() === 'POST'),
+				page.getByRole('button', { name: /Envoyer/ }).click()
+			]);
+			expect(response.status()).toBe(503);
+			await expect(page.getByText('momentanément indisponible')).toBeVisible();
+			await expect(page.getByLabel(/Votre message|Message/)).toHaveValue(
+				'Un message tapé avec soin, qui ne doit pas se perdre.'
+			);
 
-		// The sign-in page cannot tell whether an admin exists: it still gives its form back, e-mail kept.
-		await login.getByLabel('Adresse e-mail').fill('claire@exemple.fr');
-		await login.getByLabel('Mot de passe').fill('un mot de passe');
-		const [signIn] = await Promise.all([
-			login.waitForResponse((r) => r.request().method() === 'POST'),
-			login.getByRole('button', { name: 'Se connecter' }).click()
-		]);
-		expect(signIn.status()).toBe(503);
-		await expect(login.getByText('momentanément indisponible')).toBeVisible();
-		await expect(login.getByLabel('Adresse e-mail')).toHaveValue('claire@exemple.fr');
+			// The sign-in page cannot tell whether an admin exists: it still gives its form back, e-mail kept.
+			await login.getByLabel('Adresse e-mail').fill('claire@exemple.fr');
+			await login.getByLabel('Mot de passe').fill('un mot de passe');
+			const [signIn] = await Promise.all([
+				login.waitForResponse((r) => r.request().method() === 'POST'),
+				login.getByRole('button', { name: 'Se connecter' }).click()
+			]);
+			expect(signIn.status()).toBe(503);
+			await expect(login.getByText('momentanément indisponible')).toBeVisible();
+			await expect(login.getByLabel('Adresse e-mail')).toHaveValue('claire@exemple.fr');
 
-		const image = await fetch(`${server.url}/api/img/hero`);
-		expect(image.status).toBe(200);
-		expect(image.headers.get('x-image-fallback')).toBe('1');
-	} finally {
-		await context.close();
-		await server.stop();
+			const image = await fetch(`${server.url}/api/img/hero`);
+			expect(image.status).toBe(200);
+			expect(image.headers.get('x-image-fallback')).toBe('1');
+		} finally {
+			await context.close();
+			await server.stop();
+		}
 	}
-});
+);

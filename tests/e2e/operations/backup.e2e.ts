@@ -33,111 +33,113 @@ async function signIn(url: string) {
 	return login.headers.getSetCookie()[0]!.split(';')[0]!;
 }
 
-test('the admin page streams the backup; restore fills an empty DATA_DIR and the site is as it was', async ({
-	page
-}) => {
-	test.setTimeout(180_000);
-	const work = mkdtempSync(path.join(tmpdir(), 'atelier-backup-e2e-'));
-	const source = await startServer({ DATABASE_URL: '', SIGNING_SECRET: '' });
-	expect(
-		(
-			await fetch(`${source.url}/api/admin/setup`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(admin)
-			})
-		).status
-	).toBe(201);
-	const cookie = await signIn(source.url);
-	const form = new FormData();
-	const photo = readFileSync(path.resolve('tests/fixtures/images/Landscape_2.jpg'));
-	form.append('file', new Blob([photo], { type: 'image/jpeg' }), 'photo.jpg');
-	const upload = await fetch(`${source.url}/api/admin/upload`, {
-		method: 'POST',
-		headers: { cookie, origin: source.url },
-		body: form
-	});
-	expect(upload.status).toBe(201);
-	const { value } = (await upload.json()) as { value: string };
-	const save = await fetch(`${source.url}/api/admin/site-images`, {
-		method: 'PUT',
-		headers: { cookie, origin: source.url, 'content-type': 'application/json' },
-		body: JSON.stringify({ key: 'hero', url: value })
-	});
-	expect(save.status).toBe(200);
-	const hero = Buffer.from(await (await fetch(`${source.url}/api/img/hero`)).arrayBuffer());
+test(
+	'the admin page streams the backup; restore fills an empty DATA_DIR and the site is as it was',
+	{ tag: '@drivers' },
+	async ({ page }) => {
+		test.setTimeout(180_000);
+		const work = mkdtempSync(path.join(tmpdir(), 'atelier-backup-e2e-'));
+		const source = await startServer({ DATABASE_URL: '', SIGNING_SECRET: '' });
+		expect(
+			(
+				await fetch(`${source.url}/api/admin/setup`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(admin)
+				})
+			).status
+		).toBe(201);
+		const cookie = await signIn(source.url);
+		const form = new FormData();
+		const photo = readFileSync(path.resolve('tests/fixtures/images/Landscape_2.jpg'));
+		form.append('file', new Blob([photo], { type: 'image/jpeg' }), 'photo.jpg');
+		const upload = await fetch(`${source.url}/api/admin/upload`, {
+			method: 'POST',
+			headers: { cookie, origin: source.url },
+			body: form
+		});
+		expect(upload.status).toBe(201);
+		const { value } = (await upload.json()) as { value: string };
+		const save = await fetch(`${source.url}/api/admin/site-images`, {
+			method: 'PUT',
+			headers: { cookie, origin: source.url, 'content-type': 'application/json' },
+			body: JSON.stringify({ key: 'hero', url: value })
+		});
+		expect(save.status).toBe(200);
+		const hero = Buffer.from(await (await fetch(`${source.url}/api/img/hero`)).arrayBuffer());
 
-	// The command cannot open a DATA_DIR the server holds: it says so, and where the same archive is.
-	const held = command('backup', [path.join(work, 'cli.tar.gz')], { DATA_DIR: source.dataDir });
-	expect(held.status).toBe(1);
-	expect(held.stderr).toContain(`DATA_DIR ${source.dataDir} is in use`);
-	expect(held.stderr).toContain('/admin/sauvegarde');
-	expect(existsSync(path.join(work, 'cli.tar.gz'))).toBe(false);
+		// The command cannot open a DATA_DIR the server holds: it says so, and where the same archive is.
+		const held = command('backup', [path.join(work, 'cli.tar.gz')], { DATA_DIR: source.dataDir });
+		expect(held.status).toBe(1);
+		expect(held.stderr).toContain(`DATA_DIR ${source.dataDir} is in use`);
+		expect(held.stderr).toContain('/admin/sauvegarde');
+		expect(existsSync(path.join(work, 'cli.tar.gz'))).toBe(false);
 
-	// Only an admin gets it.
-	const anonymous = await fetch(`${source.url}/admin/sauvegarde/archive`, { redirect: 'manual' });
-	expect([303, 401, 403]).toContain(anonymous.status);
+		// Only an admin gets it.
+		const anonymous = await fetch(`${source.url}/admin/sauvegarde/archive`, { redirect: 'manual' });
+		expect([303, 401, 403]).toContain(anonymous.status);
 
-	const download = await fetch(`${source.url}/admin/sauvegarde/archive`, { headers: { cookie } });
-	expect(download.status).toBe(200);
-	expect(download.headers.get('content-type')).toBe('application/gzip');
-	expect(download.headers.get('content-disposition')).toMatch(
-		/^attachment; filename="atelier-backup-[\dT-]+Z\.tar\.gz"$/
-	);
-	const archive = path.join(work, 'site.tar.gz');
-	writeFileSync(archive, Buffer.from(await download.arrayBuffer()));
+		const download = await fetch(`${source.url}/admin/sauvegarde/archive`, { headers: { cookie } });
+		expect(download.status).toBe(200);
+		expect(download.headers.get('content-type')).toBe('application/gzip');
+		expect(download.headers.get('content-disposition')).toMatch(
+			/^attachment; filename="atelier-backup-[\dT-]+Z\.tar\.gz"$/
+		);
+		const archive = path.join(work, 'site.tar.gz');
+		writeFileSync(archive, Buffer.from(await download.arrayBuffer()));
 
-	// The page tells what it holds and when the last one was made; readable at both widths.
-	await page
-		.context()
-		.addCookies([
-			{ name: cookie.split('=')[0]!, value: cookie.slice(cookie.indexOf('=') + 1), url: source.url }
-		]);
-	for (const width of [360, 1280]) {
-		await page.setViewportSize({ width, height: 900 });
-		await page.goto(`${source.url}/admin/sauvegarde`);
-		await expect(page.getByRole('heading', { level: 1, name: 'Sauvegarde' })).toBeVisible();
-		await expect(
-			page.getByText(/Dernière sauvegarde le .*téléchargée depuis l’administration/)
-		).toBeVisible();
-		await expect(page.getByRole('link', { name: 'Télécharger la sauvegarde' })).toBeVisible();
-		await expectNoHorizontalScroll(page);
-		await page.screenshot({ path: test.info().outputPath(`sauvegarde-${width}.png`), fullPage: true });
+		// The page tells what it holds and when the last one was made; readable at both widths.
+		await page
+			.context()
+			.addCookies([
+				{ name: cookie.split('=')[0]!, value: cookie.slice(cookie.indexOf('=') + 1), url: source.url }
+			]);
+		for (const width of [360, 1280]) {
+			await page.setViewportSize({ width, height: 900 });
+			await page.goto(`${source.url}/admin/sauvegarde`);
+			await expect(page.getByRole('heading', { level: 1, name: 'Sauvegarde' })).toBeVisible();
+			await expect(
+				page.getByText(/Dernière sauvegarde le .*téléchargée depuis l’administration/)
+			).toBeVisible();
+			await expect(page.getByRole('link', { name: 'Télécharger la sauvegarde' })).toBeVisible();
+			await expectNoHorizontalScroll(page);
+			await page.screenshot({ path: test.info().outputPath(`sauvegarde-${width}.png`), fullPage: true });
+		}
+		await expectNoAxeViolation(page);
+		expect(await source.stop()).toBe(0);
+
+		// Restore into a DATA_DIR of its own: the first time it works, the second it refuses without --force.
+		const target = path.join(work, 'restored');
+		const restored = command('restore', [archive], { DATA_DIR: target });
+		expect(restored.stderr).toContain('checksums verified');
+		expect(restored.status, restored.stderr).toBe(0);
+		const again = command('restore', [archive], { DATA_DIR: target });
+		expect(again.status).toBe(1);
+		expect(again.stderr).toMatch(
+			/The target is not empty \(rows: .*users 1; \d+ objects in the bucket private-gallery\)/
+		);
+		expect(again.stderr).toContain('--force');
+		expect(command('restore', [archive, '--force'], { DATA_DIR: target }).status).toBe(0);
+
+		// A stopped server's DATA_DIR can be backed up by the command, into a folder, under a dated name.
+		const folder = path.join(work, 'backups');
+		spawnSync('mkdir', [folder]);
+		const cli = command('backup', [folder], { DATA_DIR: target });
+		expect(cli.status, cli.stderr).toBe(0);
+		expect(readdirSync(folder)).toEqual([expect.stringMatching(/^atelier-backup-.*\.tar\.gz$/)]);
+
+		const next = await startServer({ DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: target });
+		try {
+			await signIn(next.url);
+			const served = Buffer.from(await (await fetch(`${next.url}/api/img/hero`)).arrayBuffer());
+			expect(served.equals(hero)).toBe(true);
+		} finally {
+			expect(await next.stop()).toBe(0);
+		}
 	}
-	await expectNoAxeViolation(page);
-	expect(await source.stop()).toBe(0);
+);
 
-	// Restore into a DATA_DIR of its own: the first time it works, the second it refuses without --force.
-	const target = path.join(work, 'restored');
-	const restored = command('restore', [archive], { DATA_DIR: target });
-	expect(restored.stderr).toContain('checksums verified');
-	expect(restored.status, restored.stderr).toBe(0);
-	const again = command('restore', [archive], { DATA_DIR: target });
-	expect(again.status).toBe(1);
-	expect(again.stderr).toMatch(
-		/The target is not empty \(rows: .*users 1; \d+ objects in the bucket private-gallery\)/
-	);
-	expect(again.stderr).toContain('--force');
-	expect(command('restore', [archive, '--force'], { DATA_DIR: target }).status).toBe(0);
-
-	// A stopped server's DATA_DIR can be backed up by the command, into a folder, under a dated name.
-	const folder = path.join(work, 'backups');
-	spawnSync('mkdir', [folder]);
-	const cli = command('backup', [folder], { DATA_DIR: target });
-	expect(cli.status, cli.stderr).toBe(0);
-	expect(readdirSync(folder)).toEqual([expect.stringMatching(/^atelier-backup-.*\.tar\.gz$/)]);
-
-	const next = await startServer({ DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: target });
-	try {
-		await signIn(next.url);
-		const served = Buffer.from(await (await fetch(`${next.url}/api/img/hero`)).arrayBuffer());
-		expect(served.equals(hero)).toBe(true);
-	} finally {
-		expect(await next.stop()).toBe(0);
-	}
-});
-
-test('restore refuses a damaged archive and changes nothing', async () => {
+test('restore refuses a damaged archive and changes nothing', { tag: '@drivers' }, async () => {
 	const work = mkdtempSync(path.join(tmpdir(), 'atelier-backup-e2e-'));
 	const file = path.join(work, 'broken.tar.gz');
 	writeFileSync(file, Buffer.from('not a backup at all'));

@@ -102,22 +102,26 @@ test('LOG_LEVEL=warn leaves out the request lines; a bad LOG_LEVEL is refused at
 	);
 });
 
-test('the error page shows the request id that the log line carries', async ({ page }) => {
-	test.skip(!serverUrl, 'needs a PostgreSQL server whose database can be taken away');
-	const database = await createEmptyPostgresDatabase();
-	const server = await startServer({ DATABASE_URL: database.url });
-	try {
-		// The database goes away under the running server: a signed-in visitor's page cannot be made.
-		await database.drop();
-		await page.context().addCookies([{ name: 'session', value: 'x'.repeat(43), url: server.url }]);
-		const response = await page.goto(`${server.url}/dashboard`);
-		expect(response!.status()).toBeGreaterThanOrEqual(500);
-		const id = response!.headers()['x-request-id']!;
-		await expect(page.getByText(id)).toBeVisible();
-		const line = await requestLine(server, id);
-		expect(line.status).toBe(response!.status());
-		expect(linesOf(server).some((l) => l.message === 'unhandled error' && l.id === id)).toBe(true);
-	} finally {
-		await server.stop();
+test(
+	'the error page shows the request id that the log line carries',
+	{ tag: '@drivers' },
+	async ({ page }) => {
+		test.skip(!serverUrl, 'needs a PostgreSQL server whose database can be taken away');
+		const database = await createEmptyPostgresDatabase();
+		const server = await startServer({ DATABASE_URL: database.url });
+		try {
+			// The database goes away under the running server: a signed-in visitor's page cannot be made.
+			await database.drop();
+			await page.context().addCookies([{ name: 'session', value: 'x'.repeat(43), url: server.url }]);
+			const response = await page.goto(`${server.url}/dashboard`);
+			expect(response!.status()).toBeGreaterThanOrEqual(500);
+			const id = response!.headers()['x-request-id']!;
+			await expect(page.getByText(id)).toBeVisible();
+			const line = await requestLine(server, id);
+			expect(line.status).toBe(response!.status());
+			expect(linesOf(server).some((l) => l.message === 'unhandled error' && l.id === id)).toBe(true);
+		} finally {
+			await server.stop();
+		}
 	}
-});
+);

@@ -1,10 +1,42 @@
 /**
  * The `page` of every e2e test records console errors, uncaught exceptions and CSP violations, and the test
- * fails if any occurred.
+ * fails if any occurred. A failing test also shows what the shared server logged while it ran: the servers' logs
+ * go to files (support/server.ts), so a passing run's output is the list of results and nothing else.
  */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { test as base, expect } from '@playwright/test';
 
-export const test = base.extend<{ pageProblems: string[] }>({
+const sizeOf = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+
+/** The bytes a file gained since `from` (at most the last 64 KB of them). */
+function grownPart(file: string, from: number): string {
+	const end = sizeOf(file);
+	const start = Math.max(from, end - 64 * 1024);
+	if (end <= start) return '';
+	const buffer = Buffer.alloc(end - start);
+	const fd = openSync(file, 'r');
+	try {
+		readSync(fd, buffer, 0, buffer.length, start);
+	} finally {
+		closeSync(fd);
+	}
+	return buffer.toString('utf8');
+}
+
+export const test = base.extend<{ pageProblems: string[]; serverLogOnFailure: void }>({
+	serverLogOnFailure: [
+		// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function asks for from its first parameter
+		async ({}, use, testInfo) => {
+			const file = process.env.E2E_SERVER_LOG;
+			const from = file ? sizeOf(file) : 0;
+			await use();
+			if (!file || testInfo.status === testInfo.expectedStatus) return;
+			const logged = grownPart(file, from);
+			if (logged)
+				await testInfo.attach('server log during this test', { body: logged, contentType: 'text/plain' });
+		},
+		{ auto: true }
+	],
 	pageProblems: [
 		async ({ page }, use) => {
 			const problems: string[] = [];

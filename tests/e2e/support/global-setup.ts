@@ -7,6 +7,7 @@ export default async function globalSetup() {
 	const server = await startServer(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '' });
 	process.env.E2E_BASE_URL = server.url;
 	process.env.E2E_DATA_DIR = server.dataDir;
+	process.env.E2E_SERVER_LOG = server.logFile;
 	if (database) process.env.E2E_DATABASE_URL = database.url;
 	return async () => {
 		const code = await server.stop();

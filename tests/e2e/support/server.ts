@@ -3,7 +3,7 @@
  * DATA_DIR, and waits until /healthz answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,8 @@ import path from 'node:path';
 export interface RunningServer {
 	url: string;
 	dataDir: string;
+	/** Everything the server wrote, also kept in a file: a failing test prints its part (fixtures.ts). */
+	logFile: string;
 	child: ChildProcess;
 	output: () => string;
 	/** SIGTERM, then resolves with the exit code. */
@@ -19,6 +21,9 @@ export interface RunningServer {
 
 /** The tests' own build of the server (scripts/build-dir.mjs), never the build/ a running server uses. */
 export const serverEntry = path.join(process.env.ATELIER_BUILD_DIR || 'build', 'server.js');
+
+/** The servers' logs: files, so that a passing run prints nothing of them (test-results/ is ignored by git). */
+export const SERVER_LOGS = path.join('test-results', 'servers');
 
 export async function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
@@ -48,13 +53,22 @@ export async function startServer(
 		stdio: ['ignore', 'pipe', 'pipe']
 	});
 	let output = '';
-	child.stdout!.on('data', (chunk) => (output += chunk));
-	child.stderr!.on('data', (chunk) => (output += chunk));
+	mkdirSync(SERVER_LOGS, { recursive: true });
+	const logFile = path.join(SERVER_LOGS, `server-${port}.log`);
+	const log = createWriteStream(logFile);
+	const record = (chunk: Buffer) => {
+		output += chunk;
+		log.write(chunk);
+	};
+	child.stdout!.on('data', record);
+	child.stderr!.on('data', record);
+	child.on('exit', () => log.end());
 	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
 	const server: RunningServer = {
 		url,
 		dataDir,
+		logFile,
 		child,
 		output: () => output,
 		stop: async () => {

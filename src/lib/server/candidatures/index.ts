@@ -52,7 +52,9 @@ export async function deleteDraft(cookieToken: string | undefined) {
 }
 export const purgeOldDrafts = () => service.purgeOldDrafts(appDeps().db);
 
-export { DRAFT_COOKIE, newDraftToken } from './drafts';
+export { DRAFT_COOKIE, isDraftToken, newDraftToken } from './drafts';
+export * as wizard from './wizard';
+export type { Answers as WizardAnswers, Direction as WizardDirection } from './wizard';
 export { PAGE_SIZE, ALREADY_OPEN_MESSAGE } from './service';
 export { filtersOf } from './filters';
 export type { ApprovalResult, RejectionResult, Candidature, CandidatureFilters } from './service';

@@ -158,3 +158,36 @@ export async function deleteDraftsBefore(db: DbOrTx, before: Date): Promise<numb
 		.returning({ id: candidatureDrafts.id });
 	return deleted.length;
 }
+
+/** The candidature, locked until the transaction ends (two events about it apply one after the other). */
+export async function candidatureForUpdate(db: DbOrTx, id: string): Promise<Candidature | undefined> {
+	const [row] = await db.select().from(candidatures).where(eq(candidatures.id, id)).for('update');
+	return row;
+}
+
+/** The payer's account is made: the candidature is enrolled and names it. */
+export async function enrol(db: DbOrTx, candidatureId: string, userId: string): Promise<void> {
+	await db.update(candidatures).set({ status: 'enrolled', userId }).where(eq(candidatures.id, candidatureId));
+}
+
+/** RGPD: what the candidature said about the person is blanked; its decision history stays. */
+export async function anonymiseCandidatures(db: DbOrTx, userId: string, email: string): Promise<void> {
+	await db
+		.update(candidatures)
+		.set({
+			firstName: '—',
+			lastName: '—',
+			email: sql`'supprime-' || ${candidatures.id} || '@invalid'`,
+			phone: '',
+			postalCode: '',
+			city: '',
+			company: '—',
+			siret: '',
+			currentSite: null,
+			motivation: '',
+			tradeOther: null,
+			rejectionReason: null,
+			userId: null
+		})
+		.where(and(sql`(${candidatures.userId} = ${userId} or ${candidatures.email} = ${email})`));
+}

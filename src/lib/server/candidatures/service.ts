@@ -373,4 +373,20 @@ export const deleteDraft = (db: DbOrTx, draftId: string) => queries.deleteDraft(
 export const purgeOldDrafts = (db: DbOrTx, now = Date.now()) =>
 	queries.deleteDraftsBefore(db, new Date(now - DRAFT_LIFETIME_MS));
 
+/*
+ * What the memberships domain needs of a candidature while it applies a payment or deletes an account: each takes
+ * the caller's transaction, so that the candidature changes with the membership or not at all. Only this domain
+ * writes the candidatures table.
+ */
+
+/** The candidature, locked until the transaction ends (two payment events about it apply one after the other). */
+export const lockForPayment = (tx: DbOrTx, id: string) => queries.candidatureForUpdate(tx, id);
+
+/** A completed checkout: the candidature is enrolled under the payer's account. */
+export const enrol = (tx: DbOrTx, id: string, userId: string) => queries.enrol(tx, id, userId);
+
+/** RGPD, on an account's deletion: what the person's candidatures said of them is blanked; decisions stay. */
+export const anonymiseFor = (tx: DbOrTx, user: { id: string; email: string }) =>
+	queries.anonymiseCandidatures(tx, user.id, user.email);
+
 export type { Candidature, CandidatureFilters, CandidatureStatus };

@@ -1,9 +1,9 @@
 /** The memberships domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { candidatures, memberships, stripeEvents, type Candidature, type Membership } from '../db/schema';
+import { memberships, stripeEvents, type Membership } from '../db/schema';
 
-export type { Candidature, Membership };
+export type { Membership };
 
 /** Records an event id; false when it was already there (a replay, or a simultaneous delivery that won). */
 export async function recordEvent(db: DbOrTx, id: string, type: string): Promise<boolean> {
@@ -17,16 +17,6 @@ export async function recordEvent(db: DbOrTx, id: string, type: string): Promise
 
 export async function setEventOutcome(db: DbOrTx, id: string, outcome: 'applied' | 'ignored'): Promise<void> {
 	await db.update(stripeEvents).set({ outcome, processedAt: new Date() }).where(eq(stripeEvents.id, id));
-}
-
-/** The candidature, locked until the transaction ends (two events about it apply one after the other). */
-export async function candidatureForUpdate(db: DbOrTx, id: string): Promise<Candidature | undefined> {
-	const [row] = await db.select().from(candidatures).where(eq(candidatures.id, id)).for('update');
-	return row;
-}
-
-export async function enrol(db: DbOrTx, candidatureId: string, userId: string): Promise<void> {
-	await db.update(candidatures).set({ status: 'enrolled', userId }).where(eq(candidatures.id, candidatureId));
 }
 
 export async function membershipBySubscription(db: DbOrTx, subscriptionId: string) {
@@ -60,26 +50,4 @@ export async function membershipOfUser(db: DbOrTx, userId: string): Promise<Memb
 		.orderBy(desc(memberships.stateAt))
 		.limit(1);
 	return row;
-}
-
-/** RGPD: what the candidature said about the person is blanked; its decision history stays. */
-export async function anonymiseCandidatures(db: DbOrTx, userId: string, email: string): Promise<void> {
-	await db
-		.update(candidatures)
-		.set({
-			firstName: '—',
-			lastName: '—',
-			email: sql`'supprime-' || ${candidatures.id} || '@invalid'`,
-			phone: '',
-			postalCode: '',
-			city: '',
-			company: '—',
-			siret: '',
-			currentSite: null,
-			motivation: '',
-			tradeOther: null,
-			rejectionReason: null,
-			userId: null
-		})
-		.where(and(sql`(${candidatures.userId} = ${userId} or ${candidatures.email} = ${email})`));
 }

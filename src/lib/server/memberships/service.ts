@@ -13,6 +13,7 @@ import { log } from '../log';
 import { accountDeleted, memberWelcome, sendWith, type MailDeps } from '../mail';
 import { describePaymentError, type Payments } from '../payments';
 import * as accounts from '../auth/service';
+import * as candidatures from '../candidatures/service';
 import * as queries from './queries';
 import type { Membership } from './queries';
 
@@ -100,7 +101,7 @@ function route(tx: DbOrTx, deps: MembershipDeps, event: Stripe.Event): Promise<A
 /** Our candidature, approved or already enrolled, or nothing: an event about anything else is not ours. */
 async function ourCandidature(tx: DbOrTx, candidatureId: string | null | undefined) {
 	if (!candidatureId || !z.uuid().safeParse(candidatureId).success) return null;
-	const c = await queries.candidatureForUpdate(tx, candidatureId);
+	const c = await candidatures.lockForPayment(tx, candidatureId);
 	return c && !c.spam && (c.status === 'approved' || c.status === 'enrolled') ? c : null;
 }
 
@@ -136,7 +137,7 @@ async function checkoutCompleted(
 			...(newer && existing.status === 'incomplete' ? { status: 'active', stateAt: at } : {})
 		});
 	}
-	await queries.enrol(tx, c.id, user.id);
+	await candidatures.enrol(tx, c.id, user.id);
 	const link = await accounts.issuePasswordLink(tx, user.id, 'welcome', deps.origin);
 	return {
 		outcome: 'applied',
@@ -266,7 +267,7 @@ export async function deleteAccount(deps: MembershipDeps, userId: string, passwo
 		}
 	}
 	await deps.db.transaction(async (tx) => {
-		await queries.anonymiseCandidatures(tx, user.id, user.email);
+		await candidatures.anonymiseFor(tx, user);
 		await accounts.deleteUser(tx, user.id);
 	});
 	inBackground(

@@ -77,21 +77,54 @@ export function entryPoints(fileName: string, source: string, guards: ReadonlySe
 				const fn = unwrap(declaration.initializer);
 				result.set(`${fileName} ${name}`, !!fn && callsRequireAdminFirst(fn));
 			} else if (name === 'actions') {
-				let init = declaration.initializer;
-				while (init && (ts.isSatisfiesExpression(init) || ts.isAsExpression(init))) init = init.expression;
-				if (!init || !ts.isObjectLiteralExpression(init)) {
-					result.set(`${fileName} actions`, false);
-					continue;
-				}
-				for (const property of init.properties) {
-					const key = property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? property.name.text : '?';
-					const fn = ts.isPropertyAssignment(property) ? unwrap(property.initializer) : ts.isMethodDeclaration(property) ? (property as unknown as FunctionNode) : undefined;
+				for (const [key, fn] of actionsOf(fileName, file, declaration.initializer))
 					result.set(`${fileName} actions.${key}`, !!fn && callsRequireAdminFirst(fn));
-				}
 			}
 		}
 	}
 	return result;
+}
+
+/**
+ * The actions an `actions` export holds, by name: an object literal's properties, and what its spreads and a bare
+ * name bring from the module that defines them (a shared action set, `admin/demandes/lead-actions.server.ts`).
+ * Anything the walker cannot read counts as an unguarded action.
+ */
+function actionsOf(fileName: string, file: ts.SourceFile, init: ts.Expression | undefined, depth = 0): Map<string, FunctionNode | undefined> {
+	const found = new Map<string, FunctionNode | undefined>();
+	while (init && (ts.isSatisfiesExpression(init) || ts.isAsExpression(init) || ts.isParenthesizedExpression(init))) init = init.expression;
+	if (init && ts.isIdentifier(init) && depth < 3) {
+		const defined = definitionOf(fileName, file, init.text);
+		if (defined) return actionsOf(defined.fileName, defined.file, defined.init, depth + 1);
+	}
+	if (!init || !ts.isObjectLiteralExpression(init)) return new Map([['(unreadable)', undefined]]);
+	for (const property of init.properties) {
+		if (ts.isSpreadAssignment(property)) {
+			for (const [key, fn] of actionsOf(fileName, file, property.expression, depth + 1)) found.set(key, fn);
+			continue;
+		}
+		const key = property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? property.name.text : '?';
+		const fn = ts.isPropertyAssignment(property) ? unwrap(property.initializer) : ts.isMethodDeclaration(property) ? (property as unknown as FunctionNode) : undefined;
+		found.set(key, fn);
+	}
+	return found;
+}
+
+/** Where a name used in a module is defined: a `const` of the module itself, or one a relative import brings. */
+function definitionOf(fileName: string, file: ts.SourceFile, name: string): { fileName: string; file: ts.SourceFile; init: ts.Expression | undefined } | null {
+	for (const statement of file.statements) {
+		if (ts.isVariableStatement(statement))
+			for (const declaration of statement.declarationList.declarations)
+				if (ts.isIdentifier(declaration.name) && declaration.name.text === name) return { fileName, file, init: declaration.initializer };
+		if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+		const bindings = statement.importClause?.namedBindings;
+		const imported = bindings && ts.isNamedImports(bindings) && bindings.elements.find((e) => e.name.text === name);
+		if (!imported || !statement.moduleSpecifier.text.startsWith('.')) continue;
+		const target = path.join(path.dirname(fileName), `${statement.moduleSpecifier.text}.ts`);
+		const source = ts.createSourceFile(target, readFileSync(target, 'utf8'), ts.ScriptTarget.Latest, true);
+		return definitionOf(target, source, (imported.propertyName ?? imported.name).text);
+	}
+	return null;
 }
 
 describe('the guard walker', () => {
@@ -117,6 +150,23 @@ describe('the guard walker', () => {
 			'x/+page.server.ts GET': true,
 			'x/+page.server.ts POST': false
 		});
+	});
+});
+
+describe('the guard walker on shared action sets', () => {
+	it('follows a spread or a bare name to where the actions are written, and flags what it cannot read', () => {
+		const found = (source: string) => Object.fromEntries(entryPoints('y/+page.server.ts', source));
+		const shared = `const shared = { guarded: async (e) => { await requireAdmin(e); }, open: async () => {} };`;
+		expect(found(`${shared} export const actions = { ...shared, own: async () => { await requireAdmin(); } };`)).toEqual({
+			'y/+page.server.ts actions.guarded': true,
+			'y/+page.server.ts actions.open': false,
+			'y/+page.server.ts actions.own': true
+		});
+		expect(found(`${shared} export const actions = shared satisfies Actions;`)).toEqual({
+			'y/+page.server.ts actions.guarded': true,
+			'y/+page.server.ts actions.open': false
+		});
+		expect(found(`export const actions = makeActions();`)).toEqual({ 'y/+page.server.ts actions.(unreadable)': false });
 	});
 });
 

@@ -4,13 +4,18 @@
  * Layout redirects are for navigation only. The policy itself is `decide` (auth/access.ts), free of HTTP.
  */
 import { redirect, type Cookies } from '@sveltejs/kit';
+import { getRequestEvent } from '$app/server';
 import * as auth from '../auth';
 import { decide } from '../auth/access';
 import type { SessionUser } from '../auth/session';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { setFlash } from './flash';
 
-/** What a guard reads of a request: enough for loads, actions, handlers and plain tests alike. */
+/**
+ * What a guard reads of a request: by default the request being handled (`getRequestEvent()`), so that shared
+ * action sets (`admin/demandes/lead-actions.server.ts`) guard themselves and routes use them as they are; plain
+ * tests pass their own.
+ */
 type GuardEvent = { locals: App.Locals; url: URL; route: { id: string | null }; cookies: Cookies };
 
 const isApi = (event: GuardEvent) =>
@@ -21,7 +26,7 @@ export function loginUrl(url: URL): string {
 }
 
 /** Members' pages: signed-out visitors go to the sign-in page and come back afterwards; the API answers 401. */
-export function requireUser(event: GuardEvent): SessionUser {
+export function requireUser(event: GuardEvent = getRequestEvent()): SessionUser {
 	const user = event.locals.user;
 	if (decide(user, 'user') === 'allow') return user!;
 	if (isApi(event)) throw new UnauthorizedError();
@@ -33,7 +38,7 @@ export function requireUser(event: GuardEvent): SessionUser {
  * non-admins to `/` (CONTRACT §4) — or to `/setup-admin` while no admin exists yet —, a signed-in member with a
  * message that says the page is for administrators and links their own space (SEED part 5).
  */
-export async function requireAdmin(event: GuardEvent): Promise<SessionUser> {
+export async function requireAdmin(event: GuardEvent = getRequestEvent()): Promise<SessionUser> {
 	const user = event.locals.user;
 	const decision = decide(user, 'admin');
 	if (decision === 'allow') return user!;

@@ -12,16 +12,17 @@ export type AnySuperForm = SuperForm<any, App.Superforms.Message>;
 
 const KEY = Symbol('form');
 
+/** `<Form>` puts a getter of its superform in context: a prop read where it is used, never copied at creation. */
 export function setFormContext<T extends Record<string, unknown>>(
-	form: SuperForm<T, App.Superforms.Message>
+	getForm: () => SuperForm<T, App.Superforms.Message>
 ): void {
-	setContext(KEY, form);
+	setContext(KEY, getForm);
 }
 
 export function getFormContext(): AnySuperForm {
-	const form = getContext<AnySuperForm | undefined>(KEY);
-	if (!form) throw new Error('A form field must be placed inside <Form>.');
-	return form;
+	const getForm = getContext<(() => AnySuperForm) | undefined>(KEY);
+	if (!getForm) throw new Error('A form field must be placed inside <Form>.');
+	return getForm();
 }
 
 /** One option of a select or a radio group. */
@@ -39,10 +40,12 @@ export interface FieldBase<Name extends string> {
 }
 
 /**
- * The field named `name` of the enclosing form: its value store (typed `V` by the caller, whom `fieldsOf` has
- * checked), errors, constraints, the element id, and the ids that describe it.
+ * The field named by `getName` of the enclosing form: its value store (typed `V` by the caller, whom `fieldsOf` has
+ * checked), errors, constraints, the element id, and the ids that describe it. The name is read once: a field
+ * keeps the name it was created with.
  */
-export function fieldOf<V>(name: string) {
+export function fieldOf<V>(getName: () => string) {
+	const name = getName();
 	const form = getFormContext();
 	if (!(name in get(form.form))) throw new Error(`The form has no field named "${name}".`);
 	const field = formFieldProxy(form, name) as unknown as FormFieldProxy<V>;

@@ -1,7 +1,7 @@
 /**
  * Form parts: `<Form>` puts a superform in context; the fields read their value, errors and constraints by name.
  *
- *     const superform = createForm(data.form, { validators: zod4Client(schema) });
+ *     const superform = createForm(() => data.form, { validators: zod4Client(schema) });
  *     const { TextField, SelectField } = fieldsOf(superform);   // names checked against the form's data
  *     <Form form={superform}><FormMessage /><TextField name="email" label="…" /><SubmitButton>…</SubmitButton></Form>
  */
@@ -24,13 +24,14 @@ type Message = App.Superforms.Message;
 
 /**
  * superForm with what every form of the site shares: an answer that never came (network) or a server failure
- * becomes a French form message instead of an exception, and the typed values stay.
+ * becomes a French form message instead of an exception, and the typed values stay. It takes the first data
+ * through a getter (`() => data.form`): the superform is made once from it and keeps itself in step afterwards.
  */
 export function createForm<T extends Record<string, unknown>>(
-	data: SuperValidated<T, Message>,
+	data: () => SuperValidated<T, Message>,
 	{ onSubmit, ...options }: FormOptions<T, Message> = {}
 ): SuperForm<T, Message> {
-	const form: SuperForm<T, Message> = superForm(data, {
+	const form: SuperForm<T, Message> = superForm(data(), {
 		// The <form> is `novalidate` (French messages, not the browser's bubbles, and the server's when JavaScript
 		// is off), which would also skip superforms' own check before sending: run it here, unless the button says
 		// `formnovalidate` (the wizard's "Retour").

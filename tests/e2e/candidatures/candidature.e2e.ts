@@ -83,7 +83,7 @@ test('with JavaScript on a phone: four steps without a page load, kept across a 
 	await expectNoHorizontalScroll(page);
 	// A phone's compact header: one line and the bar instead of the step list, the first field in view at once.
 	await expect(page.getByRole('navigation', { name: 'Étapes de la candidature' })).toBeHidden();
-	await expect(page.getByRole('heading', { level: 2 })).toHaveText(/^Étape 1 sur 4 — Vous$/);
+	await expect(page.getByRole('heading', { name: /^Étape 1 sur 4/ })).toHaveText(/^Étape 1 sur 4 — Vous$/);
 	await page.setViewportSize({ width: 360, height: 640 });
 	await expect(page.getByLabel('Prénom')).toBeInViewport();
 	await page.setViewportSize({ width: 360, height: 740 });

@@ -29,22 +29,20 @@ export {
 	type SendResult,
 	type Transport
 };
-export { leadNotification, leadAcknowledgement, type LeadForMail } from './templates/leads';
+// One file per e-mail, named after it (templates/), and what two of them share.
+export { leadNotification } from './templates/lead-notification';
+export { leadAcknowledgement } from './templates/lead-acknowledgement';
+export type { LeadForMail } from './templates/lead-for-mail';
 export { agencySender, businessSender, maconDemoSender, type MailSender } from './sender';
-export {
-	candidatureApproval,
-	candidatureConfirmation,
-	candidatureNotification,
-	candidatureRejection,
-	candidatureRows,
-	type CandidatureForMail
-} from './templates/candidatures';
-export {
-	accountDeleted,
-	emailChangeConfirmation,
-	emailChanged,
-	memberWelcome,
-	passwordReset
-} from './templates/members';
+export { candidatureApproval } from './templates/candidature-approval';
+export { candidatureConfirmation } from './templates/candidature-confirmation';
+export { candidatureNotification } from './templates/candidature-notification';
+export { candidatureRejection } from './templates/candidature-rejection';
+export { candidatureRows, type CandidatureForMail } from './templates/candidature-answers';
+export { accountDeleted } from './templates/account-deleted';
+export { emailChangeConfirmation } from './templates/email-change-confirmation';
+export { emailChanged } from './templates/email-changed';
+export { memberWelcome } from './templates/member-welcome';
+export { passwordReset } from './templates/password-reset';
 export { MAIL_PREVIEWS, mailPreview, type MailPreview } from './templates/catalog';
 export type { MailTheme } from './theme';

@@ -1,5 +1,5 @@
 import { requireAdmin } from '$lib/server/http/guards';
-import * as emails from '$lib/server/emails';
+import * as emails from '$lib/server/mail/previews';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {

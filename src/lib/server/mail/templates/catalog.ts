@@ -4,21 +4,19 @@
  */
 import type { Rendered } from '../render';
 import type { MailTheme } from '../theme';
-import {
-	candidatureApproval,
-	candidatureConfirmation,
-	candidatureNotification,
-	candidatureRejection,
-	type CandidatureForMail
-} from './candidatures';
-import { leadAcknowledgement, leadNotification, type LeadForMail } from './leads';
-import {
-	accountDeleted,
-	emailChangeConfirmation,
-	emailChanged,
-	memberWelcome,
-	passwordReset
-} from './members';
+import { accountDeleted } from './account-deleted';
+import type { CandidatureForMail } from './candidature-answers';
+import { candidatureApproval } from './candidature-approval';
+import { candidatureConfirmation } from './candidature-confirmation';
+import { candidatureNotification } from './candidature-notification';
+import { candidatureRejection } from './candidature-rejection';
+import { emailChangeConfirmation } from './email-change-confirmation';
+import { emailChanged } from './email-changed';
+import { leadAcknowledgement } from './lead-acknowledgement';
+import type { LeadForMail } from './lead-for-mail';
+import { leadNotification } from './lead-notification';
+import { memberWelcome } from './member-welcome';
+import { passwordReset } from './password-reset';
 
 export interface MailPreview {
 	/** Stable name, as recorded in the `emails` table's `template` column (without the lead kind suffix). */

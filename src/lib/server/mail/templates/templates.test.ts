@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { palettes } from '../theme';
 import { MAIL_PREVIEWS } from './catalog';
-import { leadAcknowledgement, leadNotification, type LeadForMail } from './leads';
+import { leadAcknowledgement } from './lead-acknowledgement';
+import type { LeadForMail } from './lead-for-mail';
+import { leadNotification } from './lead-notification';
 
 const hostile: LeadForMail = {
 	kind: 'devis',

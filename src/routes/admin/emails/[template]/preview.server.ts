@@ -1,6 +1,6 @@
 import { error, type RequestEvent } from '@sveltejs/kit';
 import { mailPreviewQuerySchema } from '$lib/schemas/mail';
-import * as emails from '$lib/server/emails';
+import * as emails from '$lib/server/mail/previews';
 
 /** The template named in the URL, rendered with sample data in the requested theme; 404 for an unknown name. */
 export function previewOf(event: Pick<RequestEvent, 'params' | 'url'>) {

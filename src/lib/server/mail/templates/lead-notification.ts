@@ -1,27 +1,9 @@
-/** The two e-mails of a lead: the notification to the business and the acknowledgement to the requester. */
-import { dateTime } from '$lib/format';
 import { projectTypeLabel } from '$lib/schemas/leads';
 import { renderHtml, textFrame, type Rendered } from '../render';
 import { agencySender, type MailSender } from '../sender';
 import type { MailTheme } from '../theme';
-import LeadAcknowledgement from './LeadAcknowledgement.svelte';
 import LeadNotification from './LeadNotification.svelte';
-
-export interface LeadForMail {
-	kind: 'contact' | 'devis';
-	name: string;
-	email: string;
-	phone?: string | null;
-	company?: string | null;
-	city?: string | null;
-	projectType?: string | null;
-	message: string;
-	createdAt: Date;
-}
-
-const KIND_LABEL = { contact: 'Demande d’audit', devis: 'Demande de devis maçonnerie' } as const;
-
-const when = (date: Date) => dateTime(date, 'long');
+import { KIND_LABEL, when, type LeadForMail } from './lead-for-mail';
 
 /** To the business: every field, with Reply-To set to the requester by the caller. */
 export function leadNotification(
@@ -64,35 +46,6 @@ export function leadNotification(
 		text: textFrame(
 			heading,
 			`Une nouvelle demande est arrivée. Répondez à cet e-mail pour écrire à ${lead.name}.\n\n${table}${inboxUrl ? `\n\nVoir dans les demandes : ${inboxUrl}` : ''}`,
-			sender.footer
-		)
-	};
-}
-
-const ACKNOWLEDGEMENT = {
-	contact: {
-		subject: 'Nous avons bien reçu votre demande',
-		body: 'Merci pour votre demande d’audit. Nous revenons vers vous sous 48 heures ouvrées pour fixer un rendez-vous.'
-	},
-	devis: {
-		subject: 'Nous avons bien reçu votre demande de devis',
-		body: 'Merci pour votre demande de devis. Nous vous rappelons sous 48 heures ouvrées pour convenir d’une visite.'
-	}
-} as const;
-
-/** To the requester: we have it, and when to expect an answer — and nothing of what they wrote. */
-export function leadAcknowledgement(
-	kind: LeadForMail['kind'],
-	theme: MailTheme = 'light',
-	sender: MailSender = agencySender
-): Rendered {
-	const { subject, body } = ACKNOWLEDGEMENT[kind];
-	return {
-		subject,
-		html: renderHtml(LeadAcknowledgement, { subject, body, theme, sender }),
-		text: textFrame(
-			'Bonjour,',
-			`${body}\n\nUne question d’ici là ? Appelez-nous au ${sender.phone}.\n\nL’équipe ${sender.brand}`,
 			sender.footer
 		)
 	};

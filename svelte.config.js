@@ -7,10 +7,10 @@ import { typeset } from './src/lib/typography.js';
 const config = {
 	preprocess: [
 		vitePreprocess(),
-		// French typography on every text the public pages show (not the admin's: it shows what people typed).
+		// French typography on every text of ours that visitors and members read: everything under src/ but the
+		// admin (it shows what people typed) and the e-mails (src/lib/server: their plain-text twins must match).
 		typography({
-			include:
-				/\/src\/(routes\/(\((marketing|showcase|auth|members)\)\/|\+error\.svelte)|lib\/components\/(marketing|layout|showcase|forms|courses|ui\/form)\/)/,
+			include: /\/src\/(?!routes\/admin\/|lib\/components\/admin\/|lib\/server\/)/,
 			typeset
 		})
 	],

@@ -1,14 +1,39 @@
 import { enhancedImages } from '@sveltejs/enhanced-img';
 import { sveltekit } from '@sveltejs/kit/vite';
+import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-// sveltekit-superforms/adapters re-exports every validator adapter and is not marked side-effect free, so the
-// SSR bundle keeps bare `import "typebox"` lines that adapter-node then bundles and warns about ("Circular
-// dependency", ~150 lines; sveltekit-superforms#350). We use the zod 4 adapter only: the others' bare imports do
-// nothing for us.
-const UNUSED_VALIDATORS =
-	/^(typebox|zod-v3-to-json-schema|@vinejs\/vine|effect|arktype|joi|yup|valibot|superstruct|class-validator|@exodus\/schemasafe|@typeschema\/class-validator|@valibot\/to-json-schema)(\/|$)/;
+/**
+ * sveltekit-superforms/adapters re-exports every validator library's adapter and is not marked side-effect free,
+ * so the bundles keep bare `import "typebox"` lines (and the client even pulls @vinejs/vine in; sveltekit-superforms
+ * #350). Its optional dependencies that this project does not itself depend on are validators we never use: they
+ * resolve to an empty module. Derived from the two package.json files, so that adopting a validator (adding it to
+ * ours) brings it back.
+ */
+function unusedValidators(): Plugin {
+	const read = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8'));
+	const ours = read('./package.json');
+	const declared = new Set([
+		...Object.keys(ours.dependencies ?? {}),
+		...Object.keys(ours.devDependencies ?? {})
+	]);
+	const unused = Object.keys(
+		read('./node_modules/sveltekit-superforms/package.json').optionalDependencies ?? {}
+	).filter((name) => !declared.has(name));
+	const EMPTY = '\0atelier:unused-validator';
+	return {
+		name: 'atelier:unused-validators',
+		enforce: 'pre',
+		resolveId(id) {
+			return unused.some((name) => id === name || id.startsWith(`${name}/`)) ? EMPTY : null;
+		},
+		// Named imports of it read properties of an empty object: the adapters that would use them never run.
+		load(id) {
+			return id === EMPTY ? { code: 'export default {};', syntheticNamedExports: true } : null;
+		}
+	};
+}
 
 /**
  * enhanced-img's image pipeline (vite-imagetools) claims every image import with a query string: it would
@@ -38,12 +63,7 @@ const shared = {
 
 export default defineConfig({
 	// enhancedImages turns the showcase's photos (src/content/showcase/photos) into AVIF/WebP/JPEG at build time.
-	plugins: [enhancedImagesOnly(), sveltekit()],
-	build: {
-		rollupOptions: {
-			treeshake: { moduleSideEffects: (id, external) => !(external && UNUSED_VALIDATORS.test(id)) }
-		}
-	},
+	plugins: [unusedValidators(), enhancedImagesOnly(), sveltekit()],
 	test: {
 		// A test that asserts nothing proves nothing.
 		expect: { requireAssertions: true },

@@ -42,10 +42,19 @@ describe('the typography preprocessor', () => {
 		expect(() => compile(code, { generate: 'client' })).not.toThrow();
 	});
 
+	const built = async (file: string) =>
+		(await preprocess(readFileSync(file, 'utf8'), config.preprocess ?? [], { filename: `${process.cwd()}/${file}` })).code;
+
 	it('is the one the build uses, on the public pages', async () => {
-		const file = 'src/lib/components/marketing/DemoSite.svelte';
-		const { code } = await preprocess(readFileSync(file, 'utf8'), config.preprocess ?? [], { filename: `${process.cwd()}/${file}` });
+		const code = await built('src/lib/components/marketing/DemoSite.svelte');
 		expect(code).toContain('{__typeset(site.hero.title)}');
 		expect(code).toContain(`Appeler le {__typeset(site.phone)}`);
+	});
+
+	it('runs on everything but the admin and the e-mails: the wizard’s text too, found without a list of folders', async () => {
+		expect(await built('src/lib/components/candidature/StepRecap.svelte')).toContain('__typeset');
+		expect(await built('src/routes/(marketing)/candidature/+page.svelte')).toContain(`sur 4${NNBSP}:`);
+		for (const file of ['src/lib/components/admin/LeadActions.svelte', 'src/routes/admin/+page.svelte', 'src/lib/server/mail/templates/Letter.svelte'])
+			expect(await built(file), file).not.toContain('__typeset');
 	});
 });

@@ -18,6 +18,7 @@ import { recordRoute, REQUEST_ID_HEADER } from '$lib/server/http/request-log';
 import { startMaintenance } from '$lib/server/maintenance';
 import { withReference } from '$lib/messages';
 import { routeExistsIn } from '$lib/pages/modes';
+import { isPrivatePath } from '$lib/pages/registry';
 import { problem } from '$lib/server/http/problem';
 import {
 	createHandle as createPageCaching,
@@ -132,8 +133,6 @@ const bodyLimits: Handle = async ({ event, resolve }) => {
 	return new Response(answer.body, { status: answer.status, headers: answer.headers });
 };
 
-const PRIVATE_PATHS = /^\/(?:admin|api\/admin|dashboard|profil)(?:\/|$)|^\/cours\//;
-
 /**
  * Nothing private is kept by a browser's or a proxy's cache: every answer under the admin and member paths — their
  * redirects to /login included — every answer that sets a cookie, and every answer to a signed-in visitor is
@@ -145,7 +144,7 @@ const privateCaching: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
 	const shared = /(?:^|,)\s*public\s*(?:,|$)/i.test(response.headers.get('cache-control') ?? '');
 	const isPrivate =
-		PRIVATE_PATHS.test(event.url.pathname) ||
+		isPrivatePath(event.url.pathname) ||
 		response.headers.has('set-cookie') ||
 		(event.locals.session !== null && !shared);
 	return isPrivate ? withHeaders(response, { 'cache-control': 'private, no-store' }) : response;

@@ -3,15 +3,13 @@
  * the `(showcase)` group; a few routes serve both modes (each page renders the mode's own content); every other
  * route belongs to the platform and answers 404 in showcase mode — its handler never runs. Dependency-free.
  */
-import type { SiteMode } from './registry';
+import { PAGES, type SiteMode } from './registry';
 
-/** Routes of both modes. */
+/** Routes of both modes: the registry's pages of both modes, the home page, and these endpoints. */
 export const SHARED_ROUTE_IDS: ReadonlySet<string> = new Set([
+	...PAGES.filter((page) => page.modes.length === 2).map((page) => page.route),
+	// The home page's route renders either mode's home (the showcase's is not a registry page).
 	'/(marketing)',
-	'/(marketing)/contact',
-	'/(marketing)/mentions-legales',
-	'/(marketing)/cgv',
-	'/(marketing)/confidentialite',
 	'/api/contact',
 	'/healthz',
 	'/readyz',

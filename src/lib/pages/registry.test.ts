@@ -1,10 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { PAGES, createPageRegistry, pages, type PageEntry, type SitePage } from './registry';
+import { PAGES, createPageRegistry, isPrivatePath, pages, type PageEntry, type SitePage } from './registry';
 
 const COUVREUR = {
 	path: '/couvreur',
+	route: '/(marketing)/couvreur',
 	label: 'Démo couvreur',
 	modes: ['platform'],
 	indexable: true,
@@ -54,7 +55,7 @@ describe('page registry', () => {
 	it('leaves pages that are not indexable out of the sitemap', () => {
 		const registry = createPageRegistry([
 			...PAGES,
-			{ path: '/merci', label: 'Merci', modes: ['platform'], indexable: false }
+			{ path: '/merci', route: '/(marketing)/merci', label: 'Merci', modes: ['platform'], indexable: false }
 		]);
 		expect(registry.find('/merci')).toBeDefined();
 		expect(registry.sitemap('platform').map((e) => e.path)).not.toContain('/merci');
@@ -82,9 +83,29 @@ describe('page registry', () => {
 		const routes = path.resolve('src/routes/(marketing)');
 		const routeOf = (p: string) => path.join(routes, p, '+page.svelte');
 		for (const page of PAGES) expect(existsSync(routeOf(page.path)), page.path).toBe(true);
+		// Each names the route that renders it (what modes.ts and the 404 of the other mode go by).
+		for (const page of PAGES)
+			expect(existsSync(path.join('src/routes', page.route, '+page.svelte')), page.route).toBe(true);
 		const folders = readdirSync(routes, { withFileTypes: true })
 			.filter((d) => d.isDirectory() && existsSync(path.join(routes, d.name, '+page.svelte')))
 			.map((d) => `/${d.name}`);
 		for (const folder of folders) expect(pages.find(folder), folder).toBeDefined();
+	});
+});
+
+describe('the private areas', () => {
+	it('cover the admin and the members’ space, sub-paths included, and nothing that merely starts alike', () => {
+		for (const area of [
+			'/admin',
+			'/admin/demandes',
+			'/api/admin/modules',
+			'/dashboard',
+			'/profil',
+			'/cours',
+			'/cours/intro'
+		])
+			expect(isPrivatePath(area), area).toBe(true);
+		for (const area of ['/', '/contact', '/administration', '/coursier', '/api/contact'])
+			expect(isPrivatePath(area), area).toBe(false);
 	});
 });

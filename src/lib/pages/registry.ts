@@ -20,6 +20,8 @@ export interface PageSlots {
 
 export interface PageEntry {
 	path: string;
+	/** The SvelteKit route that renders it (hooks.server.ts answers 404 for a route of the other mode: modes.ts). */
+	route: string;
 	/** French, short: navigation links and the admin's grouping of images. */
 	label: string;
 	modes: readonly SiteMode[];
@@ -30,6 +32,8 @@ export interface PageEntry {
 	/** Whole-page cache for anonymous visitors (CONTRACT §4); absent: rendered on every request. */
 	cacheSeconds?: number;
 	slots?: PageSlots;
+	/** Rendered with <Seo>, which gives it an Open Graph card of its own; other pages share the site's. */
+	ownSocialCard?: true;
 }
 
 const BOTH: readonly SiteMode[] = ['platform', 'showcase'];
@@ -37,16 +41,25 @@ const PLATFORM: readonly SiteMode[] = ['platform'];
 
 // prettier-ignore
 export const PAGES = [
-	{ path: '/', label: 'Accueil', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: '', fallback: 'home.webp' } },
-	{ path: '/macon', label: 'Démo maçon', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'macon_', fallback: 'macon.webp' } },
-	{ path: '/paysagiste', label: 'Démo paysagiste', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'paysagiste_', fallback: 'paysagiste.webp' } },
-	{ path: '/devis', label: 'Devis (démo maçon)', modes: PLATFORM, indexable: true },
-	{ path: '/candidature', label: 'Formation', modes: PLATFORM, indexable: true, nav: true },
-	{ path: '/contact', label: 'Contact', modes: BOTH, indexable: true, nav: true },
-	{ path: '/mentions-legales', label: 'Mentions légales', modes: BOTH, indexable: true },
-	{ path: '/cgv', label: 'Conditions générales de vente', modes: BOTH, indexable: true },
-	{ path: '/confidentialite', label: 'Politique de confidentialité', modes: BOTH, indexable: true }
+	{ path: '/', route: '/(marketing)', label: 'Accueil', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: '', fallback: 'home.webp' }, ownSocialCard: true },
+	{ path: '/macon', route: '/(marketing)/macon', label: 'Démo maçon', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'macon_', fallback: 'macon.webp' }, ownSocialCard: true },
+	{ path: '/paysagiste', route: '/(marketing)/paysagiste', label: 'Démo paysagiste', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'paysagiste_', fallback: 'paysagiste.webp' }, ownSocialCard: true },
+	{ path: '/devis', route: '/(marketing)/devis', label: 'Devis (démo maçon)', modes: PLATFORM, indexable: true },
+	{ path: '/candidature', route: '/(marketing)/candidature', label: 'Formation', modes: PLATFORM, indexable: true, nav: true },
+	{ path: '/contact', route: '/(marketing)/contact', label: 'Contact', modes: BOTH, indexable: true, nav: true },
+	{ path: '/mentions-legales', route: '/(marketing)/mentions-legales', label: 'Mentions légales', modes: BOTH, indexable: true },
+	{ path: '/cgv', route: '/(marketing)/cgv', label: 'Conditions générales de vente', modes: BOTH, indexable: true },
+	{ path: '/confidentialite', route: '/(marketing)/confidentialite', label: 'Politique de confidentialité', modes: BOTH, indexable: true }
 ] as const satisfies readonly PageEntry[];
+
+/**
+ * The private areas: the admin and the members' space. Nothing under them is kept by a browser's or a proxy's
+ * cache (hooks.server.ts), whatever the route answers.
+ */
+export const PRIVATE_AREAS = ['/admin', '/api/admin', '/dashboard', '/profil', '/cours'] as const;
+
+export const isPrivatePath = (path: string): boolean =>
+	PRIVATE_AREAS.some((area) => path === area || path.startsWith(`${area}/`));
 
 /** The paths of the pages that have image slots. */
 export type SlotPage<P extends readonly PageEntry[]> = Extract<P[number], { slots: PageSlots }>['path'];
@@ -82,6 +95,10 @@ export function createPageRegistry<const P extends readonly PageEntry[]>(pages: 
 		/** The first page at `path` that exists in `mode` (or in any mode). */
 		find: (path: string, mode?: SiteMode): P[number] | undefined =>
 			pages.find((p) => p.path === path && (!mode || p.modes.includes(mode))),
+		/** Whether the page at `path` carries an Open Graph card of its own (else the layout adds the site's). */
+		hasOwnSocialCard: (path: string, mode: SiteMode): boolean =>
+			(pages.find((p) => p.path === path && p.modes.includes(mode)) as PageEntry | undefined)
+				?.ownSocialCard === true,
 		/** Paths served from the page cache in `mode`; without a mode, in any mode (to honour purges). */
 		cachedPaths: (mode?: SiteMode): ReadonlySet<string> => cached[mode ?? 'any'],
 		/** How long a cached page stays fresh; 0 for a page that is not cached. */

@@ -99,7 +99,14 @@ describe('PageCache freshness from the registry', () => {
 	it('keeps each page fresh for its own cacheSeconds', async () => {
 		const registry = createPageRegistry([
 			...PAGES,
-			{ path: '/couvreur', label: 'Démo couvreur', modes: ['platform'], indexable: true, cacheSeconds: 10 }
+			{
+				path: '/couvreur',
+				route: '/(marketing)/couvreur',
+				label: 'Démo couvreur',
+				modes: ['platform'],
+				indexable: true,
+				cacheSeconds: 10
+			}
 		]);
 		const time = clock();
 		const cache = new PageCache(registry.freshMs, time.now);
@@ -131,7 +138,14 @@ describe('nodeFastPath', () => {
 	// One line added to the registry: the fast path answers it, in the modes it lists.
 	const registry = createPageRegistry([
 		...PAGES,
-		{ path: '/couvreur', label: 'Démo couvreur', modes: ['platform'], indexable: true, cacheSeconds: 60 }
+		{
+			path: '/couvreur',
+			route: '/(marketing)/couvreur',
+			label: 'Démo couvreur',
+			modes: ['platform'],
+			indexable: true,
+			cacheSeconds: 60
+		}
 	]);
 
 	it('answers an anonymous GET or HEAD of a fresh cached page, with the security headers', async () => {

@@ -3,12 +3,13 @@
  * Checkout Session on the fake Stripe API through the official client and sends the dark e-mail, each failing
  * alone; the payment link is stable and makes a new session when the last one expired; 409s and races.
  */
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { candidatureSchema, type CandidatureInput } from '../../src/lib/schemas/candidature';
 import * as service from '../../src/lib/server/candidatures/service';
 import { candidatures, emails, rateLimits, users } from '../../src/lib/server/db/schema';
-import { ConflictError, ServiceUnavailableError } from '../../src/lib/server/errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../src/lib/server/errors';
 import { issueFormToken } from '../../src/lib/server/abuse/form-token';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
 import { smtpTransport } from '../../src/lib/server/mail/transport';
@@ -124,7 +125,7 @@ describe(`candidatures on ${driverName}`, () => {
 		expect(toAdmin.parsed.html).toContain('&lt;script>alert(1)&lt;/script>');
 		expect(toAdmin.parsed.html).not.toContain('<script>');
 		expect(toAdmin.parsed.text).toContain('SIRET : 732 829 320 00074');
-		expect(toAdmin.parsed.text).toContain(`http://atelier.test/admin/candidatures?id=${id}`);
+		expect(toAdmin.parsed.text).toContain(`http://atelier.test/admin/candidatures/${id}`);
 		expect(toAdmin.parsed.replyTo?.[0]?.address).toMatch(/^julien\d+@exemple\.fr$/);
 		const toCandidate = mails.find((m) => m.envelopeTo[0]!.startsWith('julien'))!;
 		expect(toCandidate.parsed.subject).toContain('bien reçue');
@@ -333,5 +334,20 @@ describe(`candidatures on ${driverName}`, () => {
 			rejected: 1,
 			enrolled: 0
 		});
+		// One per page: the pager's figures, and a page past the end shows the last one.
+		const second = await service.listCandidatures(database.db, {}, 2, 1);
+		expect(second).toMatchObject({ total: 2, page: 2, pages: 2, pageSize: 1 });
+		expect(second.rows.map((c) => c.company)).toEqual(['Alpha Pierre']);
+		const beyond = await service.listCandidatures(database.db, {}, 9, 1);
+		expect(beyond).toMatchObject({ page: 2, pages: 2 });
+		expect(beyond.rows.map((c) => c.company)).toEqual(['Alpha Pierre']);
+	});
+
+	it('finds one for its admin page, and a spam or unknown one is a NotFoundError', async () => {
+		const real = await submitted({ company: 'Gamma Toits' });
+		expect((await service.findCandidature(database.db, real.id)).company).toBe('Gamma Toits');
+		await expect(service.findCandidature(database.db, randomUUID())).rejects.toBeInstanceOf(NotFoundError);
+		await database.db.update(candidatures).set({ spam: true }).where(eq(candidatures.id, real.id));
+		await expect(service.findCandidature(database.db, real.id)).rejects.toBeInstanceOf(NotFoundError);
 	});
 });

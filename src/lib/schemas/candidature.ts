@@ -151,6 +151,14 @@ export const STATUS_LABELS: Record<CandidatureStatus, string> = {
 	enrolled: 'Inscrites'
 };
 
+/** How the admin's status tag reads (admin.css `.tag.good`, `.tag.bad`; plain while it waits). */
+export const STATUS_TONES: Record<CandidatureStatus, '' | 'good' | 'bad'> = {
+	pending: '',
+	approved: 'good',
+	enrolled: 'good',
+	rejected: 'bad'
+};
+
 /** Admin actions on one candidature. */
 export const candidatureIdSchema = z.object({ id: z.uuid('Candidature inconnue.') });
 export const rejectionSchema = z.object({

@@ -156,7 +156,7 @@ test('with JavaScript on a phone: four steps without a page load, kept across a 
 	const mails = await smtp.waitFor(mailsBefore + 2);
 	const notification = mails.find((m) => m.parsed.subject?.startsWith('Nouvelle candidature'))!;
 	expect(notification.parsed.text).toContain('Villefranche');
-	const adminLink = /http:\/\/[^\s]+\/admin\/candidatures\?id=[\w-]+/.exec(
+	const adminLink = /http:\/\/[^\s]+\/admin\/candidatures\/[\w-]{36}/.exec(
 		notification.parsed.text ?? ''
 	)![0];
 
@@ -176,6 +176,25 @@ test('with JavaScript on a phone: four steps without a page load, kept across a 
 	expect(paymentLink).toMatch(/\/paiement\/[\w-]+\.[\w-]{43}$/);
 	const approval = (await smtp.waitFor(mailsBefore + 3)).at(-1)!;
 	expect(approval.parsed.html).toContain(paymentLink);
+
+	// The list, on a phone: the approved candidature is a card that leads back to its page.
+	await admin.setViewportSize({ width: 360, height: 740 });
+	await admin.goto(`${base}/admin/candidatures?statut=approved`);
+	const row = admin.getByRole('row', { name: /Julien Morel/ });
+	await expect(row).toContainText('Approuvée');
+	await expect(row).toContainText('Morel Maçonnerie');
+	await expectNoHorizontalScroll(admin);
+	await expectNoAxeViolation(admin);
+	if (process.env.SCREENSHOTS_DIR)
+		await admin.screenshot({
+			path: `${process.env.SCREENSHOTS_DIR}/admin-candidatures-360.png`,
+			fullPage: true
+		});
+	await row.getByRole('link', { name: 'Julien Morel' }).click();
+	await expect(admin).toHaveURL(adminLink);
+	await expectNoHorizontalScroll(admin);
+	if (process.env.SCREENSHOTS_DIR)
+		await admin.screenshot({ path: `${process.env.SCREENSHOTS_DIR}/admin-candidature-360.png`, fullPage: true });
 
 	await page.goto(paymentLink);
 	await expect(page).toHaveTitle('Fake Checkout');
@@ -286,8 +305,14 @@ test('the admin API: approve answers CONTRACT §3 and a second decision is a 409
 	expect(login.status()).toBe(303);
 	const list = await admin.get('/admin/candidatures?statut=pending');
 	expect(list.status()).toBe(200);
-	const id = /\/api\/candidature|name="id" value="([\w-]{36})"/.exec(await list.text())?.[1];
+	const id = /href="\/admin\/candidatures\/([\w-]{36})"/.exec(await list.text())?.[1];
 	expect(id).toBeTruthy();
+	// Its page; the `?id=` links of notifications sent before there were pages lead to it.
+	expect((await admin.get(`/admin/candidatures/${id}`)).status()).toBe(200);
+	const old = await admin.get(`/admin/candidatures?id=${id}`, { maxRedirects: 0 });
+	expect(old.status()).toBe(308);
+	expect(old.headers().location).toBe(`/admin/candidatures/${id}`);
+	expect((await admin.get('/admin/candidatures/00000000-0000-4000-8000-000000000000')).status()).toBe(404);
 	const approved = await admin.post(`/api/admin/candidatures/${id}/approve`);
 	expect(approved.status()).toBe(200);
 	const body = await approved.json();

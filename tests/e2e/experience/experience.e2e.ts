@@ -287,6 +287,11 @@ test.describe('the admin shell', () => {
 			await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
 			await expectNoHorizontalScroll(page);
 			await expectNoAxeViolation(page);
+			// The other lists share the table, and its cards on a phone.
+			for (const list of ['/admin/utilisateurs', '/admin/candidatures']) {
+				await page.goto(list);
+				await expectNoHorizontalScroll(page);
+			}
 		});
 	}
 

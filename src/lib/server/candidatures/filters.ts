@@ -7,7 +7,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function filtersOf(query: z.output<typeof candidatureFiltersQuerySchema>): CandidatureFilters {
 	return {
-		id: query.id,
 		status: query.statut,
 		trade: query.metier,
 		search: query.q || undefined,

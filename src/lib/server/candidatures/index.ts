@@ -25,6 +25,7 @@ export const submit = (input: CandidatureInput, address: string, source: 'page' 
 	service.submitCandidature(deps(), input, address, source);
 export const list = (filters: CandidatureFilters, page: number) =>
 	service.listCandidatures(appDeps().db, filters, page);
+export const find = (id: string) => service.findCandidature(appDeps().db, id);
 export const countByStatus = (filters?: CandidatureFilters) => service.countByStatus(appDeps().db, filters);
 export const approve = (id: string, adminId: string) => service.approveCandidature(deps(), id, adminId);
 export const reject = (id: string, adminId: string, reason?: string | null) =>

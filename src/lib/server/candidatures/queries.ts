@@ -8,8 +8,6 @@ export type { Candidature };
 export type NewCandidature = typeof candidatures.$inferInsert;
 
 export interface CandidatureFilters {
-	/** One candidature (the link in the business's notification). */
-	id?: string;
 	status?: CandidatureStatus;
 	trade?: string;
 	search?: string;
@@ -23,7 +21,6 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 function where(filters: CandidatureFilters, withStatus = true): SQL | undefined {
 	const conditions: SQL[] = [eq(candidatures.spam, false)];
-	if (filters.id) conditions.push(eq(candidatures.id, filters.id));
 	if (withStatus && filters.status) conditions.push(eq(candidatures.status, filters.status));
 	if (filters.trade) conditions.push(eq(candidatures.trade, filters.trade));
 	if (filters.from) conditions.push(gte(candidatures.createdAt, filters.from));

@@ -75,7 +75,7 @@ function assertCanNotify(deps: CandidatureDeps): void {
 }
 
 export const adminUrlOf = (origin: URL, id: string) =>
-	new URL(`/admin/candidatures?id=${encodeURIComponent(id)}`, origin).href;
+	new URL(`/admin/candidatures/${encodeURIComponent(id)}`, origin).href;
 
 /** Stores the candidature, then — after the answer, in the background — confirms and notifies. */
 export async function submitCandidature(
@@ -158,13 +158,22 @@ export async function resendNotification(deps: CandidatureDeps, id: string): Pro
 	return notifyAdmin(deps, await getCandidature(deps.db, id));
 }
 
-export const getForAdmin = (db: DbOrTx, id: string) => getCandidature(db, id);
+/** One candidature, for its page in the admin (a spam one has none). */
+export const findCandidature = (db: DbOrTx, id: string) => getCandidature(db, id);
 
 export const PAGE_SIZE = 20;
 
-export async function listCandidatures(db: DbOrTx, filters: CandidatureFilters, page = 1) {
-	const { rows, total } = await queries.selectPage(db, filters, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-	return { rows, total, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+/** One page of the admin list (a page past the end shows the last one), with what the pager says. */
+export async function listCandidatures(
+	db: DbOrTx,
+	filters: CandidatureFilters,
+	page = 1,
+	pageSize = PAGE_SIZE
+) {
+	const { rows, total } = await queries.selectPage(db, filters, pageSize, (Math.max(1, page) - 1) * pageSize);
+	const pages = Math.max(1, Math.ceil(total / pageSize));
+	if (page > pages && total > 0) return listCandidatures(db, filters, pages, pageSize);
+	return { rows, total, page: Math.max(1, page), pages, pageSize };
 }
 
 export const countByStatus = (db: DbOrTx, filters: CandidatureFilters = {}) =>

@@ -1,16 +1,14 @@
-import {
-	candidatureFiltersQuerySchema,
-	candidatureIdSchema,
-	rejectionSchema
-} from '$lib/schemas/candidature';
+import { redirect } from '@sveltejs/kit';
+import { candidatureFiltersQuerySchema } from '$lib/schemas/candidature';
 import * as candidatures from '$lib/server/candidatures';
-import { formFields, schemaAction } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
-import type { Actions, PageServerLoad } from './$types';
+import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
 	const query = candidatureFiltersQuerySchema.parse(Object.fromEntries(event.url.searchParams));
+	// Notifications sent before candidatures had their own page linked to `?id=`: they still lead to it.
+	if (query.id) redirect(308, `/admin/candidatures/${query.id}`);
 	const filters = candidatures.filtersOf(query);
 	const [list, counts] = await Promise.all([
 		candidatures.list(filters, query.page ?? 1),
@@ -19,40 +17,20 @@ export const load: PageServerLoad = async (event) => {
 	return {
 		query,
 		counts,
-		total: list.total,
-		page: list.page,
-		pages: list.pages,
+		pagination: { total: list.total, page: list.page, pages: list.pages, pageSize: list.pageSize },
 		candidatures: list.rows.map((c) => ({
-			...c,
+			id: c.id,
+			firstName: c.firstName,
+			lastName: c.lastName,
+			email: c.email,
+			company: c.company,
+			trade: c.trade,
+			postalCode: c.postalCode,
+			city: c.city,
+			status: c.status,
 			createdAt: c.createdAt.toISOString(),
 			decidedAt: c.decidedAt?.toISOString() ?? null,
-			notifiedAt: c.notifiedAt?.toISOString() ?? null,
-			consentAt: c.consentAt.toISOString(),
-			// Shown with a copy button, so that an admin can send it by hand when the e-mail did not go.
-			paymentLink: c.status === 'approved' ? candidatures.paymentLinkOf(c.id) : null
+			notificationFailed: c.notifyError !== null && c.notifiedAt === null
 		}))
 	};
-};
-
-const withReason = candidatureIdSchema.extend(rejectionSchema.shape);
-
-export const actions: Actions = {
-	approve: async (event) => {
-		const admin = await requireAdmin(event);
-		return schemaAction(await formFields(event.request), candidatureIdSchema, ['id'], async ({ id }) => ({
-			approval: await candidatures.approve(id, admin.id)
-		}));
-	},
-	reject: async (event) => {
-		const admin = await requireAdmin(event);
-		return schemaAction(await formFields(event.request), withReason, ['id'], async ({ id, reason }) => ({
-			rejection: await candidatures.reject(id, admin.id, reason)
-		}));
-	},
-	resend: async (event) => {
-		await requireAdmin(event);
-		return schemaAction(await formFields(event.request), candidatureIdSchema, ['id'], async ({ id }) => ({
-			resent: await candidatures.resendNotification(id)
-		}));
-	}
 };

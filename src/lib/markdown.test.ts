@@ -70,6 +70,27 @@ describe('the module Markdown renderer', () => {
 			expect(live).toMatch(DANGEROUS);
 	});
 
+	it('labels each table cell with its column, two tables each with their own', () => {
+		const html = renderMarkdown(
+			[
+				'| Finalité | Base légale |',
+				'|---|---|',
+				'| Devis | Contrat |',
+				'',
+				'| x | y |',
+				'|---|---|',
+				'| 1 | 2 |'
+			].join('\n')
+		);
+		expect(html).toContain('<td data-label="Finalité">Devis</td>');
+		expect(html).toContain('<td data-label="Base légale">Contrat</td>');
+		expect(html).toContain('<td data-label="y">2</td>');
+		// A label is an attribute value: markup typed in a header stays escaped text there too.
+		const hostile = renderMarkdown('| <b onmouseover=x> |\n|---|\n| v |');
+		expect(hostile).toContain('<td data-label="&lt;b onmouseover=x&gt;">v</td>');
+		expect(hostile).not.toContain('<b');
+	});
+
 	it('folds accents in slugs', () => {
 		expect(slugify('Façades & enduits : l’œuvre')).toBe('facades-enduits-l-oeuvre');
 		expect(slugify('  --Été 2026--  ')).toBe('ete-2026');

@@ -38,6 +38,22 @@ md.core.ruler.push('french_typography', (state) => {
 	}
 });
 
+// A table's cells carry their column's name (`data-label`), so that a phone can show each row as a card with
+// every value under its name instead of a table wider than the screen.
+md.core.ruler.push('cell_labels', (state) => {
+	let headers: string[] = [];
+	let column = 0;
+	for (const [index, token] of state.tokens.entries()) {
+		if (token.type === 'thead_open') headers = [];
+		else if (token.type === 'th_open') headers.push(state.tokens[index + 1]?.content ?? '');
+		else if (token.type === 'tr_open') column = 0;
+		else if (token.type === 'td_open') {
+			const label = headers[column++];
+			if (label) token.attrSet('data-label', label);
+		}
+	}
+});
+
 // Images: only from the access-checked media route; anything else is dropped, its alt text kept.
 const defaultImage = md.renderer.rules.image!;
 md.renderer.rules.image = (tokens, index, options, env, self) => {

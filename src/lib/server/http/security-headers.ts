@@ -3,7 +3,7 @@
  * Used by hooks.server.ts for everything SvelteKit renders and by the server entry for static files, which
  * adapter-node serves before any hook runs.
  */
-import { business } from '../../../content/showcase/business';
+import { business } from '$content/showcase/business';
 import type { Config } from '../config';
 
 const STRIPE_JS = 'https://js.stripe.com';

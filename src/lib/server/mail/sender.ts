@@ -1,11 +1,11 @@
 /**
  * Whom an e-mail comes from, as its reader sees it: the brand in the band, the signature, the phone number to
- * call back and the footer line. The platform writes as the agency (src/lib/content/company.ts); showcase mode
+ * call back and the footer line. The platform writes as the agency (src/content/agency/company.ts); showcase mode
  * as the masonry business (src/content/showcase/business.ts), so that nothing it sends names the agency.
  */
-import { company, companyAddressLine } from '$lib/content/company';
-import { maconDemo, type DemoSite } from '$lib/content/demos';
-import { business, businessAddressLine } from '../../../content/showcase/business';
+import { company, companyAddressLine } from '$content/agency/company';
+import { maconDemo, type DemoSite } from '$content/agency/demos';
+import { business, businessAddressLine } from '$content/showcase/business';
 
 export interface MailSender {
 	brand: string;

@@ -8,10 +8,9 @@
  * réalisations, contact, legal pages) live in `pages/` and name their own path. `all()` is what the sitemap, the
  * page cache and the crawler test walk.
  */
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { business } from '../../../content/showcase/business';
-import { renderMarkdown } from '$lib/markdown';
+import { business } from '$content/showcase/business';
+import { parseContentFile, type ParsedFile } from '../content';
 import { WORK_TYPES, type WorkType } from '$lib/showcase/work-types';
 
 const files = import.meta.glob('/src/content/showcase/**/*.md', {
@@ -88,72 +87,19 @@ export type Collection = keyof typeof schemas;
 export type Meta<C extends Collection> = z.infer<(typeof schemas)[C]>;
 export type Photo = z.infer<typeof photo>;
 
-export interface Entry<C extends Collection = Collection> {
+export interface Entry<C extends Collection = Collection> extends ParsedFile<Meta<C>> {
 	collection: C;
-	slug: string;
 	path: string;
-	meta: Meta<C>;
-	/** The body, rendered to HTML (markdown-it, raw HTML off: see $lib/markdown). */
-	html: string;
-	/** Plain words of the body, for the reading time. */
-	words: number;
-	/** Minutes, at 220 words a minute. */
-	readingMinutes: number;
-	/** Headings of level 2 (id and text), for a page's table of contents. */
-	headings: { id: string; text: string }[];
 }
-
-/** `{{ business.phone }}` → the company file's value; an unknown name stops everything (a typo never ships). */
-export function fillPlaceholders(text: string, source: string, values: object = { business }): string {
-	return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, name: string) => {
-		const value = name
-			.split('.')
-			.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], values);
-		if (typeof value !== 'string' && typeof value !== 'number')
-			throw new Error(`${source}: unknown placeholder {{${name}}}`);
-		return String(value);
-	});
-}
-
-const FRONT_MATTER = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/;
 
 export function parseFile<C extends Collection>(collection: C, file: string, raw: string): Entry<C> {
-	const slug = file.split('/').pop()!.replace(/\.md$/, '');
-	const match = FRONT_MATTER.exec(raw.replace(/\r\n/g, '\n'));
-	if (!match) throw new Error(`${file}: no front matter`);
-	let frontMatter: unknown;
-	try {
-		frontMatter = parseYaml(fillPlaceholders(match[1]!, file));
-	} catch (error) {
-		throw new Error(`${file}: ${(error as Error).message}`);
-	}
-	const parsed = schemas[collection].safeParse(frontMatter);
-	if (!parsed.success)
-		throw new Error(
-			`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`
-		);
-	const meta = parsed.data as Meta<C>;
-	const body = fillPlaceholders(match[2]!, file);
-	const html = renderMarkdown(body);
-	const words = body.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
-	const headings = [...html.matchAll(/<h2 id="([^"]+)"[^>]*>([\s\S]*?)<\/h2>/g)].map((m) => ({
-		id: m[1]!,
-		text: m[2]!.replace(/<[^>]+>/g, '')
-	}));
+	const parsed = parseContentFile(file, raw, schemas[collection], { business });
+	const meta = parsed.meta as Meta<C>;
 	const path =
 		collection === 'pages'
 			? (meta as Meta<'pages'>).path
-			: `/${collection === 'blog' ? 'blog' : collection}/${slug}`;
-	return {
-		collection,
-		slug,
-		path,
-		meta,
-		html,
-		words,
-		readingMinutes: Math.max(1, Math.ceil(words / 220)),
-		headings
-	};
+			: `/${collection === 'blog' ? 'blog' : collection}/${parsed.slug}`;
+	return { ...parsed, collection, path, meta };
 }
 
 export function buildIndex(sources: Record<string, string>) {

@@ -4,7 +4,7 @@
  * nothing else.
  */
 import { largestJpeg } from '$lib/showcase/photos';
-import { business } from '../../../content/showcase/business';
+import { business } from '$content/showcase/business';
 import { config } from '../config';
 import { NotFoundError } from '../errors';
 import { content, type Collection, type Entry } from './content';

@@ -3,7 +3,7 @@
  * (GeneralContractor, a LocalBusiness) on home and contact, a Service on service pages, the area served on
  * local-area pages, an Article on articles, and a BreadcrumbList on every page below home. Pure: tests call it.
  */
-import type { Business } from '../../../content/showcase/business';
+import type { Business } from '$content/showcase/business';
 import type { Entry } from './content';
 
 export type JsonLd = Record<string, unknown>;

@@ -1,7 +1,10 @@
+import * as content from '$lib/server/content';
+import { orErrorPage } from '$lib/server/http/pages';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
 
-/** The agency's text in platform mode (the page's own markup); the business's content file in showcase mode. */
-export const load: PageServerLoad = () => ({
-	showcase: showcase.isActive() ? showcase.singlePage('/mentions-legales') : null
-});
+/** The agency's legal page in platform mode; the business's in showcase mode (each a content file). */
+export const load: PageServerLoad = async () =>
+	showcase.isActive()
+		? { showcase: showcase.singlePage('/mentions-legales'), legal: null }
+		: { showcase: null, legal: await orErrorPage(() => content.legalPage('mentions-legales')) };

@@ -1,4 +1,4 @@
-import { company } from '$lib/content/company';
+import { company } from '$content/agency/company';
 import type { MailTheme } from '../theme';
 import type { CandidatureForMail } from './candidature-answers';
 import { letter } from './letter';

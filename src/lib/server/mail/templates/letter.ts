@@ -1,5 +1,5 @@
 /** The data behind a Letter.svelte e-mail, and its two parts rendered from it: HTML and the plain-text twin. */
-import { company, companyAddressLine } from '$lib/content/company';
+import { company, companyAddressLine } from '$content/agency/company';
 import { renderHtml, textFrame, type Rendered } from '../render';
 import type { MailTheme } from '../theme';
 import Letter from './Letter.svelte';

@@ -1,4 +1,4 @@
-import { company } from '$lib/content/company';
+import { company } from '$content/agency/company';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
 

@@ -42,8 +42,7 @@ export const company = {
 		name: 'Programme Artisan en ligne',
 		monthlyPriceTtc: '49 €',
 		minimumMonths: 0
-	},
-	lastLegalUpdate: '22 novembre 2026'
+	}
 } as const;
 
 export const companyAddressLine = `${company.address.street}, ${company.address.postalCode} ${company.address.city}`;

@@ -194,7 +194,10 @@ test('with JavaScript on a phone: four steps without a page load, kept across a 
 	await expect(admin).toHaveURL(adminLink);
 	await expectNoHorizontalScroll(admin);
 	if (process.env.SCREENSHOTS_DIR)
-		await admin.screenshot({ path: `${process.env.SCREENSHOTS_DIR}/admin-candidature-360.png`, fullPage: true });
+		await admin.screenshot({
+			path: `${process.env.SCREENSHOTS_DIR}/admin-candidature-360.png`,
+			fullPage: true
+		});
 
 	await page.goto(paymentLink);
 	await expect(page).toHaveTitle('Fake Checkout');

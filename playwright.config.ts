@@ -1,8 +1,17 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { TEST_BUILD_DIR } from './scripts/build-dir.mjs';
+import { useWorkersSharedServer } from './tests/e2e/support/shared-server';
 
 // The server under test is the one `npm run test:e2e` built for the tests, not the build/ a running server uses.
 process.env.ATELIER_BUILD_DIR ||= TEST_BUILD_DIR;
+
+// In a worker: the shared server that is this worker's own (tests/e2e/support/global-setup.ts starts one each).
+useWorkersSharedServer();
+
+// One worker per core, at most two: each worker drives a browser and its own server, and timing-sensitive tests
+// (time traps, graceful shutdown) stay reliable at that load. E2E_WORKERS overrides it.
+const workers = Number(process.env.E2E_WORKERS) || Math.min(2, availableParallelism());
 
 // The machine's Chromium: Playwright's own browser download cannot work here (and is not needed).
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -12,7 +21,7 @@ export default defineConfig({
 	testMatch: '**/*.e2e.ts',
 	globalSetup: './tests/e2e/support/global-setup.ts',
 	fullyParallel: false,
-	workers: 1,
+	workers,
 	retries: 0,
 	timeout: 30_000,
 	reporter: 'list',

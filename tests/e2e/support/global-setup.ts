@@ -1,17 +1,33 @@
+import type { FullConfig } from '@playwright/test';
 import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
 import { startServer } from './server';
+import type { SharedServer } from './shared-server';
 
-/** One production server for the whole e2e run, on a fresh data directory and (with DATABASE_URL) a fresh database. */
-export default async function globalSetup() {
-	const database = serverUrl ? await createEmptyPostgresDatabase() : null;
-	const server = await startServer(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '' });
-	process.env.E2E_BASE_URL = server.url;
-	process.env.E2E_DATA_DIR = server.dataDir;
-	process.env.E2E_SERVER_LOG = server.logFile;
-	if (database) process.env.E2E_DATABASE_URL = database.url;
+/**
+ * One production server per Playwright worker, each on a fresh data directory and (with DATABASE_URL) a fresh
+ * database: the files one worker runs share its server (its admin, its rate limits, its counters) and never see
+ * the other worker's. playwright.config.ts hands each worker its own (E2E_BASE_URL and the rest).
+ */
+export default async function globalSetup(config: FullConfig) {
+	const started = await Promise.all(
+		Array.from({ length: config.workers }, async () => {
+			const database = serverUrl ? await createEmptyPostgresDatabase() : null;
+			const server = await startServer(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '' });
+			return { server, database };
+		})
+	);
+	const shared: SharedServer[] = started.map(({ server, database }) => ({
+		url: server.url,
+		dataDir: server.dataDir,
+		logFile: server.logFile,
+		databaseUrl: database?.url ?? null
+	}));
+	process.env.E2E_SHARED_SERVERS = JSON.stringify(shared);
 	return async () => {
-		const code = await server.stop();
-		await database?.drop();
-		if (code !== 0) throw new Error(`server exited with ${code} on SIGTERM:\n${server.output()}`);
+		const codes = await Promise.all(started.map(({ server }) => server.stop()));
+		await Promise.all(started.map(({ database }) => database?.drop()));
+		const failed = codes.findIndex((code) => code !== 0);
+		if (failed !== -1)
+			throw new Error(`server exited with ${codes[failed]} on SIGTERM:\n${started[failed]!.server.output()}`);
 	};
 }

@@ -65,9 +65,44 @@ function write(level: LogLevel, message: string, fields: Fields = {}) {
 	else console.error(line);
 }
 
+/** How long a repeated event stays quiet after it was written, and how many kinds of event are remembered. */
+export const REPEAT_WINDOW_MS = 60_000;
+const MAX_REPEATING = 1_000;
+
+/** Per kind of event: when it was last written, and how many times it happened since without being written. */
+const repeating = new Map<string, { writtenAt: number; suppressed: number }>();
+
+/**
+ * An event that may happen on every request while something stays broken (a stock image's host unreachable, the
+ * database down): written once per `key` per minute; the next line says how many were left out in between
+ * (`suppressed`), so that the log keeps the count without the flood.
+ */
+function writeRepeating(
+	level: LogLevel,
+	key: string,
+	message: string,
+	fields: Fields = {},
+	now = Date.now()
+) {
+	const seen = repeating.get(key);
+	if (seen && now - seen.writtenAt < REPEAT_WINDOW_MS) {
+		seen.suppressed++;
+		return;
+	}
+	const suppressed = seen?.suppressed ?? 0;
+	// Oldest first out: the map stays bounded whatever keys the failures produce.
+	repeating.delete(key);
+	if (repeating.size >= MAX_REPEATING) repeating.delete(repeating.keys().next().value!);
+	repeating.set(key, { writtenAt: now, suppressed: 0 });
+	write(level, message, suppressed > 0 ? { ...fields, suppressed } : fields);
+}
+
 export const log = {
 	debug: (message: string, fields?: Fields) => write('debug', message, fields),
 	info: (message: string, fields?: Fields) => write('info', message, fields),
 	warn: (message: string, fields?: Fields) => write('warn', message, fields),
-	error: (message: string, fields?: Fields) => write('error', message, fields)
+	error: (message: string, fields?: Fields) => write('error', message, fields),
+	/** A warning that repeats while a cause lasts: once per `key` (say, the message and the image slot) a minute. */
+	warnRepeating: (key: string, message: string, fields?: Fields, now?: number) =>
+		writeRepeating('warn', key, message, fields, now)
 };

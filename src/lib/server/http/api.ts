@@ -25,7 +25,12 @@ export function api<E extends RequestEvent>(handler: (event: E) => Promise<Respo
 			if (isHttpError(error)) return problem(error.status, error.body.message);
 			if (isRedirect(error)) throw error;
 			if (isDatabaseUnavailable(error)) {
-				log.warn('database unavailable', { method: event.request.method, path: event.url.pathname, error });
+				// Every request says so while the outage lasts: once a minute is enough to know.
+				log.warnRepeating('database-unavailable', 'database unavailable', {
+					method: event.request.method,
+					path: event.url.pathname,
+					error
+				});
 				return problem(503, OUTAGE_MESSAGE, {
 					headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) }
 				});

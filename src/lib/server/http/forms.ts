@@ -35,7 +35,7 @@ export function formFailure<F extends AnyForm>(
 	}
 	// An outage: the form comes back with what was typed, and the visitor is told to try again shortly.
 	if (isDatabaseUnavailable(error)) {
-		log.warn('database unavailable', { error });
+		log.warnRepeating('database-unavailable', 'database unavailable', { error });
 		event.setHeaders({ 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) });
 		return message(form, { type: 'error', text: OUTAGE_MESSAGE }, { status: 503 as 400 }) as never;
 	}

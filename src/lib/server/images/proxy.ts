@@ -138,7 +138,10 @@ export async function serveSlot(
 	try {
 		value = await storedValue(deps.db, slot.key);
 	} catch (error) {
-		log.warn('site image value unreadable: serving the fallback', { key: slot.key, reason: reasonOf(error) });
+		log.warnRepeating(`image-value:${slot.key}`, 'site image value unreadable: serving the fallback', {
+			key: slot.key,
+			reason: reasonOf(error)
+		});
 		return serveFallback(slot, slot.defaultUrl, request);
 	}
 	return serveSlotImage(deps, slot, value, request);
@@ -181,7 +184,10 @@ async function serveValue(
 ): Promise<Response | null> {
 	const failedMidBody = (error: Error) => {
 		rememberFailure(value);
-		log.warn('site image aborted mid-body', { key: slot.key, reason: error.message });
+		log.warnRepeating(`image-aborted:${slot.key}`, 'site image aborted mid-body', {
+			key: slot.key,
+			reason: error.message
+		});
 	};
 	try {
 		if (failedRecently(value)) throw new Error('upstream failed recently');
@@ -194,7 +200,11 @@ async function serveValue(
 	} catch (error) {
 		// A variant not made yet is no upstream failure: it is asked again next time.
 		if (!quiet && !failedRecently(value)) rememberFailure(value);
-		if (!quiet) log.warn('site image fell back to its default', { key: slot.key, reason: reasonOf(error) });
+		if (!quiet)
+			log.warnRepeating(`image-fallback:${slot.key}`, 'site image fell back to its default', {
+				key: slot.key,
+				reason: reasonOf(error)
+			});
 		return null;
 	}
 }

@@ -1,4 +1,5 @@
 import { leadFiltersQuerySchema } from '$lib/schemas/leads';
+import { attachment } from '$lib/server/http/attachment';
 import { requireAdmin } from '$lib/server/http/guards';
 import * as leads from '$lib/server/leads';
 import type { RequestHandler } from './$types';
@@ -8,11 +9,5 @@ export const GET: RequestHandler = async (event) => {
 	const query = leadFiltersQuerySchema.parse(Object.fromEntries(event.url.searchParams));
 	const csv = await leads.exportCsv(leads.inboxFilters(query));
 	const day = new Date().toISOString().slice(0, 10);
-	return new Response(csv, {
-		headers: {
-			'content-type': 'text/csv; charset=utf-8',
-			'content-disposition': `attachment; filename="demandes-${day}.csv"`,
-			'cache-control': 'no-store'
-		}
-	});
+	return attachment(csv, `demandes-${day}.csv`, 'text/csv; charset=utf-8');
 };

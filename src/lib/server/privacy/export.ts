@@ -1,0 +1,133 @@
+/**
+ * "Télécharger mes données" (RGPD art. 15 and 20): everything the site holds about one account, as one JSON
+ * document, read in one read-only snapshot so that its parts agree with each other. Each field is described in
+ * docs/personal-data.md; a field added here is added there.
+ *
+ * Left out on purpose: what would hand someone else's data or a secret to the file's reader — the password's
+ * hash, session and link tokens (only their hashes are stored, and they would identify a session), the admin who
+ * decided on a candidature, Stripe's checkout links, spam scoring.
+ */
+import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import {
+	candidatures,
+	emailChanges,
+	emails,
+	memberships,
+	moduleProgress,
+	modules,
+	sessions,
+	users
+} from '../db/schema';
+import { NotFoundError } from '../errors';
+
+/** Bumped when a field changes meaning or leaves; new fields keep the version. */
+export const PERSONAL_DATA_FORMAT = 1;
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export async function personalDataOf(db: Db, userId: string, now = new Date()) {
+	return db.transaction(async (tx) => {
+		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+		const [account] = await tx.select().from(users).where(eq(users.id, userId));
+		if (!account) throw new NotFoundError('Compte introuvable.');
+		const [theirCandidatures, theirMemberships, progress, mails, theirSessions, changes] = await Promise.all([
+			// Theirs by account once enrolled, by address before (a candidature is made without an account).
+			tx
+				.select()
+				.from(candidatures)
+				.where(or(eq(candidatures.userId, userId), eq(candidatures.email, account.email)))
+				.orderBy(asc(candidatures.createdAt)),
+			tx.select().from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)),
+			tx
+				.select({ slug: modules.slug, title: modules.title, completedAt: moduleProgress.completedAt })
+				.from(moduleProgress)
+				.innerJoin(modules, eq(modules.id, moduleProgress.moduleId))
+				.where(eq(moduleProgress.userId, userId))
+				.orderBy(asc(moduleProgress.completedAt)),
+			tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
+			tx
+				.select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt })
+				.from(sessions)
+				.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+				.orderBy(asc(sessions.createdAt)),
+			tx
+				.select()
+				.from(emailChanges)
+				.where(
+					and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now))
+				)
+		]);
+		return {
+			format: PERSONAL_DATA_FORMAT,
+			generatedAt: now.toISOString(),
+			account: {
+				id: account.id,
+				email: account.email,
+				name: account.name,
+				role: account.isAdmin ? 'admin' : 'member',
+				createdAt: iso(account.createdAt),
+				lastSignInAt: iso(account.lastSignInAt)
+			},
+			pendingEmailChanges: changes.map((c) => ({
+				newEmail: c.newEmail,
+				requestedAt: iso(c.createdAt),
+				expiresAt: iso(c.expiresAt)
+			})),
+			candidatures: theirCandidatures.map((c) => ({
+				id: c.id,
+				status: c.status,
+				submittedAt: iso(c.createdAt),
+				consentAt: iso(c.consentAt),
+				firstName: c.firstName,
+				lastName: c.lastName,
+				email: c.email,
+				phone: c.phone,
+				postalCode: c.postalCode,
+				city: c.city,
+				trade: c.trade,
+				tradeOther: c.tradeOther,
+				company: c.company,
+				siret: c.siret,
+				yearsExperience: c.yearsExperience,
+				teamSize: c.teamSize,
+				currentSite: c.currentSite,
+				goals: c.goals,
+				presence: c.presence,
+				hoursPerWeek: c.hoursPerWeek,
+				motivation: c.motivation,
+				decidedAt: iso(c.decidedAt),
+				rejectionReason: c.rejectionReason
+			})),
+			memberships: theirMemberships.map((m) => ({
+				status: m.status,
+				currentPeriodEnd: iso(m.currentPeriodEnd),
+				startedAt: iso(m.createdAt),
+				lastChangedAt: iso(m.stateAt),
+				stripeCustomerId: m.stripeCustomerId,
+				stripeSubscriptionId: m.stripeSubscriptionId
+			})),
+			courseProgress: progress.map((p) => ({
+				module: p.slug,
+				title: p.title,
+				completedAt: iso(p.completedAt)
+			})),
+			emails: mails.map((m) => ({
+				to: m.to,
+				subject: m.subject,
+				kind: m.template,
+				status: m.status,
+				createdAt: iso(m.createdAt),
+				sentAt: iso(m.sentAt)
+			})),
+			sessions: theirSessions.map((s) => ({ openedAt: iso(s.createdAt), expiresAt: iso(s.expiresAt) }))
+		};
+	});
+}
+
+export type PersonalData = Awaited<ReturnType<typeof personalDataOf>>;
+
+/** `mes-donnees-atelier-2026-11-25.json`: the brand and the day, nothing the reader did not choose. */
+export const personalDataFileName = (brand: string, now = new Date()) =>
+	`mes-donnees-${brand.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${now.toISOString().slice(0, 10)}.json`;

@@ -1,0 +1,15 @@
+/**
+ * Members' own data (RGPD art. 15 and 20): the file they download from /profil, and that an admin can produce
+ * for them from the users list. Bound to the application's database (app.ts); tests call export.ts.
+ */
+import { company } from '$content/agency/company';
+import { appDeps } from '../app';
+import { personalDataFileName, personalDataOf } from './export';
+
+/** The JSON file and its name; a NotFoundError when the account no longer exists. */
+export async function personalDataFile(userId: string, now = new Date()) {
+	const data = await personalDataOf(appDeps().db, userId, now);
+	return { name: personalDataFileName(company.brand, now), body: JSON.stringify(data, null, 2) };
+}
+
+export { PERSONAL_DATA_FORMAT, type PersonalData } from './export';

@@ -6,6 +6,7 @@ import {
 	limits,
 	signInSlowDown
 } from '../../src/lib/server/auth/service';
+import { issueDeviceToken } from '../../src/lib/server/auth/device';
 import * as accounts from '../../src/lib/server/auth/service';
 import {
 	SESSION_LIFETIME_MS,
@@ -298,6 +299,61 @@ describe(`rate limits on ${driverName}`, () => {
 		}
 		// Success clears the slow-down: a typo right after costs nothing.
 		expect(await attempt('faute de frappe', '10.4.9.9')).toBe('checked');
+	});
+
+	describe('trusted devices', () => {
+		const SECRET = 'secret de signature des tests, assez long';
+		const knownBrowser = () => ({ secret: SECRET, token: issueDeviceToken(SECRET, 'marie@exemple.fr') });
+		const attemptFrom = (device: accounts.DeviceCheck | undefined, password: string, address: string) =>
+			accounts.signIn(database.db, 'marie@exemple.fr', password, address, device).then(
+				() => 'signed-in' as const,
+				(error) => {
+					if (error instanceof InvalidCredentialsError) return 'checked' as const;
+					if (error instanceof RateLimitedError) return 'slowed' as const;
+					throw error;
+				}
+			);
+
+		it('let the owner’s known browser in at once, whatever strangers did; unknown browsers stay slowed', async () => {
+			await accounts.register(database.db, newMember(), '10.0.0.1');
+			const owner = knownBrowser();
+			// A distributed guessing run: 200 wrong passwords from 100 addresses and as many browsers.
+			const guesses = [];
+			for (let i = 0; i < 200; i++)
+				guesses.push(await attemptFrom(undefined, 'mauvais', `10.20.${i % 100}.1`));
+			const refused = guesses.filter((g) => g === 'slowed').length;
+			expect(refused).toBeGreaterThanOrEqual(200 - signInSlowDown.free - 1);
+			const started = performance.now();
+			expect(await attemptFrom(owner, goodPassword, '10.20.200.1')).toBe('signed-in');
+			const ms = performance.now() - started;
+			console.info(
+				`trusted device: ${guesses.length} guesses, ${refused} answered 429, owner in ${ms.toFixed(0)} ms`
+			);
+			// An unknown browser, with the right password, still meets the slow-down…
+			expect(await attemptFrom(undefined, goodPassword, '10.20.201.1')).toBe('slowed');
+			// …and so does a token this site did not sign, or one made for another account.
+			expect(
+				await attemptFrom({ secret: SECRET, token: `${owner.token}x` }, goodPassword, '10.20.202.1')
+			).toBe('slowed');
+			const other = { secret: SECRET, token: issueDeviceToken(SECRET, 'paul@exemple.fr') };
+			expect(await attemptFrom(other, goodPassword, '10.20.203.1')).toBe('slowed');
+			// The owner's success from the known browser does not reopen the strangers' lane.
+			expect(await attemptFrom(undefined, 'mauvais', '10.20.204.1')).toBe('slowed');
+		});
+
+		it('give a known browser a budget of its own: past it, that browser joins the slowed lane', async () => {
+			await accounts.register(database.db, newMember(), '10.0.0.1');
+			const browser = knownBrowser();
+			for (let i = 0; i < limits.signInDevice.max; i++)
+				expect(await attemptFrom(browser, 'mauvais', `10.21.${i}.1`)).toBe('checked');
+			// Its budget spent, it meets the account's slow-down (five free attempts, then the pace).
+			const after = [];
+			for (let i = 0; i < signInSlowDown.free + 2; i++)
+				after.push(await attemptFrom(browser, 'mauvais', `10.21.100.${i}`));
+			expect(after).toContain('slowed');
+			// Another known browser of the owner's is untouched by it.
+			expect(await attemptFrom(knownBrowser(), goodPassword, '10.21.200.1')).toBe('signed-in');
+		});
 	});
 
 	it('gives a guesser spread over 50 addresses the same slow pace', async () => {

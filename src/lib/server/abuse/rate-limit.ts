@@ -49,8 +49,8 @@ export async function hit(db: DbOrTx, limit: Limit, subject: string): Promise<vo
 	if (count > limit.max) throw new RateLimitedError(Math.max(1, retryAfter));
 }
 
-/** Throws RateLimitedError when the limit is already reached, without counting. */
-export async function check(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
+/** The seconds until the limit opens again when it is already reached (without counting); null while open. */
+export async function closedFor(db: DbOrTx, limit: Limit, subject: string): Promise<number | null> {
 	const [row] = await db
 		.select({
 			count: rateLimits.count,
@@ -58,7 +58,13 @@ export async function check(db: DbOrTx, limit: Limit, subject: string): Promise<
 		})
 		.from(rateLimits)
 		.where(and(eq(rateLimits.key, keyOf(limit, subject)), gt(rateLimits.resetAt, sql`now()`)));
-	if (row && row.count >= limit.max) throw new RateLimitedError(Math.max(1, row.retryAfter));
+	return row && row.count >= limit.max ? Math.max(1, row.retryAfter) : null;
+}
+
+/** Throws RateLimitedError when the limit is already reached, without counting. */
+export async function check(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
+	const wait = await closedFor(db, limit, subject);
+	if (wait !== null) throw new RateLimitedError(wait);
 }
 
 /**

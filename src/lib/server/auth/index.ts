@@ -5,14 +5,23 @@
  */
 import type { RegisterInput } from '$lib/schemas/auth';
 import { appDeps } from '../app';
+import { issueDeviceToken } from './device';
 import { afterSignIn as afterSignInAt } from './redirects';
 import * as service from './service';
 import * as session from './session';
 
 export const register = (input: RegisterInput, address: string) =>
 	service.register(appDeps().db, input, address);
-export const signIn = (email: string, password: string, address: string) =>
-	service.signIn(appDeps().db, email, password, address);
+/**
+ * Signs in, letting a browser that signed in to this account before skip the strangers' slow-down (device.ts);
+ * returns the user and this browser's new device token for the account.
+ */
+export async function signIn(email: string, password: string, address: string, deviceToken?: string) {
+	const { db, config } = appDeps();
+	const secret = config.signingSecret;
+	const user = await service.signIn(db, email, password, address, { secret, token: deviceToken });
+	return { user, deviceToken: issueDeviceToken(secret, user.email) };
+}
 export const setupFirstAdmin = (input: RegisterInput, address: string) =>
 	service.setupFirstAdmin(appDeps().db, input, address);
 export const adminState = () => service.adminState(appDeps().db);
@@ -54,5 +63,6 @@ export const afterSignIn = (user: { isAdmin: boolean }, redirectTo: string | nul
 	afterSignInAt(user, redirectTo, appDeps().config.origin);
 
 export { homeFor } from './redirects';
+export { deviceCookieName, DEVICE_COOKIE_LIFETIME_MS } from './device';
 export { PasswordLinkError } from './service';
 export type { SessionUser, ActiveSession } from './session';

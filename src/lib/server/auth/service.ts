@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import * as rateLimit from '../abuse/rate-limit';
+import { deviceNonceFor } from './device';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
 import { inBackground } from '../lifecycle';
 import { emailChanged, emailChangeConfirmation, passwordReset, sendWith, type MailDeps } from '../mail';
@@ -18,7 +19,12 @@ const MINUTES_15 = 15 * 60;
 export const limits = {
 	signInAddress: { name: 'sign-in-address', max: 30, windowSeconds: MINUTES_15 },
 	registerAddress: { name: 'register-address', max: 20, windowSeconds: 60 * 60 },
-	setupAddress: { name: 'setup-address', max: 10, windowSeconds: MINUTES_15 }
+	setupAddress: { name: 'setup-address', max: 10, windowSeconds: MINUTES_15 },
+	/**
+	 * A known browser's own budget (its device cookie's nonce): 10 wrong passwords in 15 minutes, then it joins
+	 * the strangers' slowed lane until the window ends — a stolen device cookie buys a guesser nothing more.
+	 */
+	signInDevice: { name: 'sign-in-device', max: 10, windowSeconds: MINUTES_15 }
 } satisfies Record<string, rateLimit.Limit>;
 
 /**
@@ -68,24 +74,42 @@ export async function register(db: Db, input: RegisterInput, address: string): P
 	}
 }
 
+/** The browser's device cookie and the secret that signed it (device.ts). */
+export interface DeviceCheck {
+	secret: string;
+	token: string | undefined;
+}
+
 /**
  * Checks the e-mail and password. An address past its failures is refused (429); an account is slowed down
  * (429 with the wait), never locked — the attempt is reserved before any password is checked, whether the
- * account exists or not (the same answers either way).
+ * account exists or not (the same answers either way). A browser whose device cookie names the account, and
+ * that has not spent its own budget, skips the account's slow-down: what strangers do cannot keep it out.
  */
-export async function signIn(db: Db, email: string, password: string, address: string): Promise<SessionUser> {
+export async function signIn(
+	db: Db,
+	email: string,
+	password: string,
+	address: string,
+	device?: DeviceCheck
+): Promise<SessionUser> {
 	const account = email.trim().toLowerCase();
 	await rateLimit.check(db, limits.signInAddress, address);
-	await rateLimit.reserveAttempt(db, signInSlowDown, account);
+	const nonce = device ? deviceNonceFor(device.secret, device.token, account) : null;
+	const trusted = nonce !== null && (await rateLimit.closedFor(db, limits.signInDevice, nonce)) === null;
+	if (!trusted) await rateLimit.reserveAttempt(db, signInSlowDown, account);
 	const user = await queries.userByEmail(db, account);
 	const valid = user
 		? await verifyPassword(user.passwordHash, password)
 		: (await spendOneHash(password), false);
 	if (!user || !valid) {
 		await rateLimit.increment(db, limits.signInAddress, address);
+		if (trusted) await rateLimit.increment(db, limits.signInDevice, nonce);
 		throw new InvalidCredentialsError();
 	}
-	await rateLimit.clear(db, signInSlowDown, account);
+	// The strangers' lane is cleared only by a success in it: the owner signing in from a known browser must not
+	// hand a guesser five fresh attempts.
+	if (!trusted) await rateLimit.clear(db, signInSlowDown, account);
 	return toSessionUser(user);
 }
 

@@ -29,6 +29,19 @@ export function deleteSessionCookie(cookies: Cookies, origin: URL): void {
 	});
 }
 
+/** The browser's device cookie (auth/device.ts): read at sign-in, renewed by each successful one. */
+export const deviceCookieOf = (cookies: Cookies) => cookies.get(auth.deviceCookieName(config.origin));
+
+export function setDeviceCookie(cookies: Cookies, token: string): void {
+	cookies.set(auth.deviceCookieName(config.origin), token, {
+		httpOnly: true,
+		sameSite: 'lax',
+		path: '/',
+		secure: config.origin.protocol === 'https:',
+		expires: new Date(Date.now() + auth.DEVICE_COOKIE_LIFETIME_MS)
+	});
+}
+
 type SessionEvent = Pick<RequestEvent, 'cookies' | 'locals'>;
 
 /** A new session at every sign-in (never reuse one that existed before: session fixation). */

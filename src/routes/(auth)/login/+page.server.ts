@@ -3,7 +3,7 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { loginSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { signInAndSetCookie } from '$lib/server/http/session-cookie';
+import { deviceCookieOf, setDeviceCookie, signInAndSetCookie } from '$lib/server/http/session-cookie';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -16,14 +16,21 @@ export const actions: Actions = {
 	default: async (event) => {
 		const form = await superValidate(event.request, zod4(loginSchema));
 		if (!form.valid) return fail(400, { form });
-		let user;
+		let signedIn;
 		try {
-			user = await auth.signIn(form.data.email, form.data.password, event.getClientAddress());
+			signedIn = await auth.signIn(
+				form.data.email,
+				form.data.password,
+				event.getClientAddress(),
+				deviceCookieOf(event.cookies)
+			);
 		} catch (error) {
 			form.data.password = '';
 			return formFailure(event, form, error);
 		}
+		const { user, deviceToken } = signedIn;
 		await signInAndSetCookie(event, user.id);
+		setDeviceCookie(event.cookies, deviceToken);
 		redirect(303, auth.afterSignIn(user, event.url.searchParams.get('redirectTo')));
 	}
 };

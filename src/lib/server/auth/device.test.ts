@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { deviceCookieName, deviceNonceFor, issueDeviceToken } from './device';
+
+const SECRET = 'un secret de signature assez long pour les tests';
+
+describe('device tokens', () => {
+	it('name their account and carry a fresh nonce each time', () => {
+		const a = issueDeviceToken(SECRET, 'marie@exemple.fr');
+		const b = issueDeviceToken(SECRET, 'marie@exemple.fr');
+		expect(deviceNonceFor(SECRET, a, 'marie@exemple.fr')).toMatch(/^[\w-]{22}$/);
+		expect(deviceNonceFor(SECRET, a, 'marie@exemple.fr')).not.toBe(
+			deviceNonceFor(SECRET, b, 'marie@exemple.fr')
+		);
+	});
+
+	it('are refused for another account, with another secret, altered, or malformed', () => {
+		const token = issueDeviceToken(SECRET, 'marie@exemple.fr');
+		expect(deviceNonceFor(SECRET, token, 'paul@exemple.fr')).toBeNull();
+		expect(
+			deviceNonceFor('un autre secret, tout aussi long que le premier', token, 'marie@exemple.fr')
+		).toBeNull();
+		const [account, nonce, signature] = token.split('.');
+		const forged = `${account}.${nonce!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}.${signature}`;
+		expect(deviceNonceFor(SECRET, forged, 'marie@exemple.fr')).toBeNull();
+		const moved = `${Buffer.from('paul@exemple.fr').toString('base64url')}.${nonce}.${signature}`;
+		expect(deviceNonceFor(SECRET, moved, 'paul@exemple.fr')).toBeNull();
+		for (const junk of [
+			undefined,
+			'',
+			'a.b',
+			'a.b.c.d',
+			`${token}.x`,
+			'x'.repeat(600),
+			'\u0000.\u0000.\u0000'
+		])
+			expect(deviceNonceFor(SECRET, junk, 'marie@exemple.fr')).toBeNull();
+	});
+
+	it('live in a __Host- cookie behind https', () => {
+		expect(deviceCookieName(new URL('https://exemple.fr'))).toBe('__Host-device');
+		expect(deviceCookieName(new URL('http://127.0.0.1:3000'))).toBe('device');
+	});
+});

@@ -9,11 +9,15 @@ import {
 import { issueDeviceToken } from '../../src/lib/server/auth/device';
 import * as accounts from '../../src/lib/server/auth/service';
 import {
+	LAST_SEEN_PRECISION_MS,
 	SESSION_LIFETIME_MS,
 	createSession,
+	endSessionByHandle,
 	generateSessionToken,
+	invalidateOtherSessions,
 	purgeExpiredSessions,
 	sessionIdOf,
+	sessionsOf,
 	validateSessionToken
 } from '../../src/lib/server/auth/session';
 import { rateLimits, sessions, users } from '../../src/lib/server/db/schema';
@@ -126,6 +130,72 @@ describe(`sessions on ${driverName}`, () => {
 		const later = new Date(day20.getTime() + SESSION_LIFETIME_MS + 1);
 		expect((await validateSessionToken(database.db, token, later)).session).toBeNull();
 		expect(await database.db.select().from(sessions)).toHaveLength(0);
+	});
+
+	it('lists a member’s open sessions with device, network and last use, and ends one or all others', async () => {
+		const user = await accounts.register(database.db, newMember(), '10.0.0.1');
+		const other = await accounts.register(database.db, newMember('paul@exemple.fr'), '10.0.0.1');
+		const opened = new Date(Date.now() - DAY);
+		const phone = generateSessionToken();
+		const laptop = generateSessionToken();
+		const tablet = generateSessionToken();
+		await createSession(database.db, phone, user.id, opened, {
+			userAgent:
+				'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+			address: '203.0.113.42'
+		});
+		await createSession(database.db, laptop, user.id, opened, {
+			userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+			address: '2001:db8:1:2::7'
+		});
+		await createSession(database.db, tablet, user.id, new Date(opened.getTime() - DAY), {
+			address: '192.168.1.20'
+		});
+		const paulsToken = generateSessionToken();
+		await createSession(database.db, paulsToken, other.id);
+
+		// Only the network is stored, never the address.
+		const stored = await database.db.select().from(sessions);
+		expect(JSON.stringify(stored)).not.toMatch(/203\.0\.113\.42|2001:db8:1:2::7|192\.168\.1\.20/);
+
+		// The laptop is used now: it comes first, marked as the current session.
+		await validateSessionToken(database.db, laptop);
+		const listed = await sessionsOf(database.db, user.id, sessionIdOf(laptop));
+		expect(listed.map((s) => [s.device, s.network, s.current])).toEqual([
+			['Firefox sur Linux', 'réseau 2001:db8:1::/48', true],
+			['Safari sur iPhone', 'réseau 203.0.113.0/24', false],
+			['Appareil inconnu', 'réseau local (192.168.1.0/24)', false]
+		]);
+		expect(Date.now() - listed[0]!.lastSeenAt.getTime()).toBeLessThan(60_000);
+
+		// Paul cannot end Marie's session with its handle; Marie can, once.
+		const phoneHandle = listed[1]!.handle;
+		expect(await endSessionByHandle(database.db, other.id, phoneHandle)).toBe(false);
+		expect(await endSessionByHandle(database.db, user.id, phoneHandle)).toBe(true);
+		expect(await endSessionByHandle(database.db, user.id, phoneHandle)).toBe(false);
+		expect((await validateSessionToken(database.db, phone)).session).toBeNull();
+
+		// "All others": the tablet goes, the laptop and Paul's session stay.
+		await invalidateOtherSessions(database.db, user.id, sessionIdOf(laptop));
+		expect((await sessionsOf(database.db, user.id, sessionIdOf(laptop))).map((s) => s.device)).toEqual([
+			'Firefox sur Linux'
+		]);
+		expect((await validateSessionToken(database.db, paulsToken)).session).not.toBeNull();
+	});
+
+	it('writes the last use at most every five minutes, not on every request', async () => {
+		const user = await accounts.register(database.db, newMember(), '10.0.0.1');
+		const token = generateSessionToken();
+		const start = new Date();
+		await createSession(database.db, token, user.id, start);
+		const lastSeen = async () => (await database.db.select().from(sessions))[0]!.lastSeenAt?.getTime();
+		await validateSessionToken(database.db, token, start);
+		expect(await lastSeen()).toBe(start.getTime());
+		await validateSessionToken(database.db, token, new Date(start.getTime() + LAST_SEEN_PRECISION_MS - 1));
+		expect(await lastSeen()).toBe(start.getTime());
+		const later = new Date(start.getTime() + LAST_SEEN_PRECISION_MS);
+		await validateSessionToken(database.db, token, later);
+		expect(await lastSeen()).toBe(later.getTime());
 	});
 
 	it('purges expired sessions', async () => {

@@ -46,6 +46,11 @@ export const resetRequestSchema = z.object({ email: emailField });
 /** `/profil?/delete`: the password confirms who asks. */
 export const deleteAccountSchema = z.object({ password: anyPassword });
 
+/** "Déconnecter" on one of /profil's sessions: the handle the page was given for it. */
+export const sessionHandleSchema = z.object({
+	handle: z.string().regex(/^[0-9a-f]{32}$/, 'Session inconnue.')
+});
+
 /** "Changer d’adresse e-mail": the new address, and the password to prove the account is yours. */
 export const emailChangeSchema = z.object({
 	newEmail: emailField,

@@ -33,10 +33,17 @@ export const validateSession = (token: string) => session.validateSessionToken(a
 export const purgeExpiredSessions = () => session.purgeExpiredSessions(appDeps().db);
 
 /** A new session for the user: its token (for the cookie, never stored) and its row. */
-export async function openSession(userId: string) {
+export async function openSession(userId: string, origin: session.SignInOrigin = {}) {
 	const token = session.generateSessionToken();
-	return { token, session: await session.createSession(appDeps().db, token, userId) };
+	return { token, session: await session.createSession(appDeps().db, token, userId, new Date(), origin) };
 }
+/** The user's open sessions (device, network, last seen), for /profil. */
+export const sessionsOf = (userId: string, currentSessionId: string | null) =>
+	session.sessionsOf(appDeps().db, userId, currentSessionId);
+export const endSession = (userId: string, handle: string) =>
+	session.endSessionByHandle(appDeps().db, userId, handle);
+export const endOtherSessions = (userId: string, currentSessionId: string) =>
+	session.invalidateOtherSessions(appDeps().db, userId, currentSessionId);
 export const passwordLinkState = (token: string) => service.passwordLinkState(appDeps().db, token);
 export const setPasswordWithLink = (token: string, password: string) =>
 	service.setPasswordWithLink(appDeps().db, token, password);
@@ -63,6 +70,7 @@ export const afterSignIn = (user: { isAdmin: boolean }, redirectTo: string | nul
 	afterSignInAt(user, redirectTo, appDeps().config.origin);
 
 export { homeFor } from './redirects';
+export { sessionHandleOf } from './session';
 export { deviceCookieName, DEVICE_COOKIE_LIFETIME_MS } from './device';
 export { PasswordLinkError } from './service';
-export type { SessionUser, ActiveSession } from './session';
+export type { SessionUser, ActiveSession, SessionView } from './session';

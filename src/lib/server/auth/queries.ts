@@ -51,10 +51,12 @@ export interface SessionRow {
 	id: string;
 	userId: string;
 	expiresAt: Date;
+	userAgent?: string | null;
+	network?: string | null;
 }
 
 export async function insertSession(db: DbOrTx, session: SessionRow, now = new Date()): Promise<void> {
-	await db.insert(sessions).values(session);
+	await db.insert(sessions).values({ ...session, createdAt: now });
 	await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, session.userId));
 }
 
@@ -65,6 +67,7 @@ export async function sessionWithUser(db: DbOrTx, id: string) {
 			id: sessions.id,
 			userId: sessions.userId,
 			expiresAt: sessions.expiresAt,
+			lastSeenAt: sessions.lastSeenAt,
 			email: users.email,
 			name: users.name,
 			isAdmin: users.isAdmin
@@ -77,6 +80,34 @@ export async function sessionWithUser(db: DbOrTx, id: string) {
 
 export async function setSessionExpiry(db: DbOrTx, id: string, expiresAt: Date): Promise<void> {
 	await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id));
+}
+
+export async function setSessionLastSeen(db: DbOrTx, id: string, lastSeenAt: Date): Promise<void> {
+	await db.update(sessions).set({ lastSeenAt }).where(eq(sessions.id, id));
+}
+
+/** A user's open sessions, the most recently used first. */
+export async function openSessionsOf(db: DbOrTx, userId: string, now: Date) {
+	return db
+		.select({
+			id: sessions.id,
+			createdAt: sessions.createdAt,
+			lastSeenAt: sessions.lastSeenAt,
+			userAgent: sessions.userAgent,
+			network: sessions.network
+		})
+		.from(sessions)
+		.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+		.orderBy(desc(sql`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`));
+}
+
+/** Ends one of the user's sessions; false when it is not theirs (or already ended). */
+export async function deleteSessionOf(db: DbOrTx, userId: string, id: string): Promise<boolean> {
+	const deleted = await db
+		.delete(sessions)
+		.where(and(eq(sessions.userId, userId), eq(sessions.id, id)))
+		.returning({ id: sessions.id });
+	return deleted.length > 0;
 }
 
 export async function deleteSession(db: DbOrTx, id: string): Promise<void> {

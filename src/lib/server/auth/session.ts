@@ -5,6 +5,7 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import type { DbOrTx } from '../db';
+import { describeDevice, describeNetwork, keptUserAgent, networkOf } from './devices';
 import * as queries from './queries';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -35,20 +36,34 @@ export function sessionIdOf(token: string): string {
 	return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 }
 
+/** Where a sign-in came from, as the browser and the connection said (kept cut down: devices.ts). */
+export interface SignInOrigin {
+	userAgent?: string | null;
+	address?: string | null;
+}
+
 export async function createSession(
 	db: DbOrTx,
 	token: string,
 	userId: string,
-	now = new Date()
+	now = new Date(),
+	origin: SignInOrigin = {}
 ): Promise<ActiveSession> {
 	const session = {
 		id: sessionIdOf(token),
 		userId,
 		expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS)
 	};
-	await queries.insertSession(db, session, now);
+	await queries.insertSession(
+		db,
+		{ ...session, userAgent: keptUserAgent(origin.userAgent), network: networkOf(origin.address) },
+		now
+	);
 	return session;
 }
+
+/** "Last seen" is written at most this often: not a write on every request. */
+export const LAST_SEEN_PRECISION_MS = 5 * 60 * 1000;
 
 export type SessionValidation =
 	| { session: ActiveSession; user: SessionUser; renewed: boolean }
@@ -68,6 +83,8 @@ export async function validateSessionToken(
 		return { session: null, user: null, renewed: false };
 	}
 	const session: ActiveSession = { id: row.id, userId: row.userId, expiresAt: row.expiresAt };
+	if (!row.lastSeenAt || now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_PRECISION_MS)
+		await queries.setSessionLastSeen(db, id, now);
 	let renewed = false;
 	if (row.expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS) {
 		session.expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
@@ -95,3 +112,43 @@ export async function invalidateOtherSessions(
 }
 
 export const purgeExpiredSessions = (db: DbOrTx): Promise<number> => queries.deleteExpiredSessions(db);
+
+/**
+ * How a page names a session without holding its id (the id is the token's hash: a page has no need of it, and
+ * one leaked with the HTML would say nothing useful either, but a handle derived from it says even less).
+ */
+export const sessionHandleOf = (sessionId: string) =>
+	encodeHexLowerCase(sha256(new TextEncoder().encode(`handle:${sessionId}`))).slice(0, 32);
+
+export interface SessionView {
+	handle: string;
+	device: string;
+	network: string;
+	openedAt: Date;
+	lastSeenAt: Date;
+	current: boolean;
+}
+
+/** The user's open sessions as /profil lists them, the current one marked. */
+export async function sessionsOf(
+	db: DbOrTx,
+	userId: string,
+	currentSessionId: string | null,
+	now = new Date()
+): Promise<SessionView[]> {
+	return (await queries.openSessionsOf(db, userId, now)).map((s) => ({
+		handle: sessionHandleOf(s.id),
+		device: describeDevice(s.userAgent),
+		network: describeNetwork(s.network),
+		openedAt: s.createdAt,
+		lastSeenAt: s.lastSeenAt ?? s.createdAt,
+		current: s.id === currentSessionId
+	}));
+}
+
+/** Ends the user's session named by its handle; false when none of theirs has it (ended already, or not theirs). */
+export async function endSessionByHandle(db: DbOrTx, userId: string, handle: string): Promise<boolean> {
+	const theirs = await queries.openSessionsOf(db, userId, new Date(0));
+	const session = theirs.find((s) => sessionHandleOf(s.id) === handle);
+	return session ? queries.deleteSessionOf(db, userId, session.id) : false;
+}

@@ -43,7 +43,13 @@ export const sessions = pgTable(
 			.notNull()
 			.references(() => users.id, { onDelete: 'cascade' }),
 		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-		createdAt: createdAt()
+		createdAt: createdAt(),
+		/** The browser's User-Agent as sent at sign-in (cut to 300 characters), to name the device on /profil. */
+		userAgent: text('user_agent'),
+		/** The network the sign-in came from (`203.0.113.0/24`, `2001:db8:1::/48`), never the full address. */
+		network: text('network'),
+		/** When the session last made a request, to the nearest few minutes (not written on every request). */
+		lastSeenAt: timestamp('last_seen_at', { withTimezone: true })
 	},
 	(t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)]
 );

@@ -44,10 +44,19 @@ export function setDeviceCookie(cookies: Cookies, token: string): void {
 
 type SessionEvent = Pick<RequestEvent, 'cookies' | 'locals'>;
 
-/** A new session at every sign-in (never reuse one that existed before: session fixation). */
-export async function signInAndSetCookie(event: SessionEvent, userId: string): Promise<void> {
+/**
+ * A new session at every sign-in (never reuse one that existed before: session fixation), with what /profil
+ * shows of it: the browser's User-Agent and the network of its address.
+ */
+export async function signInAndSetCookie(
+	event: SessionEvent & Pick<RequestEvent, 'request' | 'getClientAddress'>,
+	userId: string
+): Promise<void> {
 	if (event.locals.session) await auth.closeSession(event.locals.session.id);
-	const { token, session } = await auth.openSession(userId);
+	const { token, session } = await auth.openSession(userId, {
+		userAgent: event.request.headers.get('user-agent'),
+		address: event.getClientAddress()
+	});
 	setSessionCookie(event.cookies, config.origin, token, session.expiresAt);
 }
 

@@ -48,7 +48,13 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 				.orderBy(asc(moduleProgress.completedAt)),
 			tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
 			tx
-				.select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt })
+				.select({
+					createdAt: sessions.createdAt,
+					expiresAt: sessions.expiresAt,
+					lastSeenAt: sessions.lastSeenAt,
+					userAgent: sessions.userAgent,
+					network: sessions.network
+				})
 				.from(sessions)
 				.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
 				.orderBy(asc(sessions.createdAt)),
@@ -121,7 +127,13 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 				createdAt: iso(m.createdAt),
 				sentAt: iso(m.sentAt)
 			})),
-			sessions: theirSessions.map((s) => ({ openedAt: iso(s.createdAt), expiresAt: iso(s.expiresAt) }))
+			sessions: theirSessions.map((s) => ({
+				openedAt: iso(s.createdAt),
+				lastSeenAt: iso(s.lastSeenAt),
+				expiresAt: iso(s.expiresAt),
+				userAgent: s.userAgent,
+				network: s.network
+			}))
 		};
 	});
 }

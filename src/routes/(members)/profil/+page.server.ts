@@ -5,15 +5,18 @@ import {
 	deleteAccountSchema,
 	emailChangeSchema,
 	nameChangeSchema,
-	passwordChangeSchema
+	passwordChangeSchema,
+	sessionHandleSchema
 } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { requireUser } from '$lib/server/http/guards';
-import { formFailure } from '$lib/server/http/forms';
+import { formFailure, formFields, schemaAction } from '$lib/server/http/forms';
 import { signOut } from '$lib/server/http/session-cookie';
 import * as memberships from '$lib/server/memberships';
-import { AppError } from '$lib/server/errors';
+import { AppError, NotFoundError, ValidationError } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+
+const THIS_SESSION = 'Pour cette session-ci, utilisez « Se déconnecter ».';
 
 export const load: PageServerLoad = async (event) => {
 	const user = requireUser(event);
@@ -24,7 +27,12 @@ export const load: PageServerLoad = async (event) => {
 		emailForm: await superValidate(zod4(emailChangeSchema), { id: 'email' }),
 		deleteForm: await superValidate(zod4(deleteAccountSchema), { id: 'delete' }),
 		// "Gérer mon abonnement" needs a Stripe customer (and payments on).
-		canManageSubscription: memberships.paymentsOn() && !!membership?.stripeCustomerId
+		canManageSubscription: memberships.paymentsOn() && !!membership?.stripeCustomerId,
+		sessions: (await auth.sessionsOf(user.id, event.locals.session?.id ?? null)).map((s) => ({
+			...s,
+			openedAt: s.openedAt.toISOString(),
+			lastSeenAt: s.lastSeenAt.toISOString()
+		}))
 	};
 };
 
@@ -96,6 +104,29 @@ export const actions: Actions = {
 			throw error;
 		}
 		redirect(303, url);
+	},
+	/** Ends one of the member's other sessions (that browser is signed out at its next request). */
+	endSession: async (event) => {
+		const user = requireUser(event);
+		const current = event.locals.session?.id;
+		return schemaAction(
+			await formFields(event.request),
+			sessionHandleSchema,
+			['handle'],
+			async ({ handle }) => {
+				if (current && auth.sessionHandleOf(current) === handle)
+					throw new ValidationError({ handle: [THIS_SESSION] }, THIS_SESSION);
+				if (!(await auth.endSession(user.id, handle)))
+					throw new NotFoundError('Cette session est déjà terminée.');
+				return { sessionsDone: 'Session déconnectée.' };
+			}
+		);
+	},
+	/** "Déconnecter toutes les autres sessions": every browser but this one. */
+	endOtherSessions: async (event) => {
+		const user = requireUser(event);
+		await auth.endOtherSessions(user.id, event.locals.session!.id);
+		return { sessionsDone: 'Vos autres sessions sont déconnectées.' };
 	},
 	/** RGPD: the account goes, the subscription first; the password confirms it. */
 	delete: async (event) => {

@@ -1,0 +1,3 @@
+ALTER TABLE "sessions" ADD COLUMN "user_agent" text;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "network" text;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "last_seen_at" timestamp with time zone;

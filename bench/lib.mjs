@@ -21,7 +21,12 @@ export async function startServer(env = {}) {
 	const port = await freePort();
 	const dataDir = await mkdtemp(path.join(tmpdir(), 'atelier-bench-'));
 	const url = `http://127.0.0.1:${port}`;
-	const child = spawn(process.execPath, ['build/server.js'], {
+	// BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (node --cpu-prof), to see
+	// where a figure's time goes before changing anything.
+	const profile = process.env.BENCH_CPU_PROF
+		? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+		: [];
+	const child = spawn(process.execPath, [...profile, 'build/server.js'], {
 		env: {
 			...process.env,
 			DATABASE_URL: '',

@@ -9,9 +9,16 @@ export type NewModule = typeof modules.$inferInsert;
 export const allModules = (db: DbOrTx): Promise<Module[]> =>
 	db.select().from(modules).orderBy(asc(modules.position), asc(modules.createdAt));
 
-export const publishedModules = (db: DbOrTx): Promise<Module[]> =>
+/** The published modules as lists show them: no content (a module's Markdown is read only for its own page). */
+export const publishedModules = (db: DbOrTx) =>
 	db
-		.select()
+		.select({
+			id: modules.id,
+			slug: modules.slug,
+			title: modules.title,
+			summary: modules.summary,
+			durationMinutes: modules.durationMinutes
+		})
 		.from(modules)
 		.where(eq(modules.published, true))
 		.orderBy(asc(modules.position), asc(modules.createdAt));

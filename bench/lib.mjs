@@ -5,7 +5,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Pool } from 'undici';
+import { writeFileSync } from 'node:fs';
+import { Pool, request } from 'undici';
 
 export async function freePort() {
 	return new Promise((resolve) => {
@@ -90,6 +91,72 @@ export async function load(base, target, { concurrency = 16, total = 2000, heade
 
 export const fmt = (n, digits = 2) => Number(n).toFixed(digits);
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** What a browser asks for: the page figures are measured compressed, as visitors get them. */
+export const BROWSER_HEADERS = { 'accept-encoding': 'br, gzip' };
+
+/** Headers that belong to one connection or one moment, not to the response a baseline must repeat. */
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * One response exactly as it crossed the wire: status, headers and the body's bytes as sent (still compressed:
+ * undici's `request` does not decode, unlike fetch).
+ */
+export async function rawResponse(url, headers = BROWSER_HEADERS) {
+	const response = await request(url, { headers });
+	const body = Buffer.from(await response.body.arrayBuffer());
+	const kept = Object.fromEntries(
+		Object.entries(response.headers).filter(([name, value]) => !HOP_HEADERS.has(name) && value !== undefined)
+	);
+	return { status: response.statusCode, headers: kept, body };
+}
+
+/**
+ * A cached page of `server` against a bare node:http server sending the same bytes with the same headers, under
+ * the same load generator, compressed as browsers ask. The baseline is checked before anything is measured
+ * (same status, byte-for-byte the same body); a round with a non-2xx answer makes the figure null (no ratio).
+ */
+export async function againstBareServer(server, target, { warm = 800, total = 3000, rounds = 3 } = {}) {
+	const app = await rawResponse(server.url + target);
+	if (app.status !== 200) throw new Error(`${target} answered ${app.status}`);
+	if (app.headers['x-page-cache'] !== 'HIT') throw new Error(`${target} is not served from the cache`);
+	const file = path.join(server.dataDir, `bench-${target.replace(/\W+/g, '-')}.body`);
+	writeFileSync(file, app.body);
+	const bare = await startBareServer(file, app.headers);
+	try {
+		const copy = await rawResponse(bare.url + target);
+		if (copy.status !== app.status || !copy.body.equals(app.body))
+			throw new Error(`the baseline of ${target} does not send what the app sent`);
+		const options = { headers: BROWSER_HEADERS };
+		await load(bare.url, target, { ...options, total: warm });
+		await load(server.url, target, { ...options, total: warm });
+		const bareRounds = [];
+		const appRounds = [];
+		for (let round = 0; round < rounds; round++) {
+			bareRounds.push(await load(bare.url, target, { ...options, total }));
+			appRounds.push(await load(server.url, target, { ...options, total }));
+		}
+		const failures = [...bareRounds, ...appRounds].reduce((sum, r) => sum + r.failures, 0);
+		const bareRps = median(bareRounds.map((r) => r.rps));
+		const appRps = median(appRounds.map((r) => r.rps));
+		return {
+			ratio: failures ? null : appRps / bareRps,
+			failures,
+			appRps,
+			bareRps,
+			appP50: median(appRounds.map((r) => r.p50)),
+			bareP50: median(bareRounds.map((r) => r.p50)),
+			bytes: app.body.length,
+			encoding: app.headers['content-encoding'] ?? 'identity'
+		};
+	} finally {
+		await bare.stop();
+	}
+}
+
+/** "0.97" or, when a run had errors, what makes the figure void. */
+export const ratioText = (result) =>
+	result.ratio === null ? `none (${result.failures} non-2xx answers)` : fmt(result.ratio);
 
 /** A bare node:http server answering `file` with `headers` to every request: the baseline of the page figures. */
 export async function startBareServer(file, headers) {

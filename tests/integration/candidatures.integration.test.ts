@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { candidatureSchema, type CandidatureInput } from '../../src/lib/schemas/candidature';
 import * as service from '../../src/lib/server/candidatures/service';
-import { candidatures, emails, rateLimits, users } from '../../src/lib/server/db/schema';
+import { auditEvents, candidatures, emails, rateLimits, users } from '../../src/lib/server/db/schema';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../src/lib/server/errors';
 import { issueFormToken } from '../../src/lib/server/abuse/form-token';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
@@ -22,18 +22,23 @@ let database: TestDatabase;
 let smtp: RunningSmtp;
 let stripe: FakeStripe;
 let adminId: string;
+let admin: { id: string; email: string };
 const secret = 's'.repeat(32);
 const origin = new URL('http://atelier.test');
+
+/** What the audit trail holds about one candidature. */
+const trailOf = (id: string) => database.db.select().from(auditEvents).where(eq(auditEvents.subjectId, id));
 
 beforeAll(async () => {
 	database = await createTestDatabase();
 	smtp = await startSmtp();
 	stripe = await startFakeStripe();
-	const [admin] = await database.db
+	const [created] = await database.db
 		.insert(users)
 		.values({ email: 'admin@atelier.test', name: 'Admin', passwordHash: 'x', isAdmin: true })
 		.returning();
-	adminId = admin!.id;
+	adminId = created!.id;
+	admin = { id: adminId, email: created!.email };
 });
 afterAll(async () => {
 	await settleBackgroundTasks(15_000);
@@ -149,7 +154,7 @@ describe(`candidatures on ${driverName}`, () => {
 		const [row] = await database.db.select().from(candidatures).where(eq(candidatures.id, id));
 		expect(row!.notifyError).toBeTruthy();
 		expect(row!.notifiedAt).toBeNull();
-		expect(await service.resendNotification(depsWith(), id)).toBe(true);
+		expect(await service.resendNotification(depsWith(), id, admin)).toBe(true);
 		const [after] = await database.db.select().from(candidatures).where(eq(candidatures.id, id));
 		expect(after!.notifyError).toBeNull();
 	});
@@ -190,7 +195,7 @@ describe(`candidatures on ${driverName}`, () => {
 	it('approves: a subscription Checkout Session with the right parameters, and the dark e-mail', async () => {
 		const { id } = await submitted();
 		smtp.received.length = 0;
-		const result = await service.approveCandidature(depsWith(), id, adminId);
+		const result = await service.approveCandidature(depsWith(), id, admin);
 		expect(result).toMatchObject({
 			status: 'approved',
 			emailSent: true,
@@ -226,7 +231,7 @@ describe(`candidatures on ${driverName}`, () => {
 	it('approves with Stripe down: the e-mail still goes, paymentError says why', async () => {
 		const { id } = await submitted();
 		stripe.mode = 'down';
-		const result = await service.approveCandidature(depsWith(), id, adminId);
+		const result = await service.approveCandidature(depsWith(), id, admin);
 		expect(result.emailSent).toBe(true);
 		expect(result.checkoutUrl).toBeNull();
 		expect(result.paymentError).toMatch(/Stripe/);
@@ -234,7 +239,7 @@ describe(`candidatures on ${driverName}`, () => {
 
 	it('approves with SMTP down: the session is still made, emailError says why', async () => {
 		const { id } = await submitted();
-		const result = await service.approveCandidature(depsWith({ mail: smtpDown() }), id, adminId);
+		const result = await service.approveCandidature(depsWith({ mail: smtpDown() }), id, admin);
 		expect(result.emailSent).toBe(false);
 		expect(result.emailError).toBeTruthy();
 		expect(result.paymentError).toBeNull();
@@ -244,12 +249,12 @@ describe(`candidatures on ${driverName}`, () => {
 	it('approves with both down, and with payments off: each failure is said apart', async () => {
 		const { id } = await submitted();
 		stripe.mode = 'down';
-		const both = await service.approveCandidature(depsWith({ mail: smtpDown() }), id, adminId);
+		const both = await service.approveCandidature(depsWith({ mail: smtpDown() }), id, admin);
 		expect(both).toMatchObject({ emailSent: false, checkoutUrl: null });
 		expect(both.emailError).toBeTruthy();
 		expect(both.paymentError).toBeTruthy();
 		const other = await submitted();
-		const off = await service.approveCandidature(depsWith({ payments: null }), other.id, adminId);
+		const off = await service.approveCandidature(depsWith({ payments: null }), other.id, admin);
 		expect(off.paymentError).toBe(service.PAYMENTS_OFF_MESSAGE);
 		expect(off.emailSent).toBe(true);
 	});
@@ -258,12 +263,14 @@ describe(`candidatures on ${driverName}`, () => {
 		const { id } = await submitted();
 		smtp.received.length = 0;
 		const outcomes = await Promise.allSettled([
-			service.approveCandidature(depsWith(), id, adminId),
-			service.approveCandidature(depsWith(), id, adminId)
+			service.approveCandidature(depsWith(), id, admin),
+			service.approveCandidature(depsWith(), id, admin)
 		]);
 		expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
 		const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
 		expect(refused.reason).toBeInstanceOf(ConflictError);
+		// One effect, one line in the audit trail: the refused approval rolled its row back with it.
+		expect((await trailOf(id)).map((e) => e.kind)).toEqual(['candidature.approved']);
 		expect(stripe.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(1);
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		expect(smtp.received).toHaveLength(1);
@@ -272,18 +279,32 @@ describe(`candidatures on ${driverName}`, () => {
 	it('rejects only a pending candidature, with the reason in a kind e-mail', async () => {
 		const { id } = await submitted();
 		smtp.received.length = 0;
-		const result = await service.rejectCandidature(depsWith(), id, adminId, 'Zone déjà couverte <b>ici</b>.');
+		const result = await service.rejectCandidature(depsWith(), id, admin, 'Zone déjà couverte <b>ici</b>.');
 		expect(result).toEqual({ status: 'rejected', emailSent: true, emailError: null });
 		const [mail] = await smtp.waitFor(1);
 		expect(mail!.parsed.text).toContain('Zone déjà couverte <b>ici</b>.');
 		expect(mail!.parsed.html).toContain('Zone déjà couverte &lt;b>ici&lt;/b>.');
-		await expect(service.rejectCandidature(depsWith(), id, adminId)).rejects.toBeInstanceOf(ConflictError);
-		await expect(service.approveCandidature(depsWith(), id, adminId)).rejects.toBeInstanceOf(ConflictError);
+		await expect(service.rejectCandidature(depsWith(), id, admin)).rejects.toBeInstanceOf(ConflictError);
+		await expect(service.approveCandidature(depsWith(), id, admin)).rejects.toBeInstanceOf(ConflictError);
+		// The trail says who rejected it and that a reason was given, never the admin's words about a person.
+		const trail = await trailOf(id);
+		expect(trail).toMatchObject([
+			{
+				kind: 'candidature.rejected',
+				actorId: admin.id,
+				actorEmail: admin.email,
+				changes: {
+					status: { before: 'pending', after: 'rejected' },
+					reasonGiven: { before: null, after: true }
+				}
+			}
+		]);
+		expect(JSON.stringify(trail)).not.toContain('Zone déjà couverte');
 	});
 
 	it('the payment link reuses an open session, makes a new one once it expired, and refuses a tampered token', async () => {
 		const { id } = await submitted();
-		const approval = await service.approveCandidature(depsWith(), id, adminId);
+		const approval = await service.approveCandidature(depsWith(), id, admin);
 		const token = approval.paymentLink.split('/paiement/')[1]!;
 		const first = await service.checkoutForToken(depsWith(), token);
 		expect(first).toEqual({ kind: 'redirect', url: approval.checkoutUrl });
@@ -314,14 +335,14 @@ describe(`candidatures on ${driverName}`, () => {
 		const pending = await submitted();
 		const link = service.paymentLinkOf(depsWith(), pending.id).split('/paiement/')[1]!;
 		expect(await service.checkoutForToken(depsWith(), link)).toEqual({ kind: 'not-found' });
-		await service.rejectCandidature(depsWith(), pending.id, adminId);
+		await service.rejectCandidature(depsWith(), pending.id, admin);
 		expect(await service.checkoutForToken(depsWith(), link)).toEqual({ kind: 'not-found' });
 	});
 
 	it('lists newest first with filters, counts per status and pages with a total', async () => {
 		const a = await submitted({ company: 'Alpha Pierre', trade: 'macon' });
 		await submitted({ company: 'Beta Jardins', trade: 'paysagiste' });
-		await service.rejectCandidature(depsWith(), a.id, adminId);
+		await service.rejectCandidature(depsWith(), a.id, admin);
 		const all = await service.listCandidatures(database.db, {});
 		expect(all.total).toBe(2);
 		expect(all.rows[0]!.company).toBe('Beta Jardins');

@@ -139,37 +139,51 @@ describe(`the modules API on ${driverName}`, () => {
 describe(`members' progress on ${driverName}`, () => {
 	async function three() {
 		const db = database.db;
-		const a = await service.createModule(db, {
-			title: 'Un',
-			summary: '',
-			content: '',
-			published: true,
-			durationMinutes: 10
-		});
-		const b = await service.createModule(db, {
-			title: 'Deux',
-			summary: '',
-			content: '',
-			published: true,
-			durationMinutes: 10
-		});
-		const c = await service.createModule(db, {
-			title: 'Trois',
-			summary: '',
-			content: '',
-			published: true,
-			durationMinutes: 10
-		});
+		const a = await service.createModule(
+			db,
+			{
+				title: 'Un',
+				summary: '',
+				content: '',
+				published: true,
+				durationMinutes: 10
+			},
+			admin
+		);
+		const b = await service.createModule(
+			db,
+			{
+				title: 'Deux',
+				summary: '',
+				content: '',
+				published: true,
+				durationMinutes: 10
+			},
+			admin
+		);
+		const c = await service.createModule(
+			db,
+			{
+				title: 'Trois',
+				summary: '',
+				content: '',
+				published: true,
+				durationMinutes: 10
+			},
+			admin
+		);
 		return { a, b, c };
 	}
 
 	it('reorders by moves and by a whole new order, and the order persists', async () => {
 		const { a, b, c } = await three();
-		await service.moveModule(database.db, c.id, 'up');
+		await service.moveModule(database.db, c.id, 'up', admin);
 		expect((await service.listModules(database.db)).map((m) => m.title)).toEqual(['Un', 'Trois', 'Deux']);
-		await service.reorderModules(database.db, [b.id, a.id, c.id]);
+		await service.reorderModules(database.db, [b.id, a.id, c.id], admin);
 		expect((await service.listModules(database.db)).map((m) => m.title)).toEqual(['Deux', 'Un', 'Trois']);
-		await expect(service.reorderModules(database.db, [b.id, a.id])).rejects.toMatchObject({ status: 409 });
+		await expect(service.reorderModules(database.db, [b.id, a.id], admin)).rejects.toMatchObject({
+			status: 409
+		});
 	});
 
 	it('counts published modules only: unpublishing hides one without breaking the percentage', async () => {
@@ -181,7 +195,7 @@ describe(`members' progress on ${driverName}`, () => {
 			total: 3,
 			percent: 67
 		});
-		await service.updateModule(database.db, b.id, { published: false });
+		await service.updateModule(database.db, b.id, { published: false }, admin);
 		const after = await service.progressOf(database.db, memberId);
 		expect(after).toMatchObject({ completed: 1, total: 2, percent: 50 });
 		expect(after.next!.title).toBe('Trois');

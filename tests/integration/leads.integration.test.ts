@@ -11,6 +11,9 @@ import { smtpTransport } from '../../src/lib/server/mail/transport';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 import { startSmtp, type RunningSmtp } from '../helpers/smtp';
 
+/** Who acts in the admin's actions below (the audit trail records it; no account needed). */
+const ADMIN_ACTOR = { id: '00000000-0000-4000-8000-00000000000a', email: 'admin@atelier.test' };
+
 let database: TestDatabase;
 let smtp: RunningSmtp;
 const secret = 'x'.repeat(32);
@@ -186,7 +189,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		expect((await service.leadsOverview(database.db)).failed.map((l) => l.id)).toEqual([result.id]);
 		expect((await database.db.select().from(emails)).every((e) => e.status === 'failed')).toBe(true);
 
-		expect(await service.resendNotification(deps(), result.id)).toBe(true);
+		expect(await service.resendNotification(deps(), result.id, ADMIN_ACTOR)).toBe(true);
 		const [mail] = await smtp.waitFor(1);
 		expect(mail!.envelopeTo).toEqual(['patron@atelier.test']);
 		const [after] = await database.db.select().from(leads).where(eq(leads.id, result.id));
@@ -209,7 +212,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		expect(smtp.received).toHaveLength(0);
 		expect(await database.db.select().from(emails)).toHaveLength(0);
 
-		expect(await service.markNotSpam(deps(), result.id)).toBe(true);
+		expect(await service.markNotSpam(deps(), result.id, ADMIN_ACTOR)).toBe(true);
 		await smtp.waitFor(2);
 		const [after] = await database.db.select().from(leads).where(eq(leads.id, result.id));
 		expect(after!.spam).toBe(false);
@@ -355,18 +358,18 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 			[a.id, b.id].sort()
 		);
 		expect((await service.listLeads(database.db, { kind: 'devis' })).map((l) => l.id)).toEqual([b.id]);
-		await service.setHandled(database.db, a.id, true);
+		await service.setHandled(database.db, a.id, true, ADMIN_ACTOR);
 		expect((await service.listLeads(database.db, { handled: true })).map((l) => l.id)).toEqual([a.id]);
 		expect(await service.listLeads(database.db, { from: new Date(Date.now() + 60_000) })).toHaveLength(0);
 
-		const csv = await service.exportCsv(database.db, { spam: false });
+		const csv = await service.exportCsv(database.db, { spam: false }, ADMIN_ACTOR);
 		expect(csv.startsWith('\uFEFFid;type;')).toBe(true);
 		expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
 		expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
 
-		await service.deleteLead(database.db, a.id);
+		await service.deleteLead(database.db, a.id, ADMIN_ACTOR);
 		expect(await database.db.select().from(leads).where(eq(leads.id, a.id))).toHaveLength(0);
-		await expect(service.deleteLead(database.db, a.id)).rejects.toMatchObject({ status: 404 });
+		await expect(service.deleteLead(database.db, a.id, ADMIN_ACTOR)).rejects.toMatchObject({ status: 404 });
 	});
 
 	it('deletes leads past the retention period and records when it ran', async () => {

@@ -313,7 +313,7 @@ describe('site images table', () => {
 		const saved = await setSiteImage(
 			deps(storage),
 			{ key: 'macon_about', url: 'storage:new.webp' },
-			(await adminId())!
+			await admin()
 		);
 		stop();
 		expect(purged).toEqual(['/macon']);
@@ -342,7 +342,7 @@ describe('site images table', () => {
 		const before = JSON.stringify(
 			await listSiteImages(database.db, storage).then((l) => l.map((e) => [e.key, e.url]))
 		);
-		const attempt = setSiteImage(deps(storage), change, (await adminId())!);
+		const attempt = setSiteImage(deps(storage), change, await admin());
 		await expect(attempt).rejects.toBeInstanceOf(ValidationError);
 		await expect(attempt).rejects.toMatchObject({ fieldErrors: { [field]: [expect.any(String)] } });
 		const after = JSON.stringify(
@@ -356,13 +356,13 @@ describe('site images table', () => {
 		await setSiteImage(
 			deps(storage),
 			{ key: 'hero', url: 'https://images.unsplash.com/photo-y', alt: '  Un mur en pierre dorée  ' },
-			(await adminId())!
+			await admin()
 		);
 		expect((await imagesOfPage(database.db, slotOf('hero')!.page)).hero!.alt).toBe('Un mur en pierre dorée');
 		await setSiteImage(
 			deps(storage),
 			{ key: 'hero', url: 'https://images.unsplash.com/photo-z' },
-			(await adminId())!
+			await admin()
 		);
 		expect((await imagesOfPage(database.db, slotOf('hero')!.page)).hero!.alt).toBe(slotOf('hero')!.label);
 	});
@@ -372,23 +372,41 @@ describe('site images table', () => {
 		await setSiteImage(
 			deps(storage),
 			{ key: 'hero', url: 'https://images.unsplash.com/photo-x' },
-			(await adminId())!
+			await admin()
 		);
-		const reset = await setSiteImage(deps(storage), { key: 'hero', url: null }, (await adminId())!);
+		const reset = await setSiteImage(deps(storage), { key: 'hero', url: null }, await admin());
 		expect(reset.url).toBe(slotOf('hero')!.defaultUrl);
 		expect((await listSiteImages(database.db, storage)).find((e) => e.key === 'hero')!.isDefault).toBe(true);
+		// The audit trail: who replaced the photo, then reset it, with the value before and after.
+		const { auditEvents } = await import('../../src/lib/server/db/schema');
+		const { desc, eq } = await import('drizzle-orm');
+		const [last, previous] = await database.db
+			.select()
+			.from(auditEvents)
+			.where(eq(auditEvents.subjectId, 'hero'))
+			.orderBy(desc(auditEvents.at))
+			.limit(2);
+		expect(last).toMatchObject({
+			kind: 'site_image.reset',
+			actorEmail: (await admin()).email,
+			changes: { url: { before: 'https://images.unsplash.com/photo-x', after: null } }
+		});
+		expect(previous).toMatchObject({
+			kind: 'site_image.replaced',
+			changes: { url: { after: 'https://images.unsplash.com/photo-x' } }
+		});
 	});
 });
 
-async function adminId(): Promise<string> {
+async function admin(): Promise<{ id: string; email: string }> {
 	const { users } = await import('../../src/lib/server/db/schema');
 	const [existing] = await database.db.select().from(users);
-	if (existing) return existing.id;
+	if (existing) return existing;
 	const [created] = await database.db
 		.insert(users)
 		.values({ email: 'admin@exemple.fr', name: 'A', passwordHash: 'x', isAdmin: true })
 		.returning();
-	return created!.id;
+	return created!;
 }
 
 describe('sizedValue', () => {

@@ -127,6 +127,99 @@ function definitionOf(fileName: string, file: ts.SourceFile, name: string): { fi
 	return null;
 }
 
+/**
+ * Admin entry points that change something, or hand personal data or the whole site over: each must pass the admin
+ * that `requireAdmin` returned on to the domain (whose function writes the audit row in the action's transaction,
+ * tests/integration/audit.integration.test.ts), or hand the request to a shared action that does.
+ */
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const AUDITED_DOWNLOADS = new Set([
+	'src/routes/admin/demandes/export.csv/+server.ts GET',
+	'src/routes/admin/sauvegarde/archive/+server.ts GET',
+	'src/routes/admin/utilisateurs/[id=uuid]/donnees/+server.ts GET'
+]);
+
+/** The name the first statement binds to the guard's result: `const admin = await requireAdmin(event)`. */
+function adminBinding(fn: FunctionNode): string | null {
+	if (!fn.body || !ts.isBlock(fn.body)) return null;
+	const first = fn.body.statements[0];
+	if (!first || !ts.isVariableStatement(first)) return null;
+	const [declaration] = first.declarationList.declarations;
+	if (!declaration || !ts.isIdentifier(declaration.name) || !declaration.initializer) return null;
+	return callsGuardFirst(fn, ADMIN_GUARDS) ? declaration.name.text : null;
+}
+
+/**
+ * Whether an admin entry point hands its admin on: a call after the guard takes the bound admin as an argument
+ * (in a callback too: `schemaAction(…, async () => leads.remove(id, admin))`), or the request goes to an action of
+ * a shared set that does (`leadActions.delete(event)`).
+ */
+function handsAdminOn(fileName: string, file: ts.SourceFile, fn: FunctionNode, depth = 0): boolean {
+	const admin = adminBinding(fn);
+	let handed = false;
+	const visit = (node: ts.Node) => {
+		if (ts.isCallExpression(node)) {
+			if (admin && node.arguments.some((a) => ts.isIdentifier(a) && a.text === admin)) handed = true;
+			const callee = node.expression;
+			if (depth < 2 && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) {
+				const shared = actionsOf(fileName, file, callee.expression, depth + 1).get(callee.name.text);
+				const home = definitionOf(fileName, file, callee.expression.text);
+				if (shared && home && handsAdminOn(home.fileName, home.file, shared, depth + 1)) handed = true;
+			}
+		}
+		ts.forEachChild(node, visit);
+	};
+	if (fn.body) visit(fn.body);
+	return handed;
+}
+
+/** Each admin mutation (actions, POST/PUT/PATCH/DELETE, the audited downloads) → whether it hands its admin on. */
+export function adminMutations(fileName: string, source: string): Map<string, boolean> {
+	const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
+	const result = new Map<string, boolean>();
+	const exported = (node: ts.Node) =>
+		ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+	const consider = (name: string, fn: FunctionNode | undefined) => {
+		const key = `${fileName} ${name}`;
+		if (name.startsWith('actions.') || MUTATING.has(name) || AUDITED_DOWNLOADS.has(key))
+			result.set(key, !!fn && handsAdminOn(fileName, file, fn));
+	};
+	for (const statement of file.statements) {
+		if (ts.isFunctionDeclaration(statement) && exported(statement) && statement.name) consider(statement.name.text, statement);
+		if (!ts.isVariableStatement(statement) || !exported(statement)) continue;
+		for (const declaration of statement.declarationList.declarations) {
+			if (!ts.isIdentifier(declaration.name)) continue;
+			const name = declaration.name.text;
+			if (name === 'actions') for (const [key, fn] of actionsOf(fileName, file, declaration.initializer)) consider(`actions.${key}`, fn);
+			else if (HANDLER_NAMES.has(name)) consider(name, unwrap(declaration.initializer));
+		}
+	}
+	return result;
+}
+
+describe('the audit walker', () => {
+	it('flags a mutation that does not hand the admin it checked to the domain', () => {
+		const found = adminMutations(
+			'z/+page.server.ts',
+			`export const load = async (e) => { await requireAdmin(e); return {}; };
+			 export const actions = {
+				 ok: async (e) => { const admin = await requireAdmin(e); return act(e, async (id) => leads.remove(id, admin)); },
+				 dropped: async (e) => { await requireAdmin(e); await leads.remove('x'); },
+				 unused: async (e) => { const admin = await requireAdmin(e); await leads.remove('x'); }
+			 };
+			 export const PUT = api(async (event) => { const admin = await requireAdmin(event); return json(await x.update(1, admin)); });
+			 export const DELETE = api(async (event) => { await requireAdmin(event); return new Response(); });`
+		);
+		expect(Object.fromEntries(found)).toEqual({
+			'z/+page.server.ts actions.ok': true,
+			'z/+page.server.ts actions.dropped': false,
+			'z/+page.server.ts actions.unused': false,
+			'z/+page.server.ts PUT': true,
+			'z/+page.server.ts DELETE': false
+		});
+	});
+});
+
 describe('the guard walker', () => {
 	it('flags an entry point without requireAdmin, or with it too late or nested', () => {
 		const found = entryPoints(
@@ -186,6 +279,21 @@ describe('every admin entry point', () => {
 
 	it('lists only public exceptions that still exist', () => {
 		for (const name of PUBLIC_ENTRY_POINTS) expect(points.has(name), name).toBe(true);
+	});
+});
+
+describe('every admin mutation', () => {
+	const files = [...routeFiles('src/routes/admin'), ...routeFiles('src/routes/api/admin')];
+	const mutations = new Map(files.flatMap((file) => [...adminMutations(file, readFileSync(file, 'utf8'))]));
+
+	it('is found: actions, API writes and the audited downloads', () => {
+		expect(mutations.size).toBeGreaterThan(20);
+		for (const name of AUDITED_DOWNLOADS) expect(mutations.has(name), name).toBe(true);
+	});
+
+	it('hands the admin that requireAdmin returned to the domain, which writes the audit row', () => {
+		const silent = [...mutations].filter(([name, handed]) => !handed && !PUBLIC_ENTRY_POINTS.has(name)).map(([name]) => name);
+		expect(silent).toEqual([]);
 	});
 });
 

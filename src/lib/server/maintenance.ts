@@ -1,4 +1,5 @@
 /** Housekeeping that runs on every instance: each task is idempotent, so instances need not coordinate. */
+import * as audit from './audit';
 import * as auth from './auth';
 import * as candidatures from './candidatures';
 import { config } from './config';
@@ -11,10 +12,15 @@ import { log } from './log';
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Leads past LEADS_RETENTION_DAYS are deleted (RGPD: kept no longer than needed). */
+/**
+ * Leads past LEADS_RETENTION_DAYS are deleted (RGPD: kept no longer than needed), and the audit trail's rows past
+ * three years (the only deletion its append-only trigger lets through).
+ */
 export async function runRetention(): Promise<void> {
 	const deleted = await leads.purgeOld();
 	log.info('leads retention', { deleted, retentionDays: leads.retentionDays() });
+	const auditDeleted = await audit.purgeOld();
+	if (auditDeleted) log.info('audit retention', { deleted: auditDeleted, retentionYears: 3 });
 }
 
 export async function runMaintenance(): Promise<void> {

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db, DbOrTx } from '../db';
 import { NotFoundError } from '../errors';
 import { hashPassword } from './password';
+import { CLI_ACTOR, recordAudit } from '../audit/service';
 import * as queries from './queries';
 import type { SessionUser } from './session';
 
@@ -59,6 +60,12 @@ export async function recoverAdmin(
 		const promoted = !existing?.isAdmin;
 		if (promoted) await queries.setUserAdmin(tx, user.id, true);
 		const link = await issuePasswordLink(tx, user.id, created ? 'welcome' : 'reset', origin);
+		await recordAudit(tx, CLI_ACTOR, {
+			kind: 'admin.created_by_cli',
+			subjectType: 'user',
+			subjectId: user.id,
+			changes: { isAdmin: { before: existing?.isAdmin ?? null, after: true } }
+		});
 		return { created, promoted, link };
 	});
 }
@@ -67,7 +74,15 @@ export async function recoverAdmin(
 export async function passwordLinkFor(db: Db, email: string, origin: URL): Promise<string> {
 	const user = await queries.userByEmail(db, email.trim().toLowerCase());
 	if (!user) throw new NotFoundError(`Aucun compte pour ${email}.`);
-	return issuePasswordLink(db, user.id, 'reset', origin);
+	return db.transaction(async (tx) => {
+		const link = await issuePasswordLink(tx, user.id, 'reset', origin);
+		await recordAudit(tx, CLI_ACTOR, {
+			kind: 'user.password_link_by_cli',
+			subjectType: 'user',
+			subjectId: user.id
+		});
+		return link;
+	});
 }
 
 /**

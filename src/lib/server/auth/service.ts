@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import * as rateLimit from '../abuse/rate-limit';
+import { recordAudit } from '../audit/service';
 import { deviceNonceFor } from './device';
 import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
 import { inBackground } from '../lifecycle';
@@ -170,6 +171,12 @@ export async function setupFirstAdmin(db: Db, input: RegisterInput, address: str
 		const email = input.email.toLowerCase();
 		if (await queries.userByEmail(tx, email)) throw emailTaken();
 		const user = await queries.insertUser(tx, { email, name: input.name, passwordHash, isAdmin: true });
+		await recordAudit(tx, user, {
+			kind: 'admin.first_created',
+			subjectType: 'user',
+			subjectId: user.id,
+			changes: { isAdmin: { before: null, after: true } }
+		});
 		return toSessionUser(user);
 	});
 }

@@ -5,6 +5,7 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import { appDeps } from '../app';
+import { recordAudit, type Actor } from '../audit/service';
 import { database } from '../db';
 import { findJobRun, recordJobRun } from '../db/job-runs';
 import { ConflictError } from '../errors';
@@ -35,10 +36,19 @@ export async function overview() {
  * Starts a backup streamed to the caller. One at a time per server: a second download while one runs is refused
  * (each reads every table and image). A client that goes away stops the backup; it is logged, not recorded.
  */
-export function download(admin: { id: string }): { fileName: string; body: ReadableStream<Uint8Array> } {
+export async function download(
+	admin: Actor
+): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
 	if (inProgress) throw new ConflictError('Une sauvegarde est déjà en cours : attendez qu’elle se termine.');
 	inProgress = true;
 	const { db, storage, config } = appDeps();
+	// The whole database and every image leave the server: the trail says who took them, before any byte goes.
+	try {
+		await recordAudit(db, admin, { kind: 'backup.downloaded', subjectType: 'backup' });
+	} catch (error) {
+		inProgress = false;
+		throw error;
+	}
 	const output = new PassThrough();
 	const started = Date.now();
 	writeBackup(

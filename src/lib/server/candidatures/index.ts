@@ -5,6 +5,7 @@
 import type { CandidatureInput } from '$lib/schemas/candidature';
 import { appDeps } from '../app';
 import { issueFormToken } from '../abuse/form-token';
+import type { Actor, AdminActor } from '../audit/service';
 import { draftIdOf } from './drafts';
 import * as service from './service';
 import type { CandidatureDeps, CandidatureFilters } from './service';
@@ -27,10 +28,10 @@ export const list = (filters: CandidatureFilters, page: number) =>
 	service.listCandidatures(appDeps().db, filters, page);
 export const find = (id: string) => service.findCandidature(appDeps().db, id);
 export const countByStatus = (filters?: CandidatureFilters) => service.countByStatus(appDeps().db, filters);
-export const approve = (id: string, adminId: string) => service.approveCandidature(deps(), id, adminId);
-export const reject = (id: string, adminId: string, reason?: string | null) =>
-	service.rejectCandidature(deps(), id, adminId, reason);
-export const resendNotification = (id: string) => service.resendNotification(deps(), id);
+export const approve = (id: string, admin: AdminActor) => service.approveCandidature(deps(), id, admin);
+export const reject = (id: string, admin: AdminActor, reason?: string | null) =>
+	service.rejectCandidature(deps(), id, admin, reason);
+export const resendNotification = (id: string, admin: Actor) => service.resendNotification(deps(), id, admin);
 export const paymentLinkOf = (id: string) => service.paymentLinkOf(deps(), id);
 export const checkoutForToken = (token: string) => service.checkoutForToken(deps(), token);
 export const paymentsOn = () => appDeps().payments !== null;

@@ -16,6 +16,7 @@ import { isDatabaseUnavailable } from '../db/unavailable';
 import { isUniqueViolation } from '../db/violations';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import * as rateLimit from '../abuse/rate-limit';
+import { changesOf, recordAudit, type Actor, type AdminActor } from '../audit/service';
 import { spamReason } from '../abuse/form-token';
 import { inBackground } from '../lifecycle';
 import {
@@ -154,8 +155,14 @@ async function getCandidature(db: DbOrTx, id: string): Promise<Candidature> {
 }
 
 /** The admin's "Renvoyer": the business's notification once more. */
-export async function resendNotification(deps: CandidatureDeps, id: string): Promise<boolean> {
-	return notifyAdmin(deps, await getCandidature(deps.db, id));
+export async function resendNotification(deps: CandidatureDeps, id: string, admin: Actor): Promise<boolean> {
+	const candidature = await getCandidature(deps.db, id);
+	await recordAudit(deps.db, admin, {
+		kind: 'candidature.notification_resent',
+		subjectType: 'candidature',
+		subjectId: id
+	});
+	return notifyAdmin(deps, candidature);
 }
 
 /** One candidature, for its page in the admin (a spam one has none). */
@@ -185,23 +192,35 @@ function alreadyDecided(c: Candidature): ConflictError {
 }
 
 async function decide(
-	db: DbOrTx,
+	db: Db,
 	id: string,
 	to: 'approved' | 'rejected',
-	adminId: string,
+	admin: AdminActor,
 	changes: Partial<queries.NewCandidature> = {}
 ): Promise<Candidature> {
-	const before = await getCandidature(db, id);
-	if (before.status !== 'pending') throw alreadyDecided(before);
-	const decided = await queries.transition(db, id, 'pending', {
-		status: to,
-		decidedAt: new Date(),
-		decidedBy: adminId,
-		...changes
+	return db.transaction(async (tx) => {
+		const before = await getCandidature(tx, id);
+		if (before.status !== 'pending') throw alreadyDecided(before);
+		const decided = await queries.transition(tx, id, 'pending', {
+			status: to,
+			decidedAt: new Date(),
+			decidedBy: admin.id,
+			...changes
+		});
+		// Another admin decided in between: theirs is the one effect.
+		if (!decided) throw alreadyDecided(await getCandidature(tx, id));
+		// The rejection's reason is the admin's free text about a person: the trail says only that one was given.
+		await recordAudit(tx, admin, {
+			kind: to === 'approved' ? 'candidature.approved' : 'candidature.rejected',
+			subjectType: 'candidature',
+			subjectId: id,
+			changes: {
+				...changesOf(before, decided, ['status']),
+				...(to === 'rejected' ? { reasonGiven: { before: null, after: !!decided.rejectionReason } } : {})
+			}
+		});
+		return decided;
 	});
-	// Another admin decided in between: theirs is the one effect.
-	if (!decided) throw alreadyDecided(await getCandidature(db, id));
-	return decided;
 }
 
 // ——— Payment link and Checkout Sessions ———
@@ -274,9 +293,9 @@ export interface ApprovalResult {
 export async function approveCandidature(
 	deps: CandidatureDeps,
 	id: string,
-	adminId: string
+	admin: AdminActor
 ): Promise<ApprovalResult> {
-	const approved = await decide(deps.db, id, 'approved', adminId);
+	const approved = await decide(deps.db, id, 'approved', admin);
 	const paymentLink = paymentLinkOf(deps, id);
 	const payments = deps.payments;
 	const checkout = payments
@@ -311,10 +330,10 @@ export interface RejectionResult {
 export async function rejectCandidature(
 	deps: CandidatureDeps,
 	id: string,
-	adminId: string,
+	admin: AdminActor,
 	reason?: string | null
 ): Promise<RejectionResult> {
-	const rejected = await decide(deps.db, id, 'rejected', adminId, { rejectionReason: reason || null });
+	const rejected = await decide(deps.db, id, 'rejected', admin, { rejectionReason: reason || null });
 	const sent = await sendWith(deps.mail, {
 		to: recipient(rejected),
 		template: 'candidature-rejection',

@@ -4,18 +4,21 @@
  */
 import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import { appDeps } from '../app';
+import type { Actor } from '../audit/service';
 import * as service from './service';
 
 const db = () => appDeps().db;
 
 export const list = () => service.listModules(db());
 export const count = () => service.countModules(db());
-export const create = (input: ModuleCreate) => service.createModule(db(), input);
+export const create = (input: ModuleCreate, admin: Actor) => service.createModule(db(), input, admin);
 export const get = (id: string) => service.getModule(db(), id);
-export const update = (id: string, changes: ModuleUpdate) => service.updateModule(db(), id, changes);
-export const remove = (id: string) => service.deleteModule(db(), id);
-export const move = (id: string, direction: 'up' | 'down') => service.moveModule(db(), id, direction);
-export const reorder = (ids: string[]) => service.reorderModules(db(), ids);
+export const update = (id: string, changes: ModuleUpdate, admin: Actor) =>
+	service.updateModule(db(), id, changes, admin);
+export const remove = (id: string, admin: Actor) => service.deleteModule(db(), id, admin);
+export const move = (id: string, direction: 'up' | 'down', admin: Actor) =>
+	service.moveModule(db(), id, direction, admin);
+export const reorder = (ids: string[], admin: Actor) => service.reorderModules(db(), ids, admin);
 export const progressOf = (userId: string) => service.progressOf(db(), userId);
 export const page = (slug: string, reader: { id: string; isAdmin: boolean }) =>
 	service.modulePage(db(), slug, reader);

@@ -6,6 +6,7 @@
 import { renderMarkdown, slugify } from '$lib/markdown';
 import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import type { Db, DbOrTx } from '../db';
+import { changesOf, recordAudit, type Actor } from '../audit/service';
 import { isUniqueViolation } from '../db/violations';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import * as queries from './queries';
@@ -22,14 +23,31 @@ async function guardSlug<T>(task: () => Promise<T>): Promise<T> {
 	}
 }
 
-export async function createModule(db: Db, input: ModuleCreate): Promise<Module> {
+/** What the trail keeps of a module: its settings, and of its Markdown only how long it is. */
+const AUDITED_FIELDS = ['title', 'slug', 'summary', 'published', 'position', 'durationMinutes'] as const;
+const audited = (module: Module | null) => module && { ...module, contentLength: module.content.length };
+
+function moduleChanges(before: Module | null, after: Module | null) {
+	return changesOf(audited(before), audited(after), [...AUDITED_FIELDS, 'contentLength']);
+}
+
+export async function createModule(db: Db, input: ModuleCreate, admin: Actor): Promise<Module> {
 	const slug = input.slug || slugify(input.title);
 	if (!slug) throw new ValidationError({ slug: ['Indiquez l’adresse du module (le titre n’en donne pas).'] });
-	return guardSlug(async () =>
-		queries.insertModule(db, {
-			...input,
-			slug,
-			position: input.position ?? (await queries.nextPosition(db))
+	return guardSlug(() =>
+		db.transaction(async (tx) => {
+			const module = await queries.insertModule(tx, {
+				...input,
+				slug,
+				position: input.position ?? (await queries.nextPosition(tx))
+			});
+			await recordAudit(tx, admin, {
+				kind: 'module.created',
+				subjectType: 'module',
+				subjectId: module.id,
+				changes: moduleChanges(null, module)
+			});
+			return module;
 		})
 	);
 }
@@ -40,41 +58,73 @@ export async function getModule(db: DbOrTx, id: string): Promise<Module> {
 	return module;
 }
 
-export async function updateModule(db: Db, id: string, changes: ModuleUpdate): Promise<Module> {
-	const updated = await guardSlug(() => queries.updateModule(db, id, changes));
-	if (!updated) throw new NotFoundError('Module introuvable.');
-	return updated;
+export async function updateModule(db: Db, id: string, changes: ModuleUpdate, admin: Actor): Promise<Module> {
+	return guardSlug(() =>
+		db.transaction(async (tx) => {
+			const before = await getModule(tx, id);
+			const updated = await queries.updateModule(tx, id, changes);
+			if (!updated) throw new NotFoundError('Module introuvable.');
+			await recordAudit(tx, admin, {
+				kind: 'module.updated',
+				subjectType: 'module',
+				subjectId: id,
+				changes: moduleChanges(before, updated)
+			});
+			return updated;
+		})
+	);
 }
 
-export async function deleteModule(db: Db, id: string): Promise<void> {
-	// Progress rows go with it (ON DELETE CASCADE).
-	if (!(await queries.deleteModule(db, id))) throw new NotFoundError('Module introuvable.');
+export async function deleteModule(db: Db, id: string, admin: Actor): Promise<void> {
+	await db.transaction(async (tx) => {
+		const before = await getModule(tx, id);
+		// Progress rows go with it (ON DELETE CASCADE).
+		if (!(await queries.deleteModule(tx, id))) throw new NotFoundError('Module introuvable.');
+		await recordAudit(tx, admin, {
+			kind: 'module.deleted',
+			subjectType: 'module',
+			subjectId: id,
+			changes: moduleChanges(before, null)
+		});
+	});
 }
 
 export const listModules = (db: DbOrTx) => queries.allModules(db);
 export const countModules = (db: DbOrTx) => queries.countModules(db);
 
 /** Up or down one place, from the keyboard or without JavaScript. */
-export async function moveModule(db: Db, id: string, direction: 'up' | 'down'): Promise<void> {
+export async function moveModule(db: Db, id: string, direction: 'up' | 'down', admin: Actor): Promise<void> {
 	await db.transaction(async (tx) => {
-		const ordered = (await queries.allModules(tx)).map((m) => m.id);
+		const before = (await queries.allModules(tx)).map((m) => m.id);
+		const ordered = [...before];
 		const from = ordered.indexOf(id);
 		if (from === -1) throw new NotFoundError('Module introuvable.');
 		const to = direction === 'up' ? from - 1 : from + 1;
 		if (to < 0 || to >= ordered.length) return;
 		[ordered[from], ordered[to]] = [ordered[to]!, ordered[from]!];
 		await queries.setPositions(tx, ordered);
+		await recordAudit(tx, admin, {
+			kind: 'modules.reordered',
+			subjectType: 'module',
+			subjectId: id,
+			changes: { order: { before, after: ordered } }
+		});
 	});
 }
 
 /** Drag and drop: the whole new order, which must name every module once. */
-export async function reorderModules(db: Db, orderedIds: string[]): Promise<void> {
+export async function reorderModules(db: Db, orderedIds: string[], admin: Actor): Promise<void> {
 	await db.transaction(async (tx) => {
 		const current = (await queries.allModules(tx)).map((m) => m.id);
 		const same = current.length === orderedIds.length && new Set(orderedIds).size === current.length;
 		if (!same || !orderedIds.every((id) => current.includes(id)))
 			throw new ConflictError('La liste des modules a changé entre-temps : rechargez la page.');
 		await queries.setPositions(tx, orderedIds);
+		await recordAudit(tx, admin, {
+			kind: 'modules.reordered',
+			subjectType: 'modules',
+			changes: { order: { before: current, after: orderedIds } }
+		});
 	});
 }
 

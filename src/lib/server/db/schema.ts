@@ -290,6 +290,35 @@ export const moduleProgress = pgTable(
 	(t) => [primaryKey({ columns: [t.userId, t.moduleId] })]
 );
 
+/**
+ * What admins did (issue "Trust", point 3): one row per admin action, written in the transaction of the action
+ * itself, so that an action without its row cannot exist. Append-only: a trigger (migration 0009) refuses any
+ * update, and any delete but the retention's of rows past three years (`atelier.audit_retention` set for the
+ * transaction). The actor's e-mail is copied so that the trail still names who did it once the account is gone.
+ */
+export const auditEvents = pgTable(
+	'audit_events',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+		/** No foreign key: deleting an admin's account must not erase (or block) what they did. */
+		actorId: uuid('actor_id'),
+		actorEmail: text('actor_email').notNull(),
+		/** `candidature.approved`, `lead.deleted`… (AUDIT_KINDS in src/lib/audit.ts). */
+		kind: text('kind').notNull(),
+		/** The record acted on: `candidature`, `lead`, `module`, `site_image`, `user`, `backup`… and its id or key. */
+		subjectType: text('subject_type').notNull(),
+		subjectId: text('subject_id'),
+		/** `{ field: { before, after } }` for changed fields: never a secret, never personal free text. */
+		changes: jsonb('changes').$type<Record<string, { before: unknown; after: unknown }>>()
+	},
+	(t) => [
+		index('audit_events_at_idx').on(t.at),
+		index('audit_events_actor_at_idx').on(t.actorId, t.at),
+		index('audit_events_kind_at_idx').on(t.kind, t.at)
+	]
+);
+
 export type Lead = typeof leads.$inferSelect;
 export type Module = typeof modules.$inferSelect;
 export type Membership = typeof memberships.$inferSelect;
@@ -298,3 +327,4 @@ export type Candidature = typeof candidatures.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type SiteImage = typeof siteImages.$inferSelect;
+export type AuditEvent = typeof auditEvents.$inferSelect;

@@ -3,6 +3,7 @@
  * the application's services (app.ts). Routes call only these; tests call the modules beside with their own.
  */
 import { appDeps } from '../app';
+import { recordAudit, type Actor, type AdminActor } from '../audit/service';
 import { readSingleFile } from '../http/multipart';
 import { FsStorage, isValidObjectPath, type SignedRead } from '../storage';
 import { serveSlot, type ImageRequest } from './proxy';
@@ -32,12 +33,20 @@ export async function slotsOnStock() {
 }
 
 /** Sets a slot to a `storage:` value or an allowed external URL, or back to its stock image (`null`). */
-export const replaceSlot = (change: SiteImageChange, adminId: string) =>
-	setSiteImage(appDeps(), change, adminId);
+export const replaceSlot = (change: SiteImageChange, admin: AdminActor) =>
+	setSiteImage(appDeps(), change, admin);
 
 /** Reads one uploaded file from a multipart request and stores it, optimised, in the private bucket. */
-export async function upload(request: Request) {
+export async function upload(request: Request, admin: Actor) {
 	const { value, path, contentType, stats } = await uploadWithFields(request);
+	await recordAudit(appDeps().db, admin, {
+		kind: 'image.uploaded',
+		subjectType: 'object',
+		subjectId: path,
+		changes: {
+			stored: { before: null, after: { bytes: stats.sizeAfter, width: stats.width, height: stats.height } }
+		}
+	});
 	// What CONTRACT §3 answers: the stored value and its stats (the widths follow in the background).
 	return { value, path, contentType, stats };
 }
@@ -58,7 +67,7 @@ async function uploadWithFields(
  * Upload, then point the slot at it (the admin page, with or without JavaScript): the photo comes with its alt
  * text, which a new photo needs (the old one described another picture).
  */
-export async function uploadToSlot(request: Request, key: string, adminId: string) {
+export async function uploadToSlot(request: Request, key: string, admin: AdminActor) {
 	const stored = await uploadWithFields(request, (fields) => {
 		if (!slotOf(key))
 			throw new ValidationError({ key: [`La clé « ${key} » ne correspond à aucun emplacement d’image.`] });
@@ -70,7 +79,7 @@ export async function uploadToSlot(request: Request, key: string, adminId: strin
 				alt: [`Texte alternatif invalide (une ligne, ${ALT_MAX} caractères au plus).`]
 			});
 	});
-	await replaceSlot({ key, url: stored.value, alt: stored.fields.alt }, adminId);
+	await replaceSlot({ key, url: stored.value, alt: stored.fields.alt }, admin);
 	const slot = slotOf(key)!;
 	return { ...stored, displayWidth: slot.width };
 }

@@ -11,6 +11,9 @@ export async function selectSlotValues(db: DbOrTx): Promise<StoredValues> {
 	return new Map(rows.map((r) => [r.key, { url: r.url, alt: r.alt, updatedAt: r.updatedAt }]));
 }
 
+export const selectSlotValue = async (db: DbOrTx, key: string) =>
+	(await db.select().from(siteImages).where(eq(siteImages.key, key)))[0] ?? null;
+
 export async function deleteSlotValue(db: DbOrTx, key: string): Promise<void> {
 	await db.delete(siteImages).where(eq(siteImages.key, key));
 }

@@ -1,5 +1,6 @@
 /** The rules of site images: which image each slot shows, its admin listing, and validated changes. */
 import { createHash } from 'node:crypto';
+import { changesOf, recordAudit, type AdminActor } from '../audit/service';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db';
 import { ValidationError } from '../errors';
@@ -84,24 +85,33 @@ export const ALT_MAX = 250;
 export async function setSiteImage(
 	deps: { db: DbOrTx; storage: Storage; config: Pick<Config, 'imageRemoteHosts'> },
 	change: SiteImageChange,
-	adminId: string
+	admin: AdminActor
 ): Promise<{ key: string; url: string; previewUrl: string; updatedAt: string | null }> {
 	const slot = slotOf(change.key);
 	if (!slot)
 		throw new ValidationError({
 			key: [`La clé « ${change.key} » ne correspond à aucun emplacement d’image.`]
 		});
-	let updatedAt: Date | null = null;
-	if (change.url === null) {
-		await queries.deleteSlotValue(deps.db, slot.key);
-	} else {
+	const alt = change.url === null ? null : change.alt?.trim() || null;
+	if (change.url !== null) {
 		const problem = await valueProblem(deps.storage, deps.config, change.url);
 		if (problem) throw new ValidationError({ url: [problem] });
-		const alt = change.alt?.trim() || null;
 		if (alt && alt.length > ALT_MAX)
 			throw new ValidationError({ alt: [`Texte alternatif trop long (${ALT_MAX} caractères au plus).`] });
-		updatedAt = await queries.upsertSlotValue(deps.db, slot.key, change.url, alt, adminId);
 	}
+	const updatedAt = await deps.db.transaction(async (tx) => {
+		const before = await queries.selectSlotValue(tx, slot.key);
+		let written: Date | null = null;
+		if (change.url === null) await queries.deleteSlotValue(tx, slot.key);
+		else written = await queries.upsertSlotValue(tx, slot.key, change.url, alt, admin.id);
+		await recordAudit(tx, admin, {
+			kind: change.url === null ? 'site_image.reset' : 'site_image.replaced',
+			subjectType: 'site_image',
+			subjectId: slot.key,
+			changes: changesOf(before, change.url === null ? null : { url: change.url, alt }, ['url', 'alt'])
+		});
+		return written;
+	});
 	await pageCache.purge(slot.page);
 	const url = change.url ?? slot.defaultUrl;
 	return {

@@ -6,6 +6,7 @@ import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
 import { appDeps } from '../app';
 import { agencySender, businessSender, maconDemoSender } from '../mail';
 import { issueFormToken } from '../abuse/form-token';
+import type { Actor } from '../audit/service';
 import * as service from './service';
 import type { InboxTab, LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
 
@@ -37,13 +38,15 @@ export const inbox = (tab: InboxTab, filters: LeadFilters, page: number) =>
 	service.inboxPage(appDeps().db, tab, filters, page);
 export const overview = () => service.leadsOverview(appDeps().db);
 export const find = (id: string) => service.findLead(appDeps().db, id);
-export const setHandled = (id: string, handled: boolean) => service.setHandled(appDeps().db, id, handled);
-export const markNotSpam = (id: string) => service.markNotSpam(deps(), id);
-export const resendNotification = (id: string) => service.resendNotification(deps(), id);
-export const remove = (id: string) => service.deleteLead(appDeps().db, id);
+export const setHandled = (id: string, handled: boolean, admin: Actor) =>
+	service.setHandled(appDeps().db, id, handled, admin);
+export const markNotSpam = (id: string, admin: Actor) => service.markNotSpam(deps(), id, admin);
+export const resendNotification = (id: string, admin: Actor) => service.resendNotification(deps(), id, admin);
+export const remove = (id: string, admin: Actor) => service.deleteLead(appDeps().db, id, admin);
 export const countOpen = () => service.countOpenLeads(appDeps().db);
 export const countFailedNotifications = () => service.countFailedNotifications(appDeps().db);
-export const exportCsv = (filters: LeadFilters) => service.exportCsv(appDeps().db, filters);
+export const exportCsv = (filters: LeadFilters, admin: Actor) =>
+	service.exportCsv(appDeps().db, filters, admin);
 export const lastRetentionRun = () => service.lastRetentionRun(appDeps().db);
 export const retentionDays = () => appDeps().config.leadsRetentionDays;
 export const purgeOld = () => service.purgeOldLeads(appDeps().db, appDeps().config.leadsRetentionDays);

@@ -7,6 +7,7 @@ import type { Db, DbOrTx } from '../db';
 import type { Lead } from '../db/schema';
 import { NotFoundError } from '../errors';
 import * as rateLimit from '../abuse/rate-limit';
+import { changesOf, recordAudit, type Actor } from '../audit/service';
 import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps, type MailSender } from '../mail';
 import { toCsv } from './csv';
@@ -172,29 +173,57 @@ async function getLead(db: DbOrTx, id: string): Promise<Lead> {
 	return lead;
 }
 
-export async function setHandled(db: DbOrTx, id: string, handled: boolean): Promise<void> {
-	await getLead(db, id);
-	await queries.updateHandled(db, id, handled);
+export async function setHandled(db: Db, id: string, handled: boolean, admin: Actor): Promise<void> {
+	await db.transaction(async (tx) => {
+		const before = await getLead(tx, id);
+		await queries.updateHandled(tx, id, handled);
+		await recordAudit(tx, admin, {
+			kind: handled ? 'lead.handled' : 'lead.unhandled',
+			subjectType: 'lead',
+			subjectId: id,
+			changes: changesOf(before, { handled }, ['handled'])
+		});
+	});
 }
 
 /** Not spam after all: un-flag it and send what was skipped (the notification and the acknowledgement). */
-export async function markNotSpam(deps: LeadDeps, id: string): Promise<boolean> {
+export async function markNotSpam(deps: LeadDeps, id: string, admin: Actor): Promise<boolean> {
 	const lead = await getLead(deps.db, id);
 	if (!lead.spam) return lead.notifiedAt !== null;
-	return notify(deps, await queries.clearSpamFlag(deps.db, id), { acknowledge: true });
+	const cleared = await deps.db.transaction(async (tx) => {
+		const unflagged = await queries.clearSpamFlag(tx, id);
+		await recordAudit(tx, admin, {
+			kind: 'lead.not_spam',
+			subjectType: 'lead',
+			subjectId: id,
+			changes: changesOf(lead, unflagged, ['spam'])
+		});
+		return unflagged;
+	});
+	return notify(deps, cleared, { acknowledge: true });
 }
 
 /** Sends the business notification again (after SMTP came back, say). */
-export async function resendNotification(deps: LeadDeps, id: string): Promise<boolean> {
+export async function resendNotification(deps: LeadDeps, id: string, admin: Actor): Promise<boolean> {
 	const lead = await getLead(deps.db, id);
 	if (lead.spam) return false;
+	await recordAudit(deps.db, admin, { kind: 'lead.notification_resent', subjectType: 'lead', subjectId: id });
 	return notify(deps, lead, { acknowledge: false });
 }
 
 /** Erasure on request (RGPD): the lead is gone, not flagged. */
-export async function deleteLead(db: DbOrTx, id: string): Promise<void> {
-	await getLead(db, id);
-	await queries.removeLead(db, id);
+export async function deleteLead(db: Db, id: string, admin: Actor): Promise<void> {
+	await db.transaction(async (tx) => {
+		const lead = await getLead(tx, id);
+		await queries.removeLead(tx, id);
+		// What it was, not who sent it: the lead's contents were personal data, and are gone.
+		await recordAudit(tx, admin, {
+			kind: 'lead.deleted',
+			subjectType: 'lead',
+			subjectId: id,
+			changes: { kind: { before: lead.kind, after: null } }
+		});
+	});
 }
 
 /** Genuine requests nobody has handled yet (the admin dashboard's figure). */
@@ -219,8 +248,19 @@ const CSV_HEADERS = [
 	'erreur de notification'
 ];
 
-export async function exportCsv(db: DbOrTx, filters: LeadFilters = {}): Promise<string> {
-	const rows = await queries.selectLeads(db, filters);
+/** The inbox as a spreadsheet: personal data leaving the site, so the trail records who took it and which part. */
+export async function exportCsv(db: Db, filters: LeadFilters, admin: Actor): Promise<string> {
+	const rows = await db.transaction(async (tx) => {
+		const selected = await queries.selectLeads(tx, filters);
+		await recordAudit(tx, admin, {
+			kind: 'leads.exported',
+			subjectType: 'leads',
+			changes: {
+				exported: { before: null, after: { rows: selected.length, filters: exportedFilters(filters) } }
+			}
+		});
+		return selected;
+	});
 	return toCsv(
 		CSV_HEADERS,
 		rows.map((l) => [
@@ -241,6 +281,14 @@ export async function exportCsv(db: DbOrTx, filters: LeadFilters = {}): Promise<
 		])
 	);
 }
+
+/** The export's filters as the trail keeps them: dates as ISO strings, nothing typed by a visitor. */
+const exportedFilters = (filters: LeadFilters) =>
+	Object.fromEntries(
+		Object.entries(filters)
+			.filter(([, value]) => value !== undefined)
+			.map(([name, value]) => [name, value instanceof Date ? value.toISOString() : value])
+	);
 
 export const RETENTION_JOB = 'leads-retention';
 

@@ -21,38 +21,38 @@ export const load: PageServerLoad = async (event) => {
 
 export const actions: Actions = {
 	move: async (event) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return schemaAction(
 			await formFields(event.request),
 			moduleMoveSchema,
 			['id'],
 			async ({ id, direction }) => {
-				await courses.move(id, direction);
+				await courses.move(id, direction, admin);
 				return { done: direction === 'up' ? 'Module monté d’un cran.' : 'Module descendu d’un cran.' };
 			}
 		);
 	},
 	reorder: async (event) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), moduleOrderSchema, [], async ({ order }) => {
-			await courses.reorder(order);
+			await courses.reorder(order, admin);
 			return { done: 'Nouvel ordre enregistré.' };
 		});
 	},
 	publish: async (event) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), moduleIdSchema, ['id'], async ({ id }) => {
 			const module = await courses.get(id);
-			const updated = await courses.update(id, { published: !module.published });
+			const updated = await courses.update(id, { published: !module.published }, admin);
 			return {
 				done: updated.published ? 'Module publié.' : 'Module dépublié : les membres ne le voient plus.'
 			};
 		});
 	},
 	delete: async (event) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), moduleIdSchema, ['id'], async ({ id }) => {
-			await courses.remove(id);
+			await courses.remove(id, admin);
 			return { done: 'Module supprimé.' };
 		});
 	}

@@ -17,37 +17,39 @@ async function act(event: RequestEvent, run: (id: string) => Promise<string>) {
 
 export const leadActions = {
 	handled: async (event: RequestEvent) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return act(event, async (id) => {
-			await leads.setHandled(id, true);
+			await leads.setHandled(id, true, admin);
 			return 'Demande marquée comme traitée.';
 		});
 	},
 	unhandled: async (event: RequestEvent) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return act(event, async (id) => {
-			await leads.setHandled(id, false);
+			await leads.setHandled(id, false, admin);
 			return 'Demande marquée comme à traiter.';
 		});
 	},
 	notSpam: async (event: RequestEvent) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return act(event, async (id) =>
-			(await leads.markNotSpam(id))
+			(await leads.markNotSpam(id, admin))
 				? 'Ce n’est pas un spam : la notification a été envoyée.'
 				: 'Ce n’est pas un spam, mais la notification a échoué.'
 		);
 	},
 	resend: async (event: RequestEvent) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return act(event, async (id) =>
-			(await leads.resendNotification(id)) ? 'Notification renvoyée.' : 'La notification a encore échoué.'
+			(await leads.resendNotification(id, admin))
+				? 'Notification renvoyée.'
+				: 'La notification a encore échoué.'
 		);
 	},
 	delete: async (event: RequestEvent) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return act(event, async (id) => {
-			await leads.remove(id);
+			await leads.remove(id, admin);
 			return 'Demande supprimée définitivement.';
 		});
 	}

@@ -18,7 +18,7 @@ export const actions: Actions = {
 			slotUrlSchema,
 			['key'],
 			async ({ key, url, alt }) => {
-				await images.replaceSlot({ key, url, alt }, admin.id);
+				await images.replaceSlot({ key, url, alt }, admin);
 				return { done: true };
 			}
 		);
@@ -26,7 +26,7 @@ export const actions: Actions = {
 	reset: async (event) => {
 		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), slotKeySchema, ['key'], async ({ key }) => {
-			await images.replaceSlot({ key, url: null }, admin.id);
+			await images.replaceSlot({ key, url: null }, admin);
 			return { done: true };
 		});
 	},
@@ -35,7 +35,7 @@ export const actions: Actions = {
 		// The slot is in the query string: the body is the file, streamed.
 		const query = Object.fromEntries(event.url.searchParams);
 		return schemaAction(query, slotKeySchema, ['key'], async ({ key }) => {
-			const stored = await images.uploadToSlot(event.request, key, admin.id);
+			const stored = await images.uploadToSlot(event.request, key, admin);
 			return { stats: stored.stats, displayWidth: stored.displayWidth };
 		});
 	}

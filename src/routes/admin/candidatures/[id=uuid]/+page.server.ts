@@ -27,19 +27,19 @@ export const actions: Actions = {
 	approve: async (event) => {
 		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), candidatureIdSchema, ['id'], async ({ id }) => ({
-			approval: await candidatures.approve(id, admin.id)
+			approval: await candidatures.approve(id, admin)
 		}));
 	},
 	reject: async (event) => {
 		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), withReason, ['id'], async ({ id, reason }) => ({
-			rejection: await candidatures.reject(id, admin.id, reason)
+			rejection: await candidatures.reject(id, admin, reason)
 		}));
 	},
 	resend: async (event) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		return schemaAction(await formFields(event.request), candidatureIdSchema, ['id'], async ({ id }) => ({
-			resent: await candidatures.resendNotification(id)
+			resent: await candidatures.resendNotification(id, admin)
 		}));
 	}
 };

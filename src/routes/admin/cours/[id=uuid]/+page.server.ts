@@ -29,14 +29,18 @@ export const load: PageServerLoad = async (event) => {
 
 export const actions: Actions = {
 	save: async (event) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		const form = await superValidate(event.request, zod4(moduleFormSchema));
 		if (!form.valid) return fail(400, { form });
 		try {
-			const saved = await courses.update(event.params.id, {
-				...form.data,
-				slug: form.data.slug || undefined
-			});
+			const saved = await courses.update(
+				event.params.id,
+				{
+					...form.data,
+					slug: form.data.slug || undefined
+				},
+				admin
+			);
 			form.data.slug = saved.slug;
 		} catch (error) {
 			return formFailure(event, form, error);
@@ -45,9 +49,9 @@ export const actions: Actions = {
 	},
 	/** An image for the module: through the upload pipeline, then a Markdown line to paste. */
 	image: async (event) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		try {
-			const stored = await images.upload(event.request);
+			const stored = await images.upload(event.request, admin);
 			return { imageMarkdown: `![Décrivez l’image](${MODULE_MEDIA_PREFIX}${stored.path})` };
 		} catch (error) {
 			if (error instanceof AppError) return fail(error.status, { imageError: error.message });

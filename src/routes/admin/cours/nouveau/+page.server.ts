@@ -14,12 +14,12 @@ export const load: PageServerLoad = async (event) => {
 
 export const actions: Actions = {
 	save: async (event) => {
-		await requireAdmin(event);
+		const admin = await requireAdmin(event);
 		const form = await superValidate(event.request, zod4(moduleFormSchema));
 		if (!form.valid) return fail(400, { form });
 		let id: string;
 		try {
-			id = (await courses.create({ ...form.data, slug: form.data.slug || undefined })).id;
+			id = (await courses.create({ ...form.data, slug: form.data.slug || undefined }, admin)).id;
 		} catch (error) {
 			return formFailure(event, form, error);
 		}

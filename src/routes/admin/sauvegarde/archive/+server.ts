@@ -5,7 +5,7 @@ import type { RequestHandler } from './$types';
 /** The whole site as one archive (docs/operations.md), streamed as it is written. */
 export const GET: RequestHandler = async (event) => {
 	const admin = await requireAdmin(event);
-	const { fileName, body } = backup.download(admin);
+	const { fileName, body } = await backup.download(admin);
 	return new Response(body, {
 		headers: {
 			'content-type': 'application/gzip',

@@ -12,7 +12,7 @@ export const GET = api(async (event) => {
 
 /** CONTRACT §3: 201 with the module; 400 naming fields; 409 on a taken slug. */
 export const POST = api(async (event) => {
-	await requireAdmin(event);
+	const admin = await requireAdmin(event);
 	const input = await readJson(event, moduleCreateSchema);
-	return json(await courses.create(input), { status: 201 });
+	return json(await courses.create(input, admin), { status: 201 });
 });

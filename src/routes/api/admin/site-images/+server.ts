@@ -12,5 +12,5 @@ export const GET = api(async (event) => {
 export const PUT = api(async (event) => {
 	const admin = await requireAdmin(event);
 	const change = await readJson(event, siteImageUpdateSchema);
-	return json(await images.replaceSlot(change, admin.id));
+	return json(await images.replaceSlot(change, admin));
 });

@@ -4,6 +4,6 @@ import { api } from '$lib/server/http/api';
 import * as images from '$lib/server/images';
 
 export const POST = api(async (event) => {
-	await requireAdmin(event);
-	return json(await images.upload(event.request), { status: 201 });
+	const admin = await requireAdmin(event);
+	return json(await images.upload(event.request, admin), { status: 201 });
 });

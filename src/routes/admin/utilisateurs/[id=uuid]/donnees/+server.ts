@@ -6,7 +6,7 @@ import type { RequestHandler } from './$types';
 
 /** The same file a member downloads from their profile, produced by an admin for a member who asks by mail. */
 export const GET: RequestHandler = async (event) => {
-	await requireAdmin(event);
-	const file = await orErrorPage(() => privacy.personalDataFile(event.params.id));
+	const admin = await requireAdmin(event);
+	const file = await orErrorPage(() => privacy.personalDataFileFor(event.params.id, admin));
 	return attachment(file.body, file.name, 'application/json; charset=utf-8');
 };

@@ -11,14 +11,14 @@ export const GET = api(async (event) => {
 
 /** A partial update, the publish state included; 409 on a taken slug. */
 export const PUT = api(async (event) => {
-	await requireAdmin(event);
+	const admin = await requireAdmin(event);
 	const changes = await readJson(event, moduleUpdateSchema);
-	return json(await courses.update(event.params.id!, changes));
+	return json(await courses.update(event.params.id!, changes, admin));
 });
 
 /** 204; the members' progress on it goes with it. */
 export const DELETE = api(async (event) => {
-	await requireAdmin(event);
-	await courses.remove(event.params.id!);
+	const admin = await requireAdmin(event);
+	await courses.remove(event.params.id!, admin);
 	return new Response(null, { status: 204 });
 });

@@ -11,5 +11,5 @@ export const POST = api(async (event) => {
 		Number(event.request.headers.get('content-length') ?? 0) > 0 ||
 		event.request.headers.has('transfer-encoding');
 	const { reason } = hasBody ? await readJson(event, rejectionSchema) : { reason: undefined };
-	return json(await candidatures.reject(event.params.id!, admin.id, reason));
+	return json(await candidatures.reject(event.params.id!, admin, reason));
 });

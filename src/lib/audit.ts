@@ -1,0 +1,47 @@
+/**
+ * What the audit trail records (issue "Trust", point 3): one kind per admin action, with the label the
+ * « Activité » page shows. Client-safe: the page's filter lists these. A new admin action gets its kind here, and
+ * its domain function writes it in the action's own transaction (src/lib/server/audit/service.ts).
+ */
+export const AUDIT_KINDS = {
+	'admin.first_created': 'Premier administrateur créé',
+	'admin.created_by_cli': 'Administrateur créé en ligne de commande',
+	'user.password_link_by_cli': 'Lien de mot de passe donné en ligne de commande',
+	'candidature.approved': 'Candidature acceptée',
+	'candidature.rejected': 'Candidature refusée',
+	'candidature.notification_resent': 'Notification de candidature renvoyée',
+	'lead.handled': 'Demande marquée traitée',
+	'lead.unhandled': 'Demande remise à traiter',
+	'lead.not_spam': 'Demande sortie des indésirables',
+	'lead.notification_resent': 'Notification de demande renvoyée',
+	'lead.deleted': 'Demande supprimée',
+	'leads.exported': 'Demandes exportées (CSV)',
+	'module.created': 'Module créé',
+	'module.updated': 'Module modifié',
+	'module.deleted': 'Module supprimé',
+	'modules.reordered': 'Modules réordonnés',
+	'image.uploaded': 'Image envoyée',
+	'site_image.replaced': 'Photo du site remplacée',
+	'site_image.reset': 'Photo du site remise par défaut',
+	'backup.downloaded': 'Sauvegarde téléchargée',
+	'personal_data.exported': 'Données d’un membre téléchargées'
+} as const;
+
+export type AuditKind = keyof typeof AUDIT_KINDS;
+
+export const AUDIT_KIND_NAMES = Object.keys(AUDIT_KINDS) as AuditKind[];
+
+export const isAuditKind = (value: string): value is AuditKind => Object.hasOwn(AUDIT_KINDS, value);
+
+/** What kind of record a row is about, as the page names it, and where its own page is when it has one. */
+export const AUDIT_SUBJECTS: Record<string, { label: string; href?: (id: string) => string }> = {
+	candidature: { label: 'Candidature', href: (id) => `/admin/candidatures/${id}` },
+	lead: { label: 'Demande', href: (id) => `/admin/demandes/${id}` },
+	leads: { label: 'Demandes' },
+	module: { label: 'Module', href: (id) => `/admin/cours/${id}` },
+	modules: { label: 'Modules' },
+	site_image: { label: 'Emplacement d’image' },
+	object: { label: 'Fichier' },
+	user: { label: 'Compte' },
+	backup: { label: 'Sauvegarde' }
+};

@@ -45,3 +45,25 @@ export const AUDIT_SUBJECTS: Record<string, { label: string; href?: (id: string)
 	user: { label: 'Compte' },
 	backup: { label: 'Sauvegarde' }
 };
+
+/** The fields a row's changes name, as the page shows them (an unknown one shows its own name). */
+export const AUDIT_FIELDS: Record<string, string> = {
+	status: 'Statut',
+	reasonGiven: 'Motif donné',
+	handled: 'Traitée',
+	spam: 'Indésirable',
+	kind: 'Type',
+	exported: 'Export',
+	title: 'Titre',
+	slug: 'Adresse',
+	summary: 'Résumé',
+	published: 'Publié',
+	position: 'Position',
+	durationMinutes: 'Durée (min)',
+	contentLength: 'Longueur du texte',
+	order: 'Ordre',
+	url: 'Image',
+	alt: 'Texte alternatif',
+	stored: 'Fichier',
+	isAdmin: 'Administrateur'
+};

@@ -33,6 +33,8 @@ for (const path of [
 	'/admin/candidatures',
 	'/admin/cours',
 	'/admin/demandes?onglet=toutes',
+	'/admin/activite',
+	'/admin/sauvegarde',
 	'/profil',
 	'/dashboard',
 	'/cours'

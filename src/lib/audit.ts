@@ -7,6 +7,7 @@ export const AUDIT_KINDS = {
 	'admin.first_created': 'Premier administrateur créé',
 	'admin.created_by_cli': 'Administrateur créé en ligne de commande',
 	'user.password_link_by_cli': 'Lien de mot de passe donné en ligne de commande',
+	'user.second_factor_removed_by_cli': 'Double authentification retirée en ligne de commande',
 	'candidature.approved': 'Candidature acceptée',
 	'candidature.rejected': 'Candidature refusée',
 	'candidature.notification_resent': 'Notification de candidature renvoyée',
@@ -65,5 +66,6 @@ export const AUDIT_FIELDS: Record<string, string> = {
 	url: 'Image',
 	alt: 'Texte alternatif',
 	stored: 'Fichier',
-	isAdmin: 'Administrateur'
+	isAdmin: 'Administrateur',
+	twoFactor: 'Double authentification'
 };

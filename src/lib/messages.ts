@@ -58,6 +58,10 @@ export const FLASH_MESSAGES = {
 	'admin-only': {
 		text: 'Cette page est réservée aux administrateurs.',
 		link: { href: '/dashboard', label: 'Aller à votre espace membre' }
+	},
+	'admin-2fa-required': {
+		text: 'Activez la double authentification pour ouvrir l’administration.',
+		link: { href: '/profil/securite', label: 'Activer la double authentification' }
 	}
 } as const;
 export type FlashKey = keyof typeof FLASH_MESSAGES;

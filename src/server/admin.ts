@@ -2,22 +2,24 @@
  * `npm run admin -- <command>`: recovering an administrator without e-mail (docs/operations.md).
  *   create <email>          the account becomes an admin (created if missing); prints a set-password link
  *   reset-password <email>  prints a single-use set-password link (2 hours)
+ *   remove-2fa <email>      removes the account's second factor (a lost phone and lost recovery codes)
  *   list                    the administrators
  * Never a password on the command line, in the shell's history or on screen. On the embedded database it refuses
  * to run while a server holds DATA_DIR (the database belongs to one process), and says what to do instead.
  */
 import { z } from 'zod';
 import * as auth from '../lib/server/auth/recovery';
+import { removeSecondFactorByCli } from '../lib/server/auth/two-factor';
 import { loadConfig } from '../lib/server/config';
 import { AppError } from '../lib/server/errors';
 import { openCommandDatabase, runCommand } from './command';
 
-const USAGE = 'usage: npm run admin -- create <email> | reset-password <email> | list';
+const USAGE = 'usage: npm run admin -- create <email> | reset-password <email> | remove-2fa <email> | list';
 const email = z.email();
 
 async function main(argv: string[]): Promise<number> {
 	const [command, argument] = argv;
-	if (!command || !['create', 'reset-password', 'list'].includes(command)) {
+	if (!command || !['create', 'reset-password', 'remove-2fa', 'list'].includes(command)) {
 		console.error(USAGE);
 		return 2;
 	}
@@ -53,6 +55,15 @@ async function main(argv: string[]): Promise<number> {
 						: `${argument} was already an administrator. Open this link to set a new password (2 hours, once):`
 			);
 			console.log(result.link);
+			return 0;
+		}
+		if (command === 'remove-2fa') {
+			const removed = await removeSecondFactorByCli(database.db, argument!);
+			console.error(
+				removed
+					? `${argument} signs in with the password alone again; they can enrol a new phone from /profil/securite.`
+					: `${argument} had no second factor: nothing to remove.`
+			);
 			return 0;
 		}
 		const link = await auth.passwordLinkFor(database.db, argument!, config.origin);

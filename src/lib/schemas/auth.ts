@@ -36,6 +36,13 @@ export const passwordChangeSchema = z.object({
 	newPassword: newPasswordField
 });
 
+/** A code from the authenticator app (6 digits) or a recovery code (`k7qm-2xvd-9hte`), as typed. */
+export const secondFactorCodeField = lineText('Indiquez le code.')
+	.trim()
+	.min(1, 'Indiquez le code affiché par votre application, ou un code de secours.')
+	.max(32, 'Ce code est trop long.');
+export const secondFactorSchema = z.object({ code: secondFactorCodeField });
+
 export type LoginInput = z.infer<typeof loginSchema>;
 export type RegisterInput = z.infer<typeof registerSchema>;
 

@@ -108,6 +108,7 @@ const envSchema = z.object({
 	),
 	IMAGE_MAX_EDGE: optional(positiveInt(16384)),
 	LEADS_RETENTION_DAYS: optional(positiveInt(36500)),
+	ADMIN_2FA: optional(z.enum(['optional', 'required'], { error: 'must be "optional" or "required"' })),
 	LOG_LEVEL: optional(
 		z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `"${l}"`).join(', ')}` })
 	)
@@ -145,6 +146,8 @@ export interface Config {
 	bodySizeLimit: string;
 	imageMaxEdge: number;
 	leadsRetentionDays: number;
+	/** `required`: an admin without a second factor must enrol before any admin page or API answers them. */
+	admin2fa: 'optional' | 'required';
 	/** What the log writes: debug adds the health checks' requests; warn and error leave out each request's line. */
 	logLevel: LogLevel;
 }
@@ -245,6 +248,7 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		bodySizeLimit: e.BODY_SIZE_LIMIT ?? DEFAULT_BODY_SIZE_LIMIT,
 		imageMaxEdge: e.IMAGE_MAX_EDGE ?? 2560,
 		leadsRetentionDays: e.LEADS_RETENTION_DAYS ?? 1095,
+		admin2fa: e.ADMIN_2FA ?? 'optional',
 		logLevel: e.LOG_LEVEL ?? 'info'
 	};
 }

@@ -4,11 +4,15 @@
  * cookie — is in src/lib/server/http/ (guards.ts, session-cookie.ts).
  */
 import type { RegisterInput } from '$lib/schemas/auth';
+import { company } from '$content/agency/company';
 import { appDeps } from '../app';
 import { issueDeviceToken } from './device';
 import { afterSignIn as afterSignInAt } from './redirects';
 import * as service from './service';
+import * as pending from './pending-sign-in';
 import * as session from './session';
+import type { SessionUser } from './session';
+import * as twoFactor from './two-factor';
 
 export const register = (input: RegisterInput, address: string) =>
 	service.register(appDeps().db, input, address);
@@ -22,6 +26,41 @@ export async function signIn(email: string, password: string, address: string, d
 	const user = await service.signIn(db, email, password, address, { secret, token: deviceToken });
 	return { user, deviceToken: issueDeviceToken(secret, user.email) };
 }
+/** Whether a sign-in of this account asks for a code after the password. */
+export const hasSecondFactor = (userId: string) => twoFactor.hasSecondFactor(appDeps().db, userId);
+/** The cookie's token between the password and the code (pending-sign-in.ts). */
+export const issuePendingSignIn = (userId: string) =>
+	pending.issuePendingSignIn(appDeps().config.signingSecret, userId);
+export const pendingUserOf = (token: string | undefined) =>
+	pending.pendingUserOf(appDeps().config.signingSecret, token);
+/** The code after the password: the user to open a session for, and this browser's new device token. */
+export async function completeSignIn(userId: string, code: string) {
+	const { db, config } = appDeps();
+	await twoFactor.verifySecondFactor(db, config.signingSecret, userId, code);
+	const user = await service.userForSession(db, userId);
+	return { user, deviceToken: issueDeviceToken(config.signingSecret, user.email) };
+}
+export const twoFactorState = (userId: string) => twoFactor.twoFactorState(appDeps().db, userId);
+export const startTwoFactor = (user: { id: string; email: string }) => {
+	const { db, config } = appDeps();
+	return twoFactor.startEnrolment(db, config.signingSecret, user, TOTP_ISSUER);
+};
+export const pendingTwoFactor = (user: { id: string; email: string }) => {
+	const { db, config } = appDeps();
+	return twoFactor.pendingEnrolment(db, config.signingSecret, user, TOTP_ISSUER);
+};
+export const confirmTwoFactor = (userId: string, code: string) => {
+	const { db, config } = appDeps();
+	return twoFactor.confirmEnrolment(db, config.signingSecret, userId, code);
+};
+export const disableTwoFactor = (userId: string, code: string) => {
+	const { db, config } = appDeps();
+	return twoFactor.disableOwn(db, config.signingSecret, userId, code);
+};
+/** Whether this admin must enrol before using the admin (ADMIN_2FA=required). */
+export const mustEnrol = (user: SessionUser) =>
+	user.isAdmin && !user.twoFactor && appDeps().config.admin2fa === 'required';
+
 export const setupFirstAdmin = (input: RegisterInput, address: string) =>
 	service.setupFirstAdmin(appDeps().db, input, address);
 export const adminState = () => service.adminState(appDeps().db);
@@ -69,8 +108,13 @@ export const closeSession = (sessionId: string) => session.invalidateSession(app
 export const afterSignIn = (user: { isAdmin: boolean }, redirectTo: string | null | undefined) =>
 	afterSignInAt(user, redirectTo, appDeps().config.origin);
 
+/** The name an authenticator app shows beside the account. */
+const TOTP_ISSUER = company.brand;
+
 export { homeFor } from './redirects';
 export { sessionHandleOf } from './session';
 export { deviceCookieName, DEVICE_COOKIE_LIFETIME_MS } from './device';
+export { PENDING_SIGN_IN_LIFETIME_MS } from './pending-sign-in';
+export type { TwoFactorState } from './two-factor';
 export { PasswordLinkError } from './service';
 export type { SessionUser, ActiveSession, SessionView } from './session';

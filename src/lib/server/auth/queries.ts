@@ -1,7 +1,7 @@
 /** The accounts domain's SQL, and nothing else: each function takes the database or a transaction. */
 import { and, count, desc, eq, gt, ilike, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { emailChanges, passwordTokens, sessions, users, type User } from '../db/schema';
+import { emailChanges, passwordTokens, sessions, totpFactors, users, type User } from '../db/schema';
 
 export type { User };
 
@@ -70,10 +70,12 @@ export async function sessionWithUser(db: DbOrTx, id: string) {
 			lastSeenAt: sessions.lastSeenAt,
 			email: users.email,
 			name: users.name,
-			isAdmin: users.isAdmin
+			isAdmin: users.isAdmin,
+			twoFactorSince: totpFactors.confirmedAt
 		})
 		.from(sessions)
 		.innerJoin(users, eq(users.id, sessions.userId))
+		.leftJoin(totpFactors, eq(totpFactors.userId, sessions.userId))
 		.where(eq(sessions.id, id));
 	return row;
 }

@@ -114,6 +114,13 @@ export async function signIn(
 	return toSessionUser(user);
 }
 
+/** The account a pending sign-in names, as a session's user (gone since: the sign-in fails like a wrong password). */
+export async function userForSession(db: DbOrTx, userId: string): Promise<SessionUser> {
+	const user = await queries.userById(db, userId);
+	if (!user) throw new InvalidCredentialsError();
+	return toSessionUser(user);
+}
+
 export async function adminExists(db: DbOrTx): Promise<boolean> {
 	return (await queries.countAdmins(db)) > 0;
 }

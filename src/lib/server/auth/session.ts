@@ -17,6 +17,8 @@ export interface SessionUser {
 	email: string;
 	name: string;
 	isAdmin: boolean;
+	/** Whether the account has a second factor (set on a session's user; ADMIN_2FA=required reads it). */
+	twoFactor?: boolean;
 }
 
 export interface ActiveSession {
@@ -93,7 +95,13 @@ export async function validateSessionToken(
 	}
 	return {
 		session,
-		user: { id: row.userId, email: row.email, name: row.name, isAdmin: row.isAdmin },
+		user: {
+			id: row.userId,
+			email: row.email,
+			name: row.name,
+			isAdmin: row.isAdmin,
+			twoFactor: row.twoFactorSince !== null
+		},
 		renewed
 	};
 }

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+	bigint,
 	boolean,
 	index,
 	integer,
@@ -288,6 +289,36 @@ export const moduleProgress = pgTable(
 		completedAt: timestamp('completed_at', { withTimezone: true }).notNull().defaultNow()
 	},
 	(t) => [primaryKey({ columns: [t.userId, t.moduleId] })]
+);
+
+/**
+ * A second factor (issue "Trust", point 2): a TOTP key (RFC 6238), encrypted with a key derived from SIGNING_SECRET
+ * so that a copy of the database alone gives no codes. `confirmedAt` is null while the user is enrolling (the key
+ * is shown, no code typed yet); `lastStep` is the 30-second step of the last code accepted, so that a code is
+ * refused once used.
+ */
+export const totpFactors = pgTable('totp_factors', {
+	userId: uuid('user_id')
+		.primaryKey()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	encryptedKey: text('encrypted_key').notNull(),
+	confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+	lastStep: bigint('last_step', { mode: 'number' }),
+	createdAt: createdAt()
+});
+
+/** One-time recovery codes (ten per enrolment), stored as SHA-256: each opens one sign-in when the phone is lost. */
+export const recoveryCodes = pgTable(
+	'recovery_codes',
+	{
+		hash: text('hash').primaryKey(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+		createdAt: createdAt()
+	},
+	(t) => [index('recovery_codes_user_id_idx').on(t.userId)]
 );
 
 /**

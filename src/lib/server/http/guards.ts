@@ -33,6 +33,9 @@ export function requireUser(event: GuardEvent = getRequestEvent()): SessionUser 
 	redirect(303, loginUrl(event.url));
 }
 
+const SECOND_FACTOR_REQUIRED =
+	'La double authentification est obligatoire pour les administrateurs : activez-la depuis /profil/securite.';
+
 /**
  * Admin pages and API. The API answers 401 (signed out) or 403 (not an admin) as problem details. Pages send
  * non-admins to `/` (CONTRACT §4) — or to `/setup-admin` while no admin exists yet —, a signed-in member with a
@@ -41,7 +44,13 @@ export function requireUser(event: GuardEvent = getRequestEvent()): SessionUser 
 export async function requireAdmin(event: GuardEvent = getRequestEvent()): Promise<SessionUser> {
 	const user = event.locals.user;
 	const decision = decide(user, 'admin');
-	if (decision === 'allow') return user!;
+	if (decision === 'allow') {
+		// ADMIN_2FA=required: an admin without a second factor enrols before the admin answers them.
+		if (!auth.mustEnrol(user!)) return user!;
+		if (isApi(event)) throw new ForbiddenError(SECOND_FACTOR_REQUIRED);
+		setFlash(event.cookies, 'admin-2fa-required');
+		redirect(303, '/profil/securite');
+	}
 	if (isApi(event)) throw decision === 'unauthenticated' ? new UnauthorizedError() : new ForbiddenError();
 	if ((await auth.adminState()) === 'none') redirect(303, '/setup-admin');
 	if (decision === 'forbidden') setFlash(event.cookies, 'admin-only');

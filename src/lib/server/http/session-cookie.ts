@@ -42,6 +42,32 @@ export function setDeviceCookie(cookies: Cookies, token: string): void {
 	});
 }
 
+/** Between the password and the code: HttpOnly, only sent to /login, gone after ten minutes. */
+const pendingSignInCookie = () =>
+	config.origin.protocol === 'https:' ? '__Secure-pending-sign-in' : 'pending-sign-in';
+const PENDING_COOKIE_PATH = '/login';
+
+export function setPendingSignIn(cookies: Cookies, token: string): void {
+	cookies.set(pendingSignInCookie(), token, {
+		httpOnly: true,
+		sameSite: 'lax',
+		path: PENDING_COOKIE_PATH,
+		secure: config.origin.protocol === 'https:',
+		maxAge: auth.PENDING_SIGN_IN_LIFETIME_MS / 1000
+	});
+}
+
+export const pendingSignInOf = (cookies: Cookies) => cookies.get(pendingSignInCookie());
+
+export function clearPendingSignIn(cookies: Cookies): void {
+	cookies.delete(pendingSignInCookie(), {
+		path: PENDING_COOKIE_PATH,
+		httpOnly: true,
+		sameSite: 'lax',
+		secure: config.origin.protocol === 'https:'
+	});
+}
+
 type SessionEvent = Pick<RequestEvent, 'cookies' | 'locals'>;
 
 /**

@@ -3,7 +3,12 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { loginSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { deviceCookieOf, setDeviceCookie, signInAndSetCookie } from '$lib/server/http/session-cookie';
+import {
+	deviceCookieOf,
+	setDeviceCookie,
+	setPendingSignIn,
+	signInAndSetCookie
+} from '$lib/server/http/session-cookie';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -29,6 +34,12 @@ export const actions: Actions = {
 			return formFailure(event, form, error);
 		}
 		const { user, deviceToken } = signedIn;
+		if (await auth.hasSecondFactor(user.id)) {
+			// The password was right; the session opens only once the code is too (/login/code).
+			setPendingSignIn(event.cookies, auth.issuePendingSignIn(user.id));
+			const redirectTo = event.url.searchParams.get('redirectTo');
+			redirect(303, `/login/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`);
+		}
 		await signInAndSetCookie(event, user.id);
 		setDeviceCookie(event.cookies, deviceToken);
 		redirect(303, auth.afterSignIn(user, event.url.searchParams.get('redirectTo')));

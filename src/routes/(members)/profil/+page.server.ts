@@ -28,6 +28,7 @@ export const load: PageServerLoad = async (event) => {
 		deleteForm: await superValidate(zod4(deleteAccountSchema), { id: 'delete' }),
 		// "Gérer mon abonnement" needs a Stripe customer (and payments on).
 		canManageSubscription: memberships.paymentsOn() && !!membership?.stripeCustomerId,
+		twoFactor: (await auth.twoFactorState(user.id)).enabled,
 		sessions: (await auth.sessionsOf(user.id, event.locals.session?.id ?? null)).map((s) => ({
 			...s,
 			openedAt: s.openedAt.toISOString(),

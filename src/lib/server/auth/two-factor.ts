@@ -1,0 +1,203 @@
+/**
+ * Two-factor sign-in (issue "Trust", point 2): enrolment with a TOTP key and ten recovery codes, the code asked
+ * after the password, a code refused once used, and its removal (by the owner with a code, or `npm run admin`
+ * when the phone is lost). Rules only: the key's encryption and the codes' arithmetic are in totp.ts.
+ */
+import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db';
+import { recoveryCodes, totpFactors, users } from '../db/schema';
+import { NotFoundError, ValidationError } from '../errors';
+import * as rateLimit from '../abuse/rate-limit';
+import { CLI_ACTOR, recordAudit } from '../audit/service';
+import {
+	decryptKey,
+	encryptKey,
+	looksLikeRecoveryCode,
+	matchingStep,
+	newRecoveryCodes,
+	newTotpKey,
+	recoveryCodeHash,
+	totpUri,
+	typedKey
+} from './totp';
+
+/** Wrong codes per account: 5 in 15 minutes, then wait (six digits must not be guessable by trying). */
+export const secondFactorLimit: rateLimit.Limit = { name: 'second-factor', max: 5, windowSeconds: 15 * 60 };
+
+export const WRONG_CODE = 'Ce code n’est pas le bon (ou il a déjà servi). Attendez le suivant et réessayez.';
+
+export interface TwoFactorState {
+	enabled: boolean;
+	since: Date | null;
+	recoveryCodesLeft: number;
+}
+
+export async function twoFactorState(db: DbOrTx, userId: string): Promise<TwoFactorState> {
+	const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, userId));
+	const left = await db
+		.select({ hash: recoveryCodes.hash })
+		.from(recoveryCodes)
+		.where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+	const enabled = !!factor?.confirmedAt;
+	return { enabled, since: factor?.confirmedAt ?? null, recoveryCodesLeft: enabled ? left.length : 0 };
+}
+
+export const hasSecondFactor = async (db: DbOrTx, userId: string) =>
+	(
+		await db
+			.select({ userId: totpFactors.userId })
+			.from(totpFactors)
+			.where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
+	).length > 0;
+
+/**
+ * Starts (or restarts) an enrolment: a new key, kept unconfirmed until a code from it is typed. What the page
+ * shows: the `otpauth://` URI for the QR code, and the key to type by hand.
+ */
+export async function startEnrolment(
+	db: Db,
+	signingSecret: string,
+	user: { id: string; email: string },
+	issuer: string
+): Promise<{ uri: string; typedKey: string }> {
+	if (await hasSecondFactor(db, user.id))
+		throw new ValidationError({ code: ['La double authentification est déjà active sur ce compte.'] });
+	const key = newTotpKey();
+	const encryptedKey = encryptKey(signingSecret, key);
+	await db
+		.insert(totpFactors)
+		.values({ userId: user.id, encryptedKey })
+		.onConflictDoUpdate({
+			target: totpFactors.userId,
+			set: { encryptedKey, lastStep: null, createdAt: new Date() }
+		});
+	return { uri: totpUri(key, issuer, user.email), typedKey: typedKey(key) };
+}
+
+/** The enrolment's key again (the page shown once more before the code is typed); null when none is pending. */
+export async function pendingEnrolment(
+	db: DbOrTx,
+	signingSecret: string,
+	user: { id: string; email: string },
+	issuer: string
+): Promise<{ uri: string; typedKey: string } | null> {
+	const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, user.id));
+	if (!factor || factor.confirmedAt) return null;
+	const key = decryptKey(signingSecret, factor.encryptedKey);
+	return { uri: totpUri(key, issuer, user.email), typedKey: typedKey(key) };
+}
+
+/**
+ * Confirms the enrolment with a code from the app: the factor becomes active, and ten recovery codes are made —
+ * returned once, for the page to show; only their hashes are kept.
+ */
+export async function confirmEnrolment(
+	db: Db,
+	signingSecret: string,
+	userId: string,
+	code: string,
+	now = new Date()
+): Promise<string[]> {
+	await rateLimit.check(db, secondFactorLimit, userId);
+	return db.transaction(async (tx) => {
+		const [factor] = await tx.select().from(totpFactors).where(eq(totpFactors.userId, userId)).for('update');
+		if (!factor || factor.confirmedAt)
+			throw new ValidationError({ code: ['Recommencez l’activation : aucune n’est en cours.'] });
+		const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
+		if (step === null) {
+			await rateLimit.increment(tx, secondFactorLimit, userId);
+			throw new ValidationError({ code: [WRONG_CODE] });
+		}
+		await tx
+			.update(totpFactors)
+			.set({ confirmedAt: now, lastStep: step })
+			.where(eq(totpFactors.userId, userId));
+		const codes = newRecoveryCodes();
+		await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+		await tx.insert(recoveryCodes).values(codes.map((c) => ({ hash: recoveryCodeHash(c), userId })));
+		return codes;
+	});
+}
+
+/**
+ * The second step of a sign-in: a code from the app (refused when it, or a later one, was already used: the step
+ * only moves forward, in one UPDATE, so two requests with the same code cannot both pass) or an unused recovery
+ * code (spent by the same UPDATE that checks it). Wrong codes count against the account.
+ */
+export async function verifySecondFactor(
+	db: Db,
+	signingSecret: string,
+	userId: string,
+	code: string,
+	now = new Date()
+): Promise<{ method: 'totp' | 'recovery' }> {
+	await rateLimit.check(db, secondFactorLimit, userId);
+	const wrong = async () => {
+		await rateLimit.increment(db, secondFactorLimit, userId);
+		return new ValidationError({ code: [WRONG_CODE] });
+	};
+	const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, userId));
+	if (!factor?.confirmedAt) throw await wrong();
+	if (looksLikeRecoveryCode(code)) {
+		const spent = await db
+			.update(recoveryCodes)
+			.set({ usedAt: now })
+			.where(
+				and(
+					eq(recoveryCodes.hash, recoveryCodeHash(code)),
+					eq(recoveryCodes.userId, userId),
+					isNull(recoveryCodes.usedAt)
+				)
+			)
+			.returning({ hash: recoveryCodes.hash });
+		if (spent.length !== 1) throw await wrong();
+		await rateLimit.clear(db, secondFactorLimit, userId);
+		return { method: 'recovery' };
+	}
+	const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
+	if (step === null) throw await wrong();
+	const moved = await db
+		.update(totpFactors)
+		.set({ lastStep: step })
+		.where(
+			and(
+				eq(totpFactors.userId, userId),
+				// Only forward: a code already used, or older than one used, is refused.
+				or(isNull(totpFactors.lastStep), lt(totpFactors.lastStep, step))
+			)
+		)
+		.returning({ userId: totpFactors.userId });
+	if (moved.length !== 1) throw await wrong();
+	await rateLimit.clear(db, secondFactorLimit, userId);
+	return { method: 'totp' };
+}
+
+/** The owner turns it off, proving it with a code (or a recovery code). */
+export async function disableOwn(db: Db, signingSecret: string, userId: string, code: string): Promise<void> {
+	await verifySecondFactor(db, signingSecret, userId, code);
+	await removeFactor(db, userId);
+}
+
+async function removeFactor(db: DbOrTx, userId: string): Promise<void> {
+	await db.delete(totpFactors).where(eq(totpFactors.userId, userId));
+	await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+}
+
+/** `npm run admin -- remove-2fa <email>`: the phone is lost and so are the recovery codes. Audited. */
+export async function removeSecondFactorByCli(db: Db, email: string): Promise<boolean> {
+	const account = email.trim().toLowerCase();
+	return db.transaction(async (tx) => {
+		const [user] = await tx.select().from(users).where(eq(users.email, account));
+		if (!user) throw new NotFoundError(`Aucun compte pour ${email}.`);
+		const had = await hasSecondFactor(tx, user.id);
+		await removeFactor(tx, user.id);
+		if (had)
+			await recordAudit(tx, CLI_ACTOR, {
+				kind: 'user.second_factor_removed_by_cli',
+				subjectType: 'user',
+				subjectId: user.id,
+				changes: { twoFactor: { before: true, after: false } }
+			});
+		return had;
+	});
+}

@@ -1,10 +1,12 @@
 import { fail } from '@sveltejs/kit';
+import { message, superValidate } from 'sveltekit-superforms';
+import { zod4 } from 'sveltekit-superforms/adapters';
 import { renderSVG } from 'uqr';
 import { secondFactorSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { AppError } from '$lib/server/errors';
 import { requireUser } from '$lib/server/http/guards';
-import { formFields, schemaAction } from '$lib/server/http/forms';
+import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
@@ -16,9 +18,33 @@ export const load: PageServerLoad = async (event) => {
 		recoveryCodesLeft: state.recoveryCodesLeft,
 		required: auth.mustEnrol(user),
 		// The QR code is drawn here, as SVG from the otpauth:// URI: no third-party service sees the key.
-		enrolment: pending && { qrSvg: renderSVG(pending.uri, { border: 2 }), typedKey: pending.typedKey }
+		enrolment: pending && { qrSvg: renderSVG(pending.uri, { border: 2 }), typedKey: pending.typedKey },
+		confirmForm: await superValidate(zod4(secondFactorSchema), { id: 'confirm' }),
+		disableForm: await superValidate(zod4(secondFactorSchema), { id: 'disable' })
 	};
 };
+
+/**
+ * Reads a code form and runs its task: the form (code emptied) and the task's result, or the failure to return —
+ * a wrong code shown under the field.
+ */
+async function withCode<R>(
+	event: Parameters<Actions[string]>[0],
+	id: 'confirm' | 'disable',
+	task: (code: string) => Promise<R>
+) {
+	const form = await superValidate(event.request, zod4(secondFactorSchema), { id });
+	if (!form.valid) return { form, failure: fail(400, { form }) };
+	try {
+		const result = await task(form.data.code);
+		form.data.code = '';
+		return { form, result };
+	} catch (error) {
+		form.data.code = '';
+		const failure = formFailure(event, form, error);
+		return { form, failure: fail(failure.status, { form: failure.data.form }) };
+	}
+}
 
 export const actions: Actions = {
 	start: async (event) => {
@@ -26,23 +52,23 @@ export const actions: Actions = {
 		try {
 			await auth.startTwoFactor(user);
 		} catch (error) {
-			if (error instanceof AppError) return fail(error.status, { error: error.message });
+			if (error instanceof AppError) return fail(error.status, { startError: error.message });
 			throw error;
 		}
 		return { started: true };
 	},
 	confirm: async (event) => {
 		const user = requireUser(event);
-		return schemaAction(await formFields(event.request), secondFactorSchema, [], async ({ code }) => ({
-			// Shown once, on the answer to this form; only their hashes are kept.
-			recoveryCodes: await auth.confirmTwoFactor(user.id, code)
-		}));
+		const done = await withCode(event, 'confirm', (code) => auth.confirmTwoFactor(user.id, code));
+		if ('failure' in done) return done.failure;
+		// The recovery codes are shown once, on the answer to this form; only their hashes are kept.
+		return { form: done.form, recoveryCodes: done.result };
 	},
 	disable: async (event) => {
 		const user = requireUser(event);
-		return schemaAction(await formFields(event.request), secondFactorSchema, [], async ({ code }) => {
-			await auth.disableTwoFactor(user.id, code);
-			return { disabled: 'La double authentification est désactivée : le mot de passe suffit de nouveau.' };
-		});
+		const done = await withCode(event, 'disable', (code) => auth.disableTwoFactor(user.id, code));
+		if ('failure' in done) return done.failure;
+		message(done.form, { type: 'success', text: 'La double authentification est désactivée.' });
+		return { form: done.form, disabled: true };
 	}
 };

@@ -8,6 +8,10 @@ export const AUDIT_KINDS = {
 	'admin.created_by_cli': 'Administrateur créé en ligne de commande',
 	'user.password_link_by_cli': 'Lien de mot de passe donné en ligne de commande',
 	'user.second_factor_removed_by_cli': 'Double authentification retirée en ligne de commande',
+	'user.admin_granted': 'Droits d’administrateur donnés',
+	'user.admin_revoked': 'Droits d’administrateur retirés',
+	'user.second_factor_removed': 'Double authentification retirée',
+	'user.deleted': 'Compte supprimé',
 	'candidature.approved': 'Candidature acceptée',
 	'candidature.rejected': 'Candidature refusée',
 	'candidature.notification_resent': 'Notification de candidature renvoyée',
@@ -67,5 +71,6 @@ export const AUDIT_FIELDS: Record<string, string> = {
 	alt: 'Texte alternatif',
 	stored: 'Fichier',
 	isAdmin: 'Administrateur',
-	twoFactor: 'Double authentification'
+	twoFactor: 'Double authentification',
+	subscriptionCancelled: 'Abonnement résilié'
 };

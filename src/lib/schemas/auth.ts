@@ -43,6 +43,13 @@ export const secondFactorCodeField = lineText('Indiquez le code.')
 	.max(32, 'Ce code est trop long.');
 export const secondFactorSchema = z.object({ code: secondFactorCodeField });
 
+/** Proving it again before a sensitive admin action: the password, or a code when the account has a second factor. */
+export const reauthenticationSchema = z.object({
+	secret: lineText('Indiquez-le.').min(1, 'Indiquez votre mot de passe ou votre code.').max(1024)
+});
+/** The users list's actions on another account. */
+export const userIdSchema = z.object({ id: z.uuid('Compte inconnu.') });
+
 export type LoginInput = z.infer<typeof loginSchema>;
 export type RegisterInput = z.infer<typeof registerSchema>;
 

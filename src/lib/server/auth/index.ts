@@ -6,10 +6,13 @@
 import type { RegisterInput } from '$lib/schemas/auth';
 import { company } from '$content/agency/company';
 import { appDeps } from '../app';
+import type { Actor } from '../audit/service';
 import { issueDeviceToken } from './device';
 import { afterSignIn as afterSignInAt } from './redirects';
 import * as service from './service';
+import * as administration from './administration';
 import * as pending from './pending-sign-in';
+import * as reauthentication from './reauthentication';
 import * as session from './session';
 import type { SessionUser } from './session';
 import * as twoFactor from './two-factor';
@@ -60,6 +63,25 @@ export const disableTwoFactor = (userId: string, code: string) => {
 /** Whether this admin must enrol before using the admin (ADMIN_2FA=required). */
 export const mustEnrol = (user: SessionUser) =>
 	user.isAdmin && !user.twoFactor && appDeps().config.admin2fa === 'required';
+
+/** The users list's actions on another account (administration.ts); the route asks for a recent re-authentication. */
+export const setAdminRole = (targetId: string, isAdmin: boolean, admin: Actor) =>
+	administration.setAdminRole(appDeps().db, targetId, isAdmin, admin);
+export const removeSecondFactorOf = (targetId: string, admin: Actor) =>
+	administration.removeSecondFactorOf(appDeps().db, targetId, admin);
+/** Whether this session proved its user again in the last ten minutes. */
+export const isRecentlyReauthenticated = reauthentication.isRecentlyReauthenticated;
+export const reauthenticationMethod = (userId: string) =>
+	reauthentication.reauthenticationMethod(appDeps().db, userId);
+export const reauthenticate = (sessionId: string, user: { id: string }, secret: string) => {
+	const { db, config } = appDeps();
+	return reauthentication.reauthenticate(
+		db,
+		config.signingSecret,
+		{ id: sessionId, userId: user.id },
+		secret
+	);
+};
 
 export const setupFirstAdmin = (input: RegisterInput, address: string) =>
 	service.setupFirstAdmin(appDeps().db, input, address);

@@ -68,6 +68,7 @@ export async function sessionWithUser(db: DbOrTx, id: string) {
 			userId: sessions.userId,
 			expiresAt: sessions.expiresAt,
 			lastSeenAt: sessions.lastSeenAt,
+			reauthenticatedAt: sessions.reauthenticatedAt,
 			email: users.email,
 			name: users.name,
 			isAdmin: users.isAdmin,
@@ -78,6 +79,10 @@ export async function sessionWithUser(db: DbOrTx, id: string) {
 		.leftJoin(totpFactors, eq(totpFactors.userId, sessions.userId))
 		.where(eq(sessions.id, id));
 	return row;
+}
+
+export async function setSessionReauthenticated(db: DbOrTx, id: string, at: Date): Promise<void> {
+	await db.update(sessions).set({ reauthenticatedAt: at }).where(eq(sessions.id, id));
 }
 
 export async function setSessionExpiry(db: DbOrTx, id: string, expiresAt: Date): Promise<void> {
@@ -186,9 +191,11 @@ export const selectUsers = (
 			email: users.email,
 			isAdmin: users.isAdmin,
 			createdAt: users.createdAt,
-			lastSignInAt: users.lastSignInAt
+			lastSignInAt: users.lastSignInAt,
+			twoFactorSince: totpFactors.confirmedAt
 		})
 		.from(users)
+		.leftJoin(totpFactors, eq(totpFactors.userId, users.id))
 		.where(usersWhere(filters))
 		.orderBy(desc(users.createdAt), desc(users.id))
 		.limit(limit)

@@ -49,7 +49,8 @@ export class InvalidCredentialsError extends AppError {
 	}
 }
 
-const ADMIN_SETUP_LOCK = 7_346_129_002;
+/** Serialises what decides how many admins exist: the first-admin setup, granting and removing admin. */
+export const ADMIN_SETUP_LOCK = 7_346_129_002;
 
 function assertPasswordPolicy(password: string, field = 'password') {
 	const problems = passwordProblems(password);

@@ -25,6 +25,8 @@ export interface ActiveSession {
 	id: string;
 	userId: string;
 	expiresAt: Date;
+	/** When the session last proved its user again (reauthentication.ts); null if never since sign-in. */
+	reauthenticatedAt?: Date | null;
 }
 
 /** 20 random bytes (160 bits), base32: unguessable and cookie-safe. */
@@ -84,7 +86,12 @@ export async function validateSessionToken(
 		await queries.deleteSession(db, id);
 		return { session: null, user: null, renewed: false };
 	}
-	const session: ActiveSession = { id: row.id, userId: row.userId, expiresAt: row.expiresAt };
+	const session: ActiveSession = {
+		id: row.id,
+		userId: row.userId,
+		expiresAt: row.expiresAt,
+		reauthenticatedAt: row.reauthenticatedAt
+	};
 	if (!row.lastSeenAt || now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_PRECISION_MS)
 		await queries.setSessionLastSeen(db, id, now);
 	let renewed = false;

@@ -178,7 +178,7 @@ export async function disableOwn(db: Db, signingSecret: string, userId: string, 
 	await removeFactor(db, userId);
 }
 
-async function removeFactor(db: DbOrTx, userId: string): Promise<void> {
+export async function removeFactor(db: DbOrTx, userId: string): Promise<void> {
 	await db.delete(totpFactors).where(eq(totpFactors.userId, userId));
 	await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
 }

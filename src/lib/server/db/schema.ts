@@ -50,7 +50,9 @@ export const sessions = pgTable(
 		/** The network the sign-in came from (`203.0.113.0/24`, `2001:db8:1::/48`), never the full address. */
 		network: text('network'),
 		/** When the session last made a request, to the nearest few minutes (not written on every request). */
-		lastSeenAt: timestamp('last_seen_at', { withTimezone: true })
+		lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+		/** When this session last proved its user again (password or code): the most sensitive admin actions want it recent. */
+		reauthenticatedAt: timestamp('reauthenticated_at', { withTimezone: true })
 	},
 	(t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)]
 );

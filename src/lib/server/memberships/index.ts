@@ -3,6 +3,7 @@
  * the domain's whole public surface, bound to the application's services (app.ts).
  */
 import { appDeps } from '../app';
+import type { Actor } from '../audit/service';
 import * as service from './service';
 import type { MembershipDeps } from './service';
 
@@ -23,6 +24,9 @@ export const billingPortalUrl = (userId: string, returnUrl: string) =>
 	service.billingPortalUrl(deps(), userId, returnUrl);
 export const deleteAccount = (userId: string, password: string) =>
 	service.deleteAccount(deps(), userId, password);
+/** An admin deletes someone's account (the route has asked for a recent re-authentication). */
+export const deleteAccountAsAdmin = (targetId: string, admin: Actor) =>
+	service.deleteAccountAsAdmin(deps(), targetId, admin);
 export const paymentsOn = () => appDeps().payments !== null;
 
 export { courseAccess, type CourseAccess } from './service';

@@ -12,7 +12,10 @@ import { inBackground } from '../lifecycle';
 import { log } from '../log';
 import { accountDeleted, memberWelcome, sendWith, type MailDeps } from '../mail';
 import { describePaymentError, type Payments } from '../payments';
+import { assertDeletable } from '../auth/administration';
 import * as accounts from '../auth/service';
+import type { SessionUser } from '../auth/session';
+import { recordAudit, type Actor } from '../audit/service';
 import * as candidatures from '../candidatures/service';
 import * as queries from './queries';
 import type { Membership } from './queries';
@@ -247,7 +250,24 @@ const ENDED = new Set(['canceled', 'incomplete_expired']);
  * progress; the business is told by e-mail.
  */
 export async function deleteAccount(deps: MembershipDeps, userId: string, password: string): Promise<void> {
-	const user = await accounts.verifyOwnPassword(deps.db, userId, password);
+	await removeAccount(deps, await accounts.verifyOwnPassword(deps.db, userId, password), null);
+}
+
+/**
+ * An admin deletes a member's account (after re-authenticating, which the route asks): the same removal as the
+ * member's own, recorded in the audit trail in the transaction that deletes it.
+ */
+export async function deleteAccountAsAdmin(
+	deps: MembershipDeps,
+	targetId: string,
+	admin: Actor
+): Promise<void> {
+	await assertDeletable(deps.db, targetId, admin);
+	await removeAccount(deps, await accounts.userForSession(deps.db, targetId), admin);
+}
+
+async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Actor | null): Promise<void> {
+	const userId = user.id;
 	const membership = await queries.membershipOfUser(deps.db, userId);
 	let cancelled = false;
 	if (membership && !ENDED.has(membership.status)) {
@@ -269,6 +289,16 @@ export async function deleteAccount(deps: MembershipDeps, userId: string, passwo
 	await deps.db.transaction(async (tx) => {
 		await candidatures.anonymiseFor(tx, user);
 		await accounts.deleteUser(tx, user.id);
+		if (admin)
+			await recordAudit(tx, admin, {
+				kind: 'user.deleted',
+				subjectType: 'user',
+				subjectId: user.id,
+				changes: {
+					isAdmin: { before: user.isAdmin, after: null },
+					subscriptionCancelled: { before: null, after: cancelled }
+				}
+			});
 	});
 	inBackground(
 		sendWith(deps.mail, {

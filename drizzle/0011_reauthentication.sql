@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "reauthenticated_at" timestamp with time zone;

@@ -1,0 +1,63 @@
+/**
+ * What an admin does to other accounts from the users list (issue "Trust", point 2): grant or remove admin, remove
+ * a lost second factor. Each behind a recent re-authentication (the route asks), each in the audit trail, and
+ * never leaving the site without an administrator. Deleting an account is the memberships domain's (it cancels the
+ * subscription first).
+ */
+import type { Db } from '../db';
+import { ConflictError, NotFoundError } from '../errors';
+import { recordAudit, type Actor } from '../audit/service';
+import * as queries from './queries';
+import { ADMIN_SETUP_LOCK } from './service';
+import { hasSecondFactor, removeFactor } from './two-factor';
+
+const LAST_ADMIN = 'Il doit rester au moins un administrateur : nommez-en un autre d’abord.';
+
+/** Grants or removes admin; removing the last admin is refused (the lock serialises two admins racing to it). */
+export async function setAdminRole(
+	db: Db,
+	targetId: string,
+	isAdmin: boolean,
+	actor: Actor
+): Promise<boolean> {
+	return db.transaction(async (tx) => {
+		await queries.lockForTransaction(tx, ADMIN_SETUP_LOCK);
+		const target = await queries.userById(tx, targetId);
+		if (!target) throw new NotFoundError('Compte introuvable.');
+		if (target.isAdmin === isAdmin) return false;
+		if (!isAdmin && (await queries.countAdmins(tx)) <= 1) throw new ConflictError(LAST_ADMIN);
+		await queries.setUserAdmin(tx, targetId, isAdmin);
+		await recordAudit(tx, actor, {
+			kind: isAdmin ? 'user.admin_granted' : 'user.admin_revoked',
+			subjectType: 'user',
+			subjectId: targetId,
+			changes: { isAdmin: { before: target.isAdmin, after: isAdmin } }
+		});
+		return true;
+	});
+}
+
+/** The account signs in with its password alone again (a lost phone and lost recovery codes). */
+export async function removeSecondFactorOf(db: Db, targetId: string, actor: Actor): Promise<boolean> {
+	return db.transaction(async (tx) => {
+		if (!(await queries.userById(tx, targetId))) throw new NotFoundError('Compte introuvable.');
+		if (!(await hasSecondFactor(tx, targetId))) return false;
+		await removeFactor(tx, targetId);
+		await recordAudit(tx, actor, {
+			kind: 'user.second_factor_removed',
+			subjectType: 'user',
+			subjectId: targetId,
+			changes: { twoFactor: { before: true, after: false } }
+		});
+		return true;
+	});
+}
+
+/** Refuses what would leave the site without an admin, or an admin deleting their own account from the list. */
+export async function assertDeletable(db: Db, targetId: string, actor: Actor): Promise<void> {
+	if (targetId === actor.id)
+		throw new ConflictError('Pour supprimer votre propre compte, passez par votre profil.');
+	const target = await queries.userById(db, targetId);
+	if (!target) throw new NotFoundError('Compte introuvable.');
+	if (target.isAdmin && (await queries.countAdmins(db)) <= 1) throw new ConflictError(LAST_ADMIN);
+}

@@ -1,0 +1,32 @@
+import { fail, redirect } from '@sveltejs/kit';
+import { superValidate } from 'sveltekit-superforms';
+import { zod4 } from 'sveltekit-superforms/adapters';
+import { reauthenticationSchema } from '$lib/schemas/auth';
+import * as auth from '$lib/server/auth';
+import { formFailure } from '$lib/server/http/forms';
+import { requireAdmin } from '$lib/server/http/guards';
+import { afterConfirmation } from '$lib/server/http/reauthentication';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async (event) => {
+	const admin = await requireAdmin(event);
+	return {
+		method: await auth.reauthenticationMethod(admin.id),
+		form: await superValidate(zod4(reauthenticationSchema))
+	};
+};
+
+export const actions: Actions = {
+	default: async (event) => {
+		const admin = await requireAdmin(event);
+		const form = await superValidate(event.request, zod4(reauthenticationSchema));
+		if (!form.valid) return fail(400, { form });
+		try {
+			await auth.reauthenticate(event.locals.session!.id, admin, form.data.secret);
+		} catch (error) {
+			form.data.secret = '';
+			return formFailure(event, form, error);
+		}
+		redirect(303, afterConfirmation(event.url.searchParams.get('redirectTo')));
+	}
+};

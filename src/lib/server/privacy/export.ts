@@ -18,7 +18,9 @@ import {
 	moduleProgress,
 	modules,
 	sessions,
-	users
+	users,
+	recoveryCodes,
+	totpFactors
 } from '../db/schema';
 import { NotFoundError } from '../errors';
 
@@ -32,39 +34,53 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
 		const [account] = await tx.select().from(users).where(eq(users.id, userId));
 		if (!account) throw new NotFoundError('Compte introuvable.');
-		const [theirCandidatures, theirMemberships, progress, mails, theirSessions, changes] = await Promise.all([
-			// Theirs by account once enrolled, by address before (a candidature is made without an account).
-			tx
-				.select()
-				.from(candidatures)
-				.where(or(eq(candidatures.userId, userId), eq(candidatures.email, account.email)))
-				.orderBy(asc(candidatures.createdAt)),
-			tx.select().from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)),
-			tx
-				.select({ slug: modules.slug, title: modules.title, completedAt: moduleProgress.completedAt })
-				.from(moduleProgress)
-				.innerJoin(modules, eq(modules.id, moduleProgress.moduleId))
-				.where(eq(moduleProgress.userId, userId))
-				.orderBy(asc(moduleProgress.completedAt)),
-			tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
-			tx
-				.select({
-					createdAt: sessions.createdAt,
-					expiresAt: sessions.expiresAt,
-					lastSeenAt: sessions.lastSeenAt,
-					userAgent: sessions.userAgent,
-					network: sessions.network
-				})
-				.from(sessions)
-				.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
-				.orderBy(asc(sessions.createdAt)),
-			tx
-				.select()
-				.from(emailChanges)
-				.where(
-					and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now))
-				)
-		]);
+		const [theirCandidatures, theirMemberships, progress, mails, theirSessions, changes, factor, codes] =
+			await Promise.all([
+				// Theirs by account once enrolled, by address before (a candidature is made without an account).
+				tx
+					.select()
+					.from(candidatures)
+					.where(or(eq(candidatures.userId, userId), eq(candidatures.email, account.email)))
+					.orderBy(asc(candidatures.createdAt)),
+				tx
+					.select()
+					.from(memberships)
+					.where(eq(memberships.userId, userId))
+					.orderBy(asc(memberships.createdAt)),
+				tx
+					.select({ slug: modules.slug, title: modules.title, completedAt: moduleProgress.completedAt })
+					.from(moduleProgress)
+					.innerJoin(modules, eq(modules.id, moduleProgress.moduleId))
+					.where(eq(moduleProgress.userId, userId))
+					.orderBy(asc(moduleProgress.completedAt)),
+				tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
+				tx
+					.select({
+						createdAt: sessions.createdAt,
+						expiresAt: sessions.expiresAt,
+						lastSeenAt: sessions.lastSeenAt,
+						userAgent: sessions.userAgent,
+						network: sessions.network
+					})
+					.from(sessions)
+					.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+					.orderBy(asc(sessions.createdAt)),
+				tx
+					.select()
+					.from(emailChanges)
+					.where(
+						and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now))
+					),
+				tx
+					.select({ confirmedAt: totpFactors.confirmedAt })
+					.from(totpFactors)
+					.where(eq(totpFactors.userId, userId)),
+				tx
+					.select({ usedAt: recoveryCodes.usedAt })
+					.from(recoveryCodes)
+					.where(eq(recoveryCodes.userId, userId))
+			]);
+		const enabledAt = factor[0]?.confirmedAt ?? null;
 		return {
 			format: PERSONAL_DATA_FORMAT,
 			generatedAt: now.toISOString(),
@@ -75,6 +91,12 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 				role: account.isAdmin ? 'admin' : 'member',
 				createdAt: iso(account.createdAt),
 				lastSignInAt: iso(account.lastSignInAt)
+			},
+			// That a second factor exists and how many recovery codes are left; never the key or a code.
+			twoFactor: {
+				enabled: enabledAt !== null,
+				enabledAt: iso(enabledAt),
+				recoveryCodesLeft: enabledAt ? codes.filter((c) => c.usedAt === null).length : 0
 			},
 			pendingEmailChanges: changes.map((c) => ({
 				newEmail: c.newEmail,

@@ -105,15 +105,19 @@ describe(`re-authentication on ${driverName}`, () => {
 	it('with the password: refused when wrong (under its one field), then valid ten minutes', async () => {
 		const admin = await account(true);
 		const { token, id } = await sessionOf(admin.id);
-		const wrong = await reauthenticate(database.db, SECRET, { id, userId: admin.id }, 'pas le bon').catch(
-			(e: unknown) => e
-		);
+		const wrong = await reauthenticate(
+			database.db,
+			SECRET,
+			{ id, userId: admin.id },
+			admin,
+			'pas le bon'
+		).catch((e: unknown) => e);
 		expect(wrong).toBeInstanceOf(ValidationError);
 		expect((wrong as ValidationError).fieldErrors).toEqual({ secret: ['Mot de passe incorrect.'] });
 		expect(isRecentlyReauthenticated((await validateSessionToken(database.db, token)).session!)).toBe(false);
 
 		const at = new Date();
-		await reauthenticate(database.db, SECRET, { id, userId: admin.id }, PASSWORD, at);
+		await reauthenticate(database.db, SECRET, { id, userId: admin.id }, admin, PASSWORD, at);
 		const session = (await validateSessionToken(database.db, token)).session!;
 		expect(
 			isRecentlyReauthenticated(session, new Date(at.getTime() + REAUTHENTICATION_LIFETIME_MS - 1000))
@@ -136,9 +140,9 @@ describe(`re-authentication on ${driverName}`, () => {
 		);
 		const { token, id } = await sessionOf(admin.id);
 		await expect(
-			reauthenticate(database.db, SECRET, { id, userId: admin.id }, PASSWORD)
+			reauthenticate(database.db, SECRET, { id, userId: admin.id }, admin, PASSWORD)
 		).rejects.toBeInstanceOf(ValidationError);
-		await reauthenticate(database.db, SECRET, { id, userId: admin.id }, codeAt(key, new Date()));
+		await reauthenticate(database.db, SECRET, { id, userId: admin.id }, admin, codeAt(key, new Date()));
 		expect(isRecentlyReauthenticated((await validateSessionToken(database.db, token)).session!)).toBe(true);
 	});
 });

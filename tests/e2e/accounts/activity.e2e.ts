@@ -11,30 +11,34 @@ test.describe.configure({ mode: 'serial' });
 
 const TITLE = `Journal ${Date.now()}`;
 
-test('an admin’s actions appear on « Activité », newest first, with what changed', async ({ page }) => {
-	await signInAsAdmin(page);
-	const created = await page.request.post('/api/admin/modules', {
-		data: { title: TITLE, summary: 'Résumé', content: 'Texte', published: false, durationMinutes: 5 }
-	});
-	expect(created.status()).toBe(201);
-	// The same admin publishes it through the form of the modules page.
-	await page.goto('/admin/cours');
-	await page.getByRole('button', { name: `Publier « ${TITLE} »` }).click();
-	await expect(page.getByText('Module publié.')).toBeVisible();
+test(
+	'an admin’s actions appear on « Activité », newest first, with what changed',
+	{ tag: '@drivers' },
+	async ({ page }) => {
+		await signInAsAdmin(page);
+		const created = await page.request.post('/api/admin/modules', {
+			data: { title: TITLE, summary: 'Résumé', content: 'Texte', published: false, durationMinutes: 5 }
+		});
+		expect(created.status()).toBe(201);
+		// The same admin publishes it through the form of the modules page.
+		await page.goto('/admin/cours');
+		await page.getByRole('button', { name: `Publier « ${TITLE} »` }).click();
+		await expect(page.getByText('Module publié.')).toBeVisible();
 
-	await page.goto('/admin/activite');
-	await expect(page.getByRole('heading', { name: 'Activité', level: 1 })).toBeVisible();
-	const rows = page.getByRole('row').filter({ hasText: E2E_ADMIN.email });
-	await expect(rows.first()).toContainText('Module modifié');
-	await expect(rows.first()).toContainText('Publié : non → oui');
-	await expect(rows.nth(1)).toContainText('Module créé');
-	await expect(rows.nth(1)).toContainText(TITLE);
-	await expectNoAxeViolation(page);
+		await page.goto('/admin/activite');
+		await expect(page.getByRole('heading', { name: 'Activité', level: 1 })).toBeVisible();
+		const rows = page.getByRole('row').filter({ hasText: E2E_ADMIN.email });
+		await expect(rows.first()).toContainText('Module modifié');
+		await expect(rows.first()).toContainText('Publié : non → oui');
+		await expect(rows.nth(1)).toContainText('Module créé');
+		await expect(rows.nth(1)).toContainText(TITLE);
+		await expectNoAxeViolation(page);
 
-	await page.setViewportSize({ width: 360, height: 740 });
-	await page.reload();
-	await expectNoHorizontalScroll(page);
-});
+		await page.setViewportSize({ width: 360, height: 740 });
+		await page.reload();
+		await expectNoHorizontalScroll(page);
+	}
+);
 
 test('the filters narrow the trail by action and by admin, and say when nothing matches', async ({
 	page

@@ -48,53 +48,54 @@ for (const javaScriptEnabled of [true, false]) {
 	test.describe(javaScriptEnabled ? 'with JavaScript' : 'without JavaScript', () => {
 		test.use({ javaScriptEnabled });
 
-		test('enrol, then sign in with password and code; a reused code and a recovery code', async ({
-			page,
-			baseURL
-		}) => {
-			const email = `deux-facteurs-${javaScriptEnabled}-${Date.now()}@exemple.fr`;
-			await register(page, baseURL!, 'Deux Facteurs', email);
-			await page.waitForURL(/\/dashboard/);
-			const { key, codes } = await enrol(page);
-			if (javaScriptEnabled) {
-				await expectNoAxeViolation(page);
-				await page.setViewportSize({ width: 360, height: 740 });
-				await expectNoHorizontalScroll(page);
+		test(
+			'enrol, then sign in with password and code; a reused code and a recovery code',
+			{ tag: '@drivers' },
+			async ({ page, baseURL }) => {
+				const email = `deux-facteurs-${javaScriptEnabled}-${Date.now()}@exemple.fr`;
+				await register(page, baseURL!, 'Deux Facteurs', email);
+				await page.waitForURL(/\/dashboard/);
+				const { key, codes } = await enrol(page);
+				if (javaScriptEnabled) {
+					await expectNoAxeViolation(page);
+					await page.setViewportSize({ width: 360, height: 740 });
+					await expectNoHorizontalScroll(page);
+				}
+
+				// The password alone opens nothing: the members' area still sends to the sign-in page.
+				await signOutAndPassword(page, email);
+				await page.goto('/dashboard');
+				await expect(page).toHaveURL(/\/login\?redirectTo=/);
+
+				await signOutAndPassword(page, email);
+				if (javaScriptEnabled) await expectNoAxeViolation(page);
+				// The code the enrolment used is spent: the app's next one (a step ahead is accepted for clock drift).
+				const code = codeAt(key, new Date(Date.now() + 30_000));
+				await typeCode(page, '123456');
+				await expect(page.getByText(/n’est pas le bon/)).toBeVisible();
+				await typeCode(page, code);
+				await expect(page).toHaveURL(/\/dashboard/);
+
+				// The same code a second time: refused, even after a fresh password.
+				await signOutAndPassword(page, email);
+				await typeCode(page, code);
+				await expect(page.getByText(/déjà servi/)).toBeVisible();
+				await typeCode(page, codes[0]!);
+				await expect(page).toHaveURL(/\/dashboard/);
+				await page.goto('/profil/securite');
+				await expect(page.getByText('9 codes de secours', { exact: false })).toBeVisible();
+				// Turned off by its owner, who proves it with a code.
+				await page.getByLabel('Code de l’application ou code de secours').fill(codes[1]!);
+				await page.getByRole('button', { name: 'Désactiver la double authentification' }).click();
+				await expect(page.getByText('le mot de passe suffit de nouveau')).toBeVisible();
+				await page.context().clearCookies();
+				await page.goto('/login');
+				await page.getByLabel('Adresse e-mail').fill(email);
+				await page.getByLabel('Mot de passe').fill(PASSWORD);
+				await page.getByRole('button', { name: 'Se connecter' }).click();
+				await expect(page).toHaveURL(/\/dashboard/);
 			}
-
-			// The password alone opens nothing: the members' area still sends to the sign-in page.
-			await signOutAndPassword(page, email);
-			await page.goto('/dashboard');
-			await expect(page).toHaveURL(/\/login\?redirectTo=/);
-
-			await signOutAndPassword(page, email);
-			if (javaScriptEnabled) await expectNoAxeViolation(page);
-			// The code the enrolment used is spent: the app's next one (a step ahead is accepted for clock drift).
-			const code = codeAt(key, new Date(Date.now() + 30_000));
-			await typeCode(page, '123456');
-			await expect(page.getByText(/n’est pas le bon/)).toBeVisible();
-			await typeCode(page, code);
-			await expect(page).toHaveURL(/\/dashboard/);
-
-			// The same code a second time: refused, even after a fresh password.
-			await signOutAndPassword(page, email);
-			await typeCode(page, code);
-			await expect(page.getByText(/déjà servi/)).toBeVisible();
-			await typeCode(page, codes[0]!);
-			await expect(page).toHaveURL(/\/dashboard/);
-			await page.goto('/profil/securite');
-			await expect(page.getByText('9 codes de secours', { exact: false })).toBeVisible();
-			// Turned off by its owner, who proves it with a code.
-			await page.getByLabel('Code de l’application ou code de secours').fill(codes[1]!);
-			await page.getByRole('button', { name: 'Désactiver la double authentification' }).click();
-			await expect(page.getByText('le mot de passe suffit de nouveau')).toBeVisible();
-			await page.context().clearCookies();
-			await page.goto('/login');
-			await page.getByLabel('Adresse e-mail').fill(email);
-			await page.getByLabel('Mot de passe').fill(PASSWORD);
-			await page.getByRole('button', { name: 'Se connecter' }).click();
-			await expect(page).toHaveURL(/\/dashboard/);
-		});
+		);
 	});
 }
 

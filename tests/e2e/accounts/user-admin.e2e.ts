@@ -19,48 +19,48 @@ for (const javaScriptEnabled of [true, false]) {
 	test.describe(javaScriptEnabled ? 'with JavaScript' : 'without JavaScript', () => {
 		test.use({ javaScriptEnabled });
 
-		test('granting admin asks for the password, then works; deleting an account too', async ({
-			browser,
-			page,
-			baseURL
-		}) => {
-			const name = `Membre ${javaScriptEnabled ? 'JS' : 'HTML'} ${Date.now()}`;
-			const visitor = await browser.newPage({ baseURL });
-			await register(visitor, baseURL!, name, `membre-${Date.now()}-${javaScriptEnabled}@exemple.fr`);
-			await visitor.close();
+		test(
+			'granting admin asks for the password, then works; deleting an account too',
+			{ tag: '@drivers' },
+			async ({ browser, page, baseURL }) => {
+				const name = `Membre ${javaScriptEnabled ? 'JS' : 'HTML'} ${Date.now()}`;
+				const visitor = await browser.newPage({ baseURL });
+				await register(visitor, baseURL!, name, `membre-${Date.now()}-${javaScriptEnabled}@exemple.fr`);
+				await visitor.close();
 
-			// A fresh browser context: this session has not confirmed anything yet.
-			await signInAsAdmin(page);
-			let row = await memberRow(page, name);
-			await row.getByRole('button', { name: /Rendre administrateur/ }).click();
-			await expect(page).toHaveURL(/\/admin\/confirmer\?redirectTo=/);
-			if (javaScriptEnabled) await expectNoAxeViolation(page);
-			await page.getByLabel('Mot de passe').fill('pas le bon mot de passe');
-			await page.getByRole('button', { name: 'Confirmer' }).click();
-			await expect(page.getByText('Mot de passe incorrect.')).toBeVisible();
-			await page.getByLabel('Mot de passe').fill(PASSWORD);
-			await page.getByRole('button', { name: 'Confirmer' }).click();
-			await expect(page).toHaveURL(/\/admin\/utilisateurs\?q=/);
+				// A fresh browser context: this session has not confirmed anything yet.
+				await signInAsAdmin(page);
+				let row = await memberRow(page, name);
+				await row.getByRole('button', { name: /Rendre administrateur/ }).click();
+				await expect(page).toHaveURL(/\/admin\/confirmer\?redirectTo=/);
+				if (javaScriptEnabled) await expectNoAxeViolation(page);
+				await page.getByLabel('Mot de passe').fill('pas le bon mot de passe');
+				await page.getByRole('button', { name: 'Confirmer' }).click();
+				await expect(page.getByText('Mot de passe incorrect.')).toBeVisible();
+				await page.getByLabel('Mot de passe').fill(PASSWORD);
+				await page.getByRole('button', { name: 'Confirmer' }).click();
+				await expect(page).toHaveURL(/\/admin\/utilisateurs\?q=/);
 
-			row = page.getByRole('row', { name: new RegExp(name) });
-			await row.getByRole('button', { name: /Rendre administrateur/ }).click();
-			await expect(page.getByText('Ce compte est maintenant administrateur.')).toBeVisible();
-			row = await memberRow(page, name);
-			await expect(row).toContainText('Administrateur');
+				row = page.getByRole('row', { name: new RegExp(name) });
+				await row.getByRole('button', { name: /Rendre administrateur/ }).click();
+				await expect(page.getByText('Ce compte est maintenant administrateur.')).toBeVisible();
+				row = await memberRow(page, name);
+				await expect(row).toContainText('Administrateur');
 
-			// Within the ten minutes, no second confirmation.
-			page.once('dialog', (dialog) => dialog.accept());
-			await row.getByRole('button', { name: /Supprimer/ }).click();
-			await expect(page.getByText('Compte supprimé')).toBeVisible();
-			await page.goto(`/admin/utilisateurs?q=${encodeURIComponent(name)}`);
-			await expect(page.getByText('Aucun utilisateur ne correspond')).toBeVisible();
+				// Within the ten minutes, no second confirmation.
+				page.once('dialog', (dialog) => dialog.accept());
+				await row.getByRole('button', { name: /Supprimer/ }).click();
+				await expect(page.getByText('Compte supprimé')).toBeVisible();
+				await page.goto(`/admin/utilisateurs?q=${encodeURIComponent(name)}`);
+				await expect(page.getByText('Aucun utilisateur ne correspond')).toBeVisible();
 
-			await page.goto('/admin/activite');
-			const trail = page.locator('tbody');
-			await expect(trail.getByRole('row').first()).toContainText('Compte supprimé');
-			await expect(trail.getByRole('row').nth(1)).toContainText('Droits d’administrateur donnés');
-			await expect(trail.getByRole('row').first()).toContainText(E2E_ADMIN.email);
-		});
+				await page.goto('/admin/activite');
+				const trail = page.locator('tbody');
+				await expect(trail.getByRole('row').first()).toContainText('Compte supprimé');
+				await expect(trail.getByRole('row').nth(1)).toContainText('Droits d’administrateur donnés');
+				await expect(trail.getByRole('row').first()).toContainText(E2E_ADMIN.email);
+			}
+		);
 	});
 }
 

@@ -73,12 +73,13 @@ export const removeSecondFactorOf = (targetId: string, admin: Actor) =>
 export const isRecentlyReauthenticated = reauthentication.isRecentlyReauthenticated;
 export const reauthenticationMethod = (userId: string) =>
 	reauthentication.reauthenticationMethod(appDeps().db, userId);
-export const reauthenticate = (sessionId: string, user: { id: string }, secret: string) => {
+export const reauthenticate = (sessionId: string, user: Actor & { id: string }, secret: string) => {
 	const { db, config } = appDeps();
 	return reauthentication.reauthenticate(
 		db,
 		config.signingSecret,
 		{ id: sessionId, userId: user.id },
+		user,
 		secret
 	);
 };

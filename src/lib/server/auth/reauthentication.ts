@@ -3,6 +3,7 @@
  * or removing admin, removing someone's second factor — the admin types their password again, or a code when
  * their account has a second factor. It holds for ten minutes, for this session only.
  */
+import { recordAudit, type Actor } from '../audit/service';
 import type { Db } from '../db';
 import { ValidationError } from '../errors';
 import * as queries from './queries';
@@ -19,11 +20,15 @@ export const isRecentlyReauthenticated = (session: { reauthenticatedAt?: Date | 
 export const reauthenticationMethod = async (db: Db, userId: string) =>
 	(await hasSecondFactor(db, userId)) ? ('code' as const) : ('password' as const);
 
-/** Checks the password (or the code, with a second factor) and marks the session as confirmed now. */
+/**
+ * Checks the password (or the code, with a second factor) and marks the session as confirmed now; the audit trail
+ * records it, so that the actions of the next ten minutes are seen with the confirmation that allowed them.
+ */
 export async function reauthenticate(
 	db: Db,
 	signingSecret: string,
 	session: { id: string; userId: string },
+	user: Actor,
 	secret: string,
 	now = new Date()
 ): Promise<void> {
@@ -37,5 +42,12 @@ export async function reauthenticate(
 			throw new ValidationError({ secret: Object.values(error.fieldErrors).flat() });
 		throw error;
 	}
-	await queries.setSessionReauthenticated(db, session.id, now);
+	await db.transaction(async (tx) => {
+		await queries.setSessionReauthenticated(tx, session.id, now);
+		await recordAudit(tx, user, {
+			kind: 'admin.reauthenticated',
+			subjectType: 'user',
+			subjectId: session.userId
+		});
+	});
 }

@@ -83,6 +83,24 @@ describe(`enrolment on ${driverName}`, () => {
 	});
 });
 
+describe(`wrong codes while enrolling on ${driverName}`, () => {
+	it('count like wrong codes at sign-in: the sixth attempt waits, even with the right code', async () => {
+		const [user] = await database.db
+			.insert(users)
+			.values({ email: 'essais@exemple.fr', name: 'Essais', passwordHash: 'x' })
+			.returning();
+		const { uri } = await startEnrolment(database.db, SECRET, user!, 'Atelier');
+		for (let i = 0; i < 5; i++)
+			await expect(confirmEnrolment(database.db, SECRET, user!.id, '000000')).rejects.toBeInstanceOf(
+				ValidationError
+			);
+		await expect(
+			confirmEnrolment(database.db, SECRET, user!.id, codeAt(keyOf(uri), new Date()))
+		).rejects.toBeInstanceOf(RateLimitedError);
+		expect(await hasSecondFactor(database.db, user!.id)).toBe(false);
+	});
+});
+
 describe(`the code after the password on ${driverName}`, () => {
 	it('accepts a fresh code once, and refuses it (or an older one) afterwards', async () => {
 		const { user, key } = await enrolled(later(-60));

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '../support/fixtures';
-import { PASSWORD, fillAndSubmit, register, signIn } from '../support/accounts';
+import { PASSWORD, fillAndSubmit, register, signIn, untilHydrated } from '../support/accounts';
 import { expectNoAxeViolation } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 
@@ -145,6 +145,7 @@ test('changing the password signs out the other sessions and keeps this one', as
 test('the profile changes the member’s name', async ({ page }) => {
 	await signIn(page, base, 'lea@exemple.fr', 'une toute nouvelle phrase');
 	await page.goto(`${base}/profil`);
+	await untilHydrated(page);
 	const form = page.getByRole('form', { name: 'Changer de nom' });
 	await form.getByLabel('Nom').fill('Léa Martin');
 	await form.getByRole('button', { name: 'Enregistrer' }).click();

@@ -4,7 +4,7 @@
  * phone and passes axe.
  */
 import { expect, test } from '../support/fixtures';
-import { E2E_ADMIN, register, signInAsAdmin } from '../support/accounts';
+import { E2E_ADMIN, register, signInAsAdmin, untilHydrated } from '../support/accounts';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 
 test.describe.configure({ mode: 'serial' });
@@ -45,6 +45,7 @@ test('the filters narrow the trail by action and by admin, and say when nothing 
 }) => {
 	await signInAsAdmin(page);
 	await page.goto('/admin/activite');
+	await untilHydrated(page);
 	await page.getByRole('combobox', { name: /^Action/ }).selectOption({ label: 'Module créé' });
 	await page.getByRole('button', { name: 'Filtrer' }).click();
 	await expect(page).toHaveURL(/type=module\.created/);

@@ -25,29 +25,33 @@ async function downloadFrom(page: Page, link: ReturnType<Page['getByRole']>) {
 	return fileOf(download);
 }
 
-test('a member downloads everything held about them from their profile', async ({ page, baseURL }) => {
-	await register(page, baseURL!, MEMBER.name, MEMBER.email);
-	await page.goto('/profil');
-	const link = page.getByRole('link', { name: 'Télécharger mes données' });
-	await expect(link).toBeVisible();
-	await expectNoAxeViolation(page);
-	const file = await downloadFrom(page, link);
-	expect(file.name).toMatch(/^mes-donnees-atelier-\d{4}-\d{2}-\d{2}\.json$/);
-	expect(file.data.account).toMatchObject({ email: MEMBER.email, name: MEMBER.name, role: 'member' });
-	expect(file.data.sessions.length).toBeGreaterThanOrEqual(1);
-	expect(JSON.stringify(file.data)).not.toMatch(/argon2|passwordHash/);
+test(
+	'a member downloads everything held about them from their profile',
+	{ tag: '@drivers' },
+	async ({ page, baseURL }) => {
+		await register(page, baseURL!, MEMBER.name, MEMBER.email);
+		await page.goto('/profil');
+		const link = page.getByRole('link', { name: 'Télécharger mes données' });
+		await expect(link).toBeVisible();
+		await expectNoAxeViolation(page);
+		const file = await downloadFrom(page, link);
+		expect(file.name).toMatch(/^mes-donnees-atelier-\d{4}-\d{2}-\d{2}\.json$/);
+		expect(file.data.account).toMatchObject({ email: MEMBER.email, name: MEMBER.name, role: 'member' });
+		expect(file.data.sessions.length).toBeGreaterThanOrEqual(1);
+		expect(JSON.stringify(file.data)).not.toMatch(/argon2|passwordHash/);
 
-	const direct = await page.request.get('/profil/donnees');
-	expect(direct.headers()['cache-control']).toContain('no-store');
+		const direct = await page.request.get('/profil/donnees');
+		expect(direct.headers()['cache-control']).toContain('no-store');
 
-	// Someone else's file is not theirs to take: the admin's route sends a member home (or, on a site with no
-	// admin yet, to the first admin's set-up).
-	const theirs = await page.request.get(`/admin/utilisateurs/${file.data.account.id}/donnees`, {
-		maxRedirects: 0
-	});
-	expect(theirs.status()).toBe(303);
-	expect(theirs.headers().location).toMatch(/^\/(setup-admin)?$/);
-});
+		// Someone else's file is not theirs to take: the admin's route sends a member home (or, on a site with no
+		// admin yet, to the first admin's set-up).
+		const theirs = await page.request.get(`/admin/utilisateurs/${file.data.account.id}/donnees`, {
+			maxRedirects: 0
+		});
+		expect(theirs.status()).toBe(303);
+		expect(theirs.headers().location).toMatch(/^\/(setup-admin)?$/);
+	}
+);
 
 test('without JavaScript the link downloads the same file', async ({ browser, baseURL }) => {
 	const context = await browser.newContext({ javaScriptEnabled: false, baseURL });

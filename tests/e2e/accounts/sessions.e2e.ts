@@ -26,50 +26,51 @@ async function signedInBrowser(browser: Browser, baseURL: string, address: strin
 }
 
 for (const javaScriptEnabled of [true, false])
-	test(`a member ends another session from /profil, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, async ({
-		browser,
-		baseURL
-	}) => {
-		const address = email(javaScriptEnabled ? 'js' : 'nojs');
-		const first = await browser.newContext({ baseURL });
-		const registering = await first.newPage();
-		await register(registering, baseURL!, 'Hugo Martin', address);
-		await registering.waitForURL((url) => url.pathname !== '/register');
-		// Signed out: that session ends with it.
-		const out = await registering.request.post('/logout', {
-			form: { bye: '1' },
-			headers: { origin: baseURL!, accept: 'text/html' },
-			maxRedirects: 0
-		});
-		expect(out.status()).toBe(303);
-		await first.close();
+	test(
+		`a member ends another session from /profil, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`,
+		{ tag: '@drivers' },
+		async ({ browser, baseURL }) => {
+			const address = email(javaScriptEnabled ? 'js' : 'nojs');
+			const first = await browser.newContext({ baseURL });
+			const registering = await first.newPage();
+			await register(registering, baseURL!, 'Hugo Martin', address);
+			await registering.waitForURL((url) => url.pathname !== '/register');
+			// Signed out: that session ends with it.
+			const out = await registering.request.post('/logout', {
+				form: { bye: '1' },
+				headers: { origin: baseURL!, accept: 'text/html' },
+				maxRedirects: 0
+			});
+			expect(out.status()).toBe(303);
+			await first.close();
 
-		const desk = await signedInBrowser(browser, baseURL!, address, {
-			javaScriptEnabled,
-			viewport: { width: 360, height: 800 }
-		});
-		const phone = await signedInBrowser(browser, baseURL!, address, { userAgent: IPHONE });
+			const desk = await signedInBrowser(browser, baseURL!, address, {
+				javaScriptEnabled,
+				viewport: { width: 360, height: 800 }
+			});
+			const phone = await signedInBrowser(browser, baseURL!, address, { userAgent: IPHONE });
 
-		await desk.page.goto('/profil');
-		const sessions = desk.page.getByRole('region', { name: 'Mes sessions' }).getByRole('listitem');
-		await expect(sessions).toHaveCount(2);
-		await expect(sessions.filter({ hasText: 'cette session' })).toContainText('Chrome sur Linux');
-		await expect(sessions.filter({ hasText: 'Safari sur iPhone' })).toContainText(
-			'réseau local (127.0.0.0/24)'
-		);
-		await expectNoHorizontalScroll(desk.page);
-		if (javaScriptEnabled) await expectNoAxeViolation(desk.page);
+			await desk.page.goto('/profil');
+			const sessions = desk.page.getByRole('region', { name: 'Mes sessions' }).getByRole('listitem');
+			await expect(sessions).toHaveCount(2);
+			await expect(sessions.filter({ hasText: 'cette session' })).toContainText('Chrome sur Linux');
+			await expect(sessions.filter({ hasText: 'Safari sur iPhone' })).toContainText(
+				'réseau local (127.0.0.0/24)'
+			);
+			await expectNoHorizontalScroll(desk.page);
+			if (javaScriptEnabled) await expectNoAxeViolation(desk.page);
 
-		await desk.page.getByRole('button', { name: 'Déconnecter Safari sur iPhone' }).click();
-		await expect(desk.page.getByText('Session déconnectée.')).toBeVisible();
-		await expect(sessions).toHaveCount(1);
+			await desk.page.getByRole('button', { name: 'Déconnecter Safari sur iPhone' }).click();
+			await expect(desk.page.getByText('Session déconnectée.')).toBeVisible();
+			await expect(sessions).toHaveCount(1);
 
-		// The phone is signed out at its next request.
-		await phone.page.goto('/profil');
-		await expect(phone.page).toHaveURL(/\/login\?redirectTo=%2Fprofil$/);
-		await phone.context.close();
-		await desk.context.close();
-	});
+			// The phone is signed out at its next request.
+			await phone.page.goto('/profil');
+			await expect(phone.page).toHaveURL(/\/login\?redirectTo=%2Fprofil$/);
+			await phone.context.close();
+			await desk.context.close();
+		}
+	);
 
 test('« Déconnecter toutes les autres sessions » keeps only this one', async ({ browser, baseURL }) => {
 	const address = email('all');

@@ -6,18 +6,19 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { PASSWORD, register } from '../support/accounts';
+import { PASSWORD, register, untilHydrated } from '../support/accounts';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { codeAt, keyOf } from '../../helpers/totp';
 
 /** Enrols the signed-in user from /profil, returning the key (as the app would read it) and the recovery codes. */
-async function enrol(page: Page, base = '') {
+async function enrol(page: Page, { base = '', javaScript = true } = {}) {
 	await page.goto(`${base}/profil`);
 	await expect(page.getByRole('heading', { name: 'Sécurité' })).toBeVisible();
 	await page.getByRole('link', { name: 'Activer la double authentification' }).click();
 	await page.getByRole('button', { name: 'Activer la double authentification' }).click();
 	await expect(page.locator('figure.qr svg')).toBeVisible();
+	if (javaScript) await untilHydrated(page);
 	const key = keyOf(await page.locator('code.key').innerText());
 	await page.getByLabel(/code à six chiffres/).fill('000000');
 	await page.getByRole('button', { name: 'Activer', exact: true }).click();
@@ -55,7 +56,7 @@ for (const javaScriptEnabled of [true, false]) {
 				const email = `deux-facteurs-${javaScriptEnabled}-${Date.now()}@exemple.fr`;
 				await register(page, baseURL!, 'Deux Facteurs', email);
 				await page.waitForURL(/\/dashboard/);
-				const { key, codes } = await enrol(page);
+				const { key, codes } = await enrol(page, { javaScript: javaScriptEnabled });
 				if (javaScriptEnabled) {
 					await expectNoAxeViolation(page);
 					await page.setViewportSize({ width: 360, height: 740 });
@@ -83,6 +84,7 @@ for (const javaScriptEnabled of [true, false]) {
 				await typeCode(page, codes[0]!);
 				await expect(page).toHaveURL(/\/dashboard/);
 				await page.goto('/profil/securite');
+				if (javaScriptEnabled) await untilHydrated(page);
 				await expect(page.getByText('9 codes de secours', { exact: false })).toBeVisible();
 				// Turned off by its owner, who proves it with a code.
 				await page.getByLabel('Code de l’application ou code de secours').fill(codes[1]!);
@@ -132,7 +134,7 @@ test.describe('ADMIN_2FA=required', () => {
 		expect(api.status()).toBe(403);
 		expect((await api.json()).detail).toContain('double authentification');
 
-		await enrol(page, server.url);
+		await enrol(page, { base: server.url });
 		await page.goto(`${server.url}/admin`);
 		await expect(page).toHaveURL(`${server.url}/admin`);
 		expect((await page.request.get(`${server.url}/api/admin/site-images`)).status()).toBe(200);

@@ -5,13 +5,15 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { E2E_ADMIN, PASSWORD, register, signInAsAdmin } from '../support/accounts';
+import { E2E_ADMIN, PASSWORD, register, signInAsAdmin, untilHydrated } from '../support/accounts';
 import { expectNoAxeViolation } from '../support/a11y';
 
 test.describe.configure({ mode: 'serial' });
 
-async function memberRow(page: Page, name: string) {
+async function memberRow(page: Page, name: string, javaScript = true) {
 	await page.goto(`/admin/utilisateurs?q=${encodeURIComponent(name)}`);
+	// With JavaScript, the actions are enhanced once the page is hydrated; without it, the mark never comes.
+	if (javaScript) await untilHydrated(page);
 	return page.getByRole('row', { name: new RegExp(name) });
 }
 
@@ -30,9 +32,10 @@ for (const javaScriptEnabled of [true, false]) {
 
 				// A fresh browser context: this session has not confirmed anything yet.
 				await signInAsAdmin(page);
-				let row = await memberRow(page, name);
+				let row = await memberRow(page, name, javaScriptEnabled);
 				await row.getByRole('button', { name: /Rendre administrateur/ }).click();
 				await expect(page).toHaveURL(/\/admin\/confirmer\?redirectTo=/);
+				if (javaScriptEnabled) await untilHydrated(page);
 				if (javaScriptEnabled) await expectNoAxeViolation(page);
 				await page.getByLabel('Mot de passe').fill('pas le bon mot de passe');
 				await page.getByRole('button', { name: 'Confirmer' }).click();
@@ -44,7 +47,7 @@ for (const javaScriptEnabled of [true, false]) {
 				row = page.getByRole('row', { name: new RegExp(name) });
 				await row.getByRole('button', { name: /Rendre administrateur/ }).click();
 				await expect(page.getByText('Ce compte est maintenant administrateur.')).toBeVisible();
-				row = await memberRow(page, name);
+				row = await memberRow(page, name, javaScriptEnabled);
 				await expect(row).toContainText('Administrateur');
 
 				// Within the ten minutes, no second confirmation.

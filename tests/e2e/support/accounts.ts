@@ -71,3 +71,12 @@ export async function adminApiOn(baseURL: string) {
 	if (login.status() !== 303) throw new Error(`admin sign-in answered ${login.status()}`);
 	return admin;
 }
+
+/**
+ * With JavaScript, after a full page load: waits until SvelteKit has hydrated the page (the root layout marks
+ * `<html data-hydrated>`), since hydration resets what a test typed or chose before it. Pages without the client
+ * never get the mark: call it only where JavaScript runs.
+ */
+export async function untilHydrated(page: Page) {
+	await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+}

@@ -99,24 +99,25 @@ export async function confirmEnrolment(
 	now = new Date()
 ): Promise<string[]> {
 	await rateLimit.check(db, secondFactorLimit, userId);
-	return db.transaction(async (tx) => {
+	const codes = await db.transaction(async (tx) => {
 		const [factor] = await tx.select().from(totpFactors).where(eq(totpFactors.userId, userId)).for('update');
 		if (!factor || factor.confirmedAt)
 			throw new ValidationError({ code: ['Recommencez l’activation : aucune n’est en cours.'] });
 		const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
-		if (step === null) {
-			await rateLimit.increment(tx, secondFactorLimit, userId);
-			throw new ValidationError({ code: [WRONG_CODE] });
-		}
+		if (step === null) return null;
 		await tx
 			.update(totpFactors)
 			.set({ confirmedAt: now, lastStep: step })
 			.where(eq(totpFactors.userId, userId));
-		const codes = newRecoveryCodes();
+		const fresh = newRecoveryCodes();
 		await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-		await tx.insert(recoveryCodes).values(codes.map((c) => ({ hash: recoveryCodeHash(c), userId })));
-		return codes;
+		await tx.insert(recoveryCodes).values(fresh.map((c) => ({ hash: recoveryCodeHash(c), userId })));
+		return fresh;
 	});
+	if (codes) return codes;
+	// Counted outside the transaction, which a refusal inside it would have rolled back.
+	await rateLimit.increment(db, secondFactorLimit, userId);
+	throw new ValidationError({ code: [WRONG_CODE] });
 }
 
 /**

@@ -57,45 +57,12 @@ export function setLogLevel(level: LogLevel): void {
 	shared[LEVEL] = LOG_LEVELS.indexOf(level);
 }
 
-/**
- * Info and debug lines (a request line per request) leave in one write per turn of the event loop: under load a
- * write call per line was a third of what a cached page cost beyond sending it. Warnings and errors go at once,
- * after what is pending, so the order holds; the pending lines are written on exit too (stdout is synchronous
- * for files, pipes and terminals on Linux, so nothing is lost when the process ends).
- */
-let pending: string[] = [];
-let flushScheduled = false;
-
-function flushPending(): void {
-	flushScheduled = false;
-	if (!pending.length) return;
-	const chunk = `${pending.join('\n')}\n`;
-	pending = [];
-	process.stdout.write(chunk);
-}
-
-let exitHooked = false;
-
-function writeLater(line: string): void {
-	pending.push(line);
-	if (flushScheduled) return;
-	flushScheduled = true;
-	setImmediate(flushPending);
-	if (!exitHooked) {
-		exitHooked = true;
-		process.once('exit', flushPending);
-	}
-}
-
 function write(level: LogLevel, message: string, fields: Fields = {}) {
 	if (LOG_LEVELS.indexOf(level) < (shared[LEVEL] ?? 1)) return;
 	const entry = { time: new Date().toISOString(), level, message, ...(clean(fields) as Fields) };
 	const line = JSON.stringify(entry);
-	if (level === 'debug' || level === 'info') writeLater(line);
-	else {
-		flushPending();
-		console.error(line);
-	}
+	if (level === 'debug' || level === 'info') console.log(line);
+	else console.error(line);
 }
 
 /** How long a repeated event stays quiet after it was written, and how many kinds of event are remembered. */

@@ -116,7 +116,7 @@ export async function rawResponse(url, headers = BROWSER_HEADERS) {
  * the same load generator, compressed as browsers ask. The baseline is checked before anything is measured
  * (same status, byte-for-byte the same body); a round with a non-2xx answer makes the figure null (no ratio).
  */
-export async function againstBareServer(server, target, { warm = 800, total = 3000, rounds = 3 } = {}) {
+export async function againstBareServer(server, target, { warm = 3000, total = 3000, rounds = 5 } = {}) {
 	const app = await rawResponse(server.url + target);
 	if (app.status !== 200) throw new Error(`${target} answered ${app.status}`);
 	if (app.headers['x-page-cache'] !== 'HIT') throw new Error(`${target} is not served from the cache`);

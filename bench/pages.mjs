@@ -7,7 +7,7 @@ export async function benchPages() {
 	const server = await startServer();
 	try {
 		await fetch(`${server.url}/`);
-		const home = await againstBareServer(server, '/', { warm: 1000, total: 4000 });
+		const home = await againstBareServer(server, '/', { total: 4000 });
 		console.log(
 			`pages.cached_home_ratio ${ratioText(home)} (cached ${fmt(home.appRps, 0)} req/s, p50 ${fmt(home.appP50)} ms vs bare node:http sending the same ${(home.bytes / 1024).toFixed(0)} KB (${home.encoding}) ${fmt(home.bareRps, 0)} req/s, p50 ${fmt(home.bareP50)} ms; 16 clients; goal >= 0.95)`
 		);

@@ -41,6 +41,11 @@ export function admitBody(
 		res.writeHead(answer.status, { ...Object.fromEntries(headers), ...answer.headers });
 		res.end(answer.body);
 	};
+	// Most requests (every page and image GET) carry no body: nothing to admit, and no URL to parse for a limit.
+	if (!hasBody(req)) {
+		pass(req);
+		return;
+	}
 	closeAfterEarlyAnswer(req, res);
 	const limit = bodyLimit(req.method, req.url);
 	const declared = declaredLength(req.headers['content-length']);
@@ -87,8 +92,8 @@ export function admitBody(
  * and a socket closed on unread data answers it with a reset, which can make it lose our answer. So the
  * connection first sends its end, then reads and drops what still comes for a moment, then closes.
  */
+/** For a request with a body (the caller checked `hasBody`). */
 function closeAfterEarlyAnswer(req: IncomingMessage, res: ServerResponse): void {
-	if (!hasBody(req)) return;
 	let early = false;
 	// Node has no event before the head goes out: the head is written by writeHead, or by the first write or
 	// end through it — the place where `Connection: close` can still be added.

@@ -7,7 +7,6 @@ export const AUDIT_KINDS = {
 	'admin.first_created': 'Premier administrateur créé',
 	'admin.created_by_cli': 'Administrateur créé en ligne de commande',
 	'user.password_link_by_cli': 'Lien de mot de passe donné en ligne de commande',
-	'user.second_factor_removed_by_cli': 'Double authentification retirée en ligne de commande',
 	'admin.reauthenticated': 'Identité confirmée (actions sensibles)',
 	'user.admin_granted': 'Droits d’administrateur donnés',
 	'user.admin_revoked': 'Droits d’administrateur retirés',

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import * as auth from '../lib/server/auth/recovery';
-import { removeSecondFactorByCli } from '../lib/server/auth/two-factor';
+import { removeSecondFactorByCli } from '../lib/server/auth/administration';
 import { loadConfig } from '../lib/server/config';
 import { AppError } from '../lib/server/errors';
 import { openCommandDatabase, runCommand } from './command';

@@ -10,11 +10,11 @@ import {
 	disableOwn,
 	hasSecondFactor,
 	pendingEnrolment,
-	removeSecondFactorByCli,
 	startEnrolment,
 	twoFactorState,
 	verifySecondFactor
 } from '../../src/lib/server/auth/two-factor';
+import { removeSecondFactorByCli } from '../../src/lib/server/auth/administration';
 import { auditEvents, totpFactors, users } from '../../src/lib/server/db/schema';
 import { RateLimitedError, ValidationError } from '../../src/lib/server/errors';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
@@ -177,6 +177,6 @@ describe(`removal on ${driverName}`, () => {
 		expect(await hasSecondFactor(database.db, lost.user.id)).toBe(false);
 		expect(await removeSecondFactorByCli(database.db, lost.user.email)).toBe(false);
 		const trail = await database.db.select().from(auditEvents).where(eq(auditEvents.subjectId, lost.user.id));
-		expect(trail.map((e) => [e.kind, e.actorId])).toEqual([['user.second_factor_removed_by_cli', null]]);
+		expect(trail.map((e) => [e.kind, e.actorId])).toEqual([['user.second_factor_removed', null]]);
 	});
 });

@@ -6,6 +6,7 @@
  */
 import type { AuditKind } from '$lib/audit';
 import type { AuditQuery } from '$lib/schemas/audit';
+import { dayRange } from '$lib/schemas/query';
 import type { DbOrTx } from '../db';
 import * as queries from './queries';
 import type { AuditFilters } from './queries';
@@ -59,16 +60,9 @@ export function changesOf<T extends object>(
 	return changes;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The page's query string as filters: "au 12 mars" includes the 12th. */
+/** The page's query string as filters. */
 export function auditFiltersOf(query: AuditQuery): AuditFilters {
-	return {
-		actorId: query.admin,
-		kind: query.type,
-		from: query.du ? new Date(`${query.du}T00:00:00Z`) : undefined,
-		to: query.au ? new Date(new Date(`${query.au}T00:00:00Z`).getTime() + DAY_MS) : undefined
-	};
+	return { actorId: query.admin, kind: query.type, ...dayRange(query.du, query.au) };
 }
 
 export const AUDIT_PAGE_SIZE = 50;

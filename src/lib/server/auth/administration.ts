@@ -2,13 +2,12 @@
  * What an admin does to other accounts from the users list (issue "Trust", point 2): grant or remove admin, remove
  * a lost second factor. Each behind a recent re-authentication (the route asks), each in the audit trail, and
  * never leaving the site without an administrator. Deleting an account is the memberships domain's (it cancels the
- * subscription first).
+ * subscription first). Bundled into `npm run admin` too: it imports nothing that renders e-mails.
  */
 import type { Db } from '../db';
 import { ConflictError, NotFoundError } from '../errors';
-import { recordAudit, type Actor } from '../audit/service';
+import { CLI_ACTOR, recordAudit, type Actor } from '../audit/service';
 import * as queries from './queries';
-import { ADMIN_SETUP_LOCK } from './service';
 import { hasSecondFactor, removeFactor } from './two-factor';
 
 const LAST_ADMIN = 'Il doit rester au moins un administrateur : nommez-en un autre d’abord.';
@@ -21,7 +20,7 @@ export async function setAdminRole(
 	actor: Actor
 ): Promise<boolean> {
 	return db.transaction(async (tx) => {
-		await queries.lockForTransaction(tx, ADMIN_SETUP_LOCK);
+		await queries.lockForTransaction(tx, queries.ADMIN_SETUP_LOCK);
 		const target = await queries.userById(tx, targetId);
 		if (!target) throw new NotFoundError('Compte introuvable.');
 		if (target.isAdmin === isAdmin) return false;
@@ -51,6 +50,13 @@ export async function removeSecondFactorOf(db: Db, targetId: string, actor: Acto
 		});
 		return true;
 	});
+}
+
+/** `npm run admin -- remove-2fa <email>`: the same removal, by the command line (its actor in the trail). */
+export async function removeSecondFactorByCli(db: Db, email: string): Promise<boolean> {
+	const user = await queries.userByEmail(db, email.trim().toLowerCase());
+	if (!user) throw new NotFoundError(`Aucun compte pour ${email}.`);
+	return removeSecondFactorOf(db, user.id, CLI_ACTOR);
 }
 
 /** Refuses what would leave the site without an admin, or an admin deleting their own account from the list. */

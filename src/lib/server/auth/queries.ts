@@ -35,6 +35,12 @@ export async function countUsers(db: DbOrTx): Promise<number> {
 }
 
 /** Holds a transaction-scoped advisory lock: concurrent holders of the same key run one after the other. */
+/**
+ * Serialises what decides how many admins exist: the first-admin setup, granting and removing admin (service.ts,
+ * administration.ts).
+ */
+export const ADMIN_SETUP_LOCK = 7_346_129_002;
+
 export async function lockForTransaction(tx: DbOrTx, key: number): Promise<void> {
 	await tx.execute(sql`select pg_advisory_xact_lock(${key})`);
 }

@@ -49,9 +49,6 @@ export class InvalidCredentialsError extends AppError {
 	}
 }
 
-/** Serialises what decides how many admins exist: the first-admin setup, granting and removing admin. */
-export const ADMIN_SETUP_LOCK = 7_346_129_002;
-
 function assertPasswordPolicy(password: string, field = 'password') {
 	const problems = passwordProblems(password);
 	if (problems.length) throw new ValidationError({ [field]: problems });
@@ -174,7 +171,7 @@ export async function setupFirstAdmin(db: Db, input: RegisterInput, address: str
 	assertPasswordPolicy(input.password);
 	const passwordHash = await hashPassword(input.password);
 	return db.transaction(async (tx) => {
-		await queries.lockForTransaction(tx, ADMIN_SETUP_LOCK);
+		await queries.lockForTransaction(tx, queries.ADMIN_SETUP_LOCK);
 		if (await adminExists(tx)) throw new AdminAlreadyExistsError();
 		const email = input.email.toLowerCase();
 		if (await queries.userByEmail(tx, email)) throw emailTaken();

@@ -5,10 +5,9 @@
  */
 import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db';
-import { recoveryCodes, totpFactors, users } from '../db/schema';
-import { NotFoundError, ValidationError } from '../errors';
+import { recoveryCodes, totpFactors } from '../db/schema';
+import { ValidationError } from '../errors';
 import * as rateLimit from '../abuse/rate-limit';
-import { CLI_ACTOR, recordAudit } from '../audit/service';
 import {
 	decryptKey,
 	encryptKey,
@@ -182,23 +181,4 @@ export async function disableOwn(db: Db, signingSecret: string, userId: string, 
 export async function removeFactor(db: DbOrTx, userId: string): Promise<void> {
 	await db.delete(totpFactors).where(eq(totpFactors.userId, userId));
 	await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-}
-
-/** `npm run admin -- remove-2fa <email>`: the phone is lost and so are the recovery codes. Audited. */
-export async function removeSecondFactorByCli(db: Db, email: string): Promise<boolean> {
-	const account = email.trim().toLowerCase();
-	return db.transaction(async (tx) => {
-		const [user] = await tx.select().from(users).where(eq(users.email, account));
-		if (!user) throw new NotFoundError(`Aucun compte pour ${email}.`);
-		const had = await hasSecondFactor(tx, user.id);
-		await removeFactor(tx, user.id);
-		if (had)
-			await recordAudit(tx, CLI_ACTOR, {
-				kind: 'user.second_factor_removed_by_cli',
-				subjectType: 'user',
-				subjectId: user.id,
-				changes: { twoFactor: { before: true, after: false } }
-			});
-		return had;
-	});
 }

@@ -1,4 +1,5 @@
 import type { LeadFiltersQuery } from '$lib/schemas/leads';
+import { dayRange } from '$lib/schemas/query';
 import type { LeadFilters } from './queries';
 
 /** The inbox's tabs, as `?onglet=` spells them. */
@@ -14,8 +15,7 @@ export function filtersOf(query: LeadFiltersQuery): LeadFilters {
 		spam: query.spam === 'tous' ? undefined : query.spam === 'oui',
 		handled: yesNo(query.traitee),
 		notifyFailed: query.notification === 'echec' || undefined,
-		from: query.du ? new Date(`${query.du}T00:00:00Z`) : undefined,
-		to: query.au ? new Date(`${query.au}T23:59:59.999Z`) : undefined
+		...dayRange(query.du, query.au)
 	};
 }
 

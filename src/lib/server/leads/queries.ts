@@ -1,5 +1,5 @@
 /** The leads domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, count, desc, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { leads, type Lead } from '../db/schema';
 
@@ -22,7 +22,8 @@ function where(filters: LeadFilters): SQL | undefined {
 	if (filters.handled !== undefined) conditions.push(eq(leads.handled, filters.handled));
 	if (filters.notifyFailed) conditions.push(isNotNull(leads.notifyError), isNull(leads.notifiedAt));
 	if (filters.from) conditions.push(gte(leads.createdAt, filters.from));
-	if (filters.to) conditions.push(lte(leads.createdAt, filters.to));
+	// Exclusive: `to` is the start of the day after the last one asked for (dayRange).
+	if (filters.to) conditions.push(lt(leads.createdAt, filters.to));
 	return conditions.length ? and(...conditions) : undefined;
 }
 

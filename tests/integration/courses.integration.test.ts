@@ -223,6 +223,20 @@ describe(`members' progress on ${driverName}`, () => {
 		expect(await database.db.select().from(moduleProgress)).toHaveLength(0);
 	});
 
+	it('a module page shows the version it reads: an edit is rendered at once, then served from the cache', async () => {
+		const { a } = await three();
+		const reader = { id: memberId, isAdmin: false };
+		await service.updateModule(database.db, a.id, { content: '## Avant\n\nLe *mortier*.' }, admin);
+		const first = await service.modulePage(database.db, a.slug, reader);
+		expect(first.html).toContain('<em>mortier</em>');
+		// The same version again: the cached HTML, the very same string.
+		expect((await service.modulePage(database.db, a.slug, reader)).html).toBe(first.html);
+		await service.updateModule(database.db, a.id, { content: '## Après\n\nLa **chaux**.' }, admin);
+		const edited = await service.modulePage(database.db, a.slug, reader);
+		expect(edited.html).toContain('<strong>chaux</strong>');
+		expect(edited.html).not.toContain('mortier');
+	});
+
 	it('a dashboard with no published module says 0 % and has no next module', async () => {
 		expect(await service.progressOf(database.db, memberId)).toEqual({
 			modules: [],

@@ -1,5 +1,5 @@
 /** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { moduleProgress, modules, type Module } from '../db/schema';
 
@@ -22,6 +22,41 @@ export const publishedModules = (db: DbOrTx) =>
 		.from(modules)
 		.where(eq(modules.published, true))
 		.orderBy(asc(modules.position), asc(modules.createdAt));
+
+/**
+ * What a reader's page needs, in one query: the published modules in order, each with whether `userId` completed
+ * it, plus the module `alsoSlug` even unpublished (an admin's preview). No content: a module's HTML is rendered
+ * once per version (service.moduleHtml), so its Markdown is read only when that version is not rendered yet.
+ */
+export const readerModules = (db: DbOrTx, userId: string, alsoSlug: string | null = null) =>
+	db
+		.select({
+			id: modules.id,
+			slug: modules.slug,
+			title: modules.title,
+			summary: modules.summary,
+			durationMinutes: modules.durationMinutes,
+			published: modules.published,
+			updatedAt: modules.updatedAt,
+			completed: sql<boolean>`${moduleProgress.userId} is not null`.mapWith(Boolean)
+		})
+		.from(modules)
+		.leftJoin(moduleProgress, and(eq(moduleProgress.moduleId, modules.id), eq(moduleProgress.userId, userId)))
+		.where(
+			alsoSlug === null
+				? eq(modules.published, true)
+				: or(eq(modules.published, true), eq(modules.slug, alsoSlug))
+		)
+		.orderBy(asc(modules.position), asc(modules.createdAt));
+
+/** A module's Markdown, with the version it is (updatedAt), or nothing when the module is gone. */
+export const moduleContent = async (db: DbOrTx, id: string) =>
+	(
+		await db
+			.select({ content: modules.content, updatedAt: modules.updatedAt })
+			.from(modules)
+			.where(eq(modules.id, id))
+	)[0];
 
 export const moduleById = async (db: DbOrTx, id: string) =>
 	(await db.select().from(modules).where(eq(modules.id, id)))[0];

@@ -149,20 +149,19 @@ export interface Progress {
 	next: ModuleState | null;
 }
 
+/** A reader's progress over the published modules (one query: the modules and their completion together). */
 export async function progressOf(db: DbOrTx, userId: string): Promise<Progress> {
-	const published = await queries.publishedModules(db);
-	const done = await queries.completedIds(
-		db,
-		userId,
-		published.map((m) => m.id)
-	);
+	return progressFrom(await queries.readerModules(db, userId));
+}
+
+function progressFrom(published: ModuleState[]): Progress {
 	const list = published.map((m) => ({
 		id: m.id,
 		slug: m.slug,
 		title: m.title,
 		summary: m.summary,
 		durationMinutes: m.durationMinutes,
-		completed: done.has(m.id)
+		completed: m.completed
 	}));
 	const completed = list.filter((m) => m.completed).length;
 	return {
@@ -176,34 +175,41 @@ export async function progressOf(db: DbOrTx, userId: string): Promise<Progress> 
 
 /**
  * A module's HTML, rendered once per version: a 3 000-word module takes milliseconds to render, and every member
- * reads the same bytes. Keyed by id and last update; the oldest entries go first past a few hundred.
+ * reads the same bytes. Keyed by id and last update, so an edit is seen at once by every instance (each renders
+ * the new version once); the Markdown is read from the database only on a miss. The oldest entries go first past
+ * a few hundred.
  */
 const rendered = new Map<string, string>();
 const RENDERED_MAX = 200;
-export function moduleHtml(module: Pick<Module, 'id' | 'updatedAt' | 'content'>): string {
-	const key = `${module.id}:${module.updatedAt.getTime()}`;
-	let html = rendered.get(key);
-	if (html === undefined) {
-		html = renderMarkdown(module.content);
-		if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
-		rendered.set(key, html);
-	}
+const renderedKey = (id: string, updatedAt: Date) => `${id}:${updatedAt.getTime()}`;
+
+async function moduleHtml(db: DbOrTx, module: { id: string; updatedAt: Date }): Promise<string> {
+	const cached = rendered.get(renderedKey(module.id, module.updatedAt));
+	if (cached !== undefined) return cached;
+	const source = await queries.moduleContent(db, module.id);
+	if (!source) throw new NotFoundError('Module introuvable.');
+	// Keyed by the version read, which is the newer one if the module changed in between.
+	const html = renderMarkdown(source.content);
+	if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+	rendered.set(renderedKey(module.id, source.updatedAt), html);
 	return html;
 }
 
 /**
  * A module page: the module, whether the reader completed it, and its neighbours among the published ones.
- * An unpublished module is not found, except for admins (who see a preview).
+ * An unpublished module is not found, except for admins (who see a preview). One query for all of it, and one
+ * more the first time a version of the module is shown.
  */
 export async function modulePage(db: DbOrTx, slug: string, reader: { id: string; isAdmin: boolean }) {
-	const module = await queries.moduleBySlug(db, slug);
+	const rows = await queries.readerModules(db, reader.id, slug);
+	const module = rows.find((m) => m.slug === slug);
 	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
-	const progress = await progressOf(db, reader.id);
+	const progress = progressFrom(rows.filter((m) => m.published));
 	const index = progress.modules.findIndex((m) => m.id === module.id);
 	return {
 		module,
-		html: moduleHtml(module),
-		completed: progress.modules[index]?.completed ?? false,
+		html: await moduleHtml(db, module),
+		completed: module.completed,
 		previous: index > 0 ? progress.modules[index - 1]! : null,
 		next: index >= 0 && index < progress.modules.length - 1 ? progress.modules[index + 1]! : null,
 		progress

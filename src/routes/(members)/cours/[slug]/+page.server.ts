@@ -19,7 +19,12 @@ export const load: PageServerLoad = async (event) => {
 				completed: page.completed,
 				previous: page.previous,
 				next: page.next,
-				progress: page.progress,
+				// The bar's figures only: the list of modules is the dashboard's, not this page's data.
+				progress: {
+					completed: page.progress.completed,
+					total: page.progress.total,
+					percent: page.progress.percent
+				},
 				module: {
 					slug: page.module.slug,
 					title: page.module.title,

@@ -100,10 +100,10 @@ const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encod
 
 /**
  * One response exactly as it crossed the wire: status, headers and the body's bytes as sent (still compressed:
- * undici's `request` does not decode, unlike fetch).
+ * undici's `request` does not decode, unlike fetch). `init` makes it another request than a GET (method, body).
  */
-export async function rawResponse(url, headers = BROWSER_HEADERS) {
-	const response = await request(url, { headers });
+export async function rawResponse(url, headers = BROWSER_HEADERS, init = {}) {
+	const response = await request(url, { headers, ...init });
 	const body = Buffer.from(await response.body.arrayBuffer());
 	const kept = Object.fromEntries(
 		Object.entries(response.headers).filter(([name, value]) => !HOP_HEADERS.has(name) && value !== undefined)

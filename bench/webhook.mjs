@@ -1,12 +1,14 @@
-// Part "webhook" of `npm run bench` (issue "Training programme, part 2", point 9): distinct signed Stripe events
-// applied per second by the built server on PostgreSQL, 16 concurrent senders, against a bare script doing the
-// same number of signature verifications (the official package's constructEventAsync) and one insert each, with
-// the same concurrency, in the same run.
+// Part "webhook" of `npm run bench` (issue "Training programme, part 2", point 9; issue "Measured right", points 1
+// and 4): distinct signed Stripe events applied per second by the built server on PostgreSQL, 16 concurrent
+// senders, against a bare node:http server (bench/bare-webhook.mjs) that verifies each signature with the official
+// package, inserts one row and answers the same bytes as the app, under the same load generator in the same run.
+// Also printed, to say where the time goes: the same verification and insert in this process, with no HTTP at all.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import Stripe from 'stripe';
 import { Pool } from 'undici';
-import { fmt, startServer } from './lib.mjs';
+import { fmt, freePort, rawResponse, startServer } from './lib.mjs';
 
 const CONCURRENCY = 16;
 const EVENTS = 1500;
@@ -16,15 +18,16 @@ const stripe = new Stripe('sk_test_bench');
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
-/** `total` tasks with `concurrency` workers; requests per second and latency percentiles (ms). */
+/** `total` tasks with `concurrency` workers (a task answering false failed); per second, latency percentiles (ms). */
 async function run(total, concurrency, task) {
 	const latencies = [];
+	let failures = 0;
 	let next = 0;
 	const worker = async () => {
 		while (next < total) {
 			const i = next++;
 			const start = performance.now();
-			await task(i);
+			if ((await task(i)) === false) failures++;
 			latencies.push(performance.now() - start);
 		}
 	};
@@ -32,7 +35,12 @@ async function run(total, concurrency, task) {
 	await Promise.all(Array.from({ length: concurrency }, worker));
 	const seconds = (performance.now() - started) / 1000;
 	latencies.sort((a, b) => a - b);
-	return { rps: total / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+	return {
+		rps: total / seconds,
+		p50: percentile(latencies, 0.5),
+		p99: percentile(latencies, 0.99),
+		failures
+	};
 }
 
 /** One `customer.subscription.updated` per distinct subscription, each naming one of our candidatures. */
@@ -58,6 +66,43 @@ function events(candidatureIds, prefix) {
 		});
 		return { payload, header: stripe.webhooks.generateTestHeaderString({ payload, secret }) };
 	});
+}
+
+const probeRequest = ({ payload, header }) => ({
+	method: 'POST',
+	headers: { 'content-type': 'application/json', 'stripe-signature': header },
+	body: payload
+});
+
+/** Keep-alive connections to `base`; `event` answers whether the webhook said 200 (the body read to the end). */
+function sender(base) {
+	const pool = new Pool(base, { connections: CONCURRENCY, pipelining: 1 });
+	return {
+		event: async (signed) => {
+			const { statusCode, body } = await pool.request({
+				path: '/api/payments/webhook',
+				...probeRequest(signed)
+			});
+			for await (const _ of body); // read to the end
+			return statusCode === 200;
+		},
+		close: () => pool.close()
+	};
+}
+
+async function startBareWebhook(databaseUrl, answer) {
+	const port = await freePort();
+	const encoded = JSON.stringify({ ...answer, body: answer.body.toString('base64') });
+	const child = spawn(
+		process.execPath,
+		['bench/bare-webhook.mjs', String(port), databaseUrl, secret, encoded],
+		{ stdio: ['ignore', 'pipe', 'inherit'] }
+	);
+	await new Promise((resolve) => child.stdout.once('data', resolve));
+	return {
+		url: `http://127.0.0.1:${port}`,
+		stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM')))
+	};
 }
 
 export async function benchWebhook() {
@@ -98,30 +143,40 @@ export async function benchWebhook() {
 		).map((r) => r.id);
 
 		// The server: every event is verified, recorded and applied (a membership row per subscription).
-		const pool = new Pool(server.url, { connections: CONCURRENCY, pipelining: 1 });
-		const send = async ({ payload, header }) => {
-			const { statusCode, body } = await pool.request({
-				path: '/api/payments/webhook',
-				method: 'POST',
-				headers: { 'content-type': 'application/json', 'stripe-signature': header },
-				body: payload
-			});
-			for await (const _ of body); // read to the end
-			if (statusCode !== 200) throw new Error(`webhook answered ${statusCode}`);
-		};
+		const send = sender(server.url);
 		const warmup = events(ids, 'warm').slice(0, 100);
-		await run(warmup.length, CONCURRENCY, (i) => send(warmup[i]));
+		await run(warmup.length, CONCURRENCY, (i) => send.event(warmup[i]));
 		const serverEvents = events(ids, 'srv');
-		const served = await run(serverEvents.length, CONCURRENCY, (i) => send(serverEvents[i]));
-		await pool.close();
+		const served = await run(serverEvents.length, CONCURRENCY, (i) => send.event(serverEvents[i]));
+		await send.close();
 
-		// The bare script: the same verification and one insert per event, nothing else.
+		// The bare server, checked first: it must answer byte for byte what the app answered to an event.
 		await db`create table bench_events (id text primary key)`;
-		const bareEvents = events(ids, 'bare');
-		const bare = await run(bareEvents.length, CONCURRENCY, async (i) => {
+		const [probe] = events(ids, 'probe');
+		const appAnswer = await rawResponse(`${server.url}/api/payments/webhook`, {}, probeRequest(probe));
+		if (appAnswer.status !== 200) throw new Error(`the app answered ${appAnswer.status} to the probe`);
+		const bare = await startBareWebhook(url.href, appAnswer);
+		let viaHttp;
+		try {
+			const [bareProbe] = events(ids, 'bareprobe');
+			const bareAnswer = await rawResponse(`${bare.url}/api/payments/webhook`, {}, probeRequest(bareProbe));
+			if (bareAnswer.status !== appAnswer.status || !bareAnswer.body.equals(appAnswer.body))
+				throw new Error('the webhook baseline does not answer what the app answered');
+			const bareSend = sender(bare.url);
+			await run(warmup.length, CONCURRENCY, (i) => bareSend.event(events(ids, 'barewarm')[i]));
+			const bareEvents = events(ids, 'bare');
+			viaHttp = await run(bareEvents.length, CONCURRENCY, (i) => bareSend.event(bareEvents[i]));
+			await bareSend.close();
+		} finally {
+			await bare.stop();
+		}
+
+		// Where the rest goes: verification and insert with no HTTP, in this process.
+		const localEvents = events(ids, 'local');
+		const inProcess = await run(localEvents.length, CONCURRENCY, async (i) => {
 			const event = await stripe.webhooks.constructEventAsync(
-				bareEvents[i].payload,
-				bareEvents[i].header,
+				localEvents[i].payload,
+				localEvents[i].header,
 				secret
 			);
 			await db`insert into bench_events (id) values (${event.id})`;
@@ -130,8 +185,12 @@ export async function benchWebhook() {
 		const [{ applied }] =
 			await db`select count(*)::int as applied from memberships where stripe_subscription_id like 'sub_srv_%'`;
 		if (applied !== EVENTS) throw new Error(`${applied} of ${EVENTS} events applied`);
+		const failures = served.failures + viaHttp.failures;
 		console.log(
-			`webhook.applied_ratio ${fmt(served.rps / bare.rps)} (server ${fmt(served.rps, 0)} events/s, p50 ${fmt(served.p50)} ms, p99 ${fmt(served.p99)} ms; bare verify + insert ${fmt(bare.rps, 0)}/s, p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms; ${EVENTS} distinct events, ${CONCURRENCY} senders, PostgreSQL)`
+			`webhook.applied_ratio ${failures ? `none (${failures} non-200 answers)` : fmt(served.rps / viaHttp.rps)} (server ${fmt(served.rps, 0)} events/s, p50 ${fmt(served.p50)} ms, p99 ${fmt(served.p99)} ms; bare server verify + insert, same answer bytes, ${fmt(viaHttp.rps, 0)}/s, p50 ${fmt(viaHttp.p50)} ms, p99 ${fmt(viaHttp.p99)} ms; goal ≥ 0.5; ${EVENTS} distinct events, ${CONCURRENCY} senders, PostgreSQL)`
+		);
+		console.log(
+			`webhook.in_process ${fmt(served.rps / inProcess.rps)} (the same verify + insert without HTTP, in the load generator's process: ${fmt(inProcess.rps, 0)}/s, p50 ${fmt(inProcess.p50)} ms)`
 		);
 	} finally {
 		await db.end();

@@ -5,18 +5,21 @@ import { memberships, stripeEvents, type Membership } from '../db/schema';
 
 export type { Membership };
 
-/** Records an event id; false when it was already there (a replay, or a simultaneous delivery that won). */
+/**
+ * Records an event id as applied, in the transaction that applies it; false when it was already there (a replay,
+ * or a simultaneous delivery that won). An event found to be ignored is marked so before the transaction commits.
+ */
 export async function recordEvent(db: DbOrTx, id: string, type: string): Promise<boolean> {
 	const inserted = await db
 		.insert(stripeEvents)
-		.values({ id, type, outcome: 'ignored' })
+		.values({ id, type, outcome: 'applied', processedAt: new Date() })
 		.onConflictDoNothing()
 		.returning({ id: stripeEvents.id });
 	return inserted.length === 1;
 }
 
-export async function setEventOutcome(db: DbOrTx, id: string, outcome: 'applied' | 'ignored'): Promise<void> {
-	await db.update(stripeEvents).set({ outcome, processedAt: new Date() }).where(eq(stripeEvents.id, id));
+export async function markEventIgnored(db: DbOrTx, id: string): Promise<void> {
+	await db.update(stripeEvents).set({ outcome: 'ignored' }).where(eq(stripeEvents.id, id));
 }
 
 export async function membershipBySubscription(db: DbOrTx, subscriptionId: string) {

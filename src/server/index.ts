@@ -9,8 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
 import { runShutdownHooks, settleBackgroundTasks } from '../lib/server/lifecycle';
-import { trackRequest } from '../lib/server/http/request-log';
-import { log, setLogLevel } from '../lib/server/log';
+import { REQUEST_ID_HEADER, trackRequest } from '../lib/server/http/request-log';
+import { batchOutputLines, log, setLogLevel } from '../lib/server/log';
 import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { admitBody } from './request-bodies';
@@ -44,6 +44,7 @@ async function main() {
 	}
 
 	setLogLevel(config.logLevel);
+	batchOutputLines();
 
 	// adapter-node reads these when its handler is imported; give it the values our configuration settled on.
 	/* eslint-disable no-restricted-properties -- writing adapter-node's inputs, not reading configuration */
@@ -61,8 +62,10 @@ async function main() {
 	const answerFromCache = nodeFastPath(config);
 	const server = createServer((req, res) => {
 		const request = trackRequest(req, res);
+		// A cached page (a bodiless GET or HEAD) is answered at once, its whole head written in one call.
+		if (answerFromCache(req, res, request.id)) return request.answeredBy('(page cache)');
+		res.setHeader(REQUEST_ID_HEADER, request.id);
 		admitBody(req, res, headers, (admitted) => {
-			if (answerFromCache(admitted, res)) return request.answeredBy('(page cache)');
 			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
 			for (const [name, value] of headers) res.setHeader(name, value);
 			handler(admitted, res, () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { log, REPEAT_WINDOW_MS } from './log';
 
@@ -46,5 +47,37 @@ describe('a warning that repeats', () => {
 		});
 		expect(lines.map((l) => l.slot)).toEqual(['a', 'b', 'c']);
 		expect(lines.every((l) => l.token === '[redacted]')).toBe(true);
+	});
+});
+
+describe('the production server’s output lines', () => {
+	it('are written once per turn of the event loop, in order, and the last ones on exit', () => {
+		// A process of its own: batching is process-wide, and this test runner reads lines as they come.
+		const script = `
+			const { batchOutputLines, log } = await import(${JSON.stringify(new URL('./log.ts', import.meta.url).href)});
+			const writes = [];
+			const write = process.stdout.write.bind(process.stdout);
+			process.stdout.write = (text) => (writes.push(text), true);
+			batchOutputLines();
+			log.info('un', { n: 1 });
+			log.info('deux', { password: 'jamais écrit' });
+			setImmediate(() => {
+				log.info('trois');
+				process.on('exit', () => write(JSON.stringify(writes)));
+				process.exit(0);
+			});`;
+		const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+			encoding: 'utf8'
+		});
+		const writes = JSON.parse(output) as string[];
+		// Two lines in one turn: one write; the third, written by the exit, in a second one.
+		expect(writes).toHaveLength(2);
+		const lines = writes
+			.join('')
+			.trimEnd()
+			.split('\n')
+			.map((line) => JSON.parse(line));
+		expect(lines.map((line) => line.message)).toEqual(['un', 'deux', 'trois']);
+		expect(lines[1]).toMatchObject({ password: '[redacted]' });
 	});
 });

@@ -31,16 +31,25 @@ function describeError(error: Error): Fields {
 	};
 }
 
+/** Field names are few and come back on every line: each is tested once (bounded, whoever names fields). */
+const sensitiveNames = new Map<string, boolean>();
+function isSensitive(name: string): boolean {
+	let sensitive = sensitiveNames.get(name);
+	if (sensitive === undefined) {
+		sensitive = SENSITIVE.test(name);
+		if (sensitiveNames.size < 1_000) sensitiveNames.set(name, sensitive);
+	}
+	return sensitive;
+}
+
 function clean(value: unknown, depth = 0): unknown {
 	if (value instanceof Error) return describeError(value);
 	if (depth > 3 || value === null || typeof value !== 'object') return value;
 	if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1));
-	return Object.fromEntries(
-		Object.entries(value).map(([key, item]) => [
-			key,
-			SENSITIVE.test(key) ? '[redacted]' : clean(item, depth + 1)
-		])
-	);
+	const copy: Fields = {};
+	for (const key of Object.keys(value))
+		copy[key] = isSensitive(key) ? '[redacted]' : clean((value as Fields)[key], depth + 1);
+	return copy;
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -57,11 +66,54 @@ export function setLogLevel(level: LogLevel): void {
 	shared[LEVEL] = LOG_LEVELS.indexOf(level);
 }
 
+/**
+ * The production server writes its stdout lines (debug, info: one a request) once per turn of the event loop, in
+ * one write: under load a turn answers several requests, and each write is a system call. Warnings and errors go
+ * to stderr at once. Shared through globalThis by the two bundles, so that their lines keep their order; written
+ * out on exit too (a kill -9 loses at most one turn's lines). Tests and commands write each line as it comes, where
+ * the test runner sees it.
+ */
+const BATCH = Symbol.for('atelier.log-batch');
+interface Batch {
+	lines: string[];
+	scheduled: boolean;
+}
+const batching = globalThis as unknown as { [BATCH]?: Batch };
+const BATCH_MAX_LINES = 500;
+
+export function batchOutputLines(): void {
+	if (batching[BATCH]) return;
+	const batch: Batch = (batching[BATCH] = { lines: [], scheduled: false });
+	process.on('exit', () => flush(batch));
+}
+
+function flush(batch: Batch) {
+	batch.scheduled = false;
+	if (batch.lines.length === 0) return;
+	const text = batch.lines.join('\n') + '\n';
+	batch.lines.length = 0;
+	process.stdout.write(text);
+}
+
+function writeOut(line: string) {
+	const batch = batching[BATCH];
+	if (!batch) {
+		console.log(line);
+		return;
+	}
+	batch.lines.push(line);
+	if (batch.lines.length >= BATCH_MAX_LINES) flush(batch);
+	else if (!batch.scheduled) {
+		batch.scheduled = true;
+		setImmediate(flush, batch);
+	}
+}
+
 function write(level: LogLevel, message: string, fields: Fields = {}) {
 	if (LOG_LEVELS.indexOf(level) < (shared[LEVEL] ?? 1)) return;
 	const entry = { time: new Date().toISOString(), level, message, ...(clean(fields) as Fields) };
 	const line = JSON.stringify(entry);
-	if (level === 'debug' || level === 'info') console.log(line);
+	if (level === 'debug' || level === 'info') writeOut(line);
 	else console.error(line);
 }
 

@@ -27,12 +27,20 @@ export const isCompressible = (contentType: string | null | undefined) =>
  * one); null for identity.
  */
 export function pickEncoding(acceptEncoding: string | null | undefined): Encoding | null {
+	const key = acceptEncoding ?? '';
+	const known = picked.get(key);
+	if (known !== undefined) return known;
 	const weightOf = weightsOf(acceptEncoding);
-	const best = (['br', 'gzip'] as const)
-		.filter((e) => weightOf(e) > 0)
-		.sort((a, b) => weightOf(b) - weightOf(a));
-	return best[0] ?? null;
+	const best =
+		(['br', 'gzip'] as const).filter((e) => weightOf(e) > 0).sort((a, b) => weightOf(b) - weightOf(a))[0] ??
+		null;
+	// Browsers send a handful of distinct values: each is parsed once (a bounded map, whatever clients send).
+	if (picked.size >= PICKED_MAX) picked.delete(picked.keys().next().value!);
+	picked.set(key, best);
+	return best;
 }
+const picked = new Map<string, Encoding | null>();
+const PICKED_MAX = 64;
 
 /** Whether the client takes `encoding` at all (the streamed answers can only be gzipped). */
 export const accepts = (acceptEncoding: string | null | undefined, encoding: Encoding) =>

@@ -32,15 +32,18 @@ export function recordRoute(requestId: string | null, routeId: string | null): v
 const PROBES = new Set(['/healthz', '/readyz']);
 
 /**
- * Gives the request its id (request and response headers) and logs its line when the response is done or the
- * client went away. `answeredBy` names what answered when SvelteKit never saw the request (the page cache);
- * otherwise that is SvelteKit's route, or adapter-node's static files.
+ * Gives the request its id (on the request's headers, for SvelteKit) and logs its line when the response is done or
+ * the client went away. The caller puts `id` on the response: the page cache in the head it writes in one call,
+ * anything else with setHeader. `answeredBy` names what answered when SvelteKit never saw the request (the page
+ * cache); otherwise that is SvelteKit's route, or adapter-node's static files.
  */
-export function trackRequest(req: IncomingMessage, res: ServerResponse): { answeredBy(label: string): void } {
+export function trackRequest(
+	req: IncomingMessage,
+	res: ServerResponse
+): { id: string; answeredBy(label: string): void } {
 	let answeredBy: string | null = null;
 	const id = requestIdOf(req.headers[REQUEST_ID_HEADER]);
 	req.headers[REQUEST_ID_HEADER] = id;
-	res.setHeader(REQUEST_ID_HEADER, id);
 	const started = performance.now();
 	res.once('close', () => {
 		const recorded = routes.has(id);
@@ -58,5 +61,5 @@ export function trackRequest(req: IncomingMessage, res: ServerResponse): { answe
 		if (PROBES.has(path) && res.statusCode < 400) log.debug('request', fields);
 		else log.info('request', fields);
 	});
-	return { answeredBy: (label) => (answeredBy = label) };
+	return { id, answeredBy: (label) => (answeredBy = label) };
 }

@@ -120,9 +120,12 @@ describe('PageCache freshness from the registry', () => {
 
 describe('nodeFastPath', () => {
 	/** A real server: the fast path first, then a stand-in for SvelteKit that answers 299. */
-	async function serverWith(answer: (req: IncomingMessage, res: ServerResponse) => boolean) {
+	async function serverWith(
+		answer: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean
+	) {
+		let requests = 0;
 		const server = createServer((req, res) => {
-			if (answer(req, res)) return;
+			if (answer(req, res, `request-${++requests}`)) return;
 			res.writeHead(299, { 'content-type': 'text/plain' }).end('app');
 		});
 		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -162,6 +165,11 @@ describe('nodeFastPath', () => {
 			expect(await hit.text()).toBe('couvreur');
 			const head = await server.get('/couvreur', { method: 'HEAD' });
 			expect([head.status, head.headers.get('x-page-cache'), await head.text()]).toEqual([200, 'HIT', '']);
+			// The heads are shared per page; each answer still carries its own request's id, once.
+			expect([hit.headers.get('x-request-id'), head.headers.get('x-request-id')]).toEqual([
+				'request-1',
+				'request-2'
+			]);
 		} finally {
 			await server.close();
 		}

@@ -26,6 +26,7 @@ import { pages as registry, type PageRegistry } from '$lib/pages/registry';
 import { hasSessionCookie, sessionCookieName } from '../auth/cookie-name';
 import { encodeOnce, pickEncoding, varyOnEncoding, type Encoded, type Encoding } from '../http/compression';
 import type { Config } from '../config';
+import { REQUEST_ID_HEADER } from '../http/request-log';
 import { scriptSrcFrom, securityHeaders } from '../http/security-headers';
 import { log } from '../log';
 
@@ -173,7 +174,7 @@ export async function purge(path: string): Promise<void> {
 	if (notifier) await notifier.notify(CHANNEL, path);
 }
 
-type Answer = (req: IncomingMessage, res: ServerResponse) => boolean;
+type Answer = (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean;
 
 /**
  * The fast path, for the server entry: an anonymous GET or HEAD of a cached page (no query string) whose copy
@@ -182,14 +183,15 @@ type Answer = (req: IncomingMessage, res: ServerResponse) => boolean;
  * SvelteKit, which renders, refreshes and counts MISS/STALE. Returns true when it answered.
  */
 export function nodeFastPath(config: Config, cache: () => PageCache | undefined = exposedPageCache): Answer {
-	// Final headers per cached page and encoding, computed once per page version.
-	const prepared = new WeakMap<CachedPage, Map<Encoding | null, Record<string, string>>>();
+	// Final heads per cached page and encoding, computed once per page version: a flat [name, value, …] list whose
+	// last value is the request's id, which writeHead reads at once (a list, so no object is built per request).
+	const prepared = new WeakMap<CachedPage, Map<Encoding | null, string[]>>();
 
-	const headersOf = (page: CachedPage, path: string, encoding: Encoding | null, length: number) => {
+	const headOf = (page: CachedPage, path: string, encoding: Encoding | null, length: number) => {
 		let byEncoding = prepared.get(page);
 		if (!byEncoding) prepared.set(page, (byEncoding = new Map()));
-		let headers = byEncoding.get(encoding);
-		if (!headers) {
+		let head = byEncoding.get(encoding);
+		if (!head) {
 			const merged = new Map(page.headers);
 			const scriptSrc = scriptSrcFrom(merged.get('content-security-policy') ?? null) ?? undefined;
 			for (const [name, value] of Object.entries(securityHeaders(config, scriptSrc, path)))
@@ -199,16 +201,17 @@ export function nodeFastPath(config: Config, cache: () => PageCache | undefined 
 			merged.set('content-length', String(length));
 			if (page.encoded) merged.set('vary', varyOnEncoding(merged.get('vary')));
 			if (encoding) merged.set('content-encoding', encoding);
-			// An object, not a list: writeHead merges it with what the server entry set first (X-Request-Id).
-			headers = Object.fromEntries(merged);
-			byEncoding.set(encoding, headers);
+			merged.delete(REQUEST_ID_HEADER);
+			head = [...merged].flat();
+			head.push(REQUEST_ID_HEADER, '');
+			byEncoding.set(encoding, head);
 		}
-		return headers;
+		return head;
 	};
 
-	return (req, res) => {
+	return (req, res, requestId) => {
 		if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-		// An odd GET with a body goes the long way, where its early answer closes the connection.
+		// A GET with a body goes the long way (body admission), where its early answer closes the connection.
 		if (Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding']) return false;
 		const path = req.url ?? '';
 		// Cached pages are stored under their bare path: a query string never matches one.
@@ -217,7 +220,10 @@ export function nodeFastPath(config: Config, cache: () => PageCache | undefined 
 		const page = cache()?.fresh(path);
 		if (!page) return false;
 		const variant = variantOf(page, pickEncoding(req.headers['accept-encoding']));
-		res.writeHead(page.status, headersOf(page, path, variant.encoding, variant.body.byteLength));
+		const head = headOf(page, path, variant.encoding, variant.body.byteLength);
+		// writeHead copies the list into the head it sends before returning: the shared list's last slot is free again.
+		head[head.length - 1] = requestId;
+		res.writeHead(page.status, head);
 		res.end(req.method === 'HEAD' ? undefined : variant.body);
 		return true;
 	};

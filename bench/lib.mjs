@@ -116,7 +116,7 @@ export async function rawResponse(url, headers = BROWSER_HEADERS, init = {}) {
  * the same load generator, compressed as browsers ask. The baseline is checked before anything is measured
  * (same status, byte-for-byte the same body); a round with a non-2xx answer makes the figure null (no ratio).
  */
-export async function againstBareServer(server, target, { warm = 3000, total = 3000, rounds = 5 } = {}) {
+export async function againstBareServer(server, target, { warm = 3000, total = 3000, rounds = 7 } = {}) {
 	const app = await rawResponse(server.url + target);
 	if (app.status !== 200) throw new Error(`${target} answered ${app.status}`);
 	if (app.headers['x-page-cache'] !== 'HIT') throw new Error(`${target} is not served from the cache`);
@@ -132,15 +132,23 @@ export async function againstBareServer(server, target, { warm = 3000, total = 3
 		await load(server.url, target, { ...options, total: warm });
 		const bareRounds = [];
 		const appRounds = [];
+		// Rounds in pairs, each pair's order alternating, and the ratio the median of the pairs' ratios: this machine's
+		// speed drifts by a third between rounds a few seconds apart, and a pair measured back to back shares it.
 		for (let round = 0; round < rounds; round++) {
-			bareRounds.push(await load(bare.url, target, { ...options, total }));
-			appRounds.push(await load(server.url, target, { ...options, total }));
+			const measure = (url) => load(url, target, { ...options, total });
+			if (round % 2 === 0) {
+				bareRounds.push(await measure(bare.url));
+				appRounds.push(await measure(server.url));
+			} else {
+				appRounds.push(await measure(server.url));
+				bareRounds.push(await measure(bare.url));
+			}
 		}
 		const failures = [...bareRounds, ...appRounds].reduce((sum, r) => sum + r.failures, 0);
 		const bareRps = median(bareRounds.map((r) => r.rps));
 		const appRps = median(appRounds.map((r) => r.rps));
 		return {
-			ratio: failures ? null : appRps / bareRps,
+			ratio: failures ? null : median(appRounds.map((r, i) => r.rps / bareRounds[i].rps)),
 			failures,
 			appRps,
 			bareRps,

@@ -1,6 +1,10 @@
-// Part "members" of `npm run bench` (issue "Courses and the members' area", point 7): a signed-in /dashboard with
-// 30 modules and a /cours/{slug} of a 3 000-word module, at 16 clients, each against /aide — a page of the same
-// build that reads the session and renders a static paragraph — in the same run.
+// Part "members" of `npm run bench` (issue "Courses and the members' area", point 7; issue "Measured right", point
+// 3): a signed-in /dashboard with 30 modules and a /cours/{slug} of a 3 000-word module, at 16 clients, each against
+// /aide — a page of the same build that reads the session and renders a static paragraph — in the same run. On the
+// embedded database, then on a PostgreSQL server when one answers (each query costs more in the embedded engine,
+// which runs in the server's own thread: the same pages, the same queries, other ratios).
+import postgres from 'postgres';
+import { randomBytes } from 'node:crypto';
 import { fmt, load, median, startServer } from './lib.mjs';
 
 const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
@@ -16,7 +20,32 @@ function longModule() {
 }
 
 export async function benchMembers() {
-	const server = await startServer();
+	await measure({}, '', 'embedded');
+	const adminUrl =
+		process.env.BENCH_DATABASE_URL ??
+		process.env.DATABASE_URL ??
+		'postgres://postgres@127.0.0.1:5432/postgres';
+	const name = `atelier_bench_${randomBytes(4).toString('hex')}`;
+	const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+	try {
+		await admin.unsafe(`create database ${name}`);
+	} catch (error) {
+		console.log(`members.postgres skipped (no PostgreSQL: ${error.message})`);
+		await admin.end();
+		return;
+	}
+	try {
+		const url = new URL(adminUrl);
+		url.pathname = `/${name}`;
+		await measure({ DATABASE_URL: url.href }, '_postgres', 'PostgreSQL');
+	} finally {
+		await admin.unsafe(`drop database if exists ${name} with (force)`);
+		await admin.end();
+	}
+}
+
+async function measure(env, suffix, label) {
+	const server = await startServer(env);
 	try {
 		const setup = await fetch(`${server.url}/api/admin/setup`, {
 			method: 'POST',
@@ -70,7 +99,7 @@ export async function benchMembers() {
 		for (const name of ['dashboard', 'course']) {
 			const r = pick(name);
 			console.log(
-				`members.${name}_ratio ${fmt(r.rps / bare.rps)} (${name === 'dashboard' ? '/dashboard, 30 modules' : '/cours, 3 000 words'}: ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms; vs /aide ${fmt(bare.rps, 0)} req/s, p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms; 16 clients, signed in)`
+				`members.${name}_ratio${suffix} ${fmt(r.rps / bare.rps)} (${label}, ${name === 'dashboard' ? '/dashboard, 30 modules' : '/cours, 3 000 words'}: ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms; vs /aide ${fmt(bare.rps, 0)} req/s, p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms; 16 clients, signed in${name === 'course' ? '; goal ≥ 0.8' : ''})`
 			);
 		}
 	} finally {

@@ -224,6 +224,11 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 			signEvent(invoiceEvent('invoice.payment_failed', { subscription: 'sub_d', created: t + 10 }), secret())
 		);
 		expect((await membershipOf('sub_d'))!.status).toBe('past_due');
+		// The member's session carries the latest state, read in the session's own query: what the pages decide on.
+		const token = generateSessionToken();
+		await createSession(database.db, token, (await membershipOf('sub_d'))!.userId);
+		const seen = async () => (await validateSessionToken(database.db, token)).user!.membership;
+		expect(await seen()).toMatchObject({ status: 'past_due', stripeCustomerId: expect.any(String) });
 		await deliver(
 			signEvent(
 				invoiceEvent('invoice.paid', { subscription: 'sub_d', created: t + 20, periodEnd: t + 40 * 86400 }),
@@ -233,6 +238,11 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 		const paid = (await membershipOf('sub_d'))!;
 		expect(paid.status).toBe('active');
 		expect(paid.currentPeriodEnd!.getTime()).toBe((t + 40 * 86400) * 1000);
+		expect(await seen()).toEqual({
+			status: 'active',
+			currentPeriodEnd: paid.currentPeriodEnd,
+			stripeCustomerId: paid.stripeCustomerId
+		});
 		// A late "past_due" from before the payment changes nothing.
 		await deliver(
 			signEvent(
@@ -256,6 +266,9 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 			)
 		);
 		expect((await membershipOf('sub_d'))!.status).toBe('canceled');
+		const ended = await seen();
+		expect(ended!.status).toBe('canceled');
+		expect(service.courseAccess({ isAdmin: false }, ended)).toEqual({ allowed: false, reason: 'ended' });
 	});
 
 	it('an update delivered before its checkout ends in the same state as the normal order', async () => {

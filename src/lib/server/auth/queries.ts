@@ -1,7 +1,15 @@
 /** The accounts domain's SQL, and nothing else: each function takes the database or a transaction. */
 import { and, count, desc, eq, gt, ilike, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { emailChanges, passwordTokens, sessions, totpFactors, users, type User } from '../db/schema';
+import {
+	emailChanges,
+	memberships,
+	passwordTokens,
+	sessions,
+	totpFactors,
+	users,
+	type User
+} from '../db/schema';
 
 export type { User };
 
@@ -67,7 +75,23 @@ export async function insertSession(db: DbOrTx, session: SessionRow, now = new D
 }
 
 /** The session and the few fields of its user that a request needs. */
+/**
+ * A session with its user, whether they have a second factor, and their latest membership (read here, not
+ * written: the memberships domain owns that table), in one query: a member's page needs nothing more to know who
+ * is asking and what they may read.
+ */
 export async function sessionWithUser(db: DbOrTx, id: string) {
+	const membership = db
+		.select({
+			status: memberships.status,
+			currentPeriodEnd: memberships.currentPeriodEnd,
+			stripeCustomerId: memberships.stripeCustomerId
+		})
+		.from(memberships)
+		.where(eq(memberships.userId, sessions.userId))
+		.orderBy(desc(memberships.stateAt))
+		.limit(1)
+		.as('membership');
 	const [row] = await db
 		.select({
 			id: sessions.id,
@@ -78,11 +102,15 @@ export async function sessionWithUser(db: DbOrTx, id: string) {
 			email: users.email,
 			name: users.name,
 			isAdmin: users.isAdmin,
-			twoFactorSince: totpFactors.confirmedAt
+			twoFactorSince: totpFactors.confirmedAt,
+			membershipStatus: membership.status,
+			membershipPeriodEnd: membership.currentPeriodEnd,
+			membershipCustomerId: membership.stripeCustomerId
 		})
 		.from(sessions)
 		.innerJoin(users, eq(users.id, sessions.userId))
 		.leftJoin(totpFactors, eq(totpFactors.userId, sessions.userId))
+		.leftJoinLateral(membership, sql`true`)
 		.where(eq(sessions.id, id));
 	return row;
 }

@@ -19,6 +19,17 @@ export interface SessionUser {
 	isAdmin: boolean;
 	/** Whether the account has a second factor (set on a session's user; ADMIN_2FA=required reads it). */
 	twoFactor?: boolean;
+	/**
+	 * The account's latest membership, read in the session's own query (set on a session's user; null: none), so
+	 * that a member's page asks nothing more to know who may read the courses (memberships.accessOf).
+	 */
+	membership?: SessionMembership | null;
+}
+
+export interface SessionMembership {
+	status: string;
+	currentPeriodEnd: Date | null;
+	stripeCustomerId: string | null;
 }
 
 export interface ActiveSession {
@@ -107,7 +118,15 @@ export async function validateSessionToken(
 			email: row.email,
 			name: row.name,
 			isAdmin: row.isAdmin,
-			twoFactor: row.twoFactorSince !== null
+			twoFactor: row.twoFactorSince !== null,
+			membership:
+				row.membershipStatus === null
+					? null
+					: {
+							status: row.membershipStatus,
+							currentPeriodEnd: row.membershipPeriodEnd,
+							stripeCustomerId: row.membershipCustomerId
+						}
 		},
 		renewed
 	};

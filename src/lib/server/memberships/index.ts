@@ -6,6 +6,7 @@ import { appDeps } from '../app';
 import type { Actor } from '../audit/service';
 import * as service from './service';
 import type { MembershipDeps } from './service';
+import type { Membership } from './queries';
 
 function deps(): MembershipDeps {
 	const { db, mail, config, payments } = appDeps();
@@ -15,10 +16,20 @@ function deps(): MembershipDeps {
 export const receiveWebhook = (rawBody: string, signature: string | null) =>
 	service.receiveWebhook(deps(), rawBody, signature);
 
-/** What a user may do with the courses, and the membership it comes from (for the dashboard). */
-export async function accessOf(user: { id: string; isAdmin: boolean }) {
-	const membership = await service.membershipOf(appDeps().db, user.id);
-	return { access: service.courseAccess(user, membership), membership: membership ?? null };
+/**
+ * What a user may do with the courses, and the membership it comes from (for the dashboard). A session's user
+ * carries its latest membership already (read with the session): no query then.
+ */
+export async function accessOf(user: {
+	id: string;
+	isAdmin: boolean;
+	membership?: Pick<Membership, 'status' | 'currentPeriodEnd' | 'stripeCustomerId'> | null;
+}) {
+	const membership =
+		user.membership !== undefined
+			? user.membership
+			: ((await service.membershipOf(appDeps().db, user.id)) ?? null);
+	return { access: service.courseAccess(user, membership), membership };
 }
 export const billingPortalUrl = (userId: string, returnUrl: string) =>
 	service.billingPortalUrl(deps(), userId, returnUrl);

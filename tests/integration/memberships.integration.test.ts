@@ -226,7 +226,7 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 		expect((await membershipOf('sub_d'))!.status).toBe('past_due');
 		// The member's session carries the latest state, read in the session's own query: what the pages decide on.
 		const token = generateSessionToken();
-		await createSession(database.db, token, (await membershipOf('sub_d'))!.userId);
+		await createSession(database.db, token, (await membershipOf('sub_d'))!.userId!);
 		const seen = async () => (await validateSessionToken(database.db, token)).user!.membership;
 		expect(await seen()).toMatchObject({ status: 'past_due', stripeCustomerId: expect.any(String) });
 		await deliver(

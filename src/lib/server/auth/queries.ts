@@ -74,7 +74,6 @@ export async function insertSession(db: DbOrTx, session: SessionRow, now = new D
 	await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, session.userId));
 }
 
-/** The session and the few fields of its user that a request needs. */
 /**
  * A session with its user, whether they have a second factor, and their latest membership (read here, not
  * written: the memberships domain owns that table), in one query: a member's page needs nothing more to know who

@@ -1,5 +1,5 @@
 /** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { moduleProgress, modules, type Module } from '../db/schema';
 
@@ -8,20 +8,6 @@ export type NewModule = typeof modules.$inferInsert;
 
 export const allModules = (db: DbOrTx): Promise<Module[]> =>
 	db.select().from(modules).orderBy(asc(modules.position), asc(modules.createdAt));
-
-/** The published modules as lists show them: no content (a module's Markdown is read only for its own page). */
-export const publishedModules = (db: DbOrTx) =>
-	db
-		.select({
-			id: modules.id,
-			slug: modules.slug,
-			title: modules.title,
-			summary: modules.summary,
-			durationMinutes: modules.durationMinutes
-		})
-		.from(modules)
-		.where(eq(modules.published, true))
-		.orderBy(asc(modules.position), asc(modules.createdAt));
 
 /**
  * What a reader's page needs, in one query: the published modules in order, each with whether `userId` completed
@@ -104,19 +90,6 @@ export async function markIncomplete(db: DbOrTx, userId: string, moduleId: strin
 	await db
 		.delete(moduleProgress)
 		.where(and(eq(moduleProgress.userId, userId), eq(moduleProgress.moduleId, moduleId)));
-}
-
-export async function completedIds(db: DbOrTx, userId: string, moduleIds?: string[]): Promise<Set<string>> {
-	if (moduleIds && moduleIds.length === 0) return new Set();
-	const rows = await db
-		.select({ moduleId: moduleProgress.moduleId })
-		.from(moduleProgress)
-		.where(
-			moduleIds
-				? and(eq(moduleProgress.userId, userId), inArray(moduleProgress.moduleId, moduleIds))
-				: eq(moduleProgress.userId, userId)
-		);
-	return new Set(rows.map((r) => r.moduleId));
 }
 
 export async function countModules(db: DbOrTx): Promise<{ all: number; published: number }> {

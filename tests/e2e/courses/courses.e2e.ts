@@ -96,6 +96,9 @@ test('an admin writes a module with a live preview, the slug following the title
 }) => {
 	const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
 	const page = await context.newPage();
+	// The editor's effects settle: no error in the page (an endless effect is one, Svelte's update depth error).
+	const pageErrors: string[] = [];
+	page.on('pageerror', (error) => pageErrors.push(error.message));
 	await signIn(page, base, E2E_ADMIN.email, E2E_ADMIN.password);
 	await page.goto(`${base}/admin/cours`);
 	await expectNoAxeViolation(page);
@@ -141,6 +144,7 @@ test('an admin writes a module with a live preview, the slug following the title
 
 	await page.goto(`${base}/admin/cours`);
 	await expect(page.getByText('Publié', { exact: true })).toBeVisible();
+	expect(pageErrors).toEqual([]);
 	await context.close();
 });
 

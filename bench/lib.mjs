@@ -1,11 +1,13 @@
 // Shared pieces of the benchmarks: start the built server, a keep-alive load generator, percentiles, RSS.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
+import postgres from 'postgres';
 import { Pool, request } from 'undici';
 
 export async function freePort() {
@@ -180,4 +182,34 @@ export async function startBareServer(file, headers) {
 		url: `http://127.0.0.1:${port}`,
 		stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM')))
 	};
+}
+
+/**
+ * A new database on the PostgreSQL server (BENCH_DATABASE_URL, DATABASE_URL or the local one) for `task(url)`,
+ * dropped afterwards. Without a server the `part`'s line says it was skipped, and the task does not run.
+ */
+export async function withBenchDatabase(part, task) {
+	const adminUrl =
+		process.env.BENCH_DATABASE_URL ??
+		process.env.DATABASE_URL ??
+		'postgres://postgres@127.0.0.1:5432/postgres';
+	const name = `atelier_bench_${randomBytes(4).toString('hex')}`;
+	const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+	try {
+		await admin.unsafe(`create database ${name}`);
+	} catch (error) {
+		console.log(
+			`${part}.skipped (no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, '//***@')}: ${error.message})`
+		);
+		await admin.end();
+		return;
+	}
+	try {
+		const url = new URL(adminUrl);
+		url.pathname = `/${name}`;
+		await task(url.href);
+	} finally {
+		await admin.unsafe(`drop database if exists ${name} with (force)`);
+		await admin.end();
+	}
 }

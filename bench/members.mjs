@@ -3,9 +3,7 @@
 // /aide — a page of the same build that reads the session and renders a static paragraph — in the same run. On the
 // embedded database, then on a PostgreSQL server when one answers (each query costs more in the embedded engine,
 // which runs in the server's own thread: the same pages, the same queries, other ratios).
-import postgres from 'postgres';
-import { randomBytes } from 'node:crypto';
-import { fmt, load, median, startServer } from './lib.mjs';
+import { fmt, load, median, startServer, withBenchDatabase } from './lib.mjs';
 
 const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
 const WORDS = 'maçonnerie enduit chaux façade mur pierre terrasse dallage fondation linteau'.split(' ');
@@ -21,27 +19,9 @@ function longModule() {
 
 export async function benchMembers() {
 	await measure({}, '', 'embedded');
-	const adminUrl =
-		process.env.BENCH_DATABASE_URL ??
-		process.env.DATABASE_URL ??
-		'postgres://postgres@127.0.0.1:5432/postgres';
-	const name = `atelier_bench_${randomBytes(4).toString('hex')}`;
-	const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-	try {
-		await admin.unsafe(`create database ${name}`);
-	} catch (error) {
-		console.log(`members.postgres skipped (no PostgreSQL: ${error.message})`);
-		await admin.end();
-		return;
-	}
-	try {
-		const url = new URL(adminUrl);
-		url.pathname = `/${name}`;
-		await measure({ DATABASE_URL: url.href }, '_postgres', 'PostgreSQL');
-	} finally {
-		await admin.unsafe(`drop database if exists ${name} with (force)`);
-		await admin.end();
-	}
+	await withBenchDatabase('members.postgres', (url) =>
+		measure({ DATABASE_URL: url }, '_postgres', 'PostgreSQL')
+	);
 }
 
 async function measure(env, suffix, label) {

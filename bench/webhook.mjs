@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import Stripe from 'stripe';
 import { Pool } from 'undici';
-import { fmt, freePort, rawResponse, startServer } from './lib.mjs';
+import { fmt, freePort, rawResponse, startServer, withBenchDatabase } from './lib.mjs';
 
 const CONCURRENCY = 16;
 const EVENTS = 1500;
@@ -106,23 +106,11 @@ async function startBareWebhook(databaseUrl, answer) {
 }
 
 export async function benchWebhook() {
-	const adminUrl =
-		process.env.BENCH_DATABASE_URL ??
-		process.env.DATABASE_URL ??
-		'postgres://postgres@127.0.0.1:5432/postgres';
-	const name = `atelier_bench_${randomBytes(4).toString('hex')}`;
-	const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-	try {
-		await admin.unsafe(`create database ${name}`);
-	} catch (error) {
-		console.log(
-			`webhook.skipped (no PostgreSQL at ${adminUrl.replace(/\/\/[^@]*@/, '//***@')}: ${error.message})`
-		);
-		await admin.end();
-		return;
-	}
-	const url = new URL(adminUrl);
-	url.pathname = `/${name}`;
+	await withBenchDatabase('webhook', measure);
+}
+
+async function measure(databaseUrl) {
+	const url = new URL(databaseUrl);
 	const server = await startServer({
 		DATABASE_URL: url.href,
 		STRIPE_SECRET_KEY: 'sk_test_bench',
@@ -195,7 +183,5 @@ export async function benchWebhook() {
 	} finally {
 		await db.end();
 		await server.stop();
-		await admin.unsafe(`drop database if exists ${name} with (force)`);
-		await admin.end();
 	}
 }

@@ -158,6 +158,15 @@ test('a member completes the module on a phone and the dashboard moves', async (
 	await expectNoHorizontalScroll(page);
 	await page.getByRole('link', { name: 'Continuer' }).click();
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Votre fiche Google : l’essentiel (v2)');
+	// A client-side navigation: the module's HTML came with the page's data.
+	await expect(page.locator('.prose strong')).toHaveText('cherchent');
+	// A full load: the module's HTML is in the page once, not again in the data it hydrates from, and hydration
+	// keeps what the server rendered.
+	const source = await (await page.request.get(page.url())).text();
+	expect(source.split('Vos clients vous').length - 1).toBe(1);
+	await page.reload();
+	await page.locator('html[data-hydrated]').waitFor();
+	await expect(page.locator('.prose strong')).toHaveText('cherchent');
 	await expect(page.locator('.prose script')).toHaveCount(0);
 	// The module's image is served to the member by the route that checks access.
 	const image = page.getByRole('img', { name: 'Un mur de pierre' });
@@ -168,6 +177,9 @@ test('a member completes the module on a phone and the dashboard moves', async (
 	await page.getByRole('button', { name: 'Marquer comme terminé' }).dblclick();
 	await expect(page.getByRole('button', { name: 'Annuler : pas encore terminé' })).toBeVisible();
 	await expect(page.getByText('100 % du programme')).toBeVisible();
+	// The data asked again after the action brings the HTML: the module is still there, whole.
+	await expect(page.locator('.prose strong')).toHaveText('cherchent');
+	await expect(image).toBeVisible();
 	await page.goto(`${base}/dashboard`);
 	await expect(page.getByText('100 % du programme')).toBeVisible();
 	await expect(page.getByText('Bravo, vous avez terminé tous les modules publiés.')).toBeVisible();

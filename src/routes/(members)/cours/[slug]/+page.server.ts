@@ -2,6 +2,7 @@ import { error, fail } from '@sveltejs/kit';
 import * as courses from '$lib/server/courses';
 import { AppError } from '$lib/server/errors';
 import { requireUser } from '$lib/server/http/guards';
+import { renderedOnServer } from '$lib/server/http/server-rendered';
 import * as memberships from '$lib/server/memberships';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -25,14 +26,19 @@ export const load: PageServerLoad = async (event) => {
 					total: page.progress.total,
 					percent: page.progress.percent
 				},
-				module: {
-					slug: page.module.slug,
-					title: page.module.title,
-					summary: page.module.summary,
-					durationMinutes: page.module.durationMinutes,
-					published: page.module.published,
-					html: page.html
-				}
+				// The module's HTML is in the page once, not again in the data the page hydrates from.
+				module: renderedOnServer(
+					{
+						slug: page.module.slug,
+						title: page.module.title,
+						summary: page.module.summary,
+						durationMinutes: page.module.durationMinutes,
+						published: page.module.published
+					},
+					'html',
+					page.html,
+					event
+				)
 			}
 		};
 	} catch (failure) {

@@ -309,6 +309,92 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 		});
 		expect(await run('reversed')).toEqual(normal);
 	});
+	it('one subscription event ×10 at once and again: applied once, recorded once', async () => {
+		const c = await approvedCandidature();
+		const signed = signEvent(
+			subscriptionEvent('customer.subscription.created', {
+				id: 'sub_once',
+				status: 'incomplete',
+				candidatureId: c.id
+			}),
+			secret()
+		);
+		const outcomes = await Promise.all(Array.from({ length: 10 }, () => deliver(signed)));
+		expect(outcomes.filter((o) => o === 'applied')).toHaveLength(1);
+		expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(9);
+		expect(await deliver(signed)).toBe('duplicate');
+		expect(await database.db.select().from(stripeEvents)).toMatchObject([{ outcome: 'applied' }]);
+		expect(await database.db.select().from(memberships)).toMatchObject([{ status: 'incomplete' }]);
+	});
+
+	it('ten states of a subscription we do not know yet, delivered at once and newest first, end at the newest', async () => {
+		const c = await approvedCandidature();
+		const t = Math.floor(Date.now() / 1000);
+		const statuses = [
+			'incomplete',
+			'active',
+			'past_due',
+			'active',
+			'past_due',
+			'active',
+			'past_due',
+			'active',
+			'active',
+			'canceled'
+		];
+		const states = statuses.map((status, i) =>
+			signEvent(
+				subscriptionEvent('customer.subscription.updated', {
+					id: 'sub_race',
+					status,
+					candidatureId: c.id,
+					created: t + i,
+					periodEnd: t + (i + 1) * 86400
+				}),
+				secret()
+			)
+		);
+		const outcomes = await Promise.all(states.reverse().map((signed) => deliver(signed)));
+		expect(outcomes).toEqual(Array(10).fill('applied'));
+		const rows = await database.db.select().from(memberships);
+		expect(rows).toHaveLength(1);
+		expect(rows[0]).toMatchObject({
+			status: 'canceled',
+			candidatureId: c.id,
+			stripeCustomerId: 'cus_test_1'
+		});
+		expect(rows[0]!.stateAt.getTime()).toBe((t + 9) * 1000);
+		expect(rows[0]!.currentPeriodEnd!.getTime()).toBe((t + 10 * 86400) * 1000);
+		expect(await database.db.select().from(stripeEvents)).toHaveLength(10);
+	});
+
+	it('a subscription event and its checkout at once: one membership, the member linked, the newer state kept', async () => {
+		const t = Math.floor(Date.now() / 1000);
+		for (const order of ['checkout first', 'update first']) {
+			const c = await approvedCandidature();
+			const sub = `sub_pair_${order.split(' ')[0]}`;
+			const checkout = signEvent(
+				checkoutCompleted({ candidatureId: c.id, email: c.email, subscription: sub, created: t }),
+				secret()
+			);
+			const update = signEvent(
+				subscriptionEvent('customer.subscription.updated', {
+					id: sub,
+					status: 'past_due',
+					candidatureId: c.id,
+					created: t + 5,
+					periodEnd: t + 9 * 86400
+				}),
+				secret()
+			);
+			const pair = order === 'checkout first' ? [checkout, update] : [update, checkout];
+			expect(await Promise.all(pair.map((signed) => deliver(signed)))).toEqual(['applied', 'applied']);
+			const m = (await membershipOf(sub))!;
+			expect(m).toMatchObject({ status: 'past_due', candidatureId: c.id });
+			expect(m.userId).toBeTruthy();
+			expect(m.currentPeriodEnd!.getTime()).toBe((t + 9 * 86400) * 1000);
+		}
+	});
 });
 
 describe(`access, passwords and deletion on ${driverName}`, () => {

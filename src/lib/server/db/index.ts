@@ -19,6 +19,7 @@ import { onShutdown } from '../lifecycle';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { lockDataDir } from './data-dir-lock';
 import { applyMigrations, migrationSteps, shippedMigrations } from './migrate';
+import { preparingStatements } from './prepared';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -49,7 +50,8 @@ export interface OpenOptions {
 export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenOptions): Database {
 	if (url) {
 		const client = postgres(url, { max, connect_timeout: 10, onnotice: () => {} });
-		const db = drizzlePostgres(client, { schema }) as unknown as Db;
+		// One round trip a query, not two (prepared.ts).
+		const db = drizzlePostgres(preparingStatements(client), { schema }) as unknown as Db;
 		return {
 			driver: 'postgres',
 			db,

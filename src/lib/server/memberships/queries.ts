@@ -1,6 +1,7 @@
 /** The memberships domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
+import { rowsOf } from '../db/migrate';
 import { memberships, stripeEvents, type Membership } from '../db/schema';
 
 export type { Membership };
@@ -16,6 +17,93 @@ export async function recordEvent(db: DbOrTx, id: string, type: string): Promise
 		.onConflictDoNothing()
 		.returning({ id: stripeEvents.id });
 	return inserted.length === 1;
+}
+
+/** Records an event that is not ours or not one we act on, as ignored; false for a replay. */
+export async function recordIgnoredEvent(db: DbOrTx, id: string, type: string): Promise<boolean> {
+	const inserted = await db
+		.insert(stripeEvents)
+		.values({ id, type, outcome: 'ignored', processedAt: new Date() })
+		.onConflictDoNothing()
+		.returning({ id: stripeEvents.id });
+	return inserted.length === 1;
+}
+
+/** A subscription's state as Stripe told it at `at` (an event's `created`). */
+export interface SubscriptionState {
+	eventId: string;
+	eventType: string;
+	subscriptionId: string;
+	/** Our candidature the subscription names (a valid uuid), for a subscription we have no membership of yet. */
+	candidatureId: string | null;
+	customerId: string | null;
+	status: string;
+	periodEnd: Date | null;
+	at: Date;
+}
+
+/** In an upsert on memberships (`m`): whether the incoming state (`excluded`) is newer than the stored one. */
+const NEWER = sql.raw(
+	`(excluded.state_at > m.state_at or (excluded.state_at = m.state_at and excluded.status <> 'incomplete'))`
+);
+
+/**
+ * One subscription event, recorded and applied in one statement (a webhook's round trip to the database, not six):
+ * - the event id is inserted first; a replay, or a simultaneous delivery that lost the race (the insert waits for
+ *   the winner's), inserts nothing, and nothing else happens: `duplicate`;
+ * - the subscription's membership moves to the event's state only when it is newer than the stored one (same rule
+ *   as `isNewer` in service.ts: a later Stripe time, or the same second and a settled state over "incomplete"); an
+ *   older state only brings a period end the membership lacks;
+ * - a subscription we have no membership of yet is kept only when it names one of our candidatures (approved or
+ *   enrolled, not spam; the row locked as `lockForPayment` does, against a checkout of the same candidature);
+ * - two first events of one subscription at once: the second's insert meets the first's row, and moves it by the
+ *   same rule (ON CONFLICT DO UPDATE sees the committed row);
+ * - an event about nothing of ours is recorded as `ignored`, decided from the same snapshot as the effect.
+ */
+export async function applySubscriptionState(
+	db: DbOrTx,
+	state: SubscriptionState
+): Promise<'applied' | 'ignored' | 'duplicate'> {
+	const at = state.at.toISOString();
+	const periodEnd = state.periodEnd?.toISOString() ?? null;
+	const [row] = rowsOf<{ outcome: 'applied' | 'ignored' | null }>(
+		await db.execute(sql`
+			with existing as (
+				select 1 from memberships where stripe_subscription_id = ${state.subscriptionId}
+			), ours as (
+				select id, user_id from candidatures
+				where id = ${state.candidatureId}::uuid and not spam and status in ('approved', 'enrolled')
+					and not exists (select 1 from existing)
+				for update
+			), recorded as (
+				insert into stripe_events (id, type, outcome, processed_at)
+				values (
+					${state.eventId}, ${state.eventType},
+					case when exists (select 1 from existing) or exists (select 1 from ours) then 'applied' else 'ignored' end,
+					now()
+				)
+				on conflict (id) do nothing
+				returning outcome
+			), moved as (
+				insert into memberships as m
+					(user_id, candidature_id, stripe_customer_id, stripe_subscription_id, status, current_period_end, state_at)
+				select ours.user_id, ours.id, ${state.customerId}::text, ${state.subscriptionId}, ${state.status}::text,
+					${periodEnd}::timestamptz, ${at}::timestamptz
+				from recorded left join ours on true
+				where recorded.outcome = 'applied'
+				on conflict (stripe_subscription_id) do update set
+					status = case when ${NEWER} then excluded.status else m.status end,
+					state_at = case when ${NEWER} then excluded.state_at else m.state_at end,
+					stripe_customer_id = case when ${NEWER}
+						then coalesce(excluded.stripe_customer_id, m.stripe_customer_id) else m.stripe_customer_id end,
+					current_period_end = case when ${NEWER}
+						then coalesce(excluded.current_period_end, m.current_period_end)
+						else coalesce(m.current_period_end, excluded.current_period_end) end
+				returning 1
+			)
+			select outcome from recorded`)
+	);
+	return row?.outcome ?? 'duplicate';
 }
 
 export async function markEventIgnored(db: DbOrTx, id: string): Promise<void> {

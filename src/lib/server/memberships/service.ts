@@ -34,7 +34,10 @@ const idOf = (value: string | { id: string } | null | undefined): string | null 
 	typeof value === 'string' ? value : (value?.id ?? null);
 const seconds = (value: number | null | undefined) => (value ? new Date(value * 1000) : null);
 
-/** Whether a state of Stripe time `at` may replace the stored one (never go back to an older state). */
+/**
+ * Whether a state of Stripe time `at` may replace the stored one (never go back to an older state). The same rule
+ * is written in SQL for subscription events (NEWER in queries.ts).
+ */
 function isNewer(at: Date, stored: Date, status: string): boolean {
 	if (at.getTime() !== stored.getTime()) return at > stored;
 	// Same second: a settled state wins over "incomplete", which only ever comes first.
@@ -49,67 +52,95 @@ interface Applied {
 
 /**
  * Applies a verified event once. Returns `duplicate` for a replay or a simultaneous delivery that lost the
- * race (the winner's transaction holds the id): both are answered 200 by the webhook.
+ * race (the winner's insert holds the id): both are answered 200 by the webhook.
  */
 export async function applyEvent(deps: MembershipDeps, event: Stripe.Event): Promise<EventOutcome> {
-	let after: Applied['after'];
-	const outcome = await deps.db.transaction(async (tx) => {
-		if (!(await queries.recordEvent(tx, event.id, event.type))) return 'duplicate' as const;
-		const applied = await route(tx, deps, event);
-		// Recorded as applied, the usual outcome: one statement fewer for each event that changes something.
-		if (applied.outcome === 'ignored') await queries.markEventIgnored(tx, event.id);
-		after = applied.after;
-		return applied.outcome;
-	});
-	if (after) inBackground(after());
+	const outcome = await applyOnce(deps, event);
 	log.info('stripe event', { id: event.id, type: event.type, outcome });
 	return outcome;
 }
 
-function route(tx: DbOrTx, deps: MembershipDeps, event: Stripe.Event): Promise<Applied> {
+/**
+ * A subscription's or an invoice's event is one statement (queries.applySubscriptionState: the id recorded, the
+ * state moved or refused as older, in one round trip); a completed checkout makes an account and sends an e-mail,
+ * in a transaction that records its id; any other event is recorded as ignored.
+ */
+function applyOnce(deps: MembershipDeps, event: Stripe.Event): Promise<EventOutcome> {
 	const at = new Date(event.created * 1000);
+	const state = { eventId: event.id, eventType: event.type, at };
 	switch (event.type) {
 		case 'checkout.session.completed':
-			return checkoutCompleted(tx, deps, event.data.object, at);
+			return checkoutCompleted(deps, event, at);
 		case 'customer.subscription.created':
 		case 'customer.subscription.updated':
 		case 'customer.subscription.deleted': {
 			const sub = event.data.object;
-			const status = event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status;
-			const periodEnd = seconds(sub.items?.data?.[0]?.current_period_end);
-			return applyState(tx, sub.id, sub.metadata?.candidatureId, idOf(sub.customer), status, periodEnd, at);
+			return queries.applySubscriptionState(deps.db, {
+				...state,
+				subscriptionId: sub.id,
+				candidatureId: candidatureIdOf(sub.metadata?.candidatureId),
+				customerId: idOf(sub.customer),
+				status: event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status,
+				periodEnd: seconds(sub.items?.data?.[0]?.current_period_end)
+			});
 		}
 		case 'invoice.paid':
 		case 'invoice.payment_failed': {
 			const invoice = event.data.object;
 			const details = invoice.parent?.subscription_details;
 			const subscriptionId = idOf(details?.subscription);
-			if (!subscriptionId) return Promise.resolve({ outcome: 'ignored' });
+			if (!subscriptionId) return ignore(deps, event);
 			const paid = event.type === 'invoice.paid';
-			const periodEnd = paid ? seconds(invoice.lines?.data?.[0]?.period?.end) : null;
-			return applyState(
-				tx,
+			return queries.applySubscriptionState(deps.db, {
+				...state,
 				subscriptionId,
-				details?.metadata?.candidatureId,
-				idOf(invoice.customer),
-				paid ? 'active' : 'past_due',
-				periodEnd,
-				at
-			);
+				candidatureId: candidatureIdOf(details?.metadata?.candidatureId),
+				customerId: idOf(invoice.customer),
+				status: paid ? 'active' : 'past_due',
+				periodEnd: paid ? seconds(invoice.lines?.data?.[0]?.period?.end) : null
+			});
 		}
 		default:
-			return Promise.resolve({ outcome: 'ignored' });
+			return ignore(deps, event);
 	}
 }
 
+async function ignore(deps: MembershipDeps, event: Stripe.Event): Promise<EventOutcome> {
+	return (await queries.recordIgnoredEvent(deps.db, event.id, event.type)) ? 'ignored' : 'duplicate';
+}
+
+/** A candidature id from an event's metadata, when it can be one of ours (a uuid); anything else names none. */
+const candidatureIdOf = (value: string | null | undefined): string | null =>
+	value && z.uuid().safeParse(value).success ? value : null;
+
 /** Our candidature, approved or already enrolled, or nothing: an event about anything else is not ours. */
 async function ourCandidature(tx: DbOrTx, candidatureId: string | null | undefined) {
-	if (!candidatureId || !z.uuid().safeParse(candidatureId).success) return null;
-	const c = await candidatures.lockForPayment(tx, candidatureId);
+	const id = candidatureIdOf(candidatureId);
+	if (!id) return null;
+	const c = await candidatures.lockForPayment(tx, id);
 	return c && !c.spam && (c.status === 'approved' || c.status === 'enrolled') ? c : null;
 }
 
+/** A completed checkout, in the transaction that records its id; the welcome e-mail leaves once it committed. */
 async function checkoutCompleted(
+	deps: MembershipDeps,
+	event: Stripe.CheckoutSessionCompletedEvent,
+	at: Date
+): Promise<EventOutcome> {
+	let after: Applied['after'];
+	const outcome = await deps.db.transaction(async (tx) => {
+		if (!(await queries.recordEvent(tx, event.id, event.type))) return 'duplicate' as const;
+		const applied = await enrolPayer(tx, deps, event.data.object, at);
+		// Recorded as applied, the usual outcome: one statement fewer for a checkout that makes a member.
+		if (applied.outcome === 'ignored') await queries.markEventIgnored(tx, event.id);
+		after = applied.after;
+		return applied.outcome;
+	});
+	if (after) inBackground(after());
+	return outcome;
+}
+
+async function enrolPayer(
 	tx: DbOrTx,
 	deps: MembershipDeps,
 	session: Stripe.Checkout.Session,
@@ -152,46 +183,6 @@ async function checkoutCompleted(
 				...memberWelcome(c.firstName, link)
 			})
 	};
-}
-
-async function applyState(
-	tx: DbOrTx,
-	subscriptionId: string,
-	candidatureId: string | null | undefined,
-	customerId: string | null,
-	status: string,
-	periodEnd: Date | null,
-	at: Date
-): Promise<Applied> {
-	const existing = await queries.membershipBySubscription(tx, subscriptionId);
-	if (!existing) {
-		// Before its checkout (or about someone else's subscription): kept only when it names our candidature.
-		const c = await ourCandidature(tx, candidatureId);
-		if (!c) return { outcome: 'ignored' };
-		await queries.insertMembership(tx, {
-			userId: c.userId,
-			candidatureId: c.id,
-			stripeCustomerId: customerId,
-			stripeSubscriptionId: subscriptionId,
-			status,
-			currentPeriodEnd: periodEnd,
-			stateAt: at
-		});
-		return { outcome: 'applied' };
-	}
-	if (!isNewer(at, existing.stateAt, status)) {
-		// An older state arriving late changes nothing, but a period end it knows and we do not is kept.
-		if (periodEnd && !existing.currentPeriodEnd)
-			await queries.updateMembership(tx, existing.id, { currentPeriodEnd: periodEnd });
-		return { outcome: 'applied' };
-	}
-	await queries.updateMembership(tx, existing.id, {
-		status,
-		stateAt: at,
-		stripeCustomerId: customerId ?? existing.stripeCustomerId,
-		...(periodEnd ? { currentPeriodEnd: periodEnd } : {})
-	});
-	return { outcome: 'applied' };
 }
 
 // ——— Access to the courses ———

@@ -51,6 +51,37 @@ describe(`database on ${driverName}`, () => {
 	});
 });
 
+describe.runIf(serverUrl)('PostgreSQL queries through the one typed db', () => {
+	it('run as prepared statements, in a transaction and a savepoint too: one round trip a query after the first', async () => {
+		const database = await createTestDatabase();
+		const byEmail = (db: typeof database.db, email: string) =>
+			db
+				.select({ id: schema.users.id })
+				.from(schema.users)
+				.where(sql`${schema.users.email} = ${email}`);
+		// Executions of this session's kept statement of that query (none when each run is parsed anew).
+		const runsOfKept = async (db: typeof database.db) => {
+			const result = await db.execute<{ runs: number }>(
+				sql`select coalesce(sum(generic_plans + custom_plans), 0)::int as runs from pg_prepared_statements
+					where statement like '%from "users" where "users"."email" = $1%'`
+			);
+			return (Array.isArray(result) ? result : (result as { rows: { runs: number }[] }).rows)[0]!.runs;
+		};
+		try {
+			await database.db.transaction(async (tx) => {
+				for (const email of ['a@exemple.fr', 'b@exemple.fr', 'c@exemple.fr']) await byEmail(tx, email);
+				expect(await runsOfKept(tx)).toBe(3);
+				await tx.transaction(async (savepoint) => {
+					await byEmail(savepoint, 'd@exemple.fr');
+					expect(await runsOfKept(savepoint)).toBe(4);
+				});
+			});
+		} finally {
+			await database.dispose();
+		}
+	});
+});
+
 describe('PGlite on disk', () => {
 	it('keeps its data in the given directory across restarts', async () => {
 		const dir = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pglite-')), 'db');

@@ -4,7 +4,6 @@
  * and shuts down cleanly on SIGTERM: in-flight requests finish, the database closes, the process exits 0.
  */
 import { createServer } from 'node:http';
-import v8 from 'node:v8';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
@@ -13,25 +12,15 @@ import { REQUEST_ID_HEADER, trackRequest } from '../lib/server/http/request-log'
 import { batchOutputLines, log, setLogLevel } from '../lib/server/log';
 import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
+import { boundHeapGrowth } from './heap';
 import { admitBody } from './request-bodies';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/**
- * V8 sizes its heap for the machine: on a server with gigabytes free, a burst of requests grows the young
- * generation to 128 MB and the old one far past what is live, and the process holds ~250 MB more than it uses
- * until it has been idle a while (532 MB after 30 s of mixed traffic, `npm run bench memory`). A small site's
- * server should stay small, so the heap grows in small steps: the young generation keeps its starting size and the
- * old one grows by a fifth at a time (322 MB after 60 s of the same traffic). `--optimize-for-size` held memory as
- * well (288 MB) but also made V8 compile for size: 15–25 % fewer requests a second on every path (cached pages,
- * the webhook), so it is not used. Set here rather than on a command line so that every way of starting the server
- * (npm start, the image, node build/server.js, a service manager) gets them; V8 reads both as the heap grows, so
- * now is in time.
- */
-v8.setFlagsFromString('--semi-space-growth-factor=1');
-v8.setFlagsFromString('--heap-growing-percent=20');
+// Before anything allocates much: how the heap grows (heap.ts).
+boundHeapGrowth();
 
 async function main() {
 	restrictNewFiles();

@@ -1,0 +1,53 @@
+/**
+ * How the server's heap grows. V8 sizes its heap for the machine: on a server with gigabytes free, a burst of
+ * requests grows the young generation to 64 MB and the old one far past what is live, and the process holds
+ * ~250 MB more than it uses until it has been idle a while (532 MB after 30 s of mixed traffic, `npm run bench
+ * memory`). A small site's server should stay small:
+ * - the old generation grows by a fifth at a time (`--heap-growing-percent=20`);
+ * - the young generation grows as V8 would until it has reached 16 MB, and stops at the next collection: 16 or
+ *   32 MB (32 MB in every bench run; left to itself it reaches 64 MB, and the server 419 MB after 60 s of mixed
+ *   traffic). Held at its starting size (2 MB), as it was until November 2026, every dynamic request paid for
+ *   scavenges of what the other requests in flight still held, and promoted it: a fifth of a signed-in page's CPU
+ *   went to the collector. Signed-in pages now answer ~25 % more requests a second (PostgreSQL: /aide 777–840 →
+ *   1 005–1 017, the course page 504–511 → 626–649), for ~20 MB more (PGlite after 60 s of mixed traffic 319 →
+ *   338 MB, goal ≤ 400 MB; PostgreSQL 191 → 216 MB).
+ *
+ * `--optimize-for-size` held memory as well but made V8 compile for size: 15–25 % fewer requests a second on every
+ * path. The flags are set from here rather than on a command line so that every way of starting the server (npm
+ * start, the image, node build/server.js, a service manager) gets them. V8 reads both factors as the heap grows (not
+ * the spaces' sizes, fixed at start-up), so the young generation is held by turning its growth factor to 1 when a
+ * collection finds it at its size, and back to V8's when it finds it smaller (V8 shrinks it when allocation slows).
+ * The observer runs after the collection, by which time another may have grown it once more.
+ */
+import { PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
+
+/** Once the young generation (both semi-spaces) has reached this size, it stops growing (see above). */
+export const YOUNG_GENERATION_BYTES = 16 * 1024 * 1024;
+
+export function boundHeapGrowth(youngGenerationBytes = YOUNG_GENERATION_BYTES): void {
+	v8.setFlagsFromString('--heap-growing-percent=20');
+	holdYoungGenerationAt(youngGenerationBytes);
+}
+
+/** The young generation's size now (both semi-spaces), in bytes. */
+export function youngGenerationSize(): number {
+	return v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+}
+
+function holdYoungGenerationAt(bytes: number): void {
+	let growing = true;
+	const steer = () => {
+		const grow = youngGenerationSize() < bytes;
+		if (grow === growing) return;
+		growing = grow;
+		v8.setFlagsFromString(`--semi-space-growth-factor=${grow ? DEFAULT_GROWTH_FACTOR : 1}`);
+	};
+	// Kept for the process's life: V8 shrinks the young generation when allocation slows down (idle), and it must be
+	// able to grow back.
+	new PerformanceObserver(steer).observe({ entryTypes: ['gc'] });
+	steer();
+}
+
+/** V8's own. */
+const DEFAULT_GROWTH_FACTOR = 2;

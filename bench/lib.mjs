@@ -114,11 +114,43 @@ export async function rawResponse(url, headers = BROWSER_HEADERS, init = {}) {
 }
 
 /**
+ * Requests in a round of a page figure. At ~30 000 requests a second, rounds of 3 000 (0.1 s) put two identical bare
+ * servers anywhere between 0.6× and 1.8× of each other, and the median of seven pairs 0.1 away from 1.00; rounds of
+ * 12 000 keep that median within a few hundredths.
+ */
+export const ROUND_REQUESTS = 12_000;
+
+/**
+ * `rounds` back-to-back pairs of `measure(first)` and `measure(second)`, each pair's order alternating; the ratio is
+ * the median of the pairs' ratios (first / second): this machine's speed drifts by a third between rounds a few
+ * seconds apart, and a pair measured back to back shares it.
+ */
+export async function pairedRatio(measure, first, second, rounds) {
+	const firstRounds = [];
+	const secondRounds = [];
+	for (let round = 0; round < rounds; round++) {
+		if (round % 2 === 0) {
+			secondRounds.push(await measure(second));
+			firstRounds.push(await measure(first));
+		} else {
+			firstRounds.push(await measure(first));
+			secondRounds.push(await measure(second));
+		}
+	}
+	const ratio = median(firstRounds.map((r, i) => r.rps / secondRounds[i].rps));
+	return { ratio, firstRounds, secondRounds };
+}
+
+/**
  * A cached page of `server` against a bare node:http server sending the same bytes with the same headers, under
  * the same load generator, compressed as browsers ask. The baseline is checked before anything is measured
  * (same status, byte-for-byte the same body); a round with a non-2xx answer makes the figure null (no ratio).
  */
-export async function againstBareServer(server, target, { warm = 3000, total = 3000, rounds = 7 } = {}) {
+export async function againstBareServer(
+	server,
+	target,
+	{ warm = ROUND_REQUESTS, total = ROUND_REQUESTS, rounds = 7, control = false } = {}
+) {
 	const app = await rawResponse(server.url + target);
 	if (app.status !== 200) throw new Error(`${target} answered ${app.status}`);
 	if (app.headers['x-page-cache'] !== 'HIT') throw new Error(`${target} is not served from the cache`);
@@ -132,25 +164,26 @@ export async function againstBareServer(server, target, { warm = 3000, total = 3
 		const options = { headers: BROWSER_HEADERS };
 		await load(bare.url, target, { ...options, total: warm });
 		await load(server.url, target, { ...options, total: warm });
-		const bareRounds = [];
-		const appRounds = [];
-		// Rounds in pairs, each pair's order alternating, and the ratio the median of the pairs' ratios: this machine's
-		// speed drifts by a third between rounds a few seconds apart, and a pair measured back to back shares it.
-		for (let round = 0; round < rounds; round++) {
-			const measure = (url) => load(url, target, { ...options, total });
-			if (round % 2 === 0) {
-				bareRounds.push(await measure(bare.url));
-				appRounds.push(await measure(server.url));
-			} else {
-				appRounds.push(await measure(server.url));
-				bareRounds.push(await measure(bare.url));
+		const inPairs = (first, second) =>
+			pairedRatio((url) => load(url, target, { ...options, total }), first, second, rounds);
+		const { ratio, firstRounds: appRounds, secondRounds: bareRounds } = await inPairs(server.url, bare.url);
+		// The same protocol between two identical bare servers: how far from 1.00 a ratio lands by chance.
+		let noise = null;
+		if (control) {
+			const twin = await startBareServer(file, app.headers);
+			try {
+				await load(twin.url, target, { ...options, total: warm });
+				noise = (await inPairs(twin.url, bare.url)).ratio;
+			} finally {
+				await twin.stop();
 			}
 		}
 		const failures = [...bareRounds, ...appRounds].reduce((sum, r) => sum + r.failures, 0);
 		const bareRps = median(bareRounds.map((r) => r.rps));
 		const appRps = median(appRounds.map((r) => r.rps));
 		return {
-			ratio: failures ? null : median(appRounds.map((r, i) => r.rps / bareRounds[i].rps)),
+			ratio: failures ? null : ratio,
+			noise,
 			failures,
 			appRps,
 			bareRps,
@@ -168,15 +201,22 @@ export async function againstBareServer(server, target, { warm = 3000, total = 3
 export const ratioText = (result) =>
 	result.ratio === null ? `none (${result.failures} non-2xx answers)` : fmt(result.ratio);
 
-/** A bare node:http server answering `file` with `headers` to every request: the baseline of the page figures. */
+/**
+ * A bare node:http server answering `file` with `headers` to every request: the baseline of the page figures. Its
+ * head is a flat [name, value, …] list made once, the cheapest way node:http has to write one (an object is walked
+ * and its headers checked again on every request): a baseline is the ceiling it claims to be, not a slower server
+ * than the app's own cached path, which writes its head that way.
+ */
 export async function startBareServer(file, headers) {
 	const port = await freePort();
 	const code = `
 		const body = require('node:fs').readFileSync(${JSON.stringify(file)});
-		const headers = ${JSON.stringify(headers)};
-		require('node:http').createServer((req, res) => { res.writeHead(200, headers); res.end(body); })
+		const head = ${JSON.stringify(Object.entries(headers).flat())};
+		require('node:http').createServer((req, res) => { res.writeHead(200, head); res.end(body); })
 			.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(process.execPath, ['-e', code], {
+		stdio: ['ignore', 'pipe', 'inherit']
+	});
 	await new Promise((resolve) => child.stdout.once('data', resolve));
 	return {
 		url: `http://127.0.0.1:${port}`,

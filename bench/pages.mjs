@@ -7,9 +7,12 @@ export async function benchPages() {
 	const server = await startServer();
 	try {
 		await fetch(`${server.url}/`);
-		const home = await againstBareServer(server, '/', { total: 4000 });
+		const home = await againstBareServer(server, '/', { control: true });
 		console.log(
 			`pages.cached_home_ratio ${ratioText(home)} (cached ${fmt(home.appRps, 0)} req/s, p50 ${fmt(home.appP50)} ms vs bare node:http sending the same ${(home.bytes / 1024).toFixed(0)} KB (${home.encoding}) ${fmt(home.bareRps, 0)} req/s, p50 ${fmt(home.bareP50)} ms; 16 clients; goal >= 0.95)`
+		);
+		console.log(
+			`pages.noise_ratio ${fmt(home.noise)} (a bare server against an identical one, the same way: how far from 1.00 a page ratio lands by chance)`
 		);
 		// A query string bypasses the cache: every request renders the page (database read included).
 		const uncached = await load(server.url, '/?bench=1', { total: 600, headers: BROWSER_HEADERS });

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import Stripe from 'stripe';
 import { Pool } from 'undici';
-import { fmt, freePort, median, rawResponse, startServer, withBenchDatabase } from './lib.mjs';
+import { fmt, freePort, median, pairedRatio, rawResponse, startServer, withBenchDatabase } from './lib.mjs';
 
 const CONCURRENCY = 16;
 const EVENTS = 800;
@@ -140,14 +140,14 @@ async function measure(databaseUrl) {
 		const bare = await startBareWebhook(url.href, appAnswer);
 		const served = [];
 		const viaHttp = [];
+		let ratio = null;
 		try {
 			const [bareProbe] = events(ids, 'bareprobe');
 			const bareAnswer = await rawResponse(`${bare.url}/api/payments/webhook`, {}, probeRequest(bareProbe));
 			if (bareAnswer.status !== appAnswer.status || !bareAnswer.body.equals(appAnswer.body))
 				throw new Error('the webhook baseline does not answer what the app answered');
 			// The server: every event is verified, recorded and applied (a membership row per subscription). Rounds in
-			// back-to-back pairs, each pair's order alternating, as the page figures do: this machine's speed drifts
-			// between rounds a few seconds apart, and a pair shares it.
+			// back-to-back pairs (lib.mjs pairedRatio), as the page figures are.
 			const appSend = sender(server.url);
 			const bareSend = sender(bare.url);
 			const round = async (send, prefix) => {
@@ -156,15 +156,16 @@ async function measure(databaseUrl) {
 			};
 			await round(appSend, 'warm');
 			await round(bareSend, 'barewarm');
-			for (let r = 0; r < ROUNDS; r++) {
-				if (r % 2 === 0) {
-					served.push(await round(appSend, `srv${r}`));
-					viaHttp.push(await round(bareSend, `bare${r}`));
-				} else {
-					viaHttp.push(await round(bareSend, `bare${r}`));
-					served.push(await round(appSend, `srv${r}`));
-				}
-			}
+			let n = 0;
+			const paired = await pairedRatio(
+				(send) => round(send, `${send === appSend ? 'srv' : 'bare'}${n++}`),
+				appSend,
+				bareSend,
+				ROUNDS
+			);
+			ratio = paired.ratio;
+			served.push(...paired.firstRounds);
+			viaHttp.push(...paired.secondRounds);
 			await appSend.close();
 			await bareSend.close();
 		} finally {
@@ -186,7 +187,6 @@ async function measure(databaseUrl) {
 			await db`select count(*)::int as applied from memberships where stripe_subscription_id like 'sub_srv%'`;
 		if (applied !== EVENTS * ROUNDS) throw new Error(`${applied} of ${EVENTS * ROUNDS} events applied`);
 		const failures = [...served, ...viaHttp].reduce((sum, r) => sum + r.failures, 0);
-		const ratio = median(served.map((r, i) => r.rps / viaHttp[i].rps));
 		const middle = (rounds, key) => median(rounds.map((r) => r[key]));
 		console.log(
 			`webhook.applied_ratio ${failures ? `none (${failures} non-200 answers)` : fmt(ratio)} (server ${fmt(middle(served, 'rps'), 0)} events/s, p50 ${fmt(middle(served, 'p50'))} ms, p99 ${fmt(middle(served, 'p99'))} ms; bare server verify + insert, same answer bytes, ${fmt(middle(viaHttp, 'rps'), 0)}/s, p50 ${fmt(middle(viaHttp, 'p50'))} ms, p99 ${fmt(middle(viaHttp, 'p99'))} ms; median of ${ROUNDS} pairs of rounds; goal ≥ 0.5; ${EVENTS} distinct events a round, ${CONCURRENCY} senders, PostgreSQL)`

@@ -100,6 +100,25 @@ async function approvedCandidature(status: 'approved' | 'pending' = 'approved') 
 		.returning();
 	return row!;
 }
+/** A completed checkout at `t` and, 5 s later, the subscription gone past due (paid until `t` + 9 days). */
+function checkoutThenPastDue(c: { id: string; email: string }, subscription: string, t: number) {
+	return {
+		checkout: signEvent(
+			checkoutCompleted({ candidatureId: c.id, email: c.email, subscription, created: t }),
+			secret()
+		),
+		update: signEvent(
+			subscriptionEvent('customer.subscription.updated', {
+				id: subscription,
+				status: 'past_due',
+				candidatureId: c.id,
+				created: t + 5,
+				periodEnd: t + 9 * 86400
+			}),
+			secret()
+		)
+	};
+}
 const membershipOf = async (subscriptionId: string) =>
 	(
 		await database.db.select().from(memberships).where(eq(memberships.stripeSubscriptionId, subscriptionId))
@@ -276,20 +295,7 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 		const run = async (order: 'normal' | 'reversed') => {
 			const c = await approvedCandidature();
 			const sub = `sub_order_${order}`;
-			const checkout = signEvent(
-				checkoutCompleted({ candidatureId: c.id, email: c.email, subscription: sub, created: t }),
-				secret()
-			);
-			const update = signEvent(
-				subscriptionEvent('customer.subscription.updated', {
-					id: sub,
-					status: 'past_due',
-					candidatureId: c.id,
-					created: t + 5,
-					periodEnd: t + 9 * 86400
-				}),
-				secret()
-			);
+			const { checkout, update } = checkoutThenPastDue(c, sub, t);
 			for (const event of order === 'normal' ? [checkout, update] : [update, checkout]) await deliver(event);
 			const m = (await membershipOf(sub))!;
 			const [cand] = await database.db.select().from(candidatures).where(eq(candidatures.id, c.id));
@@ -373,20 +379,7 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 		for (const order of ['checkout first', 'update first']) {
 			const c = await approvedCandidature();
 			const sub = `sub_pair_${order.split(' ')[0]}`;
-			const checkout = signEvent(
-				checkoutCompleted({ candidatureId: c.id, email: c.email, subscription: sub, created: t }),
-				secret()
-			);
-			const update = signEvent(
-				subscriptionEvent('customer.subscription.updated', {
-					id: sub,
-					status: 'past_due',
-					candidatureId: c.id,
-					created: t + 5,
-					periodEnd: t + 9 * 86400
-				}),
-				secret()
-			);
+			const { checkout, update } = checkoutThenPastDue(c, sub, t);
 			const pair = order === 'checkout first' ? [checkout, update] : [update, checkout];
 			expect(await Promise.all(pair.map((signed) => deliver(signed)))).toEqual(['applied', 'applied']);
 			const m = (await membershipOf(sub))!;

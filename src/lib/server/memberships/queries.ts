@@ -7,26 +7,26 @@ import { memberships, stripeEvents, type Membership } from '../db/schema';
 export type { Membership };
 
 /**
- * Records an event id as applied, in the transaction that applies it; false when it was already there (a replay,
- * or a simultaneous delivery that won). An event found to be ignored is marked so before the transaction commits.
+ * Records an event id, in the transaction that applies it; false when it was already there (a replay, or a
+ * simultaneous delivery that won). Recorded as applied unless said otherwise: an event found to be ignored in the
+ * course of its transaction is marked so before it commits.
  */
-export async function recordEvent(db: DbOrTx, id: string, type: string): Promise<boolean> {
+export async function recordEvent(
+	db: DbOrTx,
+	id: string,
+	type: string,
+	outcome: 'applied' | 'ignored' = 'applied'
+): Promise<boolean> {
 	const inserted = await db
 		.insert(stripeEvents)
-		.values({ id, type, outcome: 'applied', processedAt: new Date() })
+		.values({ id, type, outcome, processedAt: new Date() })
 		.onConflictDoNothing()
 		.returning({ id: stripeEvents.id });
 	return inserted.length === 1;
 }
 
-/** Records an event that is not ours or not one we act on, as ignored; false for a replay. */
-export async function recordIgnoredEvent(db: DbOrTx, id: string, type: string): Promise<boolean> {
-	const inserted = await db
-		.insert(stripeEvents)
-		.values({ id, type, outcome: 'ignored', processedAt: new Date() })
-		.onConflictDoNothing()
-		.returning({ id: stripeEvents.id });
-	return inserted.length === 1;
+export async function markEventIgnored(db: DbOrTx, id: string): Promise<void> {
+	await db.update(stripeEvents).set({ outcome: 'ignored' }).where(eq(stripeEvents.id, id));
 }
 
 /** A subscription's state as Stripe told it at `at` (an event's `created`). */
@@ -104,10 +104,6 @@ export async function applySubscriptionState(
 			select outcome from recorded`)
 	);
 	return row?.outcome ?? 'duplicate';
-}
-
-export async function markEventIgnored(db: DbOrTx, id: string): Promise<void> {
-	await db.update(stripeEvents).set({ outcome: 'ignored' }).where(eq(stripeEvents.id, id));
 }
 
 export async function membershipBySubscription(db: DbOrTx, subscriptionId: string) {

@@ -1,8 +1,9 @@
 /**
  * Payments into memberships (SEED.md parts 1.9, 4 "Payment webhook", 6; notes/stripe.md): each Stripe event is
- * applied once — its id is recorded in the same transaction as its effects — whatever order Stripe delivers in;
- * a completed checkout for one of our approved candidatures makes (or finds) the member's account, enrols the
- * candidature and sends a welcome e-mail with a set-password link. The access rule to the courses lives here.
+ * applied once — its id is recorded in the same statement or transaction as its effects — whatever order Stripe
+ * delivers in; a completed checkout for one of our approved candidatures makes (or finds) the member's account,
+ * enrols the candidature and sends a welcome e-mail with a set-password link. The access rule to the courses lives
+ * here.
  */
 import type Stripe from 'stripe';
 import { z } from 'zod';
@@ -106,7 +107,7 @@ function applyOnce(deps: MembershipDeps, event: Stripe.Event): Promise<EventOutc
 }
 
 async function ignore(deps: MembershipDeps, event: Stripe.Event): Promise<EventOutcome> {
-	return (await queries.recordIgnoredEvent(deps.db, event.id, event.type)) ? 'ignored' : 'duplicate';
+	return (await queries.recordEvent(deps.db, event.id, event.type, 'ignored')) ? 'ignored' : 'duplicate';
 }
 
 /** A candidature id from an event's metadata, when it can be one of ours (a uuid); anything else names none. */

@@ -214,9 +214,7 @@ export async function startBareServer(file, headers) {
 		const head = ${JSON.stringify(Object.entries(headers).flat())};
 		require('node:http').createServer((req, res) => { res.writeHead(200, head); res.end(body); })
 			.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-	const child = spawn(process.execPath, ['-e', code], {
-		stdio: ['ignore', 'pipe', 'inherit']
-	});
+	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
 	await new Promise((resolve) => child.stdout.once('data', resolve));
 	return {
 		url: `http://127.0.0.1:${port}`,

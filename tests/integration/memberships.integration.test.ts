@@ -217,6 +217,17 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 			checkoutCompleted({ candidatureId: 'pas-un-uuid', email: 'x@y.fr' }),
 			checkoutCompleted({ candidatureId: pending.id, email: pending.email, mode: 'payment' }),
 			subscriptionEvent('customer.subscription.updated', { id: 'sub_elsewhere', status: 'active' }),
+			// A subscription naming a candidature that is not one we may enrol, or no candidature at all.
+			subscriptionEvent('customer.subscription.created', {
+				id: 'sub_pending',
+				status: 'active',
+				candidatureId: pending.id
+			}),
+			subscriptionEvent('customer.subscription.created', {
+				id: 'sub_bad_id',
+				status: 'active',
+				candidatureId: "pas-un-uuid'; drop table memberships; --"
+			}),
 			invoiceEvent('invoice.paid', { subscription: 'sub_elsewhere' }),
 			{
 				...subscriptionEvent('customer.subscription.updated', { id: 'sub_y', status: 'active' }),
@@ -224,6 +235,7 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 			}
 		];
 		for (const event of foreign) expect(await deliver(signEvent(event, secret()))).toBe('ignored');
+		expect(await database.db.select().from(memberships)).toHaveLength(0);
 		const recorded = await database.db.select().from(stripeEvents);
 		expect(recorded).toHaveLength(foreign.length);
 		expect(recorded.every((e) => e.outcome === 'ignored' && e.processedAt)).toBe(true);
@@ -288,6 +300,32 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 		const ended = await seen();
 		expect(ended!.status).toBe('canceled');
 		expect(service.courseAccess({ isAdmin: false }, ended)).toEqual({ allowed: false, reason: 'ended' });
+	});
+
+	it('a late, older event keeps the newer state but brings a period end the membership lacked', async () => {
+		const c = await approvedCandidature();
+		const t = Math.floor(Date.now() / 1000);
+		await deliver(
+			signEvent(
+				checkoutCompleted({ candidatureId: c.id, email: c.email, subscription: 'sub_late', created: t }),
+				secret()
+			)
+		);
+		expect((await membershipOf('sub_late'))!.currentPeriodEnd).toBeNull();
+		const late = signEvent(
+			subscriptionEvent('customer.subscription.created', {
+				id: 'sub_late',
+				status: 'incomplete',
+				created: t - 5,
+				periodEnd: t + 30 * 86400
+			}),
+			secret()
+		);
+		expect(await deliver(late)).toBe('applied');
+		const m = (await membershipOf('sub_late'))!;
+		expect(m.status).toBe('active');
+		expect(m.stateAt.getTime()).toBe(t * 1000);
+		expect(m.currentPeriodEnd!.getTime()).toBe((t + 30 * 86400) * 1000);
 	});
 
 	it('an update delivered before its checkout ends in the same state as the normal order', async () => {

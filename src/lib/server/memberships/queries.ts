@@ -29,6 +29,13 @@ export async function markEventIgnored(db: DbOrTx, id: string): Promise<void> {
 	await db.update(stripeEvents).set({ outcome: 'ignored' }).where(eq(stripeEvents.id, id));
 }
 
+/**
+ * The candidatures a payment may be about: approved (waiting for the checkout) or already enrolled (the
+ * subscription's later events), and never spam. `ourCandidature` (service.ts) and applySubscriptionState both read it.
+ */
+export const PAYABLE_STATUSES = ['approved', 'enrolled'] as const;
+const PAYABLE_SQL = sql.raw(PAYABLE_STATUSES.map((status) => `'${status}'`).join(', '));
+
 /** A subscription's state as Stripe told it at `at` (an event's `created`). */
 export interface SubscriptionState {
 	eventId: string;
@@ -54,8 +61,8 @@ const NEWER = sql.raw(
  * - the subscription's membership moves to the event's state only when it is newer than the stored one (same rule
  *   as `isNewer` in service.ts: a later Stripe time, or the same second and a settled state over "incomplete"); an
  *   older state only brings a period end the membership lacks;
- * - a subscription we have no membership of yet is kept only when it names one of our candidatures (approved or
- *   enrolled, not spam; the row locked as `lockForPayment` does, against a checkout of the same candidature);
+ * - a subscription we have no membership of yet is kept only when it names one of our candidatures (PAYABLE_STATUSES,
+ *   not spam; the row locked as `lockForPayment` does, against a checkout of the same candidature);
  * - two first events of one subscription at once: the second's insert meets the first's row, and moves it by the
  *   same rule (ON CONFLICT DO UPDATE sees the committed row);
  * - an event about nothing of ours is recorded as `ignored`, decided from the same snapshot as the effect.
@@ -72,7 +79,7 @@ export async function applySubscriptionState(
 				select 1 from memberships where stripe_subscription_id = ${state.subscriptionId}
 			), ours as (
 				select id, user_id from candidatures
-				where id = ${state.candidatureId}::uuid and not spam and status in ('approved', 'enrolled')
+				where id = ${state.candidatureId}::uuid and not spam and status in (${PAYABLE_SQL})
 					and not exists (select 1 from existing)
 				for update
 			), recorded as (

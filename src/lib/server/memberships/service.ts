@@ -119,7 +119,7 @@ async function ourCandidature(tx: DbOrTx, candidatureId: string | null | undefin
 	const id = candidatureIdOf(candidatureId);
 	if (!id) return null;
 	const c = await candidatures.lockForPayment(tx, id);
-	return c && !c.spam && (c.status === 'approved' || c.status === 'enrolled') ? c : null;
+	return c && !c.spam && (queries.PAYABLE_STATUSES as readonly string[]).includes(c.status) ? c : null;
 }
 
 /** A completed checkout, in the transaction that records its id; the welcome e-mail leaves once it committed. */

@@ -3,9 +3,6 @@
  * so no handler parses ids by hand and no malformed id becomes a database error.
  */
 import type { ParamMatcher } from '@sveltejs/kit';
-import { z } from 'zod';
+import { isUuid } from '$lib/uuid';
 
-const uuid = z.uuid();
-
-export const match = ((param: string): param is string =>
-	uuid.safeParse(param).success) satisfies ParamMatcher;
+export const match = ((param: string): param is string => isUuid(param)) satisfies ParamMatcher;

@@ -1,6 +1,7 @@
 /** The accounts domain's SQL, and nothing else: each function takes the database or a transaction. */
 import { and, count, desc, eq, gt, ilike, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
+import { builtOnce } from '../db/built-once';
 import {
 	emailChanges,
 	memberships,
@@ -80,6 +81,12 @@ export async function insertSession(db: DbOrTx, session: SessionRow, now = new D
  * is asking and what they may read.
  */
 export async function sessionWithUser(db: DbOrTx, id: string) {
+	const [row] = await sessionWithUserQuery(db).execute({ id });
+	return row;
+}
+
+// Every signed-in request runs it: built once (db/built-once.ts), not at each request.
+const sessionWithUserQuery = builtOnce((db) => {
 	const membership = db
 		.select({
 			status: memberships.status,
@@ -91,7 +98,7 @@ export async function sessionWithUser(db: DbOrTx, id: string) {
 		.orderBy(desc(memberships.stateAt))
 		.limit(1)
 		.as('membership');
-	const [row] = await db
+	return db
 		.select({
 			id: sessions.id,
 			userId: sessions.userId,
@@ -110,9 +117,9 @@ export async function sessionWithUser(db: DbOrTx, id: string) {
 		.innerJoin(users, eq(users.id, sessions.userId))
 		.leftJoin(totpFactors, eq(totpFactors.userId, sessions.userId))
 		.leftJoinLateral(membership, sql`true`)
-		.where(eq(sessions.id, id));
-	return row;
-}
+		.where(eq(sessions.id, sql.placeholder('id')))
+		.prepare('session_with_user');
+});
 
 export async function setSessionReauthenticated(db: DbOrTx, id: string, at: Date): Promise<void> {
 	await db.update(sessions).set({ reauthenticatedAt: at }).where(eq(sessions.id, id));

@@ -1,6 +1,7 @@
 /** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, asc, count, eq, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
+import { builtOnce } from '../db/built-once';
 import { moduleProgress, modules, type Module } from '../db/schema';
 
 export type { Module };
@@ -15,6 +16,12 @@ export const allModules = (db: DbOrTx): Promise<Module[]> =>
  * once per version (service.moduleHtml), so its Markdown is read only when that version is not rendered yet.
  */
 export const readerModules = (db: DbOrTx, userId: string, alsoSlug: string | null = null) =>
+	alsoSlug === null
+		? publishedForReader(db).execute({ userId })
+		: publishedAndOneForReader(db).execute({ userId, alsoSlug });
+
+// Every course page and dashboard runs one of the two: built once (db/built-once.ts), not at each request.
+const readerModulesQuery = (db: DbOrTx, which: SQL | undefined, name: string) =>
 	db
 		.select({
 			id: modules.id,
@@ -27,13 +34,23 @@ export const readerModules = (db: DbOrTx, userId: string, alsoSlug: string | nul
 			completed: sql<boolean>`${moduleProgress.userId} is not null`.mapWith(Boolean)
 		})
 		.from(modules)
-		.leftJoin(moduleProgress, and(eq(moduleProgress.moduleId, modules.id), eq(moduleProgress.userId, userId)))
-		.where(
-			alsoSlug === null
-				? eq(modules.published, true)
-				: or(eq(modules.published, true), eq(modules.slug, alsoSlug))
+		.leftJoin(
+			moduleProgress,
+			and(eq(moduleProgress.moduleId, modules.id), eq(moduleProgress.userId, sql.placeholder('userId')))
 		)
-		.orderBy(asc(modules.position), asc(modules.createdAt));
+		.where(which)
+		.orderBy(asc(modules.position), asc(modules.createdAt))
+		.prepare(name);
+const publishedForReader = builtOnce((db) =>
+	readerModulesQuery(db, eq(modules.published, true), 'reader_modules')
+);
+const publishedAndOneForReader = builtOnce((db) =>
+	readerModulesQuery(
+		db,
+		or(eq(modules.published, true), eq(modules.slug, sql.placeholder('alsoSlug'))),
+		'reader_modules_and_one'
+	)
+);
 
 /** A module's Markdown, with the version it is (updatedAt), or nothing when the module is gone. */
 export const moduleContent = async (db: DbOrTx, id: string) =>

@@ -87,6 +87,29 @@ describe('securityHeaders', () => {
 		expect(csp['script-src']).not.toContain("'unsafe-inline'");
 	});
 
+	it('gives each response its own script sources over the policy it keeps per configuration and page kind', () => {
+		const config = configWith({ SITE_MODE: 'showcase' });
+		const policyOf = (scriptSrc?: string[], path?: string) =>
+			securityHeaders(config, scriptSrc, path)['content-security-policy'];
+		const first = policyOf(["'self'", "'nonce-one'"]);
+		const second = policyOf(["'self'", "'nonce-two'", "'nonce-two'"]);
+		// Exactly what building it anew gives (the mark never shows), and the second page's own nonce, once.
+		expect(first).toBe(
+			Object.entries(cspDirectives(config, ["'self'", "'nonce-one'"]))
+				.map(([name, sources]) => [name, ...sources].join(' '))
+				.join('; ')
+		);
+		expect(directives(second)['script-src']).toEqual(["'self'", "'nonce-two'"]);
+		expect(second.replace('nonce-two', 'nonce-one')).toBe(first);
+		// A `$` in a source is kept as written, not read as a replacement pattern.
+		expect(directives(policyOf(["'nonce-$&$1'"]))['script-src']).toEqual(["'nonce-$&$1'"]);
+		// The map page keeps its own policy, the other pages theirs, in whatever order they are asked.
+		expect(directives(policyOf(undefined, '/contact'))['frame-src']).toContain(MAP_ORIGIN);
+		expect(directives(policyOf(undefined, '/'))['frame-src']).not.toContain(MAP_ORIGIN);
+		expect(directives(policyOf(undefined, '/contact'))['script-src']).toEqual(["'self'"]);
+		expect(policyOf()).not.toContain('\u0000');
+	});
+
 	it('adds HSTS and upgrade-insecure-requests behind an https ORIGIN', () => {
 		const headers = securityHeaders(configWith({ ORIGIN: 'https://atelier.example' }));
 		expect(headers['strict-transport-security']).toMatch(/^max-age=\d{8}/);

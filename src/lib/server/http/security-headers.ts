@@ -104,10 +104,33 @@ export function securityHeaders(config: HeaderConfig, scriptSrc?: string[], path
 		'referrer-policy': 'strict-origin-when-cross-origin',
 		'permissions-policy': 'camera=(), microphone=(), geolocation=()',
 		'cross-origin-opener-policy': 'same-origin',
-		'content-security-policy': serializeCsp(cspDirectives(config, scriptSrc, path))
+		// A function, so that no `$` in a source is read as a replacement pattern.
+		'content-security-policy': policyTemplate(config, path).replace(SCRIPT_SOURCES, () =>
+			scriptSrc ? [...new Set(scriptSrc)].join(' ') : "'self'"
+		)
 	};
 	if (config.origin.protocol === 'https:') {
 		headers['strict-transport-security'] = 'max-age=63072000; includeSubDomains';
 	}
 	return headers;
+}
+
+/**
+ * The policy is the same for every response of one configuration but for its script sources (a page's nonce) and
+ * whether the page has the map: serialised once per configuration and kind of page, with a mark where the script
+ * sources go. Every response asks for it; building it each time was 4 % of a small request's CPU.
+ */
+const SCRIPT_SOURCES = '\u0000script-src\u0000';
+const templates = new WeakMap<HeaderConfig, Map<boolean, string>>();
+
+function policyTemplate(config: HeaderConfig, path: string | undefined): string {
+	const mapPage = path !== undefined && MAP_PAGES.has(path);
+	let byPage = templates.get(config);
+	if (!byPage) templates.set(config, (byPage = new Map()));
+	let template = byPage.get(mapPage);
+	if (template === undefined) {
+		template = serializeCsp(cspDirectives(config, [SCRIPT_SOURCES], mapPage ? path : undefined));
+		byPage.set(mapPage, template);
+	}
+	return template;
 }

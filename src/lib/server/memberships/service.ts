@@ -6,7 +6,7 @@
  * here.
  */
 import type Stripe from 'stripe';
-import { z } from 'zod';
+import { isUuid } from '$lib/uuid';
 import type { Db, DbOrTx } from '../db';
 import { AppError, ServiceUnavailableError } from '../errors';
 import { inBackground } from '../lifecycle';
@@ -112,7 +112,7 @@ async function ignore(deps: MembershipDeps, event: Stripe.Event): Promise<EventO
 
 /** A candidature id from an event's metadata, when it can be one of ours (a uuid); anything else names none. */
 const candidatureIdOf = (value: string | null | undefined): string | null =>
-	value && z.uuid().safeParse(value).success ? value : null;
+	value && isUuid(value) ? value : null;
 
 /** Our candidature, approved or already enrolled, or nothing: an event about anything else is not ours. */
 async function ourCandidature(tx: DbOrTx, candidatureId: string | null | undefined) {

@@ -20,6 +20,8 @@ import { withReference } from '$lib/messages';
 import { routeExistsIn } from '$lib/pages/modes';
 import { isPrivatePath } from '$lib/pages/registry';
 import { problem } from '$lib/server/http/problem';
+import { answerStripeEvent } from '$lib/server/http/stripe-webhook';
+import { STRIPE_WEBHOOK_PATH, exposeStripeWebhook } from '$lib/server/http/stripe-webhook-bridge';
 import {
 	createHandle as createPageCaching,
 	exposePageCache,
@@ -43,6 +45,9 @@ export const init: ServerInit = async () => {
 	startMaintenance();
 	await startPurgeListener(database.pg);
 	exposePageCache();
+	// The server entry answers Stripe's webhook itself in production, in the modes that have its route (whose id is
+	// its path); without this, SvelteKit answers it.
+	if (routeExistsIn(STRIPE_WEBHOOK_PATH, config.siteMode)) exposeStripeWebhook(answerStripeEvent);
 };
 
 /** Tells the request log (server entry) which route answers: its line names the route, never the raw path. */

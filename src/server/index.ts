@@ -14,6 +14,8 @@ import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { boundHeapGrowth } from './heap';
 import { admitBody } from './request-bodies';
+import { answerStripeWebhook } from './stripe-webhook';
+import { STRIPE_WEBHOOK_PATH } from '../lib/server/http/stripe-webhook-bridge';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
 
@@ -60,6 +62,8 @@ async function main() {
 		admitBody(req, res, headers, (admitted) => {
 			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
 			for (const [name, value] of headers) res.setHeader(name, value);
+			// Stripe's deliveries are answered here, before SvelteKit (stripe-webhook.ts says why).
+			if (answerStripeWebhook(admitted, res)) return request.answeredBy(STRIPE_WEBHOOK_PATH);
 			handler(admitted, res, () => {
 				res.statusCode = 404;
 				res.end('Not found');

@@ -16,30 +16,34 @@ export function api<E extends RequestEvent>(handler: (event: E) => Promise<Respo
 		try {
 			return await handler(event);
 		} catch (error) {
-			if (error instanceof AppError) {
-				return problem(error.status, error.message, {
-					errors: error.extra.errors,
-					headers: error.extra.headers
-				});
-			}
-			if (isHttpError(error)) return problem(error.status, error.body.message);
 			if (isRedirect(error)) throw error;
-			if (isDatabaseUnavailable(error)) {
-				// Every request says so while the outage lasts: once a minute is enough to know.
-				log.warnRepeating('database-unavailable', 'database unavailable', {
-					method: event.request.method,
-					path: event.url.pathname,
-					error
-				});
-				return problem(503, OUTAGE_MESSAGE, {
-					headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) }
-				});
-			}
-			const id = crypto.randomUUID();
-			log.error('unhandled API error', { id, method: event.request.method, path: event.url.pathname, error });
-			return problem(500, `Erreur interne (référence ${id}).`);
+			return problemFor(error, { method: event.request.method, path: event.url.pathname });
 		}
 	}) as unknown as RequestHandler;
+}
+
+/**
+ * The answer to an error a JSON API handler threw: its problem details when it is one of ours (or SvelteKit's),
+ * 503 while the database is down, and otherwise a bare 500 whose reference finds the logged error.
+ */
+export function problemFor(error: unknown, request: { method: string; path: string }): Response {
+	if (error instanceof AppError) {
+		return problem(error.status, error.message, {
+			errors: error.extra.errors,
+			headers: error.extra.headers
+		});
+	}
+	if (isHttpError(error)) return problem(error.status, error.body.message);
+	if (isDatabaseUnavailable(error)) {
+		// Every request says so while the outage lasts: once a minute is enough to know.
+		log.warnRepeating('database-unavailable', 'database unavailable', { ...request, error });
+		return problem(503, OUTAGE_MESSAGE, {
+			headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) }
+		});
+	}
+	const id = crypto.randomUUID();
+	log.error('unhandled API error', { id, ...request, error });
+	return problem(500, `Erreur interne (référence ${id}).`);
 }
 
 /** Small JSON bodies: public forms and admin edits — the server entry's limit for these routes (body-limits.ts). */

@@ -1,0 +1,30 @@
+/**
+ * Stripe's webhook (CONTRACT §3), answered the same way whichever way the request came in: through the SvelteKit
+ * route (`vite dev`, the route's tests) or, in production, through the server entry before SvelteKit
+ * (src/server/stripe-webhook.ts). The event is verified and applied once; 200 `{ received: true }` once its effects
+ * are committed, problem details otherwise.
+ */
+import * as memberships from '../memberships';
+import { problemFor } from './api';
+import { STRIPE_WEBHOOK_PATH, type PlainAnswer } from './stripe-webhook-bridge';
+
+const RECEIVED_BODY = JSON.stringify({ received: true });
+const RECEIVED: PlainAnswer = {
+	status: 200,
+	headers: { 'content-type': 'application/json', 'content-length': String(RECEIVED_BODY.length) },
+	body: RECEIVED_BODY
+};
+
+export async function answerStripeEvent(raw: string, signature: string | null): Promise<PlainAnswer> {
+	try {
+		await memberships.receiveWebhook(raw, signature);
+		return RECEIVED;
+	} catch (error) {
+		const response = problemFor(error, { method: 'POST', path: STRIPE_WEBHOOK_PATH });
+		return {
+			status: response.status,
+			headers: Object.fromEntries(response.headers),
+			body: await response.text()
+		};
+	}
+}

@@ -223,6 +223,44 @@ describe(`members' progress on ${driverName}`, () => {
 		expect(await database.db.select().from(moduleProgress)).toHaveLength(0);
 	});
 
+	it('a module page names its published neighbours and gives the figures the dashboard gives', async () => {
+		const { a, b, c } = await three();
+		const member = { id: memberId, isAdmin: false };
+		await service.completeModule(database.db, memberId, c.slug);
+		expect(await service.modulePage(database.db, b.slug, member)).toMatchObject({
+			module: { id: b.id, title: 'Deux', published: true },
+			completed: false,
+			previous: { slug: a.slug, title: 'Un' },
+			next: { slug: c.slug, title: 'Trois' },
+			progress: { completed: 1, total: 3, percent: 33 }
+		});
+		expect(await service.modulePage(database.db, c.slug, member)).toMatchObject({
+			completed: true,
+			previous: { slug: b.slug, title: 'Deux' },
+			next: null
+		});
+		// Unpublished, the middle module drops out of the others' neighbours and of the figures; its preview (an
+		// admin's) has no neighbours.
+		await service.updateModule(database.db, b.id, { published: false }, admin);
+		const first = await service.modulePage(database.db, a.slug, member);
+		expect(first).toMatchObject({ previous: null, next: { slug: c.slug, title: 'Trois' } });
+		const { completed, total, percent } = await service.progressOf(database.db, memberId);
+		expect(first.progress).toEqual({ completed, total, percent });
+		expect(first.progress).toEqual({ completed: 1, total: 2, percent: 50 });
+		expect(await service.modulePage(database.db, b.slug, { id: memberId, isAdmin: true })).toMatchObject({
+			previous: null,
+			next: null,
+			progress: { completed: 1, total: 2 }
+		});
+		// Another reader's completion is not this one's.
+		expect((await service.modulePage(database.db, c.slug, { id: admin.id, isAdmin: true })).completed).toBe(
+			false
+		);
+		await expect(service.modulePage(database.db, 'pas-de-module', member)).rejects.toMatchObject({
+			status: 404
+		});
+	});
+
 	it('a module page shows the version it reads: an edit is rendered at once, then served from the cache', async () => {
 		const { a } = await three();
 		const reader = { id: memberId, isAdmin: false };

@@ -165,7 +165,9 @@ test('a delivery cut before its body ends: nothing answered, nothing applied, th
 	const event = signed('sub_entry_cut');
 	for (const chunked of [false, true]) {
 		const connection = await RawConnection.open(base);
-		const length = chunked ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': '100000' };
+		const length: Record<string, string> = chunked
+			? { 'Transfer-Encoding': 'chunked' }
+			: { 'Content-Length': '100000' };
 		connection.write(
 			requestHead('POST', PATH, base, {
 				'Content-Type': 'application/json',

@@ -1,5 +1,5 @@
 /** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { builtOnce } from '../db/built-once';
 import { moduleProgress, modules, type Module } from '../db/schema';
@@ -11,17 +11,14 @@ export const allModules = (db: DbOrTx): Promise<Module[]> =>
 	db.select().from(modules).orderBy(asc(modules.position), asc(modules.createdAt));
 
 /**
- * What a reader's page needs, in one query: the published modules in order, each with whether `userId` completed
- * it, plus the module `alsoSlug` even unpublished (an admin's preview). No content: a module's HTML is rendered
- * once per version (service.moduleHtml), so its Markdown is read only when that version is not rendered yet.
+ * The reader's modules, in one query: the published modules in order, each with whether `userId` completed it.
+ * No content: a module's HTML is rendered once per version (service.moduleHtml), so its Markdown is read only when
+ * that version is not rendered yet.
  */
-export const readerModules = (db: DbOrTx, userId: string, alsoSlug: string | null = null) =>
-	alsoSlug === null
-		? publishedForReader(db).execute({ userId })
-		: publishedAndOneForReader(db).execute({ userId, alsoSlug });
+export const readerModules = (db: DbOrTx, userId: string) => readerModulesQuery(db).execute({ userId });
 
-// Every course page and dashboard runs one of the two: built once (db/built-once.ts), not at each request.
-const readerModulesQuery = (db: DbOrTx, which: SQL | undefined, name: string) =>
+// Every dashboard runs it: built once (db/built-once.ts), not at each request.
+const readerModulesQuery = builtOnce((db) =>
 	db
 		.select({
 			id: modules.id,
@@ -38,19 +35,58 @@ const readerModulesQuery = (db: DbOrTx, which: SQL | undefined, name: string) =>
 			moduleProgress,
 			and(eq(moduleProgress.moduleId, modules.id), eq(moduleProgress.userId, sql.placeholder('userId')))
 		)
-		.where(which)
+		.where(eq(modules.published, true))
 		.orderBy(asc(modules.position), asc(modules.createdAt))
-		.prepare(name);
-const publishedForReader = builtOnce((db) =>
-	readerModulesQuery(db, eq(modules.published, true), 'reader_modules')
+		.prepare('reader_modules')
 );
-const publishedAndOneForReader = builtOnce((db) =>
-	readerModulesQuery(
-		db,
-		or(eq(modules.published, true), eq(modules.slug, sql.placeholder('alsoSlug'))),
-		'reader_modules_and_one'
-	)
-);
+
+/**
+ * What a module's page needs, in one row: the module (published, or the admin's preview of an unpublished one),
+ * whether `userId` completed it, its neighbours among the published modules, and the reader's counts over them.
+ * The database does the counting and the neighbours (window functions over the same rows readerModules reads),
+ * so one row comes back instead of one a module: on the embedded database, decoding those rows was most of a
+ * course page's extra cost over a light page. An unpublished module has no neighbours (it is alone in its
+ * partition), as before. Nothing when no module has that slug.
+ */
+export const moduleForReader = async (db: DbOrTx, userId: string, slug: string) =>
+	(await moduleForReaderQuery(db).execute({ userId, slug }))[0];
+
+// Every course page runs it: built once (db/built-once.ts).
+const moduleForReaderQuery = builtOnce((db) => {
+	const inOrder = sql`over (partition by ${modules.published} order by ${modules.position}, ${modules.createdAt})`;
+	const publishedOnly = sql`filter (where ${modules.published}) over ()`;
+	const reader = db
+		.select({
+			id: modules.id,
+			slug: modules.slug,
+			title: modules.title,
+			summary: modules.summary,
+			durationMinutes: modules.durationMinutes,
+			published: modules.published,
+			updatedAt: modules.updatedAt,
+			completed: sql<boolean>`${moduleProgress.userId} is not null`.as('completed'),
+			publishedCount: sql<number>`(count(*) ${publishedOnly})::int`.as('published_count'),
+			completedCount: sql<number>`(count(${moduleProgress.userId}) ${publishedOnly})::int`.as(
+				'completed_count'
+			),
+			previousSlug: sql<string | null>`lag(${modules.slug}) ${inOrder}`.as('previous_slug'),
+			previousTitle: sql<string | null>`lag(${modules.title}) ${inOrder}`.as('previous_title'),
+			nextSlug: sql<string | null>`lead(${modules.slug}) ${inOrder}`.as('next_slug'),
+			nextTitle: sql<string | null>`lead(${modules.title}) ${inOrder}`.as('next_title')
+		})
+		.from(modules)
+		.leftJoin(
+			moduleProgress,
+			and(eq(moduleProgress.moduleId, modules.id), eq(moduleProgress.userId, sql.placeholder('userId')))
+		)
+		.where(or(eq(modules.published, true), eq(modules.slug, sql.placeholder('slug'))))
+		.as('reader');
+	return db
+		.select()
+		.from(reader)
+		.where(eq(reader.slug, sql.placeholder('slug')))
+		.prepare('module_for_reader');
+});
 
 /** A module's Markdown, with the version it is (updatedAt), or nothing when the module is gone. */
 export const moduleContent = async (db: DbOrTx, id: string) =>

@@ -154,6 +154,8 @@ export async function progressOf(db: DbOrTx, userId: string): Promise<Progress> 
 	return progressFrom(await queries.readerModules(db, userId));
 }
 
+const percentOf = (completed: number, total: number) => (total ? Math.round((completed / total) * 100) : 0);
+
 function progressFrom(published: ModuleState[]): Progress {
 	const list = published.map((m) => ({
 		id: m.id,
@@ -168,7 +170,7 @@ function progressFrom(published: ModuleState[]): Progress {
 		modules: list,
 		completed,
 		total: list.length,
-		percent: list.length ? Math.round((completed / list.length) * 100) : 0,
+		percent: percentOf(completed, list.length),
 		next: list.find((m) => !m.completed) ?? null
 	};
 }
@@ -195,26 +197,41 @@ async function moduleHtml(db: DbOrTx, module: { id: string; updatedAt: Date }): 
 	return html;
 }
 
+/** A neighbour of a module on its page: where the link goes, and what it says. */
+export interface Neighbour {
+	slug: string;
+	title: string;
+}
+
 /**
- * A module page: the module, whether the reader completed it, and its neighbours among the published ones.
- * An unpublished module is not found, except for admins (who see a preview). One query for all of it, and one
- * more the first time a version of the module is shown.
+ * A module page: the module, whether the reader completed it, its neighbours among the published ones, and the
+ * reader's progress figures. An unpublished module is not found, except for admins (who see a preview). One query
+ * for all of it (queries.moduleForReader), and one more the first time a version of the module is shown.
  */
 export async function modulePage(db: DbOrTx, slug: string, reader: { id: string; isAdmin: boolean }) {
-	const rows = await queries.readerModules(db, reader.id, slug);
-	const module = rows.find((m) => m.slug === slug);
-	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
-	const progress = progressFrom(rows.filter((m) => m.published));
-	const index = progress.modules.findIndex((m) => m.id === module.id);
+	const row = await queries.moduleForReader(db, reader.id, slug);
+	if (!row || (!row.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
+	const { publishedCount: total, completedCount: completed } = row;
 	return {
-		module,
-		html: await moduleHtml(db, module),
-		completed: module.completed,
-		previous: index > 0 ? progress.modules[index - 1]! : null,
-		next: index >= 0 && index < progress.modules.length - 1 ? progress.modules[index + 1]! : null,
-		progress
+		module: {
+			id: row.id,
+			slug: row.slug,
+			title: row.title,
+			summary: row.summary,
+			durationMinutes: row.durationMinutes,
+			published: row.published,
+			updatedAt: row.updatedAt
+		},
+		html: await moduleHtml(db, row),
+		completed: row.completed,
+		previous: neighbour(row.previousSlug, row.previousTitle),
+		next: neighbour(row.nextSlug, row.nextTitle),
+		progress: { completed, total, percent: percentOf(completed, total) }
 	};
 }
+
+const neighbour = (slug: string | null, title: string | null): Neighbour | null =>
+	slug !== null && title !== null ? { slug, title } : null;
 
 async function publishedModule(db: DbOrTx, slug: string): Promise<Module> {
 	const module = await queries.moduleBySlug(db, slug);

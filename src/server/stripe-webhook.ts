@@ -34,7 +34,11 @@ export function answerStripeWebhook(
 ): boolean {
 	if (!answer || req.method !== 'POST' || !isWebhookUrl(req.url)) return false;
 	if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return false;
-	void respond(req, res, answer);
+	respond(req, res, answer).catch((error: unknown) => {
+		// Nothing above throws by design; should writing the answer fail, the connection goes, not the process.
+		log.error('webhook answer failed', { error });
+		res.destroy();
+	});
 	return true;
 }
 

@@ -1,9 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isHealthy, openDatabase, schema } from '../../src/lib/server/db';
+import { isHealthy, openDatabase, schema, type DbOrTx } from '../../src/lib/server/db';
+import { builtOnce } from '../../src/lib/server/db/built-once';
 import { createEmptyPostgresDatabase, createTestDatabase, driverName, serverUrl } from '../helpers/database';
 
 const tablesOf = async (db: ReturnType<typeof openDatabase>['db']) => {
@@ -41,6 +42,43 @@ describe(`database on ${driverName}`, () => {
 		await expect(
 			database.db.insert(schema.users).values({ email: 'a@exemple.fr', name: 'B', passwordHash: 'y' })
 		).rejects.toThrow();
+	});
+
+	it('runs a query built once on the handle it is given, with each run’s values', async () => {
+		const database = await createTestDatabase();
+		let builds = 0;
+		const byName = builtOnce((db) => {
+			builds++;
+			return db
+				.select({ email: schema.users.email })
+				.from(schema.users)
+				.where(eq(schema.users.name, sql.placeholder('name')))
+				.prepare('users_by_name');
+		});
+		const emails = async (db: DbOrTx, name: string) =>
+			(await byName(db).execute({ name })).map((row) => row.email);
+		try {
+			await database.db.insert(schema.users).values([
+				{ email: 'a@exemple.fr', name: 'Anne', passwordHash: 'x' },
+				{ email: 'b@exemple.fr', name: 'Bruno', passwordHash: 'x' }
+			]);
+			expect(await emails(database.db, 'Anne')).toEqual(['a@exemple.fr']);
+			expect(await emails(database.db, 'Bruno')).toEqual(['b@exemple.fr']);
+			expect(builds).toBe(1);
+			// In a transaction, on the transaction: it sees the transaction's own rows, which are gone after it.
+			await database.db
+				.transaction(async (tx) => {
+					await tx.insert(schema.users).values({ email: 'c@exemple.fr', name: 'Anne', passwordHash: 'x' });
+					expect((await emails(tx, 'Anne')).sort()).toEqual(['a@exemple.fr', 'c@exemple.fr']);
+					tx.rollback();
+				})
+				.catch(() => {});
+			expect(builds).toBe(2);
+			expect(await emails(database.db, 'Anne')).toEqual(['a@exemple.fr']);
+			expect(builds).toBe(2);
+		} finally {
+			await database.dispose();
+		}
 	});
 
 	it('answers the health check, and fails it once closed', async () => {

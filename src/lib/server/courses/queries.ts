@@ -10,6 +10,21 @@ export type NewModule = typeof modules.$inferInsert;
 export const allModules = (db: DbOrTx): Promise<Module[]> =>
 	db.select().from(modules).orderBy(asc(modules.position), asc(modules.createdAt));
 
+/** What a reader sees of a module, and the reader's completion of it (the `userId` placeholder) to join. */
+const READER_COLUMNS = {
+	id: modules.id,
+	slug: modules.slug,
+	title: modules.title,
+	summary: modules.summary,
+	durationMinutes: modules.durationMinutes,
+	published: modules.published,
+	updatedAt: modules.updatedAt
+};
+const READERS_PROGRESS = and(
+	eq(moduleProgress.moduleId, modules.id),
+	eq(moduleProgress.userId, sql.placeholder('userId'))
+);
+
 /**
  * The reader's modules, in one query: the published modules in order, each with whether `userId` completed it.
  * No content: a module's HTML is rendered once per version (service.moduleHtml), so its Markdown is read only when
@@ -21,20 +36,11 @@ export const readerModules = (db: DbOrTx, userId: string) => readerModulesQuery(
 const readerModulesQuery = builtOnce((db) =>
 	db
 		.select({
-			id: modules.id,
-			slug: modules.slug,
-			title: modules.title,
-			summary: modules.summary,
-			durationMinutes: modules.durationMinutes,
-			published: modules.published,
-			updatedAt: modules.updatedAt,
+			...READER_COLUMNS,
 			completed: sql<boolean>`${moduleProgress.userId} is not null`.mapWith(Boolean)
 		})
 		.from(modules)
-		.leftJoin(
-			moduleProgress,
-			and(eq(moduleProgress.moduleId, modules.id), eq(moduleProgress.userId, sql.placeholder('userId')))
-		)
+		.leftJoin(moduleProgress, READERS_PROGRESS)
 		.where(eq(modules.published, true))
 		.orderBy(asc(modules.position), asc(modules.createdAt))
 		.prepare('reader_modules')
@@ -57,13 +63,7 @@ const moduleForReaderQuery = builtOnce((db) => {
 	const publishedOnly = sql`filter (where ${modules.published}) over ()`;
 	const reader = db
 		.select({
-			id: modules.id,
-			slug: modules.slug,
-			title: modules.title,
-			summary: modules.summary,
-			durationMinutes: modules.durationMinutes,
-			published: modules.published,
-			updatedAt: modules.updatedAt,
+			...READER_COLUMNS,
 			completed: sql<boolean>`${moduleProgress.userId} is not null`.as('completed'),
 			publishedCount: sql<number>`(count(*) ${publishedOnly})::int`.as('published_count'),
 			completedCount: sql<number>`(count(${moduleProgress.userId}) ${publishedOnly})::int`.as(
@@ -75,10 +75,7 @@ const moduleForReaderQuery = builtOnce((db) => {
 			nextTitle: sql<string | null>`lead(${modules.title}) ${inOrder}`.as('next_title')
 		})
 		.from(modules)
-		.leftJoin(
-			moduleProgress,
-			and(eq(moduleProgress.moduleId, modules.id), eq(moduleProgress.userId, sql.placeholder('userId')))
-		)
+		.leftJoin(moduleProgress, READERS_PROGRESS)
 		.where(or(eq(modules.published, true), eq(modules.slug, sql.placeholder('slug'))))
 		.as('reader');
 	return db

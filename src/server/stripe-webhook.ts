@@ -16,10 +16,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WEBHOOK_BODY_LIMIT, payloadTooLarge } from '../lib/server/http/body-limits';
+import { problemParts, type AnswerParts } from '../lib/server/http/problem';
 import {
 	STRIPE_WEBHOOK_PATH,
 	exposedStripeWebhook,
-	type PlainAnswer,
 	type StripeWebhookAnswer
 } from '../lib/server/http/stripe-webhook-bridge';
 import { log } from '../lib/server/log';
@@ -54,18 +54,16 @@ async function respond(req: IncomingMessage, res: ServerResponse, answer: Stripe
 		res.destroy();
 		return;
 	}
-	let reply: PlainAnswer;
-	if (raw === null) {
-		const refused = payloadTooLarge(WEBHOOK_BODY_LIMIT);
-		reply = { status: refused.status, headers: refused.headers, body: refused.body };
-	} else {
+	let reply: AnswerParts;
+	if (raw === null) reply = payloadTooLarge(WEBHOOK_BODY_LIMIT);
+	else {
 		try {
 			reply = await answer(raw, signatureOf(req.headers['stripe-signature']));
 		} catch (error) {
 			// answerStripeEvent turns every error into its answer; this is the guard against its own failure.
 			const id = crypto.randomUUID();
 			log.error('unhandled webhook error', { id, error });
-			reply = internalError(id);
+			reply = problemParts(500, `Erreur interne (référence ${id}).`);
 		}
 	}
 	if (res.destroyed) return;
@@ -108,21 +106,4 @@ function readWhole(req: IncomingMessage, limit: number): Promise<string | null> 
 function signatureOf(value: string | string[] | undefined): string | null {
 	if (value === undefined) return null;
 	return Array.isArray(value) ? value.join(', ') : value;
-}
-
-function internalError(id: string): PlainAnswer {
-	const body = JSON.stringify({
-		type: 'about:blank',
-		title: 'Erreur interne',
-		status: 500,
-		detail: `Erreur interne (référence ${id}).`
-	});
-	return {
-		status: 500,
-		headers: {
-			'content-type': 'application/problem+json',
-			'content-length': String(Buffer.byteLength(body))
-		},
-		body
-	};
 }

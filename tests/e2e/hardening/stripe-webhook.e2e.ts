@@ -89,6 +89,18 @@ test('a signed delivery: 200 { received: true }, with the headers of every respo
 	await expect.poll(() => server.output().includes(`"route":"${PATH}"`), { timeout: 5_000 }).toBe(true);
 });
 
+test('as Stripe sends it: JSON with a charset, to the address with a query string', async () => {
+	const event = signed('sub_entry_charset');
+	const response = await fetch(`${base}${PATH}?source=stripe`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': event.header },
+		body: event.payload
+	});
+	expect(response.status).toBe(200);
+	expect(await response.json()).toEqual({ received: true });
+	await expect.poll(() => outcomesOf(event.id), { timeout: 5_000 }).toEqual(['ignored']);
+});
+
 test('ten deliveries of one event at once: all answered 200, applied once', async () => {
 	const event = signed('sub_entry_ten');
 	const answers = await Promise.all(

@@ -9,7 +9,7 @@ import { OUTAGE_MESSAGE } from '$lib/messages';
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { log } from '../log';
 import { DEFAULT_BODY_LIMIT } from './body-limits';
-import { problem } from './problem';
+import { problemParts, type AnswerParts } from './problem';
 
 export function api<E extends RequestEvent>(handler: (event: E) => Promise<Response> | Response) {
 	return (async (event: E) => {
@@ -27,23 +27,29 @@ export function api<E extends RequestEvent>(handler: (event: E) => Promise<Respo
  * 503 while the database is down, and otherwise a bare 500 whose reference finds the logged error.
  */
 export function problemFor(error: unknown, request: { method: string; path: string }): Response {
+	const parts = problemPartsFor(error, request);
+	return new Response(parts.body, parts);
+}
+
+/** The same, as the parts to write (the server entry's webhook answers without a Response object). */
+export function problemPartsFor(error: unknown, request: { method: string; path: string }): AnswerParts {
 	if (error instanceof AppError) {
-		return problem(error.status, error.message, {
+		return problemParts(error.status, error.message, {
 			errors: error.extra.errors,
 			headers: error.extra.headers
 		});
 	}
-	if (isHttpError(error)) return problem(error.status, error.body.message);
+	if (isHttpError(error)) return problemParts(error.status, error.body.message);
 	if (isDatabaseUnavailable(error)) {
 		// Every request says so while the outage lasts: once a minute is enough to know.
 		log.warnRepeating('database-unavailable', 'database unavailable', { ...request, error });
-		return problem(503, OUTAGE_MESSAGE, {
+		return problemParts(503, OUTAGE_MESSAGE, {
 			headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) }
 		});
 	}
 	const id = crypto.randomUUID();
 	log.error('unhandled API error', { id, ...request, error });
-	return problem(500, `Erreur interne (référence ${id}).`);
+	return problemParts(500, `Erreur interne (référence ${id}).`);
 }
 
 /** Small JSON bodies: public forms and admin edits — the server entry's limit for these routes (body-limits.ts). */

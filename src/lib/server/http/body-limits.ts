@@ -5,8 +5,9 @@
  * the 20 MB photo. adapter-node's own BODY_SIZE_LIMIT stays sized for the upload: it is the backstop for every
  * route, this table the limit of each.
  *
- * No SvelteKit import here: the production entry (build/server.js) uses this module before SvelteKit is loaded.
+ * No SvelteKit import here (nor in problem.ts): the production entry (build/server.js) uses this module before SvelteKit is loaded.
  */
+import { problemParts, type AnswerParts } from './problem';
 
 /** Form actions and JSON routes: their longest fields (a message, a course description) are a few KB. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -78,28 +79,14 @@ export function declaredLength(header: string | null | undefined): number | null
 }
 
 /** The 413 problem details (RFC 9457) of a body past its limit, as parts the entry and the hook both write. */
-export function payloadTooLarge(limit: number): {
-	status: 413;
-	headers: Record<string, string>;
-	body: string;
-} {
+export function payloadTooLarge(limit: number): AnswerParts {
 	const size =
 		limit >= 1024 * 1024 ? `${Math.floor(limit / 1024 / 1024)} Mo` : `${Math.floor(limit / 1024)} Ko`;
-	const body = JSON.stringify({
-		type: 'about:blank',
-		title: 'Contenu trop volumineux',
-		status: 413,
-		detail: `Le contenu envoyé dépasse la taille permise pour cette adresse (${size}).`
-	});
-	return {
-		status: 413,
+	return problemParts(413, `Le contenu envoyé dépasse la taille permise pour cette adresse (${size}).`, {
 		headers: {
-			'content-type': 'application/problem+json',
-			'content-length': String(Buffer.byteLength(body)),
 			'cache-control': 'no-store',
 			// The rest of the body is never read: the connection cannot carry another request after it.
 			connection: 'close'
-		},
-		body
-	};
+		}
+	});
 }

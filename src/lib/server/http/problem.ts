@@ -1,5 +1,7 @@
-/** RFC 9457 problem details: the one error body of the HTTP API (CONTRACT §3). */
-import { json } from '@sveltejs/kit';
+/**
+ * RFC 9457 problem details: the one error body of the HTTP API (CONTRACT §3). No SvelteKit import here: the server
+ * entry writes problems too (a body past its limit, the webhook it answers) before SvelteKit is loaded.
+ */
 
 const titles: Record<number, string> = {
 	400: 'Requête invalide',
@@ -22,16 +24,37 @@ export interface ProblemOptions {
 	title?: string;
 }
 
-export function problem(status: number, detail: string, options: ProblemOptions = {}): Response {
-	const body: Record<string, unknown> = {
+/**
+ * An answer as the parts to write (status, headers with the body's length, body): what the server entry writes
+ * without a Response object. A problem is one.
+ */
+export interface AnswerParts {
+	status: number;
+	headers: Record<string, string>;
+	body: string;
+}
+
+export function problemParts(status: number, detail: string, options: ProblemOptions = {}): AnswerParts {
+	const fields: Record<string, unknown> = {
 		type: 'about:blank',
 		title: options.title ?? titles[status] ?? 'Erreur',
 		status,
 		detail
 	};
-	if (options.errors) body.errors = options.errors;
-	return json(body, {
+	if (options.errors) fields.errors = options.errors;
+	const body = JSON.stringify(fields);
+	return {
 		status,
-		headers: { 'content-type': 'application/problem+json', ...options.headers }
-	});
+		headers: {
+			'content-type': 'application/problem+json',
+			'content-length': String(Buffer.byteLength(body)),
+			...options.headers
+		},
+		body
+	};
+}
+
+export function problem(status: number, detail: string, options: ProblemOptions = {}): Response {
+	const parts = problemParts(status, detail, options);
+	return new Response(parts.body, parts);
 }

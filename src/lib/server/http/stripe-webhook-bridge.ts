@@ -6,17 +6,12 @@
  * module in it would be a second database.
  */
 
+import type { AnswerParts } from './problem';
+
 export const STRIPE_WEBHOOK_PATH = '/api/payments/webhook';
 
-/** An answer as bytes to write: no Response object, which is much of what the entry saves. */
-export interface PlainAnswer {
-	status: number;
-	headers: Record<string, string>;
-	body: string;
-}
-
 /** Answers one delivery: the raw body (what the signature covers) and its Stripe-Signature header. */
-export type StripeWebhookAnswer = (raw: string, signature: string | null) => Promise<PlainAnswer>;
+export type StripeWebhookAnswer = (raw: string, signature: string | null) => Promise<AnswerParts>;
 
 const KEY = Symbol.for('atelier.stripe-webhook');
 const shared = globalThis as unknown as Record<symbol, StripeWebhookAnswer | undefined>;

@@ -5,26 +5,22 @@
  * are committed, problem details otherwise.
  */
 import * as memberships from '../memberships';
-import { problemFor } from './api';
-import { STRIPE_WEBHOOK_PATH, type PlainAnswer } from './stripe-webhook-bridge';
+import { problemPartsFor } from './api';
+import type { AnswerParts } from './problem';
+import { STRIPE_WEBHOOK_PATH } from './stripe-webhook-bridge';
 
 const RECEIVED_BODY = JSON.stringify({ received: true });
-const RECEIVED: PlainAnswer = {
+const RECEIVED: AnswerParts = {
 	status: 200,
 	headers: { 'content-type': 'application/json', 'content-length': String(RECEIVED_BODY.length) },
 	body: RECEIVED_BODY
 };
 
-export async function answerStripeEvent(raw: string, signature: string | null): Promise<PlainAnswer> {
+export async function answerStripeEvent(raw: string, signature: string | null): Promise<AnswerParts> {
 	try {
 		await memberships.receiveWebhook(raw, signature);
 		return RECEIVED;
 	} catch (error) {
-		const response = problemFor(error, { method: 'POST', path: STRIPE_WEBHOOK_PATH });
-		return {
-			status: response.status,
-			headers: Object.fromEntries(response.headers),
-			body: await response.text()
-		};
+		return problemPartsFor(error, { method: 'POST', path: STRIPE_WEBHOOK_PATH });
 	}
 }

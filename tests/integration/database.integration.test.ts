@@ -120,6 +120,118 @@ describe.runIf(serverUrl)('PostgreSQL queries through the one typed db', () => {
 	});
 });
 
+describe.runIf(!serverUrl)('PGlite queries through the one typed db', () => {
+	const rowsOf = <Row>(result: unknown) =>
+		(Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
+	const byEmail = (db: DbOrTx, email: string) =>
+		db
+			.select({ id: schema.users.id, isAdmin: schema.users.isAdmin, createdAt: schema.users.createdAt })
+			.from(schema.users)
+			.where(sql`${schema.users.email} = ${email}`);
+	// Runs of this connection's kept statement of that query (none when each run is parsed anew), and how many.
+	const kept = async (db: DbOrTx) =>
+		rowsOf<{ runs: number; statements: number }>(
+			await db.execute(
+				sql`select coalesce(sum(generic_plans + custom_plans), 0)::int as runs, count(*)::int as statements
+					from pg_prepared_statements where statement like '%from "users" where "users"."email" = $1%'`
+			)
+		)[0]!;
+
+	it('are parsed once and run with each run’s values, in a transaction and a savepoint too', async () => {
+		const database = await createTestDatabase();
+		try {
+			await database.db.insert(schema.users).values([
+				{ email: 'a@exemple.fr', name: 'A', passwordHash: 'x', isAdmin: true },
+				{ email: 'b@exemple.fr', name: 'B', passwordHash: 'x' }
+			]);
+			const [a] = await byEmail(database.db, 'a@exemple.fr');
+			const [b] = await byEmail(database.db, 'b@exemple.fr');
+			expect(a).toMatchObject({ isAdmin: true, createdAt: expect.any(Date) });
+			expect(b).toMatchObject({ isAdmin: false });
+			expect(a!.id).not.toBe(b!.id);
+			expect(await byEmail(database.db, 'nobody@exemple.fr')).toEqual([]);
+			expect(await kept(database.db)).toEqual({ runs: 3, statements: 1 });
+			await database.db.transaction(async (tx) => {
+				await tx.insert(schema.users).values({ email: 'c@exemple.fr', name: 'C', passwordHash: 'x' });
+				expect(await byEmail(tx, 'c@exemple.fr')).toHaveLength(1);
+				await tx.transaction(async (savepoint) => {
+					expect(await byEmail(savepoint, 'a@exemple.fr')).toEqual([a]);
+				});
+				expect(await kept(tx)).toEqual({ runs: 5, statements: 1 });
+				tx.rollback();
+			}).catch(() => {});
+			expect(await byEmail(database.db, 'c@exemple.fr')).toEqual([]);
+		} finally {
+			await database.dispose();
+		}
+	});
+
+	it('wait for an open transaction to end, as PGlite’s own queries do', async () => {
+		const database = await createTestDatabase();
+		try {
+			const order: string[] = [];
+			let commit!: () => void;
+			const committing = new Promise<void>((resolve) => (commit = resolve));
+			const transaction = database.db.transaction(async (tx) => {
+				await tx.insert(schema.users).values({ email: 'd@exemple.fr', name: 'D', passwordHash: 'x' });
+				await committing;
+			});
+			// Run between the transaction's statements, it would see the row before its commit (or end up in it).
+			const outside = byEmail(database.db, 'd@exemple.fr').then((rows) => (order.push('outside'), rows));
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			order.push('commit');
+			commit();
+			await transaction;
+			expect(await outside).toHaveLength(1);
+			expect(order).toEqual(['commit', 'outside']);
+		} finally {
+			await database.dispose();
+		}
+	});
+
+	it('fail as PostgreSQL says and leave the connection usable; a statement gone or changed is prepared again', async () => {
+		const database = await createTestDatabase();
+		try {
+			const user = { email: 'e@exemple.fr', name: 'E', passwordHash: 'x' };
+			await database.db.insert(schema.users).values(user);
+			const again = database.db.insert(schema.users).values(user);
+			await expect(again).rejects.toMatchObject({ cause: { code: '23505' } });
+			expect(await byEmail(database.db, user.email)).toHaveLength(1);
+			// A statement the connection dropped (DEALLOCATE, as a pooler's reset does).
+			await database.db.execute(sql`deallocate all`);
+			expect(await byEmail(database.db, user.email)).toHaveLength(1);
+			expect((await kept(database.db)).statements).toBe(1);
+			// A statement whose rows changed shape: PostgreSQL refuses to run it as kept.
+			await database.db.insert(schema.siteImages).values({ key: 'hero', url: 'https://images.unsplash.com/x' });
+			const image = () => database.db.execute(sql`select * from site_images where key = ${'hero'}`);
+			expect(rowsOf<Record<string, unknown>>(await image())[0]).not.toHaveProperty('caption_extra');
+			await database.db.execute(sql`alter table site_images add column caption_extra text default 'x'`);
+			expect(rowsOf<Record<string, unknown>>(await image())[0]).toHaveProperty('caption_extra', 'x');
+		} finally {
+			await database.dispose();
+		}
+	});
+
+	it('keep at most 200 statements, the least recently run closed first', async () => {
+		const database = await createTestDatabase();
+		try {
+			for (let i = 0; i < 230; i++) {
+				const [row] = rowsOf<{ n: number }>(
+					await database.db.execute(sql`select ${i}::int + ${sql.raw(String(i))} as n`)
+				);
+				expect(row!.n).toBe(2 * i);
+			}
+			const [count] = rowsOf<{ statements: number }>(
+				await database.db.execute(sql`select count(*)::int as statements from pg_prepared_statements`)
+			);
+			expect(count!.statements).toBeLessThanOrEqual(200);
+			expect(count!.statements).toBeGreaterThan(150);
+		} finally {
+			await database.dispose();
+		}
+	});
+});
+
 describe('PGlite on disk', () => {
 	it('keeps its data in the given directory across restarts', async () => {
 		const dir = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pglite-')), 'db');

@@ -19,6 +19,7 @@ import { onShutdown } from '../lifecycle';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { lockDataDir } from './data-dir-lock';
 import { applyMigrations, migrationSteps, shippedMigrations } from './migrate';
+import { preparingStatementsOnPglite } from './pglite-prepared';
 import { preparingStatements } from './prepared';
 import * as schema from './schema';
 
@@ -68,7 +69,8 @@ export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenO
 		if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) createEmbeddedDatabase(pgliteDir);
 	}
 	const client = new PGlite(pgliteDir ?? undefined, { startParams: EMBEDDED_START_PARAMS });
-	const db = drizzlePglite(client, { schema }) as unknown as Db;
+	// A statement parsed once and run in one exchange with the engine, not five (pglite-prepared.ts).
+	const db = drizzlePglite(preparingStatementsOnPglite(client), { schema }) as unknown as Db;
 	return {
 		driver: 'pglite',
 		db,

@@ -1,10 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isHealthy, openDatabase, schema, type DbOrTx } from '../../src/lib/server/db';
 import { builtOnce } from '../../src/lib/server/db/built-once';
+import { preparingStatementsOnPglite } from '../../src/lib/server/db/pglite-prepared';
 import { createEmptyPostgresDatabase, createTestDatabase, driverName, serverUrl } from '../helpers/database';
 
 const tablesOf = async (db: ReturnType<typeof openDatabase>['db']) => {
@@ -151,18 +153,67 @@ describe.runIf(!serverUrl)('PGlite queries through the one typed db', () => {
 			expect(a!.id).not.toBe(b!.id);
 			expect(await byEmail(database.db, 'nobody@exemple.fr')).toEqual([]);
 			expect(await kept(database.db)).toEqual({ runs: 3, statements: 1 });
-			await database.db.transaction(async (tx) => {
-				await tx.insert(schema.users).values({ email: 'c@exemple.fr', name: 'C', passwordHash: 'x' });
-				expect(await byEmail(tx, 'c@exemple.fr')).toHaveLength(1);
-				await tx.transaction(async (savepoint) => {
-					expect(await byEmail(savepoint, 'a@exemple.fr')).toEqual([a]);
-				});
-				expect(await kept(tx)).toEqual({ runs: 5, statements: 1 });
-				tx.rollback();
-			}).catch(() => {});
+			await database.db
+				.transaction(async (tx) => {
+					await tx.insert(schema.users).values({ email: 'c@exemple.fr', name: 'C', passwordHash: 'x' });
+					expect(await byEmail(tx, 'c@exemple.fr')).toHaveLength(1);
+					await tx.transaction(async (savepoint) => {
+						expect(await byEmail(savepoint, 'a@exemple.fr')).toEqual([a]);
+					});
+					expect(await kept(tx)).toEqual({ runs: 5, statements: 1 });
+					tx.rollback();
+				})
+				.catch(() => {});
 			expect(await byEmail(database.db, 'c@exemple.fr')).toEqual([]);
 		} finally {
 			await database.dispose();
+		}
+	});
+
+	it('answer what PGlite’s own query() answers, whatever the types, the row mode and the parsers', async () => {
+		const client = new PGlite();
+		const kept = preparingStatementsOnPglite(client);
+		try {
+			await client.exec('create table t (id int primary key, at timestamptz, tags text[], data jsonb)');
+			const text = `select $1::int as n, $2::bigint as big, $3::numeric as price, $4::text as name, $5::bool as yes,
+				$6::json as doc, $7::jsonb as docb, $8::timestamptz as at, $9::date as day, $10::bytea as raw,
+				$11::uuid as id, $12::int[] as ints, $13::text[] as texts, $14::text as nothing, 'same' as n`;
+			const values = [
+				7,
+				'9007199254740993',
+				'12.50',
+				'maçonnerie ’ 🧱',
+				true,
+				{ a: [1, 'b'] },
+				JSON.stringify({ c: null }),
+				new Date('2026-11-26T01:02:03.004Z'),
+				'2026-11-26',
+				new Uint8Array([0, 1, 255]),
+				'8f7e5b3c-1d2a-4c6b-9e8f-0a1b2c3d4e5f',
+				[1, 2, 3],
+				['a', 'b "c"'],
+				null
+			];
+			const drizzles = { parsers: { 1184: (value: string) => value, 1082: (value: string) => value } };
+			for (const options of [
+				undefined,
+				{ rowMode: 'array' as const },
+				drizzles,
+				{ ...drizzles, rowMode: 'array' as const }
+			]) {
+				const theirs = await client.query(text, values, options);
+				const ours = await kept.query(text, values, options);
+				expect(ours).toEqual(theirs);
+			}
+			const insert =
+				'insert into t (id, at, tags, data) values ($1, $2, $3, $4), ($5, null, null, null) returning *';
+			const row = [1, new Date(0), ['x'], { k: 1 }, 2];
+			const ours = await kept.query(insert, row);
+			await client.exec('delete from t');
+			expect(ours).toEqual(await client.query(insert, row));
+			expect(ours).toMatchObject({ command: 'INSERT', affectedRows: 2, rowCount: 2 });
+		} finally {
+			await client.close();
 		}
 	});
 
@@ -202,7 +253,9 @@ describe.runIf(!serverUrl)('PGlite queries through the one typed db', () => {
 			expect(await byEmail(database.db, user.email)).toHaveLength(1);
 			expect((await kept(database.db)).statements).toBe(1);
 			// A statement whose rows changed shape: PostgreSQL refuses to run it as kept.
-			await database.db.insert(schema.siteImages).values({ key: 'hero', url: 'https://images.unsplash.com/x' });
+			await database.db
+				.insert(schema.siteImages)
+				.values({ key: 'hero', url: 'https://images.unsplash.com/x' });
 			const image = () => database.db.execute(sql`select * from site_images where key = ${'hero'}`);
 			expect(rowsOf<Record<string, unknown>>(await image())[0]).not.toHaveProperty('caption_extra');
 			await database.db.execute(sql`alter table site_images add column caption_extra text default 'x'`);

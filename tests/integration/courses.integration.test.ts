@@ -259,6 +259,16 @@ describe(`members' progress on ${driverName}`, () => {
 		await expect(service.modulePage(database.db, 'pas-de-module', member)).rejects.toMatchObject({
 			status: 404
 		});
+		// Neighbours follow the admin's order, not the order of creation.
+		await service.reorderModules(database.db, [c.id, b.id, a.id], admin);
+		expect(await service.modulePage(database.db, a.slug, member)).toMatchObject({
+			previous: { slug: c.slug, title: 'Trois' },
+			next: null
+		});
+		expect(await service.modulePage(database.db, c.slug, member)).toMatchObject({
+			previous: null,
+			next: { slug: a.slug, title: 'Un' }
+		});
 	});
 
 	it('a module page shows the version it reads: an edit is rendered at once, then served from the cache', async () => {

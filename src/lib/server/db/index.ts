@@ -69,7 +69,7 @@ export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenO
 		if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) createEmbeddedDatabase(pgliteDir);
 	}
 	const client = new PGlite(pgliteDir ?? undefined, { startParams: EMBEDDED_START_PARAMS });
-	// A statement parsed once and run in one exchange with the engine, not five (pglite-prepared.ts).
+	// A statement parsed once and run in one exchange with the engine, not six (pglite-prepared.ts).
 	const db = drizzlePglite(preparingStatementsOnPglite(client), { schema }) as unknown as Db;
 	return {
 		driver: 'pglite',

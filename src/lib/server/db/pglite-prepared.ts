@@ -1,6 +1,6 @@
 /**
- * PGlite runs each `query()` as five separate exchanges with its engine (Parse, Describe, Bind, Describe and
- * Execute, then Sync), each a call into WebAssembly, on an unnamed statement that PostgreSQL parses and plans anew
+ * PGlite runs each `query()` as six separate exchanges with its engine (Parse, Describe, Bind, Describe,
+ * Execute, Sync), each a call into WebAssembly, on an unnamed statement that PostgreSQL parses and plans anew
  * every time. On the session query of every signed-in request that was about 1.1 ms of the server's own thread
  * (the engine runs in it); the same statement kept by name and run as one exchange (Bind, Describe, Execute, Sync)
  * takes about 0.3 ms. This does for the embedded database what prepared.ts does for postgres.js: a statement with

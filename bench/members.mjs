@@ -3,7 +3,7 @@
 // /aide — a page of the same build that reads the session and renders a static paragraph — in the same run. On the
 // embedded database, then on a PostgreSQL server when one answers (each query costs more in the embedded engine,
 // which runs in the server's own thread: the same pages, the same queries, other ratios).
-import { fmt, load, median, startServer, withBenchDatabase } from './lib.mjs';
+import { fmt, load, median, pairedRatio, startServer, withBenchDatabase } from './lib.mjs';
 
 const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
 const WORDS = 'maçonnerie enduit chaux façade mur pierre terrasse dallage fondation linteau'.split(' ');
@@ -67,19 +67,19 @@ async function measure(env, suffix, label) {
 			if (check.status !== 200) throw new Error(`${path} answered ${check.status}`);
 			await load(server.url, path, { total: 300, headers });
 		}
-		const rounds = { aide: [], dashboard: [], course: [] };
-		for (let round = 0; round < 3; round++)
-			for (const [name, path] of Object.entries(targets))
-				rounds[name].push(await load(server.url, path, { total: 1500, headers }));
-		const pick = (name) => {
-			const rps = median(rounds[name].map((r) => r.rps));
-			return rounds[name].find((r) => r.rps === rps);
-		};
-		const bare = pick('aide');
+		// Each page against /aide in back-to-back pairs of rounds, their order alternating (lib.mjs pairedRatio): the
+		// machine's speed drifts between rounds seconds apart, and a pair shares it.
 		for (const name of ['dashboard', 'course']) {
-			const r = pick(name);
+			const round = (path) => load(server.url, path, { total: 1000, headers });
+			const { ratio, firstRounds, secondRounds } = await pairedRatio(round, targets[name], targets.aide, 5);
+			const failures = [...firstRounds, ...secondRounds].reduce((sum, r) => sum + r.failures, 0);
+			const [page, aide] = [firstRounds, secondRounds].map((rounds) => ({
+				rps: median(rounds.map((r) => r.rps)),
+				p50: median(rounds.map((r) => r.p50)),
+				p99: median(rounds.map((r) => r.p99))
+			}));
 			console.log(
-				`members.${name}_ratio${suffix} ${fmt(r.rps / bare.rps)} (${label}, ${name === 'dashboard' ? '/dashboard, 30 modules' : '/cours, 3 000 words'}: ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms; vs /aide ${fmt(bare.rps, 0)} req/s, p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms; 16 clients, signed in${name === 'course' ? '; goal ≥ 0.8' : ''})`
+				`members.${name}_ratio${suffix} ${failures ? `none (${failures} non-2xx answers)` : fmt(ratio)} (${label}, ${name === 'dashboard' ? '/dashboard, 30 modules' : '/cours, 3 000 words'}: ${fmt(page.rps, 0)} req/s, p50 ${fmt(page.p50)} ms, p99 ${fmt(page.p99)} ms; vs /aide ${fmt(aide.rps, 0)} req/s, p50 ${fmt(aide.p50)} ms, p99 ${fmt(aide.p99)} ms; 16 clients, signed in, median of 5 pairs of rounds${name === 'course' ? '; goal ≥ 0.8' : ''})`
 			);
 		}
 	} finally {

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isHealthy, openDatabase, schema, type DbOrTx } from '../../src/lib/server/db';
+import { isDatabaseUnavailable } from '../../src/lib/server/db/unavailable';
 import { builtOnce } from '../../src/lib/server/db/built-once';
 import { preparingStatementsOnPglite } from '../../src/lib/server/db/pglite-prepared';
 import { createEmptyPostgresDatabase, createTestDatabase, driverName, serverUrl } from '../helpers/database';
@@ -248,6 +249,13 @@ describe.runIf(!serverUrl)('PGlite queries through the one typed db', () => {
 			const again = database.db.insert(schema.users).values(user);
 			await expect(again).rejects.toMatchObject({ cause: { code: '23505' } });
 			expect(await byEmail(database.db, user.email)).toHaveLength(1);
+			// A value the parameter's type refuses, and a statement that does not parse: PostgreSQL's error each, the
+			// connection usable after both.
+			const asNumber = database.db.execute(sql`select ${'pas un nombre'}::int as n`);
+			await expect(asNumber).rejects.toMatchObject({ cause: { code: '22P02' } });
+			const unparsable = database.db.execute(sql`select from where ${1}`);
+			await expect(unparsable).rejects.toMatchObject({ cause: { code: '42601' } });
+			expect(await byEmail(database.db, user.email)).toHaveLength(1);
 			// A statement the connection dropped (DEALLOCATE, as a pooler's reset does).
 			await database.db.execute(sql`deallocate all`);
 			expect(await byEmail(database.db, user.email)).toHaveLength(1);
@@ -263,6 +271,14 @@ describe.runIf(!serverUrl)('PGlite queries through the one typed db', () => {
 		} finally {
 			await database.dispose();
 		}
+	});
+
+	it('fail as PGlite’s own queries do once the database is closed (what an outage answer looks for)', async () => {
+		const database = await createTestDatabase();
+		expect(await byEmail(database.db, 'f@exemple.fr')).toEqual([]);
+		await database.dispose();
+		const closed = byEmail(database.db, 'f@exemple.fr');
+		await expect(closed).rejects.toSatisfy((failure) => isDatabaseUnavailable(failure));
 	});
 
 	it('keep at most 200 statements, the least recently run closed first', async () => {

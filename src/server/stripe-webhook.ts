@@ -16,7 +16,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WEBHOOK_BODY_LIMIT, payloadTooLarge } from '../lib/server/http/body-limits';
-import { problemParts, type AnswerParts } from '../lib/server/http/problem';
+import { internalErrorParts, type AnswerParts } from '../lib/server/http/problem';
 import {
 	STRIPE_WEBHOOK_PATH,
 	exposedStripeWebhook,
@@ -63,7 +63,7 @@ async function respond(req: IncomingMessage, res: ServerResponse, answer: Stripe
 			// answerStripeEvent turns every error into its answer; this is the guard against its own failure.
 			const id = crypto.randomUUID();
 			log.error('unhandled webhook error', { id, error });
-			reply = problemParts(500, `Erreur interne (référence ${id}).`);
+			reply = internalErrorParts(id);
 		}
 	}
 	if (res.destroyed) return;

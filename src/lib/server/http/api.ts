@@ -9,7 +9,7 @@ import { OUTAGE_MESSAGE } from '$lib/messages';
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { log } from '../log';
 import { DEFAULT_BODY_LIMIT } from './body-limits';
-import { problemParts, type AnswerParts } from './problem';
+import { internalErrorParts, problemParts, type AnswerParts } from './problem';
 
 export function api<E extends RequestEvent>(handler: (event: E) => Promise<Response> | Response) {
 	return (async (event: E) => {
@@ -49,7 +49,7 @@ export function problemPartsFor(error: unknown, request: { method: string; path:
 	}
 	const id = crypto.randomUUID();
 	log.error('unhandled API error', { id, ...request, error });
-	return problemParts(500, `Erreur interne (référence ${id}).`);
+	return internalErrorParts(id);
 }
 
 /** Small JSON bodies: public forms and admin edits — the server entry's limit for these routes (body-limits.ts). */

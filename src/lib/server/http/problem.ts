@@ -54,6 +54,10 @@ export function problemParts(status: number, detail: string, options: ProblemOpt
 	};
 }
 
+/** A failure of ours, named by the reference its log line carries (never by what went wrong). */
+export const internalErrorParts = (reference: string): AnswerParts =>
+	problemParts(500, `Erreur interne (référence ${reference}).`);
+
 export function problem(status: number, detail: string, options: ProblemOptions = {}): Response {
 	const parts = problemParts(status, detail, options);
 	return new Response(parts.body, parts);

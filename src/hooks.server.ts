@@ -28,6 +28,7 @@ import {
 	registryPolicy,
 	startPurgeListener
 } from '$lib/server/pages/cache';
+import * as courses from '$lib/server/courses';
 import * as showcase from '$lib/server/showcase';
 import * as system from '$lib/server/system';
 
@@ -44,6 +45,7 @@ export const init: ServerInit = async () => {
 	});
 	startMaintenance();
 	await startPurgeListener(database.pg);
+	await courses.listenForChanges(database.pg);
 	exposePageCache();
 	// The server entry answers Stripe's webhook itself in production, in the modes that have its route (whose id is
 	// its path); without this, SvelteKit answers it.

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditPage, changesOf, purgeOldAudit, recordAudit } from '../../src/lib/server/audit/service';
 import { setupFirstAdmin } from '../../src/lib/server/auth/service';
 import { passwordLinkFor, recoverAdmin } from '../../src/lib/server/auth/recovery';
+import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as courses from '../../src/lib/server/courses/service';
 import { auditEvents, leads } from '../../src/lib/server/db/schema';
 import * as leadService from '../../src/lib/server/leads/service';
@@ -66,11 +67,11 @@ describe(`each admin action writes one row, in its transaction, on ${driverName}
 	});
 
 	it('a module created, changed, moved and deleted: who, what, which record, the fields that changed', async () => {
-		const a = await courses.createModule(database.db, MODULE, ADMIN);
-		const b = await courses.createModule(database.db, { ...MODULE, title: 'Les murs' }, OTHER);
-		await courses.updateModule(database.db, a.id, { published: true, content: 'Plus de texte.' }, ADMIN);
-		await courses.moveModule(database.db, b.id, 'up', ADMIN);
-		await courses.deleteModule(database.db, b.id, ADMIN);
+		const a = await courses.createModule(database.db, new ReaderCache(), MODULE, ADMIN);
+		const b = await courses.createModule(database.db, new ReaderCache(), { ...MODULE, title: 'Les murs' }, OTHER);
+		await courses.updateModule(database.db, new ReaderCache(), a.id, { published: true, content: 'Plus de texte.' }, ADMIN);
+		await courses.moveModule(database.db, new ReaderCache(), b.id, 'up', ADMIN);
+		await courses.deleteModule(database.db, new ReaderCache(), b.id, ADMIN);
 		const rows = (await trail()).reverse();
 		expect(rows.map((r) => [r.kind, r.actorEmail, r.subjectId])).toEqual([
 			['module.created', ADMIN.email, a.id],
@@ -90,13 +91,13 @@ describe(`each admin action writes one row, in its transaction, on ${driverName}
 	});
 
 	it('a refused action writes nothing: a taken slug, a stale order, an unknown record', async () => {
-		const a = await courses.createModule(database.db, { ...MODULE, slug: 'pris' }, ADMIN);
-		const b = await courses.createModule(database.db, { ...MODULE, slug: 'libre' }, ADMIN);
+		const a = await courses.createModule(database.db, new ReaderCache(), { ...MODULE, slug: 'pris' }, ADMIN);
+		const b = await courses.createModule(database.db, new ReaderCache(), { ...MODULE, slug: 'libre' }, ADMIN);
 		const before = await count();
-		await expect(courses.updateModule(database.db, b.id, { slug: 'pris' }, ADMIN)).rejects.toMatchObject({
+		await expect(courses.updateModule(database.db, new ReaderCache(), b.id, { slug: 'pris' }, ADMIN)).rejects.toMatchObject({
 			status: 409
 		});
-		await expect(courses.reorderModules(database.db, [a.id], ADMIN)).rejects.toMatchObject({ status: 409 });
+		await expect(courses.reorderModules(database.db, new ReaderCache(), [a.id], ADMIN)).rejects.toMatchObject({ status: 409 });
 		await expect(
 			leadService.deleteLead(database.db, '00000000-0000-4000-8000-000000000000', ADMIN)
 		).rejects.toMatchObject({ status: 404 });

@@ -19,6 +19,7 @@ import {
 } from '../../src/lib/server/backup/restore';
 import { signIn } from '../../src/lib/server/auth/service';
 import { candidatureIdOfPaymentToken, paymentLinkOf } from '../../src/lib/server/candidatures/service';
+import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import { progressOf } from '../../src/lib/server/courses/service';
 import { openDatabase } from '../../src/lib/server/db';
 import { applyMigrationsWithin, shippedMigrations } from '../../src/lib/server/db/migrate';
@@ -118,8 +119,8 @@ async function expectSameSite(source: Side, target: Side, dataset: Dataset) {
 	expect(candidatureIdOfPaymentToken(restoredSecret, link.split('/').pop()!)).toBe(
 		dataset.approvedCandidatureId
 	);
-	expect(await progressOf(target.database.db, dataset.memberId)).toEqual(
-		await progressOf(source.database.db, dataset.memberId)
+	expect(await progressOf(target.database.db, new ReaderCache(), dataset.memberId)).toEqual(
+		await progressOf(source.database.db, new ReaderCache(), dataset.memberId)
 	);
 }
 

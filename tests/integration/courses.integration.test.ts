@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
+import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as service from '../../src/lib/server/courses/service';
 import { moduleProgress, modules, users } from '../../src/lib/server/db/schema';
 import { outboxTransport } from '../../src/lib/server/mail/transport';
@@ -20,6 +21,8 @@ import { createTestDatabase, driverName, type TestDatabase } from '../helpers/da
 
 let database: TestDatabase;
 let memberId: string;
+/** Each test's own: every service call below reads through it, so each write must drop what it changed. */
+let readers: ReaderCache;
 const admin = { id: '00000000-0000-4000-8000-000000000001', email: 'a@x.fr', name: 'Admin', isAdmin: true };
 
 beforeAll(async () => {
@@ -42,6 +45,7 @@ afterAll(async () => {
 beforeEach(async () => {
 	await database.db.delete(moduleProgress);
 	await database.db.delete(modules);
+	readers = new ReaderCache();
 });
 
 type Handler = (event: unknown) => Promise<Response>;
@@ -141,6 +145,7 @@ describe(`members' progress on ${driverName}`, () => {
 		const db = database.db;
 		const a = await service.createModule(
 			db,
+			readers,
 			{
 				title: 'Un',
 				summary: '',
@@ -152,6 +157,7 @@ describe(`members' progress on ${driverName}`, () => {
 		);
 		const b = await service.createModule(
 			db,
+			readers,
 			{
 				title: 'Deux',
 				summary: '',
@@ -163,6 +169,7 @@ describe(`members' progress on ${driverName}`, () => {
 		);
 		const c = await service.createModule(
 			db,
+			readers,
 			{
 				title: 'Trois',
 				summary: '',
@@ -177,35 +184,35 @@ describe(`members' progress on ${driverName}`, () => {
 
 	it('reorders by moves and by a whole new order, and the order persists', async () => {
 		const { a, b, c } = await three();
-		await service.moveModule(database.db, c.id, 'up', admin);
+		await service.moveModule(database.db, readers, c.id, 'up', admin);
 		expect((await service.listModules(database.db)).map((m) => m.title)).toEqual(['Un', 'Trois', 'Deux']);
-		await service.reorderModules(database.db, [b.id, a.id, c.id], admin);
+		await service.reorderModules(database.db, readers, [b.id, a.id, c.id], admin);
 		expect((await service.listModules(database.db)).map((m) => m.title)).toEqual(['Deux', 'Un', 'Trois']);
-		await expect(service.reorderModules(database.db, [b.id, a.id], admin)).rejects.toMatchObject({
+		await expect(service.reorderModules(database.db, readers, [b.id, a.id], admin)).rejects.toMatchObject({
 			status: 409
 		});
 	});
 
 	it('counts published modules only: unpublishing hides one without breaking the percentage', async () => {
 		const { a, b } = await three();
-		await service.completeModule(database.db, memberId, a.slug);
-		await service.completeModule(database.db, memberId, b.slug);
-		expect(await service.progressOf(database.db, memberId)).toMatchObject({
+		await service.completeModule(database.db, readers, memberId, a.slug);
+		await service.completeModule(database.db, readers, memberId, b.slug);
+		expect(await service.progressOf(database.db, readers, memberId)).toMatchObject({
 			completed: 2,
 			total: 3,
 			percent: 67
 		});
-		await service.updateModule(database.db, b.id, { published: false }, admin);
-		const after = await service.progressOf(database.db, memberId);
+		await service.updateModule(database.db, readers, b.id, { published: false }, admin);
+		const after = await service.progressOf(database.db, readers, memberId);
 		expect(after).toMatchObject({ completed: 1, total: 2, percent: 50 });
 		expect(after.next!.title).toBe('Trois');
 		await expect(
-			service.modulePage(database.db, b.slug, { id: memberId, isAdmin: false })
+			service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: false })
 		).rejects.toMatchObject({ status: 404 });
 		expect(
-			(await service.modulePage(database.db, b.slug, { id: memberId, isAdmin: true })).module.published
+			(await service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: true })).module.published
 		).toBe(false);
-		await expect(service.completeModule(database.db, memberId, b.slug)).rejects.toMatchObject({
+		await expect(service.completeModule(database.db, readers, memberId, b.slug)).rejects.toMatchObject({
 			status: 404
 		});
 	});
@@ -213,59 +220,59 @@ describe(`members' progress on ${driverName}`, () => {
 	it('simultaneous completions make one row; undo removes it', async () => {
 		const { a } = await three();
 		await Promise.all(
-			Array.from({ length: 10 }, () => service.completeModule(database.db, memberId, a.slug))
+			Array.from({ length: 10 }, () => service.completeModule(database.db, readers, memberId, a.slug))
 		);
 		expect(await database.db.select().from(moduleProgress)).toHaveLength(1);
-		const page = await service.modulePage(database.db, a.slug, { id: memberId, isAdmin: false });
+		const page = await service.modulePage(database.db, readers, a.slug, { id: memberId, isAdmin: false });
 		expect(page).toMatchObject({ completed: true, previous: null });
 		expect(page.next!.title).toBe('Deux');
-		await service.undoModule(database.db, memberId, a.slug);
+		await service.undoModule(database.db, readers, memberId, a.slug);
 		expect(await database.db.select().from(moduleProgress)).toHaveLength(0);
 	});
 
 	it('a module page names its published neighbours and gives the figures the dashboard gives', async () => {
 		const { a, b, c } = await three();
 		const member = { id: memberId, isAdmin: false };
-		await service.completeModule(database.db, memberId, c.slug);
-		expect(await service.modulePage(database.db, b.slug, member)).toMatchObject({
+		await service.completeModule(database.db, readers, memberId, c.slug);
+		expect(await service.modulePage(database.db, readers, b.slug, member)).toMatchObject({
 			module: { id: b.id, title: 'Deux', published: true },
 			completed: false,
 			previous: { slug: a.slug, title: 'Un' },
 			next: { slug: c.slug, title: 'Trois' },
 			progress: { completed: 1, total: 3, percent: 33 }
 		});
-		expect(await service.modulePage(database.db, c.slug, member)).toMatchObject({
+		expect(await service.modulePage(database.db, readers, c.slug, member)).toMatchObject({
 			completed: true,
 			previous: { slug: b.slug, title: 'Deux' },
 			next: null
 		});
 		// Unpublished, the middle module drops out of the others' neighbours and of the figures; its preview (an
 		// admin's) has no neighbours.
-		await service.updateModule(database.db, b.id, { published: false }, admin);
-		const first = await service.modulePage(database.db, a.slug, member);
+		await service.updateModule(database.db, readers, b.id, { published: false }, admin);
+		const first = await service.modulePage(database.db, readers, a.slug, member);
 		expect(first).toMatchObject({ previous: null, next: { slug: c.slug, title: 'Trois' } });
-		const { completed, total, percent } = await service.progressOf(database.db, memberId);
+		const { completed, total, percent } = await service.progressOf(database.db, readers, memberId);
 		expect(first.progress).toEqual({ completed, total, percent });
 		expect(first.progress).toEqual({ completed: 1, total: 2, percent: 50 });
-		expect(await service.modulePage(database.db, b.slug, { id: memberId, isAdmin: true })).toMatchObject({
+		expect(await service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: true })).toMatchObject({
 			previous: null,
 			next: null,
 			progress: { completed: 1, total: 2 }
 		});
 		// Another reader's completion is not this one's.
-		expect((await service.modulePage(database.db, c.slug, { id: admin.id, isAdmin: true })).completed).toBe(
+		expect((await service.modulePage(database.db, readers, c.slug, { id: admin.id, isAdmin: true })).completed).toBe(
 			false
 		);
-		await expect(service.modulePage(database.db, 'pas-de-module', member)).rejects.toMatchObject({
+		await expect(service.modulePage(database.db, readers, 'pas-de-module', member)).rejects.toMatchObject({
 			status: 404
 		});
 		// Neighbours follow the admin's order, not the order of creation.
-		await service.reorderModules(database.db, [c.id, b.id, a.id], admin);
-		expect(await service.modulePage(database.db, a.slug, member)).toMatchObject({
+		await service.reorderModules(database.db, readers, [c.id, b.id, a.id], admin);
+		expect(await service.modulePage(database.db, readers, a.slug, member)).toMatchObject({
 			previous: { slug: c.slug, title: 'Trois' },
 			next: null
 		});
-		expect(await service.modulePage(database.db, c.slug, member)).toMatchObject({
+		expect(await service.modulePage(database.db, readers, c.slug, member)).toMatchObject({
 			previous: null,
 			next: { slug: a.slug, title: 'Un' }
 		});
@@ -274,19 +281,19 @@ describe(`members' progress on ${driverName}`, () => {
 	it('a module page shows the version it reads: an edit is rendered at once, then served from the cache', async () => {
 		const { a } = await three();
 		const reader = { id: memberId, isAdmin: false };
-		await service.updateModule(database.db, a.id, { content: '## Avant\n\nLe *mortier*.' }, admin);
-		const first = await service.modulePage(database.db, a.slug, reader);
+		await service.updateModule(database.db, readers, a.id, { content: '## Avant\n\nLe *mortier*.' }, admin);
+		const first = await service.modulePage(database.db, readers, a.slug, reader);
 		expect(first.html).toContain('<em>mortier</em>');
 		// The same version again: the cached HTML, the very same string.
-		expect((await service.modulePage(database.db, a.slug, reader)).html).toBe(first.html);
-		await service.updateModule(database.db, a.id, { content: '## Après\n\nLa **chaux**.' }, admin);
-		const edited = await service.modulePage(database.db, a.slug, reader);
+		expect((await service.modulePage(database.db, readers, a.slug, reader)).html).toBe(first.html);
+		await service.updateModule(database.db, readers, a.id, { content: '## Après\n\nLa **chaux**.' }, admin);
+		const edited = await service.modulePage(database.db, readers, a.slug, reader);
 		expect(edited.html).toContain('<strong>chaux</strong>');
 		expect(edited.html).not.toContain('mortier');
 	});
 
 	it('a dashboard with no published module says 0 % and has no next module', async () => {
-		expect(await service.progressOf(database.db, memberId)).toEqual({
+		expect(await service.progressOf(database.db, readers, memberId)).toEqual({
 			modules: [],
 			completed: 0,
 			total: 0,

@@ -1,8 +1,9 @@
 /** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, asc, count, eq, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { builtOnce } from '../db/built-once';
 import { moduleProgress, modules, type Module } from '../db/schema';
+import type { CatalogueModule } from './reader-cache';
 
 export type { Module };
 export type NewModule = typeof modules.$inferInsert;
@@ -10,80 +11,37 @@ export type NewModule = typeof modules.$inferInsert;
 export const allModules = (db: DbOrTx): Promise<Module[]> =>
 	db.select().from(modules).orderBy(asc(modules.position), asc(modules.createdAt));
 
-/** What a reader sees of a module, and the reader's completion of it (the `userId` placeholder) to join. */
-const READER_COLUMNS = {
-	id: modules.id,
-	slug: modules.slug,
-	title: modules.title,
-	summary: modules.summary,
-	durationMinutes: modules.durationMinutes,
-	published: modules.published,
-	updatedAt: modules.updatedAt
-};
-const READERS_PROGRESS = and(
-	eq(moduleProgress.moduleId, modules.id),
-	eq(moduleProgress.userId, sql.placeholder('userId'))
-);
-
 /**
- * The reader's modules, in one query: the published modules in order, each with whether `userId` completed it.
- * No content: a module's HTML is rendered once per version (service.moduleHtml), so its Markdown is read only when
- * that version is not rendered yet.
+ * What a reader sees of every module, published or not, in the admin's order: the catalogue a reader cache keeps
+ * (reader-cache.ts). No content: a module's HTML is rendered once per version (service.moduleHtml), so its Markdown is
+ * read only when that version is not rendered yet.
  */
-export const readerModules = (db: DbOrTx, userId: string) => readerModulesQuery(db).execute({ userId });
-
-// Every dashboard runs it: built once (db/built-once.ts), not at each request.
-const readerModulesQuery = builtOnce((db) =>
+export const catalogueModules = (db: DbOrTx): Promise<CatalogueModule[]> =>
 	db
 		.select({
-			...READER_COLUMNS,
-			completed: sql<boolean>`${moduleProgress.userId} is not null`.mapWith(Boolean)
+			id: modules.id,
+			slug: modules.slug,
+			title: modules.title,
+			summary: modules.summary,
+			durationMinutes: modules.durationMinutes,
+			published: modules.published,
+			updatedAt: modules.updatedAt
 		})
 		.from(modules)
-		.leftJoin(moduleProgress, READERS_PROGRESS)
-		.where(eq(modules.published, true))
-		.orderBy(asc(modules.position), asc(modules.createdAt))
-		.prepare('reader_modules')
+		.orderBy(asc(modules.position), asc(modules.createdAt));
+
+/** The ids of the modules a reader completed. */
+export const completedModuleIds = async (db: DbOrTx, userId: string): Promise<string[]> =>
+	(await completedModuleIdsQuery(db).execute({ userId })).map((row) => row.moduleId);
+
+// Read at a reader's first page, then again after each change of their progress: built once (db/built-once.ts).
+const completedModuleIdsQuery = builtOnce((db) =>
+	db
+		.select({ moduleId: moduleProgress.moduleId })
+		.from(moduleProgress)
+		.where(eq(moduleProgress.userId, sql.placeholder('userId')))
+		.prepare('completed_module_ids')
 );
-
-/**
- * What a module's page needs, in one row: the module (published, or the admin's preview of an unpublished one),
- * whether `userId` completed it, its neighbours among the published modules, and the reader's counts over them.
- * The database does the counting and the neighbours (window functions over the same rows readerModules reads),
- * so one row comes back instead of one a module: on the embedded database, decoding those rows was most of a
- * course page's extra cost over a light page. An unpublished module has no neighbours (it is alone in its
- * partition), as before. Nothing when no module has that slug.
- */
-export const moduleForReader = async (db: DbOrTx, userId: string, slug: string) =>
-	(await moduleForReaderQuery(db).execute({ userId, slug }))[0];
-
-// Every course page runs it: built once (db/built-once.ts).
-const moduleForReaderQuery = builtOnce((db) => {
-	const inOrder = sql`over (partition by ${modules.published} order by ${modules.position}, ${modules.createdAt})`;
-	const publishedOnly = sql`filter (where ${modules.published}) over ()`;
-	const reader = db
-		.select({
-			...READER_COLUMNS,
-			completed: sql<boolean>`${moduleProgress.userId} is not null`.as('completed'),
-			publishedCount: sql<number>`(count(*) ${publishedOnly})::int`.as('published_count'),
-			completedCount: sql<number>`(count(${moduleProgress.userId}) ${publishedOnly})::int`.as(
-				'completed_count'
-			),
-			previousSlug: sql<string | null>`lag(${modules.slug}) ${inOrder}`.as('previous_slug'),
-			previousTitle: sql<string | null>`lag(${modules.title}) ${inOrder}`.as('previous_title'),
-			nextSlug: sql<string | null>`lead(${modules.slug}) ${inOrder}`.as('next_slug'),
-			nextTitle: sql<string | null>`lead(${modules.title}) ${inOrder}`.as('next_title')
-		})
-		.from(modules)
-		.leftJoin(moduleProgress, READERS_PROGRESS)
-		.where(or(eq(modules.published, true), eq(modules.slug, sql.placeholder('slug'))))
-		.as('reader');
-	return db
-		.select()
-		.from(reader)
-		.where(eq(reader.slug, sql.placeholder('slug')))
-		.prepare('module_for_reader');
-});
 
 /** A module's Markdown, with the version it is (updatedAt), or nothing when the module is gone. */
 export const moduleContent = async (db: DbOrTx, id: string) =>

@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../db/violations';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import * as queries from './queries';
 import type { Module } from './queries';
+import type { CatalogueModule, ReaderCache } from './reader-cache';
 
 const SLUG_TAKEN = 'Cette adresse est déjà prise par un autre module.';
 
@@ -31,10 +32,15 @@ function moduleChanges(before: Module | null, after: Module | null) {
 	return changesOf(audited(before), audited(after), [...AUDITED_FIELDS, 'contentLength']);
 }
 
-export async function createModule(db: Db, input: ModuleCreate, admin: Actor): Promise<Module> {
+export async function createModule(
+	db: Db,
+	readers: ReaderCache,
+	input: ModuleCreate,
+	admin: Actor
+): Promise<Module> {
 	const slug = input.slug || slugify(input.title);
 	if (!slug) throw new ValidationError({ slug: ['Indiquez l’adresse du module (le titre n’en donne pas).'] });
-	return guardSlug(() =>
+	const created = await guardSlug(() =>
 		db.transaction(async (tx) => {
 			const module = await queries.insertModule(tx, {
 				...input,
@@ -50,6 +56,8 @@ export async function createModule(db: Db, input: ModuleCreate, admin: Actor): P
 			return module;
 		})
 	);
+	await readers.catalogueChanged();
+	return created;
 }
 
 export async function getModule(db: DbOrTx, id: string): Promise<Module> {
@@ -58,8 +66,14 @@ export async function getModule(db: DbOrTx, id: string): Promise<Module> {
 	return module;
 }
 
-export async function updateModule(db: Db, id: string, changes: ModuleUpdate, admin: Actor): Promise<Module> {
-	return guardSlug(() =>
+export async function updateModule(
+	db: Db,
+	readers: ReaderCache,
+	id: string,
+	changes: ModuleUpdate,
+	admin: Actor
+): Promise<Module> {
+	const updated = await guardSlug(() =>
 		db.transaction(async (tx) => {
 			const before = await getModule(tx, id);
 			const updated = await queries.updateModule(tx, id, changes);
@@ -73,9 +87,11 @@ export async function updateModule(db: Db, id: string, changes: ModuleUpdate, ad
 			return updated;
 		})
 	);
+	await readers.catalogueChanged();
+	return updated;
 }
 
-export async function deleteModule(db: Db, id: string, admin: Actor): Promise<void> {
+export async function deleteModule(db: Db, readers: ReaderCache, id: string, admin: Actor): Promise<void> {
 	await db.transaction(async (tx) => {
 		const before = await getModule(tx, id);
 		// Progress rows go with it (ON DELETE CASCADE).
@@ -87,13 +103,21 @@ export async function deleteModule(db: Db, id: string, admin: Actor): Promise<vo
 			changes: moduleChanges(before, null)
 		});
 	});
+	// Its progress rows went too; a reader's kept ids of it are harmless (only the catalogue's modules count).
+	await readers.catalogueChanged();
 }
 
 export const listModules = (db: DbOrTx) => queries.allModules(db);
 export const countModules = (db: DbOrTx) => queries.countModules(db);
 
 /** Up or down one place, from the keyboard or without JavaScript. */
-export async function moveModule(db: Db, id: string, direction: 'up' | 'down', admin: Actor): Promise<void> {
+export async function moveModule(
+	db: Db,
+	readers: ReaderCache,
+	id: string,
+	direction: 'up' | 'down',
+	admin: Actor
+): Promise<void> {
 	await db.transaction(async (tx) => {
 		const before = (await queries.allModules(tx)).map((m) => m.id);
 		const ordered = [...before];
@@ -110,10 +134,16 @@ export async function moveModule(db: Db, id: string, direction: 'up' | 'down', a
 			changes: { order: { before, after: ordered } }
 		});
 	});
+	await readers.catalogueChanged();
 }
 
 /** Drag and drop: the whole new order, which must name every module once. */
-export async function reorderModules(db: Db, orderedIds: string[], admin: Actor): Promise<void> {
+export async function reorderModules(
+	db: Db,
+	readers: ReaderCache,
+	orderedIds: string[],
+	admin: Actor
+): Promise<void> {
 	await db.transaction(async (tx) => {
 		const current = (await queries.allModules(tx)).map((m) => m.id);
 		const same = current.length === orderedIds.length && new Set(orderedIds).size === current.length;
@@ -126,6 +156,7 @@ export async function reorderModules(db: Db, orderedIds: string[], admin: Actor)
 			changes: { order: { before: current, after: orderedIds } }
 		});
 	});
+	await readers.catalogueChanged();
 }
 
 // ——— Members ———
@@ -149,31 +180,40 @@ export interface Progress {
 	next: ModuleState | null;
 }
 
-/** A reader's progress over the published modules (one query: the modules and their completion together). */
-export async function progressOf(db: DbOrTx, userId: string): Promise<Progress> {
-	return progressFrom(await queries.readerModules(db, userId));
+/**
+ * What a reader's pages are made of: every module, and the ids of those `userId` completed. Both come from the reader
+ * cache (reader-cache.ts), which reads the database only when it does not hold them.
+ */
+async function readerView(db: DbOrTx, readers: ReaderCache, userId: string) {
+	const [catalogue, completed] = await Promise.all([
+		readers.catalogueOf(() => queries.catalogueModules(db)),
+		readers.completedBy(userId, () => queries.completedModuleIds(db, userId))
+	]);
+	return { catalogue, completed, published: catalogue.filter((m) => m.published) };
 }
 
-const percentOf = (completed: number, total: number) => (total ? Math.round((completed / total) * 100) : 0);
-
-function progressFrom(published: ModuleState[]): Progress {
-	const list = published.map((m) => ({
+/** A reader's progress over the published modules. */
+export async function progressOf(db: DbOrTx, readers: ReaderCache, userId: string): Promise<Progress> {
+	const { published, completed } = await readerView(db, readers, userId);
+	const modules = published.map((m) => ({
 		id: m.id,
 		slug: m.slug,
 		title: m.title,
 		summary: m.summary,
 		durationMinutes: m.durationMinutes,
-		completed: m.completed
+		completed: completed.has(m.id)
 	}));
-	const completed = list.filter((m) => m.completed).length;
+	const done = modules.filter((m) => m.completed).length;
 	return {
-		modules: list,
-		completed,
-		total: list.length,
-		percent: percentOf(completed, list.length),
-		next: list.find((m) => !m.completed) ?? null
+		modules,
+		completed: done,
+		total: modules.length,
+		percent: percentOf(done, modules.length),
+		next: modules.find((m) => !m.completed) ?? null
 	};
 }
+
+const percentOf = (completed: number, total: number) => (total ? Math.round((completed / total) * 100) : 0);
 
 /**
  * A module's HTML, rendered once per version: a 3 000-word module takes milliseconds to render, and every member
@@ -204,34 +244,32 @@ export interface Neighbour {
 }
 
 /**
- * A module page: the module, whether the reader completed it, its neighbours among the published ones, and the
- * reader's progress figures. An unpublished module is not found, except for admins (who see a preview). One query
- * for all of it (queries.moduleForReader), and one more the first time a version of the module is shown.
+ * A module page: the module, whether the reader completed it, its neighbours among the published modules, and the
+ * reader's progress figures. An unpublished module is not found, except for admins, who see a preview without
+ * neighbours. No query when the reader cache holds the reader's view and the module's HTML is rendered.
  */
-export async function modulePage(db: DbOrTx, slug: string, reader: { id: string; isAdmin: boolean }) {
-	const row = await queries.moduleForReader(db, reader.id, slug);
-	if (!row || (!row.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
-	const { publishedCount: total, completedCount: completed } = row;
+export async function modulePage(
+	db: DbOrTx,
+	readers: ReaderCache,
+	slug: string,
+	reader: { id: string; isAdmin: boolean }
+) {
+	const { catalogue, published, completed } = await readerView(db, readers, reader.id);
+	const module = catalogue.find((m) => m.slug === slug);
+	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
+	const at = published.indexOf(module);
+	const done = published.filter((m) => completed.has(m.id)).length;
 	return {
-		module: {
-			id: row.id,
-			slug: row.slug,
-			title: row.title,
-			summary: row.summary,
-			durationMinutes: row.durationMinutes,
-			published: row.published,
-			updatedAt: row.updatedAt
-		},
-		html: await moduleHtml(db, row),
-		completed: row.completed,
-		previous: neighbour(row.previousSlug, row.previousTitle),
-		next: neighbour(row.nextSlug, row.nextTitle),
-		progress: { completed, total, percent: percentOf(completed, total) }
+		module,
+		html: await moduleHtml(db, module),
+		completed: completed.has(module.id),
+		previous: at > 0 ? neighbour(published[at - 1]!) : null,
+		next: at >= 0 && at < published.length - 1 ? neighbour(published[at + 1]!) : null,
+		progress: { completed: done, total: published.length, percent: percentOf(done, published.length) }
 	};
 }
 
-const neighbour = (slug: string | null, title: string | null): Neighbour | null =>
-	slug !== null && title !== null ? { slug, title } : null;
+const neighbour = ({ slug, title }: CatalogueModule): Neighbour => ({ slug, title });
 
 async function publishedModule(db: DbOrTx, slug: string): Promise<Module> {
 	const module = await queries.moduleBySlug(db, slug);
@@ -239,10 +277,12 @@ async function publishedModule(db: DbOrTx, slug: string): Promise<Module> {
 	return module;
 }
 
-export async function completeModule(db: DbOrTx, userId: string, slug: string): Promise<void> {
+export async function completeModule(db: Db, readers: ReaderCache, userId: string, slug: string): Promise<void> {
 	await queries.markComplete(db, userId, (await publishedModule(db, slug)).id);
+	await readers.progressChanged(userId);
 }
 
-export async function undoModule(db: DbOrTx, userId: string, slug: string): Promise<void> {
+export async function undoModule(db: Db, readers: ReaderCache, userId: string, slug: string): Promise<void> {
 	await queries.markIncomplete(db, userId, (await publishedModule(db, slug)).id);
+	await readers.progressChanged(userId);
 }

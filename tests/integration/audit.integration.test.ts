@@ -68,8 +68,19 @@ describe(`each admin action writes one row, in its transaction, on ${driverName}
 
 	it('a module created, changed, moved and deleted: who, what, which record, the fields that changed', async () => {
 		const a = await courses.createModule(database.db, new ReaderCache(), MODULE, ADMIN);
-		const b = await courses.createModule(database.db, new ReaderCache(), { ...MODULE, title: 'Les murs' }, OTHER);
-		await courses.updateModule(database.db, new ReaderCache(), a.id, { published: true, content: 'Plus de texte.' }, ADMIN);
+		const b = await courses.createModule(
+			database.db,
+			new ReaderCache(),
+			{ ...MODULE, title: 'Les murs' },
+			OTHER
+		);
+		await courses.updateModule(
+			database.db,
+			new ReaderCache(),
+			a.id,
+			{ published: true, content: 'Plus de texte.' },
+			ADMIN
+		);
 		await courses.moveModule(database.db, new ReaderCache(), b.id, 'up', ADMIN);
 		await courses.deleteModule(database.db, new ReaderCache(), b.id, ADMIN);
 		const rows = (await trail()).reverse();
@@ -94,10 +105,14 @@ describe(`each admin action writes one row, in its transaction, on ${driverName}
 		const a = await courses.createModule(database.db, new ReaderCache(), { ...MODULE, slug: 'pris' }, ADMIN);
 		const b = await courses.createModule(database.db, new ReaderCache(), { ...MODULE, slug: 'libre' }, ADMIN);
 		const before = await count();
-		await expect(courses.updateModule(database.db, new ReaderCache(), b.id, { slug: 'pris' }, ADMIN)).rejects.toMatchObject({
+		await expect(
+			courses.updateModule(database.db, new ReaderCache(), b.id, { slug: 'pris' }, ADMIN)
+		).rejects.toMatchObject({
 			status: 409
 		});
-		await expect(courses.reorderModules(database.db, new ReaderCache(), [a.id], ADMIN)).rejects.toMatchObject({ status: 409 });
+		await expect(courses.reorderModules(database.db, new ReaderCache(), [a.id], ADMIN)).rejects.toMatchObject(
+			{ status: 409 }
+		);
 		await expect(
 			leadService.deleteLead(database.db, '00000000-0000-4000-8000-000000000000', ADMIN)
 		).rejects.toMatchObject({ status: 404 });

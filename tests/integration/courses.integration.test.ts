@@ -5,10 +5,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
-import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
+import { MAX_AGE_MS, ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as service from '../../src/lib/server/courses/service';
+import { openDatabase } from '../../src/lib/server/db';
 import { moduleProgress, modules, users } from '../../src/lib/server/db/schema';
 import { outboxTransport } from '../../src/lib/server/mail/transport';
 import { GET as list, POST as create } from '../../src/routes/api/admin/modules/+server';
@@ -23,6 +25,8 @@ let database: TestDatabase;
 let memberId: string;
 /** Each test's own: every service call below reads through it, so each write must drop what it changed. */
 let readers: ReaderCache;
+/** How long another instance may take to hear a change: far less than MAX_AGE_MS, after which it would read anyway. */
+const POLL = { timeout: 5_000, interval: 50 };
 const admin = { id: '00000000-0000-4000-8000-000000000001', email: 'a@x.fr', name: 'Admin', isAdmin: true };
 
 beforeAll(async () => {
@@ -210,7 +214,8 @@ describe(`members' progress on ${driverName}`, () => {
 			service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: false })
 		).rejects.toMatchObject({ status: 404 });
 		expect(
-			(await service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: true })).module.published
+			(await service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: true })).module
+				.published
 		).toBe(false);
 		await expect(service.completeModule(database.db, readers, memberId, b.slug)).rejects.toMatchObject({
 			status: 404
@@ -254,15 +259,17 @@ describe(`members' progress on ${driverName}`, () => {
 		const { completed, total, percent } = await service.progressOf(database.db, readers, memberId);
 		expect(first.progress).toEqual({ completed, total, percent });
 		expect(first.progress).toEqual({ completed: 1, total: 2, percent: 50 });
-		expect(await service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: true })).toMatchObject({
+		expect(
+			await service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: true })
+		).toMatchObject({
 			previous: null,
 			next: null,
 			progress: { completed: 1, total: 2 }
 		});
 		// Another reader's completion is not this one's.
-		expect((await service.modulePage(database.db, readers, c.slug, { id: admin.id, isAdmin: true })).completed).toBe(
-			false
-		);
+		expect(
+			(await service.modulePage(database.db, readers, c.slug, { id: admin.id, isAdmin: true })).completed
+		).toBe(false);
 		await expect(service.modulePage(database.db, readers, 'pas-de-module', member)).rejects.toMatchObject({
 			status: 404
 		});
@@ -291,6 +298,63 @@ describe(`members' progress on ${driverName}`, () => {
 		expect(edited.html).toContain('<strong>chaux</strong>');
 		expect(edited.html).not.toContain('mortier');
 	});
+
+	it('a kept view answers without the database; a change made behind the domain’s back is read within MAX_AGE_MS', async () => {
+		const time = { now: 1_000_000 };
+		const kept = new ReaderCache(() => time.now);
+		const { a } = await three();
+		const member = { id: memberId, isAdmin: false };
+		expect((await service.modulePage(database.db, kept, a.slug, member)).module.title).toBe('Un');
+		// An operator's SQL: nothing tells the cache.
+		await database.db.update(modules).set({ title: 'Un, revu' }).where(eq(modules.id, a.id));
+		await database.db.insert(moduleProgress).values({ userId: memberId, moduleId: a.id });
+		const kept1 = await service.modulePage(database.db, kept, a.slug, member);
+		expect(kept1).toMatchObject({ module: { title: 'Un' }, completed: false });
+		time.now += MAX_AGE_MS;
+		expect(await service.modulePage(database.db, kept, a.slug, member)).toMatchObject({
+			module: { title: 'Un, revu' },
+			completed: true,
+			progress: { completed: 1, total: 3 }
+		});
+	});
+
+	it.skipIf(driverName !== 'postgres')(
+		'a change on one instance is seen at once on another (NOTIFY), and all is read again after a lost LISTEN',
+		async () => {
+			const { a, b } = await three();
+			const member = { id: memberId, isAdmin: false };
+			// Two instances on one database: this test's (readers) and another process's (its own client and cache).
+			const other = openDatabase({ url: database.url, max: 2 });
+			const elsewhere = new ReaderCache();
+			try {
+				await readers.listen(database.pg);
+				await elsewhere.listen(other.pg);
+				const pageElsewhere = (slug: string) => service.modulePage(other.db, elsewhere, slug, member);
+				expect((await pageElsewhere(a.slug)).completed).toBe(false);
+
+				await service.completeModule(database.db, readers, memberId, a.slug);
+				await expect.poll(async () => (await pageElsewhere(a.slug)).completed, POLL).toBe(true);
+				await service.updateModule(database.db, readers, b.id, { title: 'Deux, revu' }, admin);
+				await expect.poll(async () => (await pageElsewhere(a.slug)).next?.title, POLL).toBe('Deux, revu');
+				await service.undoModule(database.db, readers, memberId, a.slug);
+				await expect.poll(async () => (await pageElsewhere(b.slug)).progress.completed, POLL).toBe(0);
+
+				// Notifications sent while the LISTEN connection is down are lost: when it is back, nothing kept is trusted.
+				await database.db.update(modules).set({ title: 'Deux, sans annonce' }).where(eq(modules.id, b.id));
+				expect((await pageElsewhere(a.slug)).next?.title).toBe('Deux, revu');
+				await other.pg!.unsafe(
+					`select pg_terminate_backend(pid) from pg_stat_activity
+					 where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen%'`
+				);
+				await expect
+					.poll(async () => (await pageElsewhere(a.slug)).next?.title, { timeout: 15_000, interval: 100 })
+					.toBe('Deux, sans annonce');
+			} finally {
+				await other.close();
+			}
+		},
+		30_000
+	);
 
 	it('a dashboard with no published module says 0 % and has no next module', async () => {
 		expect(await service.progressOf(database.db, readers, memberId)).toEqual({

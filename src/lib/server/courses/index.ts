@@ -26,7 +26,8 @@ export const listenForChanges = (client: postgres.Sql | null) => readers().liste
 
 export const list = () => service.listModules(db());
 export const count = () => service.countModules(db());
-export const create = (input: ModuleCreate, admin: Actor) => service.createModule(db(), readers(), input, admin);
+export const create = (input: ModuleCreate, admin: Actor) =>
+	service.createModule(db(), readers(), input, admin);
 export const get = (id: string) => service.getModule(db(), id);
 export const update = (id: string, changes: ModuleUpdate, admin: Actor) =>
 	service.updateModule(db(), readers(), id, changes, admin);
@@ -37,7 +38,8 @@ export const reorder = (ids: string[], admin: Actor) => service.reorderModules(d
 export const progressOf = (userId: string) => service.progressOf(db(), readers(), userId);
 export const page = (slug: string, reader: { id: string; isAdmin: boolean }) =>
 	service.modulePage(db(), readers(), slug, reader);
-export const complete = (userId: string, slug: string) => service.completeModule(db(), readers(), userId, slug);
+export const complete = (userId: string, slug: string) =>
+	service.completeModule(db(), readers(), userId, slug);
 export const undo = (userId: string, slug: string) => service.undoModule(db(), readers(), userId, slug);
 
 export type { Progress, ModuleState } from './service';

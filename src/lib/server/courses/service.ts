@@ -277,7 +277,12 @@ async function publishedModule(db: DbOrTx, slug: string): Promise<Module> {
 	return module;
 }
 
-export async function completeModule(db: Db, readers: ReaderCache, userId: string, slug: string): Promise<void> {
+export async function completeModule(
+	db: Db,
+	readers: ReaderCache,
+	userId: string,
+	slug: string
+): Promise<void> {
 	await queries.markComplete(db, userId, (await publishedModule(db, slug)).id);
 	await readers.progressChanged(userId);
 }

@@ -30,6 +30,9 @@ for (const javaScriptEnabled of [true, false])
 		`a member ends another session from /profil, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`,
 		{ tag: '@drivers' },
 		async ({ browser, baseURL }) => {
+			// Three browsers, four sign-ins (each a password hash) and axe: near 30 s beside the other worker on a busy
+			// 2-core machine (27–28 s measured).
+			test.setTimeout(90_000);
 			const address = email(javaScriptEnabled ? 'js' : 'nojs');
 			const first = await browser.newContext({ baseURL });
 			const registering = await first.newPage();

@@ -34,6 +34,8 @@ test(
 	'the owner’s known browser signs in at once after a guessing run; an unknown one is slowed down',
 	{ tag: '@drivers' },
 	async ({ browser, playwright }) => {
+		// Sixty-odd guesses, each a password hash: 28–32 s beside the other worker on a busy 2-core machine.
+		test.setTimeout(90_000);
 		const owner = await browser.newContext({ extraHTTPHeaders: from('10.40.0.1') });
 		const page = await owner.newPage();
 		await register(page, server.url, 'Propriétaire', EMAIL);

@@ -217,9 +217,9 @@ const percentOf = (completed: number, total: number) => (total ? Math.round((com
 
 /**
  * A module's HTML, rendered once per version: a 3 000-word module takes milliseconds to render, and every member
- * reads the same bytes. Keyed by id and last update, so an edit is seen at once by every instance (each renders
- * the new version once); the Markdown is read from the database only on a miss. The oldest entries go first past
- * a few hundred.
+ * reads the same bytes. Keyed by id and last update, as the catalogue gives them: each instance renders a new
+ * version once, as soon as its catalogue has it (the edit's NOTIFY drops the old one); the Markdown is read from the
+ * database only on a miss. The oldest entries go first past a few hundred.
  */
 const rendered = new Map<string, string>();
 const RENDERED_MAX = 200;

@@ -101,7 +101,7 @@ export async function startServer(
 /**
  * A start-up is not the test's own time: the first start on an empty DATA_DIR creates the embedded database in a
  * process of its own (6–11 s alone, over 20 s beside the other worker on a 2-core machine), which left a test that
- * starts its server less than half of its 30 s. The test or hook that waited gets that time on top of its own.
+ * starts its server less than half of its time. The test or hook that waited gets that time on top of its own.
  */
 function notCountedAgainstTheTest(ms: number): void {
 	let info;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NBSP, NNBSP, de, typeset } from './typography';
+import { MEMO_ENTRIES, MEMO_MAX_LENGTH, NBSP, NNBSP, de, memoSize, typeset } from './typography';
 
 describe('typeset', () => {
 	it.each([
@@ -57,6 +57,25 @@ describe('typeset', () => {
 		expect(typeset(42)).toBe(42);
 		expect(typeset(null)).toBeNull();
 		expect(typeset(undefined)).toBeUndefined();
+	});
+
+	it('keeps the results of short strings, at most MEMO_ENTRIES of them, and never of long text', () => {
+		const label = 'Besoin d’aide ? Appelez le 04 78 00 00 00';
+		const first = typeset(label);
+		expect(first).toBe('Besoin d’aide\u202F? Appelez le 04\u00A078\u00A000\u00A000\u00A000');
+		expect(typeset(label)).toBe(first);
+
+		const sizeBefore = memoSize();
+		const long = `${'Une phrase de la leçon, lue par les membres. '.repeat(10)}Et la fin !`;
+		expect(long.length).toBeGreaterThan(MEMO_MAX_LENGTH);
+		expect(typeset(long).endsWith('la fin\u202F!')).toBe(true);
+		expect(memoSize()).toBe(sizeBefore);
+
+		for (let i = 0; i < MEMO_ENTRIES + 50; i++) typeset(`Chantier numéro ${i} : terminé`);
+		expect(memoSize()).toBe(MEMO_ENTRIES);
+		// The first label was dropped, oldest first; asked again, it is the same.
+		expect(typeset(label)).toBe(first);
+		expect(typeset('Chantier numéro 7 : terminé')).toBe('Chantier numéro 7\u202F: terminé');
 	});
 
 	it('elides "de" before a name that comes from data', () => {

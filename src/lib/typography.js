@@ -47,15 +47,19 @@ const rules = [
 ];
 
 /**
- * The public templates typeset every label, name and message at each render (scripts/svelte-typography.js): the
- * same few hundred short strings, page after page, nine regular-expression passes each — about 30 µs of a light
- * signed-in page's 0.9 ms of server time, measured with --cpu-prof. Their results are kept, the oldest dropped
- * past MEMO_ENTRIES; long text (a Markdown body, typeset once per revision where it is rendered) is not kept.
+ * The templates typeset every label, name and message at each render (scripts/svelte-typography.js): the same few
+ * hundred short strings, page after page, nine regular-expression passes each — about 30 µs of a light signed-in
+ * page's 0.9 ms of server time, measured with --cpu-prof. Their results are kept, the oldest dropped past
+ * MEMO_ENTRIES. The members' pages show their names and e-mail addresses through it too, so the whole memo is let
+ * go every MEMO_MAX_AGE_MS: a string is kept a minute at most. Long text (a Markdown body, typeset once per
+ * revision where it is rendered) is not kept.
  */
 export const MEMO_ENTRIES = 2_000;
 export const MEMO_MAX_LENGTH = 300;
+export const MEMO_MAX_AGE_MS = 60_000;
 /** @type {Map<string, string>} */
 const memo = new Map();
+let memoSince = Date.now();
 
 /**
  * The string with French typography applied; anything else returned as it is.
@@ -66,6 +70,11 @@ const memo = new Map();
 export function typeset(value) {
 	if (typeof value !== 'string' || value === '') return value;
 	if (value.length > MEMO_MAX_LENGTH) return /** @type {T} */ (applyRules(value));
+	const now = Date.now();
+	if (now - memoSince >= MEMO_MAX_AGE_MS || now < memoSince) {
+		memo.clear();
+		memoSince = now;
+	}
 	let text = memo.get(value);
 	if (text === undefined) {
 		text = applyRules(value);

@@ -1,7 +1,20 @@
-import { describe, expect, it } from 'vitest';
-import { MEMO_ENTRIES, MEMO_MAX_LENGTH, NBSP, NNBSP, de, memoSize, typeset } from './typography';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+	MEMO_ENTRIES,
+	MEMO_MAX_AGE_MS,
+	MEMO_MAX_LENGTH,
+	NBSP,
+	NNBSP,
+	de,
+	memoSize,
+	typeset
+} from './typography';
 
 describe('typeset', () => {
+	afterEach(() => {
+		vi.useRealTimers();
+	});
+
 	it.each([
 		['Combien coûte un site ?', `Combien coûte un site${NNBSP}?`],
 		[
@@ -76,6 +89,15 @@ describe('typeset', () => {
 		// The first label was dropped, oldest first; asked again, it is the same.
 		expect(typeset(label)).toBe(first);
 		expect(typeset('Chantier numéro 7 : terminé')).toBe('Chantier numéro 7\u202F: terminé');
+	});
+
+	it('lets every kept string go after MEMO_MAX_AGE_MS: a member’s name does not outlive a minute there', () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		typeset('Bonjour Camille Roux');
+		expect(memoSize()).toBeGreaterThan(0);
+		vi.setSystemTime(Date.now() + MEMO_MAX_AGE_MS);
+		expect(typeset('Tableau de bord')).toBe('Tableau de bord');
+		expect(memoSize()).toBe(1);
 	});
 
 	it('elides "de" before a name that comes from data', () => {

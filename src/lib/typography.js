@@ -10,8 +10,10 @@
  * Idempotent, and safe on what is not prose: a URL's `https://`, a time's `14:30`, `?v=1`, HTML entities and
  * e-mail addresses are left as they are. Applied at build time to the text and the `{expressions}` of the
  * public pages' templates (scripts/svelte-typography.js), and to Markdown content (src/lib/markdown.ts).
- * Client-safe and dependency-free; plain JavaScript (JSDoc-typed) because svelte.config.js imports it too.
+ * Client-safe, with no package dependency; plain JavaScript (JSDoc-typed) because svelte.config.js imports it too.
  */
+
+import { setBounded } from './bounded-map.js';
 
 export const NNBSP = '\u202F';
 export const NBSP = '\u00A0';
@@ -78,8 +80,7 @@ export function typeset(value) {
 	let text = memo.get(value);
 	if (text === undefined) {
 		text = applyRules(value);
-		if (memo.size >= MEMO_ENTRIES) memo.delete(/** @type {string} */ (memo.keys().next().value));
-		memo.set(value, text);
+		setBounded(memo, value, text, MEMO_ENTRIES);
 	}
 	return /** @type {T} */ (text);
 }

@@ -3,6 +3,8 @@
  * secrets: tokens, passwords and message bodies stay out of logs — and this module makes sure of it for what
  * callers cannot see, such as the SQL parameters (people's data, password hashes) inside a database error.
  */
+import { setBounded } from '../bounded-map.js';
+
 type Fields = Record<string, unknown>;
 
 /** Field names whose values are never written, whoever passes them. */
@@ -143,9 +145,7 @@ function writeRepeating(
 	}
 	const suppressed = seen?.suppressed ?? 0;
 	// Oldest first out: the map stays bounded whatever keys the failures produce.
-	repeating.delete(key);
-	if (repeating.size >= MAX_REPEATING) repeating.delete(repeating.keys().next().value!);
-	repeating.set(key, { writtenAt: now, suppressed: 0 });
+	setBounded(repeating, key, { writtenAt: now, suppressed: 0 }, MAX_REPEATING);
 	write(level, message, suppressed > 0 ? { ...fields, suppressed } : fields);
 }
 

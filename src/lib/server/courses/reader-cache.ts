@@ -14,6 +14,7 @@
  */
 import type postgres from 'postgres';
 import { log } from '../log';
+import { setBounded } from '../../bounded-map.js';
 
 const CHANNEL = 'atelier_course_changes';
 /** The NOTIFY payload for "the catalogue changed"; any other payload is the id of a reader whose progress changed. */
@@ -68,9 +69,7 @@ class Kept<V> {
 	}
 
 	private store(key: string, value: V): void {
-		this.entries.delete(key);
-		if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-		this.entries.set(key, { value, storedAt: this.now() });
+		setBounded(this.entries, key, { value, storedAt: this.now() }, this.maxEntries);
 	}
 
 	drop(key: string): void {

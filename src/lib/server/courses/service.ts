@@ -12,6 +12,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import * as queries from './queries';
 import type { Module } from './queries';
 import type { CatalogueModule, ReaderCache } from './reader-cache';
+import { setBounded } from '../../bounded-map.js';
 
 const SLUG_TAKEN = 'Cette adresse est déjà prise par un autre module.';
 
@@ -232,8 +233,7 @@ async function moduleHtml(db: DbOrTx, module: { id: string; updatedAt: Date }): 
 	if (!source) throw new NotFoundError('Module introuvable.');
 	// Keyed by the version read, which is the newer one if the module changed in between.
 	const html = renderMarkdown(source.content);
-	if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
-	rendered.set(renderedKey(module.id, source.updatedAt), html);
+	setBounded(rendered, renderedKey(module.id, source.updatedAt), html, RENDERED_MAX);
 	return html;
 }
 

@@ -5,6 +5,7 @@
  * the server entry's fast path uses it too.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { setBounded } from '../../bounded-map.js';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -35,8 +36,7 @@ export function pickEncoding(acceptEncoding: string | null | undefined): Encodin
 		(['br', 'gzip'] as const).filter((e) => weightOf(e) > 0).sort((a, b) => weightOf(b) - weightOf(a))[0] ??
 		null;
 	// Browsers send a handful of distinct values: each is parsed once (a bounded map, whatever clients send).
-	if (picked.size >= PICKED_MAX) picked.delete(picked.keys().next().value!);
-	picked.set(key, best);
+	setBounded(picked, key, best, PICKED_MAX);
 	return best;
 }
 const picked = new Map<string, Encoding | null>();

@@ -98,6 +98,11 @@ describe('typeset', () => {
 		vi.setSystemTime(Date.now() + MEMO_MAX_AGE_MS);
 		expect(typeset('Tableau de bord')).toBe('Tableau de bord');
 		expect(memoSize()).toBe(1);
+		// A clock set back (NTP, a VM resumed) does not keep strings longer than a minute either.
+		typeset('Bonjour Zoé');
+		vi.setSystemTime(Date.now() - 3_600_000);
+		typeset('Mon profil');
+		expect(memoSize()).toBe(1);
 	});
 
 	it('elides "de" before a name that comes from data', () => {

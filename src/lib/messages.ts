@@ -39,6 +39,10 @@ export const OUTAGE_MESSAGE =
 export const RESET_LINK_SENT =
 	'Si un compte existe avec cette adresse, un lien pour choisir un nouveau mot de passe vient de lui être envoyé (valable 2 heures).';
 
+/** The sign-in page's device link: the same words whether the account exists or not. */
+export const DEVICE_LINK_SENT =
+	'Si un compte existe avec cette adresse, un lien pour reconnaître ce navigateur vient de lui être envoyé (valable 15 minutes, un envoi toutes les 5 minutes au plus). Ouvrez-le dans ce navigateur, puis connectez-vous.';
+
 export const NAME_UPDATED = 'Votre nom a été mis à jour.';
 export const PASSWORD_CHANGED = 'Mot de passe modifié. Vos autres sessions ont été déconnectées.';
 
@@ -62,7 +66,45 @@ export const FLASH_MESSAGES = {
 	'admin-2fa-required': {
 		text: 'Activez la double authentification pour ouvrir l’administration.',
 		link: { href: '/profil/securite', label: 'Activer la double authentification' }
+	},
+	/** After a sign-in with a recovery code: `count` is how many are left. */
+	'recovery-code-used': {
+		text: (left: number) =>
+			left === 0
+				? 'Vous vous êtes connecté avec votre dernier code de secours : générez-en de nouveaux dès maintenant.'
+				: `Vous vous êtes connecté avec un code de secours. Il vous en reste ${left} ; chacun ne sert qu’une fois.`,
+		link: { href: '/profil/securite', label: 'Gérer mes codes de secours' }
+	},
+	// What an action asked for after /admin/confirmer did (src/lib/server/http/confirmed-actions.ts).
+	'confirmed-admin-granted': { text: 'Identité confirmée : ce compte est maintenant administrateur.' },
+	'confirmed-admin-already': { text: 'Identité confirmée : ce compte était déjà administrateur.' },
+	'confirmed-admin-revoked': { text: 'Identité confirmée : ce compte n’est plus administrateur.' },
+	'confirmed-admin-not': { text: 'Identité confirmée : ce compte n’était pas administrateur.' },
+	'confirmed-second-factor-removed': {
+		text: 'Identité confirmée : double authentification retirée, ce compte se connecte de nouveau avec son seul mot de passe.'
+	},
+	'confirmed-second-factor-none': {
+		text: 'Identité confirmée : ce compte n’avait pas de double authentification.'
+	},
+	'confirmed-account-deleted': {
+		text: 'Identité confirmée : compte supprimé (abonnement résilié s’il était en cours, candidature anonymisée).'
+	},
+	'confirmed-backup': {
+		text: 'Identité confirmée : vous pouvez télécharger la sauvegarde pendant dix minutes.'
+	},
+	'confirmed-recovery-codes': {
+		text: 'Identité confirmée : vous pouvez générer de nouveaux codes de secours pendant dix minutes.'
+	},
+	'confirmed-failed': {
+		text: 'Identité confirmée, mais l’action demandée n’a pas pu aboutir : recommencez-la ci-dessous.'
+	},
+	'device-known': {
+		text: 'Ce navigateur est maintenant reconnu pour votre compte : saisissez votre mot de passe.'
 	}
 } as const;
 export type FlashKey = keyof typeof FLASH_MESSAGES;
-export type Flash = (typeof FLASH_MESSAGES)[FlashKey];
+/** A message as a page shows it: its text (with its count put in) and its link. */
+export interface Flash {
+	text: string;
+	link?: { href: string; label: string };
+}

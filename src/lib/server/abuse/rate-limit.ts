@@ -17,7 +17,7 @@ export interface Limit {
 const keyOf = (limit: { name: string }, subject: string) => `${limit.name}:${subject}`;
 
 /** Counts one more event and returns the count in the current window. */
-export async function increment(
+async function increment(
 	db: DbOrTx,
 	limit: Limit,
 	subject: string
@@ -43,28 +43,47 @@ export async function increment(
 	return row!;
 }
 
-/** Counts one more event; throws RateLimitedError when this one is past the limit. */
+/** Counts one more event; throws RateLimitedError when this one is past the limit (public forms). */
 export async function hit(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
 	const { count, retryAfter } = await increment(db, limit, subject);
 	if (count > limit.max) throw new RateLimitedError(Math.max(1, retryAfter));
 }
 
-/** The seconds until the limit opens again when it is already reached (without counting); null while open. */
-export async function closedFor(db: DbOrTx, limit: Limit, subject: string): Promise<number | null> {
-	const [row] = await db
-		.select({
-			count: rateLimits.count,
-			retryAfter: sql<number>`ceil(extract(epoch from ${rateLimits.resetAt} - now()))::int`
+/**
+ * Takes one of the window's `max` places, atomically, or none: the upsert counts only while the window has room
+ * (its WHERE is evaluated on the row it locked), so N simultaneous callers get at most the places left, however
+ * they interleave on PostgreSQL. Returns null when a place was taken, else the seconds until the window ends.
+ * Secret checks go through abuse/attempts.ts, which reserves before it verifies.
+ */
+export async function take(db: DbOrTx, limit: Limit, subject: string): Promise<number | null> {
+	const ended = sql`${rateLimits.resetAt} <= now()`;
+	const window = sql`make_interval(secs => ${limit.windowSeconds})`;
+	const taken = await db
+		.insert(rateLimits)
+		.values({ key: keyOf(limit, subject), count: 1, resetAt: sql`now() + ${window}` })
+		.onConflictDoUpdate({
+			target: rateLimits.key,
+			set: {
+				count: sql`case when ${ended} then 1 else ${rateLimits.count} + 1 end`,
+				resetAt: sql`case when ${ended} then now() + ${window} else ${rateLimits.resetAt} end`
+			},
+			setWhere: sql`(${ended} or ${rateLimits.count} < ${limit.max})`
 		})
+		.returning({ count: rateLimits.count });
+	if (taken.length) return null;
+	const [row] = await db
+		.select({ wait: sql<number>`ceil(extract(epoch from ${rateLimits.resetAt} - now()))::int` })
 		.from(rateLimits)
-		.where(and(eq(rateLimits.key, keyOf(limit, subject)), gt(rateLimits.resetAt, sql`now()`)));
-	return row && row.count >= limit.max ? Math.max(1, row.retryAfter) : null;
+		.where(eq(rateLimits.key, keyOf(limit, subject)));
+	return Math.max(1, row?.wait ?? 1);
 }
 
-/** Throws RateLimitedError when the limit is already reached, without counting. */
-export async function check(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
-	const wait = await closedFor(db, limit, subject);
-	if (wait !== null) throw new RateLimitedError(wait);
+/** Gives back one place taken by `take` (an attempt that turned out right counts for nothing). */
+export async function giveBack(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
+	await db
+		.update(rateLimits)
+		.set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+		.where(and(eq(rateLimits.key, keyOf(limit, subject)), gt(rateLimits.resetAt, sql`now()`)));
 }
 
 /**
@@ -88,6 +107,12 @@ export interface SlowDown {
  * Reserve before the expensive or sensitive check (hashing a password), not after.
  */
 export async function reserveAttempt(db: DbOrTx, rule: SlowDown, subject: string): Promise<void> {
+	const wait = await reserveSlowed(db, rule, subject);
+	if (wait !== null) throw new RateLimitedError(wait);
+}
+
+/** `reserveAttempt`'s reservation: null when reserved, else the seconds to wait. */
+export async function reserveSlowed(db: DbOrTx, rule: SlowDown, subject: string): Promise<number | null> {
 	const memory = sql`make_interval(secs => ${rule.memorySeconds})`;
 	const lastAttempt = sql`(${rateLimits.resetAt} - ${memory})`;
 	const delay = sql`(case when ${rateLimits.count} < ${rule.free} then 0 else least(power(2, ${rateLimits.count} - ${rule.free}), ${rule.maxDelaySeconds}) end)`;
@@ -105,14 +130,14 @@ export async function reserveAttempt(db: DbOrTx, rule: SlowDown, subject: string
 			setWhere: allowed
 		})
 		.returning({ count: rateLimits.count });
-	if (reserved.length) return;
+	if (reserved.length) return null;
 	const [row] = await db
 		.select({
 			wait: sql<number>`ceil(extract(epoch from ${lastAttempt} + make_interval(secs => ${delay}) - now()))::int`
 		})
 		.from(rateLimits)
 		.where(eq(rateLimits.key, keyOf(rule, subject)));
-	throw new RateLimitedError(Math.min(rule.maxDelaySeconds, Math.max(1, row?.wait ?? 1)));
+	return Math.min(rule.maxDelaySeconds, Math.max(1, row?.wait ?? 1));
 }
 
 export async function clear(db: DbOrTx, limit: Limit | SlowDown, subject: string): Promise<void> {
@@ -125,4 +150,34 @@ export async function purgeExpired(db: DbOrTx): Promise<number> {
 		.where(lt(rateLimits.resetAt, sql`now()`))
 		.returning({ key: rateLimits.key });
 	return deleted.length;
+}
+
+/**
+ * The seconds until the rule lets one more attempt through, without spending one; null while open. For what a
+ * page offers (the sign-in page's "reconnaître ce navigateur"), never to decide a secret check: those reserve.
+ */
+export async function waitFor(
+	db: DbOrTx,
+	rule: Limit | SlowDown,
+	subject: string
+): Promise<number | null> {
+	if ('free' in rule) {
+		const memory = sql`make_interval(secs => ${rule.memorySeconds})`;
+		const delay = sql`(case when ${rateLimits.count} < ${rule.free} then 0 else least(power(2, ${rateLimits.count} - ${rule.free}), ${rule.maxDelaySeconds}) end)`;
+		const [row] = await db
+			.select({
+				wait: sql<number>`ceil(extract(epoch from (${rateLimits.resetAt} - ${memory}) + make_interval(secs => ${delay}) - now()))::int`
+			})
+			.from(rateLimits)
+			.where(and(eq(rateLimits.key, keyOf(rule, subject)), gt(rateLimits.resetAt, sql`now()`)));
+		return row && row.wait > 0 ? row.wait : null;
+	}
+	const [row] = await db
+		.select({
+			count: rateLimits.count,
+			wait: sql<number>`ceil(extract(epoch from ${rateLimits.resetAt} - now()))::int`
+		})
+		.from(rateLimits)
+		.where(and(eq(rateLimits.key, keyOf(rule, subject)), gt(rateLimits.resetAt, sql`now()`)));
+	return row && row.count >= rule.max ? Math.max(1, row.wait) : null;
 }

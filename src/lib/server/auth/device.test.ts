@@ -19,21 +19,33 @@ describe('device tokens', () => {
 		expect(
 			deviceNonceFor('un autre secret, tout aussi long que le premier', token, 'marie@exemple.fr')
 		).toBeNull();
-		const [account, nonce, signature] = token.split('.');
-		const forged = `${account}.${nonce!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}.${signature}`;
+		const [account, nonce, issued, signature] = token.split('.');
+		const forged = `${account}.${nonce!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}.${issued}.${signature}`;
 		expect(deviceNonceFor(SECRET, forged, 'marie@exemple.fr')).toBeNull();
-		const moved = `${Buffer.from('paul@exemple.fr').toString('base64url')}.${nonce}.${signature}`;
+		const later = `${account}.${nonce}.${Number(issued) + 1}.${signature}`;
+		expect(deviceNonceFor(SECRET, later, 'marie@exemple.fr')).toBeNull();
+		const moved = `${Buffer.from('paul@exemple.fr').toString('base64url')}.${nonce}.${issued}.${signature}`;
 		expect(deviceNonceFor(SECRET, moved, 'paul@exemple.fr')).toBeNull();
 		for (const junk of [
 			undefined,
 			'',
 			'a.b',
 			'a.b.c.d',
+			'a.b.c.d.e',
 			`${token}.x`,
 			'x'.repeat(600),
 			'\u0000.\u0000.\u0000'
 		])
 			expect(deviceNonceFor(SECRET, junk, 'marie@exemple.fr')).toBeNull();
+	});
+
+	it('are revoked by a password reset: those issued before it name no known browser', () => {
+		const before = issueDeviceToken(SECRET, 'marie@exemple.fr', 1_800_000_000_000);
+		const after = issueDeviceToken(SECRET, 'marie@exemple.fr', 1_800_000_000_002);
+		const reset = new Date(1_800_000_000_001);
+		expect(deviceNonceFor(SECRET, before, 'marie@exemple.fr', reset)).toBeNull();
+		expect(deviceNonceFor(SECRET, after, 'marie@exemple.fr', reset)).toMatch(/^[\w-]{22}$/);
+		expect(deviceNonceFor(SECRET, before, 'marie@exemple.fr', null)).toMatch(/^[\w-]{22}$/);
 	});
 
 	it('live in a __Host- cookie behind https', () => {

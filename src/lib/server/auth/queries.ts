@@ -3,9 +3,11 @@ import { and, count, desc, eq, gt, ilike, isNull, lt, ne, or, sql } from 'drizzl
 import type { DbOrTx } from '../db';
 import { builtOnce } from '../db/built-once';
 import {
+	deviceLinks,
 	emailChanges,
 	memberships,
 	passwordTokens,
+	pendingSignIns,
 	sessions,
 	totpFactors,
 	users,
@@ -276,4 +278,66 @@ export async function spendEmailChange(db: DbOrTx, hash: string, now: Date) {
 /** Throws PostgreSQL's unique violation (23505) when the address is taken. */
 export async function setUserEmail(db: DbOrTx, userId: string, email: string): Promise<void> {
 	await db.update(users).set({ email }).where(eq(users.id, userId));
+}
+
+// ——— Pending sign-ins (pending-sign-in.ts) and device links (device-links.ts) ———
+
+export async function insertPendingSignIn(
+	db: DbOrTx,
+	values: { hash: string; userId: string; expiresAt: Date }
+): Promise<void> {
+	await db.insert(pendingSignIns).values(values);
+}
+
+export const pendingSignInByHash = async (db: DbOrTx, hash: string) =>
+	(await db.select().from(pendingSignIns).where(eq(pendingSignIns.hash, hash)))[0];
+
+/** One UPDATE that spends it only while unused and unexpired: of two simultaneous sign-ins, one wins. */
+export async function spendPendingSignIn(db: DbOrTx, hash: string, now: Date): Promise<boolean> {
+	const spent = await db
+		.update(pendingSignIns)
+		.set({ usedAt: now })
+		.where(and(eq(pendingSignIns.hash, hash), isNull(pendingSignIns.usedAt), gt(pendingSignIns.expiresAt, now)))
+		.returning({ hash: pendingSignIns.hash });
+	return spent.length === 1;
+}
+
+/** A password change or reset: no sign-in begun with the old password can be completed. */
+export async function deletePendingSignIns(db: DbOrTx, userId: string): Promise<void> {
+	await db.delete(pendingSignIns).where(eq(pendingSignIns.userId, userId));
+}
+
+/** A reset: device cookies issued before now no longer name a known browser (device.ts). */
+export async function revokeDevices(db: DbOrTx, userId: string, now: Date): Promise<void> {
+	await db.update(users).set({ devicesRevokedAt: now }).where(eq(users.id, userId));
+}
+
+export async function insertDeviceLink(
+	db: DbOrTx,
+	values: { hash: string; userId: string; expiresAt: Date }
+): Promise<void> {
+	await db.insert(deviceLinks).values(values);
+}
+
+/** Spends a device link: the account it names, or null when unknown, used or expired. */
+export async function spendDeviceLink(db: DbOrTx, hash: string, now: Date): Promise<User | null> {
+	const [spent] = await db
+		.update(deviceLinks)
+		.set({ usedAt: now })
+		.where(and(eq(deviceLinks.hash, hash), isNull(deviceLinks.usedAt), gt(deviceLinks.expiresAt, now)))
+		.returning({ userId: deviceLinks.userId });
+	return spent ? ((await userById(db, spent.userId)) ?? null) : null;
+}
+
+/** Pending sign-ins and device links past their time (the daily maintenance). */
+export async function purgeExpiredSignInTokens(db: DbOrTx, now: Date): Promise<number> {
+	const pending = await db
+		.delete(pendingSignIns)
+		.where(lt(pendingSignIns.expiresAt, now))
+		.returning({ hash: pendingSignIns.hash });
+	const links = await db
+		.delete(deviceLinks)
+		.where(lt(deviceLinks.expiresAt, now))
+		.returning({ hash: deviceLinks.hash });
+	return pending.length + links.length;
 }

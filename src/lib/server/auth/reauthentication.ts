@@ -8,7 +8,7 @@ import type { Db } from '../db';
 import { ValidationError } from '../errors';
 import * as queries from './queries';
 import { verifyOwnPassword } from './service';
-import { hasSecondFactor, verifySecondFactor } from './two-factor';
+import { codeLanes, hasSecondFactor, verifySecondFactor } from './two-factor';
 
 export const REAUTHENTICATION_LIFETIME_MS = 10 * 60 * 1000;
 
@@ -22,7 +22,8 @@ export const reauthenticationMethod = async (db: Db, userId: string) =>
 
 /**
  * Checks the password (or the code, with a second factor) and marks the session as confirmed now; the audit trail
- * records it, so that the actions of the next ten minutes are seen with the confirmation that allowed them.
+ * records it, so that the actions of the next ten minutes are seen with the confirmation that allowed them. The
+ * attempt is the session's own (abuse/attempts.ts): whatever strangers do with the e-mail, it is never refused.
  */
 export async function reauthenticate(
 	db: Db,
@@ -34,8 +35,15 @@ export async function reauthenticate(
 ): Promise<void> {
 	try {
 		if ((await reauthenticationMethod(db, session.userId)) === 'code')
-			await verifySecondFactor(db, signingSecret, session.userId, secret, now);
-		else await verifyOwnPassword(db, session.userId, secret);
+			await verifySecondFactor(
+				db,
+				signingSecret,
+				session.userId,
+				secret,
+				codeLanes.session(session.id),
+				now
+			);
+		else await verifyOwnPassword(db, { userId: session.userId, sessionId: session.id }, secret);
 	} catch (error) {
 		// The confirmation form has one field: the refusal goes under it.
 		if (error instanceof ValidationError)

@@ -3,51 +3,33 @@ import { randomBytes } from 'node:crypto';
 import type { RegisterInput } from '$lib/schemas/auth';
 import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { AppError, ConflictError, ValidationError } from '../errors';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import * as rateLimit from '../abuse/rate-limit';
 import { recordAudit } from '../audit/service';
-import { deviceNonceFor } from './device';
-import { hashPassword, passwordProblems, spendOneHash, verifyPassword } from './password';
+import { hashPassword, passwordProblems } from './password';
 import { inBackground } from '../lifecycle';
-import { emailChanged, emailChangeConfirmation, passwordReset, sendWith, type MailDeps } from '../mail';
+import {
+	emailChanged,
+	emailChangeConfirmation,
+	passwordReset,
+	sendWith,
+	type Circumstances,
+	type MailDeps
+} from '../mail';
 import { isUniqueViolation } from '../db/violations';
 import * as queries from './queries';
 import { issuePasswordLink, tokenHash, toSessionUser } from './recovery';
 import { invalidateOtherSessions, type SessionUser } from './session';
+import { InvalidCredentialsError, verifyCurrentPassword } from './sign-in';
+
+export { InvalidCredentialsError };
 
 const MINUTES_15 = 15 * 60;
 
 export const limits = {
-	signInAddress: { name: 'sign-in-address', max: 30, windowSeconds: MINUTES_15 },
 	registerAddress: { name: 'register-address', max: 20, windowSeconds: 60 * 60 },
-	setupAddress: { name: 'setup-address', max: 10, windowSeconds: MINUTES_15 },
-	/**
-	 * A known browser's own budget (its device cookie's nonce): 10 wrong passwords in 15 minutes, then it joins
-	 * the strangers' slowed lane until the window ends — a stolen device cookie buys a guesser nothing more.
-	 */
-	signInDevice: { name: 'sign-in-device', max: 10, windowSeconds: MINUTES_15 }
+	setupAddress: { name: 'setup-address', max: 10, windowSeconds: MINUTES_15 }
 } satisfies Record<string, rateLimit.Limit>;
-
-/**
- * Per account, a slow-down instead of a lock, so that strangers cannot lock anyone out (OWASP ASVS 5.0 §6.3):
- * 5 attempts at once (typos), then 1 s, 2 s, 4 s… between attempts, capped at 60 s. The owner, whatever a
- * guesser did, waits a minute at most; a guesser spread over any number of addresses gets about 60 tries an
- * hour, far too few against the password rules (10+ characters, no common password). Forgotten after an hour
- * of quiet; a successful sign-in clears it.
- */
-export const signInSlowDown: rateLimit.SlowDown = {
-	name: 'sign-in-account',
-	free: 5,
-	maxDelaySeconds: 60,
-	memorySeconds: 60 * 60
-};
-
-/** Wrong e-mail or password: deliberately the same answer for both. */
-export class InvalidCredentialsError extends AppError {
-	constructor() {
-		super(400, 'Adresse e-mail ou mot de passe incorrect.');
-	}
-}
 
 function assertPasswordPolicy(password: string, field = 'password') {
 	const problems = passwordProblems(password);
@@ -73,49 +55,10 @@ export async function register(db: Db, input: RegisterInput, address: string): P
 	}
 }
 
-/** The browser's device cookie and the secret that signed it (device.ts). */
-export interface DeviceCheck {
-	secret: string;
-	token: string | undefined;
-}
-
-/**
- * Checks the e-mail and password. An address past its failures is refused (429); an account is slowed down
- * (429 with the wait), never locked — the attempt is reserved before any password is checked, whether the
- * account exists or not (the same answers either way). A browser whose device cookie names the account, and
- * that has not spent its own budget, skips the account's slow-down: what strangers do cannot keep it out.
- */
-export async function signIn(
-	db: Db,
-	email: string,
-	password: string,
-	address: string,
-	device?: DeviceCheck
-): Promise<SessionUser> {
-	const account = email.trim().toLowerCase();
-	await rateLimit.check(db, limits.signInAddress, address);
-	const nonce = device ? deviceNonceFor(device.secret, device.token, account) : null;
-	const trusted = nonce !== null && (await rateLimit.closedFor(db, limits.signInDevice, nonce)) === null;
-	if (!trusted) await rateLimit.reserveAttempt(db, signInSlowDown, account);
-	const user = await queries.userByEmail(db, account);
-	const valid = user
-		? await verifyPassword(user.passwordHash, password)
-		: (await spendOneHash(password), false);
-	if (!user || !valid) {
-		await rateLimit.increment(db, limits.signInAddress, address);
-		if (trusted) await rateLimit.increment(db, limits.signInDevice, nonce);
-		throw new InvalidCredentialsError();
-	}
-	// The strangers' lane is cleared only by a success in it: the owner signing in from a known browser must not
-	// hand a guesser five fresh attempts.
-	if (!trusted) await rateLimit.clear(db, signInSlowDown, account);
-	return toSessionUser(user);
-}
-
-/** The account a pending sign-in names, as a session's user (gone since: the sign-in fails like a wrong password). */
-export async function userForSession(db: DbOrTx, userId: string): Promise<SessionUser> {
-	const user = await queries.userById(db, userId);
-	if (!user) throw new InvalidCredentialsError();
+/** The account with this id, as a session's user; NotFoundError when it is gone. */
+export async function accountById(db: DbOrTx, id: string): Promise<SessionUser> {
+	const user = await queries.userById(db, id);
+	if (!user) throw new NotFoundError('Compte introuvable.');
 	return toSessionUser(user);
 }
 
@@ -190,8 +133,9 @@ export const updateName = (db: DbOrTx, userId: string, name: string): Promise<vo
 	queries.setUserName(db, userId, name);
 
 /**
- * Changes the password after checking the current one, then signs the user out of every other session: whoever
- * else held one (a stolen session, a shared computer) loses it. Wrong current passwords count like failed sign-ins.
+ * Changes the password after checking the current one (the session's own budget, abuse/attempts.ts), then signs
+ * the user out of every other session and ends every sign-in begun with the old password: whoever else held one (a
+ * stolen session, a shared computer) loses it. Returns the user, for the "password changed" e-mail.
  */
 export async function changePassword(
 	db: Db,
@@ -201,20 +145,21 @@ export async function changePassword(
 		currentPassword,
 		newPassword
 	}: { userId: string; sessionId: string; currentPassword: string; newPassword: string }
-): Promise<void> {
-	const user = await queries.userById(db, userId);
-	if (!user) throw new InvalidCredentialsError();
-	await rateLimit.reserveAttempt(db, signInSlowDown, user.email);
-	if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-		throw new ValidationError({ currentPassword: ['Le mot de passe actuel est incorrect.'] });
-	}
-	await rateLimit.clear(db, signInSlowDown, user.email);
+): Promise<SessionUser> {
+	const user = await verifyCurrentPassword(
+		db,
+		{ userId, sessionId },
+		currentPassword,
+		() => new ValidationError({ currentPassword: ['Le mot de passe actuel est incorrect.'] })
+	);
 	assertPasswordPolicy(newPassword, 'newPassword');
 	const passwordHash = await hashPassword(newPassword);
 	await db.transaction(async (tx) => {
 		await queries.setPasswordHash(tx, userId, passwordHash);
 		await invalidateOtherSessions(tx, userId, sessionId);
+		await queries.deletePendingSignIns(tx, userId);
 	});
+	return user;
 }
 
 // ——— Password links: set a password (welcome) or reset it ———
@@ -256,8 +201,9 @@ export class PasswordLinkError extends AppError {
 }
 
 /**
- * Sets the password through a link (same rules as registration), spends the link, and signs the user out of
- * every session: whoever held one before the reset loses it. Returns the user, to sign them in afresh.
+ * Sets the password through a link (same rules as registration), spends the link, and ends everything the old
+ * password opened: every session, every pending sign-in, every device cookie (whoever held one is a stranger
+ * again). Returns the user, to sign them in afresh — through their second factor when they have one.
  */
 export async function setPasswordWithLink(
 	db: Db,
@@ -275,6 +221,8 @@ export async function setPasswordWithLink(
 		if (!spent) throw new PasswordLinkError('used');
 		await queries.setPasswordHash(tx, spent.userId, passwordHash);
 		await queries.deleteAllSessions(tx, spent.userId);
+		await queries.deletePendingSignIns(tx, spent.userId);
+		await queries.revokeDevices(tx, spent.userId, now);
 		return queries.userById(tx, spent.userId);
 	});
 	return toSessionUser(user!);
@@ -304,16 +252,9 @@ export async function requestPasswordReset(
 	return { user: toSessionUser(user), link: await issuePasswordLink(db, user.id, 'reset', origin) };
 }
 
-/** Account deletion (RGPD) after the password is confirmed; sessions and progress go with the user row. */
-export async function verifyOwnPassword(db: DbOrTx, userId: string, password: string): Promise<SessionUser> {
-	const user = await queries.userById(db, userId);
-	if (!user) throw new InvalidCredentialsError();
-	await rateLimit.reserveAttempt(db, signInSlowDown, user.email);
-	if (!(await verifyPassword(user.passwordHash, password)))
-		throw new ValidationError({ password: ['Mot de passe incorrect.'] });
-	await rateLimit.clear(db, signInSlowDown, user.email);
-	return toSessionUser(user);
-}
+/** Account deletion (RGPD) and re-authentication: the session's user types their password (its own budget). */
+export const verifyOwnPassword = (db: DbOrTx, who: { userId: string; sessionId: string }, password: string) =>
+	verifyCurrentPassword(db, who, password, () => new ValidationError({ password: ['Mot de passe incorrect.'] }));
 
 export const deleteUser = (db: DbOrTx, userId: string) => queries.deleteUser(db, userId);
 
@@ -345,7 +286,12 @@ export const EMAIL_CHANGE_LIFETIME_MS = 24 * 60 * 60 * 1000;
  */
 export async function requestEmailChange(
 	deps: { db: Db; mail: MailDeps; origin: URL },
-	{ userId, newEmail, password }: { userId: string; newEmail: string; password: string },
+	{
+		userId,
+		sessionId,
+		newEmail,
+		password
+	}: { userId: string; sessionId: string; newEmail: string; password: string },
 	now = Date.now()
 ): Promise<string> {
 	const user = await queries.userById(deps.db, userId);
@@ -353,11 +299,13 @@ export async function requestEmailChange(
 	const email = newEmail.trim().toLowerCase();
 	if (email === user.email)
 		throw new ValidationError({ newEmail: ['C’est déjà l’adresse de votre compte.'] });
-	await rateLimit.reserveAttempt(deps.db, signInSlowDown, user.email);
-	if (!(await verifyPassword(user.passwordHash, password)))
+	await verifyCurrentPassword(
+		deps.db,
+		{ userId, sessionId },
+		password,
 		// Named after the profile form's field (the page has other password fields).
-		throw new ValidationError({ emailPassword: ['Le mot de passe est incorrect.'] });
-	await rateLimit.clear(deps.db, signInSlowDown, user.email);
+		() => new ValidationError({ emailPassword: ['Le mot de passe est incorrect.'] })
+	);
 	if (await queries.userByEmail(deps.db, email))
 		throw new ValidationError({ newEmail: ['Cette adresse est déjà celle d’un autre compte.'] });
 	const token = randomBytes(32).toString('base64url');
@@ -395,6 +343,7 @@ export async function confirmEmailChange(
 	deps: { db: Db; mail: MailDeps },
 	token: string,
 	userId: string,
+	circumstances: Circumstances,
 	now = new Date()
 ): Promise<{ userId: string; email: string }> {
 	const { state } = await emailChangeState(deps.db, token, userId, now);
@@ -416,7 +365,7 @@ export async function confirmEmailChange(
 		sendWith(deps.mail, {
 			to: { name: user.name, address: user.email },
 			template: 'email-changed',
-			...emailChanged(user.name, newEmail)
+			...emailChanged(user.name, newEmail, circumstances)
 		})
 	);
 	return { userId: user.id, email: newEmail };

@@ -145,7 +145,9 @@ export async function invalidateOtherSessions(
 	await queries.deleteOtherSessions(db, userId, keepSessionId);
 }
 
-export const purgeExpiredSessions = (db: DbOrTx): Promise<number> => queries.deleteExpiredSessions(db);
+/** Sessions past their time, and the pending sign-ins and device links past theirs. */
+export const purgeExpiredSessions = async (db: DbOrTx): Promise<number> =>
+	(await queries.deleteExpiredSessions(db)) + (await queries.purgeExpiredSignInTokens(db, new Date()));
 
 /**
  * How a page names a session without holding its id (the id is the token's hash: a page has no need of it, and

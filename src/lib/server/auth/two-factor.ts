@@ -4,10 +4,11 @@
  * when the phone is lost). Rules only: the key's encryption and the codes' arithmetic are in totp.ts.
  */
 import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { recordAudit, type Actor } from '../audit/service';
 import type { Db, DbOrTx } from '../db';
 import { recoveryCodes, totpFactors } from '../db/schema';
 import { ValidationError } from '../errors';
-import * as rateLimit from '../abuse/rate-limit';
+import { rules, spendAttempt, type Lane } from '../abuse/attempts';
 import {
 	decryptKey,
 	encryptKey,
@@ -20,8 +21,16 @@ import {
 	typedKey
 } from './totp';
 
-/** Wrong codes per account: 5 in 15 minutes, then wait (six digits must not be guessable by trying). */
-export const secondFactorLimit: rateLimit.Limit = { name: 'second-factor', max: 5, windowSeconds: 15 * 60 };
+/**
+ * Whose budget a code spends (abuse/attempts.ts): at sign-in, an unknown browser spends the account's (5 wrong in
+ * 15 minutes: six digits must not be guessable by trying), a browser the account knows its own; a signed-in
+ * session (re-authentication, enrolment, removal, new recovery codes) spends the session's.
+ */
+export const codeLanes = {
+	stranger: (userId: string): Lane => ({ rule: rules.codeAccount, subject: userId }),
+	knownDevice: (nonce: string): Lane => ({ rule: rules.codeDevice, subject: nonce }),
+	session: (sessionId: string): Lane => ({ rule: rules.session, subject: sessionId })
+};
 
 export const WRONG_CODE = 'Ce code n’est pas le bon (ou il a déjà servi). Attendez le suivant et réessayez.';
 
@@ -95,87 +104,138 @@ export async function confirmEnrolment(
 	signingSecret: string,
 	userId: string,
 	code: string,
+	lane: Lane,
 	now = new Date()
 ): Promise<string[]> {
-	await rateLimit.check(db, secondFactorLimit, userId);
-	const codes = await db.transaction(async (tx) => {
-		const [factor] = await tx.select().from(totpFactors).where(eq(totpFactors.userId, userId)).for('update');
-		if (!factor || factor.confirmedAt)
-			throw new ValidationError({ code: ['Recommencez l’activation : aucune n’est en cours.'] });
-		const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
-		if (step === null) return null;
-		await tx
-			.update(totpFactors)
-			.set({ confirmedAt: now, lastStep: step })
-			.where(eq(totpFactors.userId, userId));
-		const fresh = newRecoveryCodes();
-		await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-		await tx.insert(recoveryCodes).values(fresh.map((c) => ({ hash: recoveryCodeHash(c), userId })));
-		return fresh;
-	});
-	if (codes) return codes;
-	// Counted outside the transaction, which a refusal inside it would have rolled back.
-	await rateLimit.increment(db, secondFactorLimit, userId);
-	throw new ValidationError({ code: [WRONG_CODE] });
+	return spendAttempt(db, [lane], () =>
+		db.transaction(async (tx) => {
+			const [factor] = await tx
+				.select()
+				.from(totpFactors)
+				.where(eq(totpFactors.userId, userId))
+				.for('update');
+			if (!factor || factor.confirmedAt)
+				throw new ValidationError({ code: ['Recommencez l’activation : aucune n’est en cours.'] });
+			const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
+			if (step === null) throw new ValidationError({ code: [WRONG_CODE] });
+			await tx
+				.update(totpFactors)
+				.set({ confirmedAt: now, lastStep: step })
+				.where(eq(totpFactors.userId, userId));
+			return replaceRecoveryCodes(tx, userId);
+		})
+	);
+}
+
+/** Ten new recovery codes; the old ones are void. Returned once, for the page to show: only hashes are kept. */
+async function replaceRecoveryCodes(tx: DbOrTx, userId: string): Promise<string[]> {
+	const fresh = newRecoveryCodes();
+	await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+	await tx.insert(recoveryCodes).values(fresh.map((c) => ({ hash: recoveryCodeHash(c), userId })));
+	return fresh;
 }
 
 /**
- * The second step of a sign-in: a code from the app (refused when it, or a later one, was already used: the step
- * only moves forward, in one UPDATE, so two requests with the same code cannot both pass) or an unused recovery
- * code (spent by the same UPDATE that checks it). Wrong codes count against the account.
+ * « Générer de nouveaux codes »: a code from the app (or a recovery code) proves it is the owner, in the session's
+ * budget; ten new codes replace the old ones, which are void. In the trail.
+ */
+export async function renewRecoveryCodes(
+	db: Db,
+	signingSecret: string,
+	user: Actor & { id: string },
+	lane: Lane,
+	code: string
+): Promise<string[]> {
+	await verifySecondFactor(db, signingSecret, user.id, code, lane);
+	return db.transaction(async (tx) => {
+		const codes = await replaceRecoveryCodes(tx, user.id);
+		await recordAudit(tx, user, { kind: 'user.recovery_codes_renewed', subjectType: 'user', subjectId: user.id });
+		return codes;
+	});
+}
+
+export interface VerifiedCode {
+	method: 'totp' | 'recovery';
+	/** Unused recovery codes left after this one (a recovery code's sign-in says how many). */
+	recoveryCodesLeft: number;
+}
+
+/**
+ * Checks a code: one from the app (refused when it, or a later one, was already used: the step only moves forward,
+ * in one UPDATE, so two requests with the same code cannot both pass) or an unused recovery code (spent by the same
+ * UPDATE that checks it). The attempt is spent in `lane` before anything is checked (abuse/attempts.ts).
  */
 export async function verifySecondFactor(
 	db: Db,
 	signingSecret: string,
 	userId: string,
 	code: string,
+	lane: Lane,
 	now = new Date()
-): Promise<{ method: 'totp' | 'recovery' }> {
-	await rateLimit.check(db, secondFactorLimit, userId);
-	const wrong = async () => {
-		await rateLimit.increment(db, secondFactorLimit, userId);
-		return new ValidationError({ code: [WRONG_CODE] });
-	};
-	const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, userId));
-	if (!factor?.confirmedAt) throw await wrong();
-	if (looksLikeRecoveryCode(code)) {
-		const spent = await db
-			.update(recoveryCodes)
-			.set({ usedAt: now })
+): Promise<VerifiedCode> {
+	return spendAttempt(db, [lane], async () => {
+		const wrong = () => new ValidationError({ code: [WRONG_CODE] });
+		const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, userId));
+		if (!factor?.confirmedAt) throw wrong();
+		if (looksLikeRecoveryCode(code)) {
+			const spent = await db
+				.update(recoveryCodes)
+				.set({ usedAt: now })
+				.where(
+					and(
+						eq(recoveryCodes.hash, recoveryCodeHash(code)),
+						eq(recoveryCodes.userId, userId),
+						isNull(recoveryCodes.usedAt)
+					)
+				)
+				.returning({ hash: recoveryCodes.hash });
+			if (spent.length !== 1) throw wrong();
+			return { method: 'recovery', recoveryCodesLeft: await recoveryCodesLeft(db, userId) };
+		}
+		const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
+		if (step === null) throw wrong();
+		const moved = await db
+			.update(totpFactors)
+			.set({ lastStep: step })
 			.where(
 				and(
-					eq(recoveryCodes.hash, recoveryCodeHash(code)),
-					eq(recoveryCodes.userId, userId),
-					isNull(recoveryCodes.usedAt)
+					eq(totpFactors.userId, userId),
+					// Only forward: a code already used, or older than one used, is refused.
+					or(isNull(totpFactors.lastStep), lt(totpFactors.lastStep, step))
 				)
 			)
-			.returning({ hash: recoveryCodes.hash });
-		if (spent.length !== 1) throw await wrong();
-		await rateLimit.clear(db, secondFactorLimit, userId);
-		return { method: 'recovery' };
-	}
-	const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
-	if (step === null) throw await wrong();
-	const moved = await db
-		.update(totpFactors)
-		.set({ lastStep: step })
-		.where(
-			and(
-				eq(totpFactors.userId, userId),
-				// Only forward: a code already used, or older than one used, is refused.
-				or(isNull(totpFactors.lastStep), lt(totpFactors.lastStep, step))
-			)
-		)
-		.returning({ userId: totpFactors.userId });
-	if (moved.length !== 1) throw await wrong();
-	await rateLimit.clear(db, secondFactorLimit, userId);
-	return { method: 'totp' };
+			.returning({ userId: totpFactors.userId });
+		if (moved.length !== 1) throw wrong();
+		return { method: 'totp', recoveryCodesLeft: await recoveryCodesLeft(db, userId) };
+	});
 }
 
-/** The owner turns it off, proving it with a code (or a recovery code). */
-export async function disableOwn(db: Db, signingSecret: string, userId: string, code: string): Promise<void> {
-	await verifySecondFactor(db, signingSecret, userId, code);
-	await removeFactor(db, userId);
+async function recoveryCodesLeft(db: DbOrTx, userId: string): Promise<number> {
+	const left = await db
+		.select({ hash: recoveryCodes.hash })
+		.from(recoveryCodes)
+		.where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+	return left.length;
+}
+
+/** The owner turns it off from their session, proving it with a code (or a recovery code); in the trail. */
+export async function disableOwn(
+	db: Db,
+	signingSecret: string,
+	user: Actor & { id: string },
+	sessionId: string,
+	code: string
+): Promise<void> {
+	await verifySecondFactor(db, signingSecret, user.id, code, codeLanes.session(sessionId));
+	await db.transaction(async (tx) => {
+		await removeFactor(tx, user.id);
+		await recordAudit(tx, user, {
+			kind: 'user.own_second_factor_removed',
+			subjectType: 'user',
+			subjectId: user.id,
+			changes: { twoFactor: { before: true, after: false } }
+		});
+	});
 }
 
 export async function removeFactor(db: DbOrTx, userId: string): Promise<void> {

@@ -10,6 +10,10 @@ import { database } from '../db';
 import { findJobRun, recordJobRun } from '../db/job-runs';
 import { ConflictError } from '../errors';
 import { log } from '../log';
+import { circumstancesOf, notify } from '../auth/notices';
+import { listAdmins } from '../auth/recovery';
+import type { SignInOrigin } from '../auth/session';
+import { securityNotices } from '../mail';
 import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from './backup';
 import { countRows, schemaTables } from './tables';
 
@@ -37,7 +41,8 @@ export async function overview() {
  * (each reads every table and image). A client that goes away stops the backup; it is logged, not recorded.
  */
 export async function download(
-	admin: Actor
+	admin: Actor,
+	origin: SignInOrigin
 ): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
 	if (inProgress) throw new ConflictError('Une sauvegarde est déjà en cours : attendez qu’elle se termine.');
 	inProgress = true;
@@ -45,6 +50,15 @@ export async function download(
 	// The whole database and every image leave the server: the trail says who took them, before any byte goes.
 	try {
 		await recordAudit(db, admin, { kind: 'backup.downloaded', subjectType: 'backup' });
+		// Every admin is told: an archive opens every account, a download nobody planned must not go unnoticed.
+		const circumstances = circumstancesOf(origin);
+		for (const to of await listAdmins(db))
+			notify(
+				appDeps().mail,
+				to,
+				'backup-downloaded',
+				securityNotices.backupDownloaded(to.name, admin.email, circumstances)
+			);
 	} catch (error) {
 		inProgress = false;
 		throw error;

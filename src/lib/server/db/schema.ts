@@ -30,7 +30,12 @@ export const users = pgTable(
 		isAdmin: boolean('is_admin').notNull().default(false),
 		createdAt: createdAt(),
 		/** Set each time a session is opened (sign-in, registration, password link): the admin's users list. */
-		lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true })
+		lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+		/**
+		 * Set by a password reset: device cookies issued before it no longer name a known browser (auth/device.ts),
+		 * so whoever held one before the reset is a stranger again.
+		 */
+		devicesRevokedAt: timestamp('devices_revoked_at', { withTimezone: true })
 	},
 	(t) => [uniqueIndex('users_email_unique').on(t.email)]
 );
@@ -308,6 +313,44 @@ export const totpFactors = pgTable('totp_factors', {
 	lastStep: bigint('last_step', { mode: 'number' }),
 	createdAt: createdAt()
 });
+
+/**
+ * Between the password and the code (issue "Trust, part 2", point 5): the cookie holds a random token, only its
+ * SHA-256 is here. Spent by the sign-in it completes, and deleted by a password change or reset, so that it is
+ * single use and bound to the password that opened it. A row is needed: a signed token alone could be made by
+ * anyone holding SIGNING_SECRET (a backup archive), and could not be spent.
+ */
+export const pendingSignIns = pgTable(
+	'pending_sign_ins',
+	{
+		hash: text('hash').primaryKey(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+		createdAt: createdAt()
+	},
+	(t) => [index('pending_sign_ins_user_id_idx').on(t.userId)]
+);
+
+/**
+ * "Reconnaître ce navigateur" (issue "Trust, part 2", point 3): a single-use link, e-mailed to the owner while
+ * strangers keep the account's sign-in slowed down, that makes the browser which opens it a known one.
+ */
+export const deviceLinks = pgTable(
+	'device_links',
+	{
+		hash: text('hash').primaryKey(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+		createdAt: createdAt()
+	},
+	(t) => [index('device_links_user_id_idx').on(t.userId)]
+);
 
 /** One-time recovery codes (ten per enrolment), stored as SHA-256: each opens one sign-in when the phone is lost. */
 export const recoveryCodes = pgTable(

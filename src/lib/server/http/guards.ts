@@ -3,7 +3,7 @@
  * every admin load, action and API handler (tests/static/route-guards.test.ts walks src/routes to prove it).
  * Layout redirects are for navigation only. The policy itself is `decide` (auth/access.ts), free of HTTP.
  */
-import { redirect, type Cookies } from '@sveltejs/kit';
+import { redirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import { getRequestEvent } from '$app/server';
 import * as auth from '../auth';
 import { decide } from '../auth/access';
@@ -56,3 +56,12 @@ export async function requireAdmin(event: GuardEvent = getRequestEvent()): Promi
 	if (decision === 'forbidden') setFlash(event.cookies, 'admin-only');
 	redirect(303, '/');
 }
+
+/** Who is changing their own account, from where: the session's budget and the security e-mail's device. */
+export const changeOrigin = (
+	event: Pick<RequestEvent, 'locals' | 'request' | 'getClientAddress'>
+): auth.ChangeOrigin => ({
+	sessionId: event.locals.session!.id,
+	userAgent: event.request.headers.get('user-agent'),
+	address: event.getClientAddress()
+});

@@ -3,7 +3,7 @@
  * database row (the auth domain's `openSession` / `closeSession`). `__Host-` with Secure behind https: the
  * browser then refuses the cookie from any other host or path.
  */
-import type { Cookies, RequestEvent } from '@sveltejs/kit';
+import { redirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import * as auth from '../auth';
 import { sessionCookieName } from '../auth/cookie-name';
 import { config } from '../config';
@@ -69,21 +69,52 @@ export function clearPendingSignIn(cookies: Cookies): void {
 }
 
 type SessionEvent = Pick<RequestEvent, 'cookies' | 'locals'>;
+type EnterEvent = SessionEvent & Pick<RequestEvent, 'request' | 'getClientAddress'>;
 
 /**
  * A new session at every sign-in (never reuse one that existed before: session fixation), with what /profil
- * shows of it: the browser's User-Agent and the network of its address.
+ * shows of it: the browser's User-Agent and the network of its address. Not exported: a route enters an account
+ * through `enterAccount`, or `enterAfterSecondFactor` at the code step (tests/static/session-entry.test.ts).
  */
-export async function signInAndSetCookie(
-	event: SessionEvent & Pick<RequestEvent, 'request' | 'getClientAddress'>,
-	userId: string
-): Promise<void> {
+async function openSessionCookie(event: EnterEvent, userId: string): Promise<void> {
 	if (event.locals.session) await auth.closeSession(event.locals.session.id);
 	const { token, session } = await auth.openSession(userId, {
 		userAgent: event.request.headers.get('user-agent'),
 		address: event.getClientAddress()
 	});
 	setSessionCookie(event.cookies, config.origin, token, session.expiresAt);
+}
+
+const codeStep = (redirectTo: string | null | undefined) =>
+	`/login/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`;
+
+/**
+ * The one way into a session after a password (sign-in, registration, first admin, a reset or welcome link): an
+ * account with a second factor is sent to /login/code with a pending sign-in, whatever proved the password;
+ * any other opens its session. Redirects either way.
+ */
+export async function enterAccount(
+	event: EnterEvent,
+	user: auth.SessionUser,
+	{ redirectTo, deviceToken }: { redirectTo?: string | null; deviceToken?: string } = {}
+): Promise<never> {
+	if (await auth.hasSecondFactor(user.id)) {
+		setPendingSignIn(event.cookies, await auth.beginSecondFactor(user.id));
+		redirect(303, codeStep(redirectTo));
+	}
+	await openSessionCookie(event, user.id);
+	if (deviceToken) setDeviceCookie(event.cookies, deviceToken);
+	redirect(303, auth.afterSignIn(user, redirectTo));
+}
+
+/** The code step's way in: only a code verified by `auth.completeSignIn` opens the session it was asked for. */
+export async function enterAfterSecondFactor(
+	event: EnterEvent,
+	signedIn: Awaited<ReturnType<typeof auth.completeSignIn>>
+): Promise<void> {
+	clearPendingSignIn(event.cookies);
+	await openSessionCookie(event, signedIn.user.id);
+	setDeviceCookie(event.cookies, signedIn.deviceToken);
 }
 
 export async function signOut(event: SessionEvent): Promise<void> {

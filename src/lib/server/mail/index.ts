@@ -44,5 +44,7 @@ export { emailChangeConfirmation } from './templates/email-change-confirmation';
 export { emailChanged } from './templates/email-changed';
 export { memberWelcome } from './templates/member-welcome';
 export { passwordReset } from './templates/password-reset';
+export * as securityNotices from './templates/security-notices';
+export type { Circumstances } from './templates/security-notices';
 export { MAIL_PREVIEWS, mailPreview, type MailPreview } from './templates/catalog';
 export type { MailTheme } from './theme';

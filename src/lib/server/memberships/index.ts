@@ -33,8 +33,8 @@ export async function accessOf(user: {
 }
 export const billingPortalUrl = (userId: string, returnUrl: string) =>
 	service.billingPortalUrl(deps(), userId, returnUrl);
-export const deleteAccount = (userId: string, password: string) =>
-	service.deleteAccount(deps(), userId, password);
+export const deleteAccount = (who: { userId: string; sessionId: string }, password: string) =>
+	service.deleteAccount(deps(), who, password);
 /** An admin deletes someone's account (the route has asked for a recent re-authentication). */
 export const deleteAccountAsAdmin = (targetId: string, admin: Actor) =>
 	service.deleteAccountAsAdmin(deps(), targetId, admin);

@@ -11,7 +11,7 @@ import type { Db, DbOrTx } from '../db';
 import { AppError, ServiceUnavailableError } from '../errors';
 import { inBackground } from '../lifecycle';
 import { log } from '../log';
-import { accountDeleted, memberWelcome, sendWith, type MailDeps } from '../mail';
+import { accountDeleted, memberWelcome, securityNotices, sendWith, type MailDeps } from '../mail';
 import { describePaymentError, type Payments } from '../payments';
 import { assertDeletable } from '../auth/administration';
 import * as accounts from '../auth/service';
@@ -242,8 +242,12 @@ const ENDED = new Set(['canceled', 'incomplete_expired']);
  * is deleted); then the candidature is anonymised and the user deleted with their sessions, memberships and
  * progress; the business is told by e-mail.
  */
-export async function deleteAccount(deps: MembershipDeps, userId: string, password: string): Promise<void> {
-	await removeAccount(deps, await accounts.verifyOwnPassword(deps.db, userId, password), null);
+export async function deleteAccount(
+	deps: MembershipDeps,
+	who: { userId: string; sessionId: string },
+	password: string
+): Promise<void> {
+	await removeAccount(deps, await accounts.verifyOwnPassword(deps.db, who, password), null);
 }
 
 /**
@@ -256,7 +260,7 @@ export async function deleteAccountAsAdmin(
 	admin: Actor
 ): Promise<void> {
 	await assertDeletable(deps.db, targetId, admin);
-	await removeAccount(deps, await accounts.userForSession(deps.db, targetId), admin);
+	await removeAccount(deps, await accounts.accountById(deps.db, targetId), admin);
 }
 
 async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Actor | null): Promise<void> {
@@ -297,9 +301,18 @@ async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Act
 		sendWith(deps.mail, {
 			to: deps.adminEmail,
 			template: 'account-deleted',
-			...accountDeleted({ name: user.name, email: user.email }, cancelled)
+			...accountDeleted({ name: user.name, email: user.email }, cancelled, admin?.email ?? null)
 		})
 	);
+	// Deleted by an admin: the person is told, at the address the account had.
+	if (admin)
+		inBackground(
+			sendWith(deps.mail, {
+				to: { name: user.name, address: user.email },
+				template: 'account-deleted-by-admin',
+				...securityNotices.accountDeletedByAdmin(user.name, { at: new Date(), device: null, network: null })
+			})
+		);
 }
 
 /** The webhook's request, verified with the official client (`constructEventAsync`, default 300 s tolerance). */

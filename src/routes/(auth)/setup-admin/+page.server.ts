@@ -3,7 +3,7 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { setupAdminSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { signInAndSetCookie } from '$lib/server/http/session-cookie';
+import { enterAccount } from '$lib/server/http/session-cookie';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -28,7 +28,6 @@ export const actions: Actions = {
 			form.data.password = '';
 			return formFailure(event, form, error);
 		}
-		await signInAndSetCookie(event, user.id);
-		redirect(303, '/admin');
+		return enterAccount(event, user, { redirectTo: '/admin' });
 	}
 };

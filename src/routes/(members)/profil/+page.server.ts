@@ -9,7 +9,7 @@ import {
 	sessionHandleSchema
 } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { requireUser } from '$lib/server/http/guards';
+import { changeOrigin, requireUser } from '$lib/server/http/guards';
 import { formFailure, formFields, schemaAction } from '$lib/server/http/forms';
 import { signOut } from '$lib/server/http/session-cookie';
 import * as memberships from '$lib/server/memberships';
@@ -51,12 +51,14 @@ export const actions: Actions = {
 		const form = await superValidate(event.request, zod4(passwordChangeSchema), { id: 'password' });
 		if (!form.valid) return fail(400, { passwordForm: form });
 		try {
-			await auth.changePassword({
-				userId: user.id,
-				sessionId: event.locals.session!.id,
-				currentPassword: form.data.currentPassword,
-				newPassword: form.data.newPassword
-			});
+			await auth.changePassword(
+				{
+					userId: user.id,
+					currentPassword: form.data.currentPassword,
+					newPassword: form.data.newPassword
+				},
+				changeOrigin(event)
+			);
 		} catch (error) {
 			form.data.currentPassword = '';
 			form.data.newPassword = '';
@@ -77,11 +79,10 @@ export const actions: Actions = {
 		const form = await superValidate(event.request, zod4(emailChangeSchema), { id: 'email' });
 		if (!form.valid) return fail(400, { emailForm: form });
 		try {
-			await auth.requestEmailChange({
-				userId: user.id,
-				newEmail: form.data.newEmail,
-				password: form.data.emailPassword
-			});
+			await auth.requestEmailChange(
+				{ userId: user.id, newEmail: form.data.newEmail, password: form.data.emailPassword },
+				changeOrigin(event)
+			);
 		} catch (error) {
 			form.data.emailPassword = '';
 			const failure = formFailure(event, form, error);
@@ -135,7 +136,10 @@ export const actions: Actions = {
 		const form = await superValidate(event.request, zod4(deleteAccountSchema), { id: 'delete' });
 		if (!form.valid) return fail(400, { deleteForm: form });
 		try {
-			await memberships.deleteAccount(user.id, form.data.password);
+			await memberships.deleteAccount(
+				{ userId: user.id, sessionId: event.locals.session!.id },
+				form.data.password
+			);
 		} catch (error) {
 			form.data.password = '';
 			const failure = formFailure(event, form, error);

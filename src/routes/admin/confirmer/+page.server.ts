@@ -5,7 +5,8 @@ import { reauthenticationSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { formFailure } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
-import { afterConfirmation } from '$lib/server/http/reauthentication';
+import { ADMIN_ACTIONS } from '$lib/server/http/admin-actions';
+import { afterConfirmation, carryOutDeferred } from '$lib/server/http/reauthentication';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
@@ -27,6 +28,8 @@ export const actions: Actions = {
 			form.data.secret = '';
 			return formFailure(event, form, error);
 		}
+		// The action that asked for the confirmation is carried out now, and the next page says what it did.
+		await carryOutDeferred(event, admin, ADMIN_ACTIONS);
 		redirect(303, afterConfirmation(event.url.searchParams.get('redirectTo')));
 	}
 };

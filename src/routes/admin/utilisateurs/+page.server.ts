@@ -2,8 +2,8 @@ import { userIdSchema, usersQuerySchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { formFields, schemaAction } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
-import { requireRecentAuthentication } from '$lib/server/http/reauthentication';
-import * as memberships from '$lib/server/memberships';
+import { ADMIN_ACTIONS, type AdminActionName } from '$lib/server/http/admin-actions';
+import { deferUntilConfirmed, isRecentlyConfirmed } from '$lib/server/http/reauthentication';
 import type { RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -25,46 +25,24 @@ export const load: PageServerLoad = async (event) => {
 };
 
 /**
- * The actions on another account: each wants this session to have re-authenticated in the last ten minutes
- * (else /admin/confirmer, then back here), and each is in the audit trail (its domain function writes it).
+ * The actions on another account: each wants this session to have re-authenticated in the last ten minutes — else
+ * it is kept, the admin confirms on /admin/confirmer, and it is carried out there — and each is in the audit trail
+ * (its domain function writes it). The actions themselves are in http/admin-actions.ts.
  */
-async function onAccount(event: RequestEvent, task: (id: string) => Promise<string>) {
+async function onAccount(event: RequestEvent, name: AdminActionName) {
+	const admin = await requireAdmin(event);
 	// The body is read before a redirect to the confirmation: never leave it unread on a kept-alive connection.
 	const fields = await formFields(event.request);
-	requireRecentAuthentication(event);
-	return schemaAction(fields, userIdSchema, ['id'], async ({ id }) => ({ done: await task(id) }));
+	return schemaAction(fields, userIdSchema, ['id'], async ({ id }) => {
+		if (!isRecentlyConfirmed(event)) deferUntilConfirmed(event, name, id);
+		const origin = { userAgent: event.request.headers.get('user-agent'), address: event.getClientAddress() };
+		return { done: (await ADMIN_ACTIONS[name](admin, id, origin)).done };
+	});
 }
 
 export const actions: Actions = {
-	grantAdmin: async (event) => {
-		const admin = await requireAdmin(event);
-		return onAccount(event, async (id) =>
-			(await auth.setAdminRole(id, true, admin))
-				? 'Ce compte est maintenant administrateur.'
-				: 'Déjà administrateur.'
-		);
-	},
-	revokeAdmin: async (event) => {
-		const admin = await requireAdmin(event);
-		return onAccount(event, async (id) =>
-			(await auth.setAdminRole(id, false, admin))
-				? 'Ce compte n’est plus administrateur.'
-				: 'Ce compte n’était pas administrateur.'
-		);
-	},
-	removeSecondFactor: async (event) => {
-		const admin = await requireAdmin(event);
-		return onAccount(event, async (id) =>
-			(await auth.removeSecondFactorOf(id, admin))
-				? 'Double authentification retirée : ce compte se connecte de nouveau avec son seul mot de passe.'
-				: 'Ce compte n’avait pas de double authentification.'
-		);
-	},
-	delete: async (event) => {
-		const admin = await requireAdmin(event);
-		return onAccount(event, async (id) => {
-			await memberships.deleteAccountAsAdmin(id, admin);
-			return 'Compte supprimé (abonnement résilié s’il était en cours, candidature anonymisée).';
-		});
-	}
+	grantAdmin: (event) => onAccount(event, 'grantAdmin'),
+	revokeAdmin: (event) => onAccount(event, 'revokeAdmin'),
+	removeSecondFactor: (event) => onAccount(event, 'removeSecondFactor'),
+	delete: (event) => onAccount(event, 'delete')
 };

@@ -1,16 +1,20 @@
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
 
-/** To the business: a member deleted their account (their subscription was cancelled first). */
+/**
+ * To the business: an account was deleted (its subscription cancelled first), by its member or by an admin —
+ * named, so that the business knows who did it.
+ */
 export function accountDeleted(
 	member: { name: string; email: string },
 	subscriptionCancelled: boolean,
+	deletedBy: string | null = null,
 	theme: MailTheme = 'light'
 ) {
 	return letter(
 		{
 			subject: `Compte supprimé : ${member.name}`.replace(/\s+/g, ' '),
-			heading: 'Un membre a supprimé son compte',
+			heading: deletedBy ? `${deletedBy} a supprimé un compte` : 'Un membre a supprimé son compte',
 			paragraphs: [
 				'Son compte, ses sessions et sa progression sont effacés ; sa candidature est anonymisée.',
 				subscriptionCancelled
@@ -19,7 +23,8 @@ export function accountDeleted(
 			],
 			rows: [
 				['Nom', member.name],
-				['E-mail', member.email]
+				['E-mail', member.email],
+				['Supprimé par', deletedBy ?? 'le membre lui-même']
 			]
 		},
 		theme

@@ -17,6 +17,7 @@ import type { LeadForMail } from './lead-for-mail';
 import { leadNotification } from './lead-notification';
 import { memberWelcome } from './member-welcome';
 import { passwordReset } from './password-reset';
+import * as security from './security-notices';
 
 export interface MailPreview {
 	/** Stable name, as recorded in the `emails` table's `template` column (without the lead kind suffix). */
@@ -63,6 +64,11 @@ const sampleCandidature: CandidatureForMail = {
 	motivation:
 		'Je veux que mes clients me trouvent en ligne sans passer par des plateformes qui prennent une commission.',
 	createdAt: new Date('2026-03-02T09:30:00Z')
+};
+const SAMPLE_CIRCUMSTANCES: security.Circumstances = {
+	at: new Date('2026-03-02T09:30:00Z'),
+	device: 'Firefox sur Linux',
+	network: 'réseau 203.0.113.0/24'
 };
 const SAMPLE_PAYMENT_LINK = 'https://exemple.fr/paiement/exemple';
 
@@ -139,14 +145,107 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 		name: 'email-changed',
 		label: 'Adresse changée (au membre, à l’ancienne adresse)',
 		audience: 'membre',
-		render: (theme) => emailChanged('Julien Morel', 'julien@nouvelle-adresse.fr', theme)
+		render: (theme) => emailChanged('Julien Morel', 'julien@nouvelle-adresse.fr', SAMPLE_CIRCUMSTANCES, theme)
 	},
 	{
 		name: 'account-deleted',
 		label: 'Compte supprimé (à l’entreprise)',
 		audience: 'entreprise',
 		render: (theme) =>
-			accountDeleted({ name: 'Julien Morel', email: 'julien.morel@example.com' }, true, theme)
+			accountDeleted({ name: 'Julien Morel', email: 'julien.morel@example.com' }, true, null, theme)
+	},
+	{
+		name: 'account-deleted-by-admin-notification',
+		label: 'Compte supprimé par un administrateur (à l’entreprise)',
+		audience: 'entreprise',
+		render: (theme) =>
+			accountDeleted(
+				{ name: 'Julien Morel', email: 'julien.morel@example.com' },
+				false,
+				'claire@exemple.fr',
+				theme
+			)
+	},
+	{
+		name: 'second-factor-enabled',
+		label: 'Double authentification activée (au membre)',
+		audience: 'membre',
+		render: (theme) => security.secondFactorEnabled('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'second-factor-disabled',
+		label: 'Double authentification désactivée par son titulaire (au membre)',
+		audience: 'membre',
+		render: (theme) => security.secondFactorDisabled('Julien Morel', 'owner', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'second-factor-removed',
+		label: 'Double authentification retirée par un administrateur (au membre)',
+		audience: 'membre',
+		render: (theme) => security.secondFactorDisabled('Julien Morel', 'admin', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'recovery-code-used',
+		label: 'Code de secours utilisé (au membre)',
+		audience: 'membre',
+		render: (theme) => security.recoveryCodeUsed('Julien Morel', 7, SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'recovery-codes-renewed',
+		label: 'Nouveaux codes de secours (au membre)',
+		audience: 'membre',
+		render: (theme) => security.recoveryCodesRenewed('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'admin-granted',
+		label: 'Droits d’administrateur donnés (à la personne)',
+		audience: 'membre',
+		render: (theme) =>
+			security.adminRightsChanged('Julien Morel', true, 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'admin-revoked',
+		label: 'Droits d’administrateur retirés (à la personne)',
+		audience: 'membre',
+		render: (theme) =>
+			security.adminRightsChanged('Julien Morel', false, 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'password-changed',
+		label: 'Mot de passe changé (au membre)',
+		audience: 'membre',
+		render: (theme) => security.passwordChanged('Julien Morel', 'profile', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'password-reset-done',
+		label: 'Mot de passe choisi par un lien (au membre)',
+		audience: 'membre',
+		render: (theme) => security.passwordChanged('Julien Morel', 'link', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'account-deleted-by-admin',
+		label: 'Compte supprimé par un administrateur (à la personne)',
+		audience: 'membre',
+		render: (theme) => security.accountDeletedByAdmin('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'backup-downloaded',
+		label: 'Sauvegarde téléchargée (à chaque administrateur)',
+		audience: 'entreprise',
+		render: (theme) =>
+			security.backupDownloaded('Claire Dupont', 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'device-link',
+		label: 'Reconnaître ce navigateur (au membre, pendant une attaque)',
+		audience: 'membre',
+		render: (theme) =>
+			security.deviceLink(
+				'Julien Morel',
+				'https://exemple.fr/login/navigateur/exemple',
+				SAMPLE_CIRCUMSTANCES,
+				theme
+			)
 	}
 ];
 

@@ -1,17 +1,26 @@
 import { company } from '$content/agency/company';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
+import type { Circumstances } from './security-notices';
+
+const when = (at: Date) =>
+	new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(at);
 
 /** To the former address, once the change is made: a change the owner did not make must not go unnoticed. */
-export function emailChanged(name: string, newEmail: string, theme: MailTheme = 'light') {
+export function emailChanged(name: string, newEmail: string, c: Circumstances, theme: MailTheme = 'light') {
 	return letter(
 		{
 			subject: 'Votre adresse e-mail a changé',
 			heading: `Bonjour ${name},`,
 			paragraphs: [
-				`Votre compte utilise désormais l’adresse ${newEmail} : c’est elle qui sert à vous connecter.`,
-				`Ce n’était pas vous ? Écrivez-nous sans attendre à ${company.email}.`
-			]
+				`Votre compte utilise désormais l’adresse ${newEmail} : c’est elle qui sert à vous connecter.`
+			],
+			rows: [
+				['Quand', `${when(c.at)} (heure de Paris)`],
+				['Appareil', c.device],
+				['Réseau', c.network]
+			],
+			after: [`Ce n’était pas vous ? Écrivez-nous sans attendre à ${company.email}.`]
 		},
 		theme
 	);

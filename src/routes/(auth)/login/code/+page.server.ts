@@ -1,44 +1,59 @@
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
-import { superValidate } from 'sveltekit-superforms';
+import { setError, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { secondFactorSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
+import { ValidationError } from '$lib/server/errors';
+import { setFlash } from '$lib/server/http/flash';
 import { formFailure } from '$lib/server/http/forms';
 import {
 	clearPendingSignIn,
-	pendingSignInOf,
-	setDeviceCookie,
-	signInAndSetCookie
+	deviceCookieOf,
+	enterAfterSecondFactor,
+	pendingSignInOf
 } from '$lib/server/http/session-cookie';
 import type { Actions, PageServerLoad } from './$types';
 
-/** Without a valid pending sign-in (none, expired, forged) there is nothing to complete: back to the password. */
-function pendingUser(event: Pick<RequestEvent, 'cookies' | 'url'>): string {
-	const userId = auth.pendingUserOf(pendingSignInOf(event.cookies));
-	if (!userId) redirect(303, `/login${event.url.search}`);
-	return userId;
+/** Without a valid pending sign-in (none, used, expired, ended) there is nothing to complete: back to the password. */
+function backToPassword(event: Pick<RequestEvent, 'cookies' | 'url'>): never {
+	clearPendingSignIn(event.cookies);
+	redirect(303, `/login${event.url.search.replace(/[?&]recovery(=[^&]*)?/, '')}`);
 }
 
 export const load: PageServerLoad = async (event) => {
-	pendingUser(event);
-	return { form: await superValidate(zod4(secondFactorSchema)) };
+	if (!(await auth.pendingSignInUser(pendingSignInOf(event.cookies)))) backToPassword(event);
+	return {
+		form: await superValidate(zod4(secondFactorSchema)),
+		// « Utiliser un code de secours »: the same form, its own field label and keyboard.
+		recovery: event.url.searchParams.has('recovery')
+	};
 };
 
 export const actions: Actions = {
 	default: async (event) => {
-		const userId = pendingUser(event);
+		const pendingToken = pendingSignInOf(event.cookies);
+		if (!pendingToken) backToPassword(event);
 		const form = await superValidate(event.request, zod4(secondFactorSchema));
 		if (!form.valid) return fail(400, { form });
 		let signedIn;
 		try {
-			signedIn = await auth.completeSignIn(userId, form.data.code);
+			signedIn = await auth.completeSignIn(pendingToken, form.data.code, deviceCookieOf(event.cookies), {
+				userAgent: event.request.headers.get('user-agent'),
+				address: event.getClientAddress()
+			});
 		} catch (error) {
 			form.data.code = '';
+			if (error instanceof auth.PendingSignInEndedError) backToPassword(event);
+			// One message, under the field: a wrong code says nothing more.
+			if (error instanceof ValidationError) {
+				setError(form, 'code', Object.values(error.fieldErrors).flat());
+				return fail(400, { form });
+			}
 			return formFailure(event, form, error);
 		}
-		clearPendingSignIn(event.cookies);
-		await signInAndSetCookie(event, signedIn.user.id);
-		setDeviceCookie(event.cookies, signedIn.deviceToken);
+		await enterAfterSecondFactor(event, signedIn);
+		if (signedIn.code.method === 'recovery')
+			setFlash(event.cookies, 'recovery-code-used', signedIn.code.recoveryCodesLeft);
 		redirect(303, auth.afterSignIn(signedIn.user, event.url.searchParams.get('redirectTo')));
 	}
 };

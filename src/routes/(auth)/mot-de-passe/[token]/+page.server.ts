@@ -1,10 +1,10 @@
-import { fail, redirect } from '@sveltejs/kit';
+import { fail } from '@sveltejs/kit';
 import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { setPasswordSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { formFailure } from '$lib/server/http/forms';
-import { signInAndSetCookie } from '$lib/server/http/session-cookie';
+import { enterAccount } from '$lib/server/http/session-cookie';
 import type { Actions, PageServerLoad } from './$types';
 
 /** Checked in the browser before it is sent: SvelteKit's client runs here (a page reached from an e-mail). */
@@ -22,13 +22,16 @@ export const actions: Actions = {
 		if (!form.valid) return fail(400, { form });
 		let user;
 		try {
-			user = await auth.setPasswordWithLink(event.params.token, form.data.password);
+			user = await auth.setPasswordWithLink(event.params.token, form.data.password, {
+				userAgent: event.request.headers.get('user-agent'),
+				address: event.getClientAddress()
+			});
 		} catch (error) {
 			form.data.password = '';
 			return formFailure(event, form, error);
 		}
-		// Every earlier session was closed with the reset; this one starts now.
-		await signInAndSetCookie(event, user.id);
-		redirect(303, auth.afterSignIn(user, null));
+		// Every earlier session, pending sign-in and known browser ended with the reset. The link proves the
+		// mailbox, not the second factor: an account with one enters its code before any session opens.
+		return enterAccount(event, user);
 	}
 };

@@ -5,7 +5,7 @@ import { renderSVG } from 'uqr';
 import { secondFactorSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { AppError } from '$lib/server/errors';
-import { requireUser } from '$lib/server/http/guards';
+import { changeOrigin, requireUser } from '$lib/server/http/guards';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -17,20 +17,28 @@ export const load: PageServerLoad = async (event) => {
 		since: state.since?.toISOString() ?? null,
 		recoveryCodesLeft: state.recoveryCodesLeft,
 		required: auth.mustEnrol(user),
-		// The QR code is drawn here, as SVG from the otpauth:// URI: no third-party service sees the key.
-		enrolment: pending && { qrSvg: renderSVG(pending.uri, { border: 2 }), typedKey: pending.typedKey },
+		// The QR code is drawn here, as SVG from the otpauth:// URI: no third-party service sees the key. On a phone,
+		// the QR code is on the screen that should scan it: the URI is also a link that opens the app.
+		enrolment: pending && {
+			qrSvg: renderSVG(pending.uri, { border: 2 }),
+			typedKey: pending.typedKey,
+			uri: pending.uri
+		},
 		confirmForm: await superValidate(zod4(secondFactorSchema), { id: 'confirm' }),
-		disableForm: await superValidate(zod4(secondFactorSchema), { id: 'disable' })
+		disableForm: await superValidate(zod4(secondFactorSchema), { id: 'disable' }),
+		renewForm: await superValidate(zod4(secondFactorSchema), { id: 'renew' })
 	};
 };
 
+type CodeFormId = 'confirm' | 'disable' | 'renew';
+
 /**
  * Reads a code form and runs its task: the form (code emptied) and the task's result, or the failure to return —
- * a wrong code shown under the field.
+ * a wrong code shown once, under the field.
  */
 async function withCode<R>(
 	event: Parameters<Actions[string]>[0],
-	id: 'confirm' | 'disable',
+	id: CodeFormId,
 	task: (code: string) => Promise<R>
 ) {
 	const form = await superValidate(event.request, zod4(secondFactorSchema), { id });
@@ -59,16 +67,29 @@ export const actions: Actions = {
 	},
 	confirm: async (event) => {
 		const user = requireUser(event);
-		const done = await withCode(event, 'confirm', (code) => auth.confirmTwoFactor(user.id, code));
+		const done = await withCode(event, 'confirm', (code) =>
+			auth.confirmTwoFactor(user, changeOrigin(event), code)
+		);
 		if ('failure' in done) return done.failure;
 		// The recovery codes are shown once, on the answer to this form; only their hashes are kept.
 		return { form: done.form, recoveryCodes: done.result };
 	},
 	disable: async (event) => {
 		const user = requireUser(event);
-		const done = await withCode(event, 'disable', (code) => auth.disableTwoFactor(user.id, code));
+		const done = await withCode(event, 'disable', (code) =>
+			auth.disableTwoFactor(user, changeOrigin(event), code)
+		);
 		if ('failure' in done) return done.failure;
 		message(done.form, { type: 'success', text: 'La double authentification est désactivée.' });
 		return { form: done.form, disabled: true };
+	},
+	/** « Générer de nouveaux codes »: a code proves it is the owner; the ten new codes void the old ones. */
+	renew: async (event) => {
+		const user = requireUser(event);
+		const done = await withCode(event, 'renew', (code) =>
+			auth.regenerateRecoveryCodes(user, changeOrigin(event), code)
+		);
+		if ('failure' in done) return done.failure;
+		return { form: done.form, recoveryCodes: done.result, renewed: true };
 	}
 };

@@ -17,7 +17,10 @@ export const actions: Actions = {
 	default: async (event) => {
 		const user = requireUser(event);
 		try {
-			await auth.confirmEmailChange(event.params.token, user.id);
+			await auth.confirmEmailChange(event.params.token, user.id, {
+				userAgent: event.request.headers.get('user-agent'),
+				address: event.getClientAddress()
+			});
 		} catch (error) {
 			if (error instanceof AppError) return fail(error.status, { error: error.message });
 			throw error;

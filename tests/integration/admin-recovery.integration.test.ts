@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAdmins, passwordLinkFor, recoverAdmin } from '../../src/lib/server/auth/recovery';
-import { setPasswordWithLink, signIn } from '../../src/lib/server/auth/service';
+import { setPasswordWithLink } from '../../src/lib/server/auth/service';
+import { signIn } from '../helpers/sign-in';
 import { NotFoundError } from '../../src/lib/server/errors';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 

@@ -17,7 +17,12 @@ import {
 	REAUTHENTICATION_LIFETIME_MS
 } from '../../src/lib/server/auth/reauthentication';
 import { createSession, generateSessionToken, validateSessionToken } from '../../src/lib/server/auth/session';
-import { confirmEnrolment, hasSecondFactor, startEnrolment } from '../../src/lib/server/auth/two-factor';
+import {
+	codeLanes,
+	confirmEnrolment,
+	hasSecondFactor,
+	startEnrolment
+} from '../../src/lib/server/auth/two-factor';
 import { auditEvents, users } from '../../src/lib/server/db/schema';
 import { ConflictError, ValidationError } from '../../src/lib/server/errors';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
@@ -87,7 +92,13 @@ describe(`removing someone's second factor on ${driverName}`, () => {
 		const admin = await account(true);
 		const member = await account();
 		const { uri } = await startEnrolment(database.db, SECRET, member, 'Atelier');
-		await confirmEnrolment(database.db, SECRET, member.id, codeAt(keyOf(uri), new Date()));
+		await confirmEnrolment(
+			database.db,
+			SECRET,
+			member.id,
+			codeAt(keyOf(uri), new Date()),
+			codeLanes.session(`enrol-${member.id}`)
+		);
 		expect(await removeSecondFactorOf(database.db, member.id, admin)).toBe(true);
 		expect(await hasSecondFactor(database.db, member.id)).toBe(false);
 		expect(await removeSecondFactorOf(database.db, member.id, admin)).toBe(false);
@@ -136,6 +147,7 @@ describe(`re-authentication on ${driverName}`, () => {
 			SECRET,
 			admin.id,
 			codeAt(key, new Date(Date.now() - 60_000)),
+			codeLanes.session(`enrol-${admin.id}`),
 			new Date(Date.now() - 60_000)
 		);
 		const { token, id } = await sessionOf(admin.id);

@@ -1,13 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { rules } from '../../src/lib/server/abuse/attempts';
 import {
 	AdminAlreadyExistsError,
 	InvalidCredentialsError,
-	limits,
-	signInSlowDown
+	limits as accountLimits
 } from '../../src/lib/server/auth/service';
 import { issueDeviceToken } from '../../src/lib/server/auth/device';
 import * as accounts from '../../src/lib/server/auth/service';
+import type * as signInRules from '../../src/lib/server/auth/sign-in';
+import { signIn } from '../helpers/sign-in';
 import {
 	LAST_SEEN_PRECISION_MS,
 	SESSION_LIFETIME_MS,
@@ -23,6 +25,9 @@ import {
 import { rateLimits, sessions, users } from '../../src/lib/server/db/schema';
 import { RateLimitedError, ValidationError } from '../../src/lib/server/errors';
 import { createTestDatabase, driverName, serverUrl, type TestDatabase } from '../helpers/database';
+
+const signInSlowDown = rules.signInAccount;
+const limits = { ...accountLimits, signInAddress: rules.signInAddress, signInDevice: rules.signInDevice };
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -65,11 +70,11 @@ describe(`accounts on ${driverName}`, () => {
 
 	it('signs in whatever the case of the e-mail, and refuses a wrong password or unknown e-mail alike', async () => {
 		await accounts.register(database.db, newMember(), '10.0.0.1');
-		const user = await accounts.signIn(database.db, '  MARIE@exemple.FR ', goodPassword, '10.0.0.2');
+		const user = await signIn(database.db, '  MARIE@exemple.FR ', goodPassword, '10.0.0.2');
 		expect(user.email).toBe('marie@exemple.fr');
-		const wrong = accounts.signIn(database.db, 'marie@exemple.fr', 'pas le bon mot', '10.0.0.2');
+		const wrong = signIn(database.db, 'marie@exemple.fr', 'pas le bon mot', '10.0.0.2');
 		await expect(wrong).rejects.toBeInstanceOf(InvalidCredentialsError);
-		const unknown = accounts.signIn(database.db, 'personne@exemple.fr', goodPassword, '10.0.0.2');
+		const unknown = signIn(database.db, 'personne@exemple.fr', goodPassword, '10.0.0.2');
 		await expect(unknown).rejects.toThrow(new InvalidCredentialsError().message);
 	});
 
@@ -77,9 +82,7 @@ describe(`accounts on ${driverName}`, () => {
 		await accounts.register(database.db, newMember(), '10.0.0.1');
 		const time = async (email: string) => {
 			const start = performance.now();
-			await accounts
-				.signIn(database.db, email, 'mauvais mot de passe', `10.1.0.${Math.random()}`)
-				.catch(() => {});
+			await signIn(database.db, email, 'mauvais mot de passe', `10.1.0.${Math.random()}`).catch(() => {});
 			return performance.now() - start;
 		};
 		await time('personne@exemple.fr'); // warm-up: the dummy hash is made once
@@ -236,12 +239,10 @@ describe(`sessions on ${driverName}`, () => {
 		expect((await validateSessionToken(database.db, current)).user?.id).toBe(user.id);
 		expect((await validateSessionToken(database.db, other1)).session).toBeNull();
 		expect((await validateSessionToken(database.db, other2)).session).toBeNull();
-		await expect(accounts.signIn(database.db, user.email, goodPassword, '10.0.0.9')).rejects.toBeInstanceOf(
+		await expect(signIn(database.db, user.email, goodPassword, '10.0.0.9')).rejects.toBeInstanceOf(
 			InvalidCredentialsError
 		);
-		expect((await accounts.signIn(database.db, user.email, 'nouvelle phrase secrète', '10.0.0.9')).id).toBe(
-			user.id
-		);
+		expect((await signIn(database.db, user.email, 'nouvelle phrase secrète', '10.0.0.9')).id).toBe(user.id);
 	});
 });
 
@@ -342,7 +343,7 @@ describe(`rate limits on ${driverName}`, () => {
 			.where(sql`${rateLimits.key} like 'sign-in-account:%'`);
 
 	const attempt = (password: string, address: string) =>
-		accounts.signIn(database.db, 'marie@exemple.fr', password, address).then(
+		signIn(database.db, 'marie@exemple.fr', password, address).then(
 			() => 'signed-in' as const,
 			(error) => {
 				if (error instanceof InvalidCredentialsError) return 'checked' as const;
@@ -374,8 +375,8 @@ describe(`rate limits on ${driverName}`, () => {
 	describe('trusted devices', () => {
 		const SECRET = 'secret de signature des tests, assez long';
 		const knownBrowser = () => ({ secret: SECRET, token: issueDeviceToken(SECRET, 'marie@exemple.fr') });
-		const attemptFrom = (device: accounts.DeviceCheck | undefined, password: string, address: string) =>
-			accounts.signIn(database.db, 'marie@exemple.fr', password, address, device).then(
+		const attemptFrom = (device: signInRules.DeviceCheck | undefined, password: string, address: string) =>
+			signIn(database.db, 'marie@exemple.fr', password, address, device).then(
 				() => 'signed-in' as const,
 				(error) => {
 					if (error instanceof InvalidCredentialsError) return 'checked' as const;
@@ -455,14 +456,14 @@ describe(`rate limits on ${driverName}`, () => {
 
 	it('refuses an address after 30 failures, whatever the accounts', async () => {
 		for (let i = 0; i < limits.signInAddress.max; i++) {
-			await expect(
-				accounts.signIn(database.db, `x${i}@exemple.fr`, 'mauvais', '10.5.0.1')
-			).rejects.toBeInstanceOf(InvalidCredentialsError);
+			await expect(signIn(database.db, `x${i}@exemple.fr`, 'mauvais', '10.5.0.1')).rejects.toBeInstanceOf(
+				InvalidCredentialsError
+			);
 		}
-		await expect(accounts.signIn(database.db, 'y@exemple.fr', 'mauvais', '10.5.0.1')).rejects.toBeInstanceOf(
+		await expect(signIn(database.db, 'y@exemple.fr', 'mauvais', '10.5.0.1')).rejects.toBeInstanceOf(
 			RateLimitedError
 		);
-		await expect(accounts.signIn(database.db, 'y@exemple.fr', 'mauvais', '10.5.0.2')).rejects.toBeInstanceOf(
+		await expect(signIn(database.db, 'y@exemple.fr', 'mauvais', '10.5.0.2')).rejects.toBeInstanceOf(
 			InvalidCredentialsError
 		);
 	});
@@ -508,9 +509,9 @@ describe(`rate limits on ${driverName}`, () => {
 		try {
 			for (let i = 0; i < limits.signInAddress.max; i++) {
 				const target = i % 2 ? database.db : second.db;
-				await accounts.signIn(target, `z${i}@exemple.fr`, 'mauvais', '10.8.0.1').catch(() => {});
+				await signIn(target, `z${i}@exemple.fr`, 'mauvais', '10.8.0.1').catch(() => {});
 			}
-			await expect(accounts.signIn(second.db, 'z@exemple.fr', 'mauvais', '10.8.0.1')).rejects.toBeInstanceOf(
+			await expect(signIn(second.db, 'z@exemple.fr', 'mauvais', '10.8.0.1')).rejects.toBeInstanceOf(
 				RateLimitedError
 			);
 		} finally {

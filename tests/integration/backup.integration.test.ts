@@ -17,7 +17,7 @@ import {
 	verifyBackup,
 	type RestoreTarget
 } from '../../src/lib/server/backup/restore';
-import { signIn } from '../../src/lib/server/auth/service';
+import { signIn } from '../helpers/sign-in';
 import { candidatureIdOfPaymentToken, paymentLinkOf } from '../../src/lib/server/candidatures/service';
 import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import { progressOf } from '../../src/lib/server/courses/service';

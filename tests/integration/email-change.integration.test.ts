@@ -1,4 +1,5 @@
 // Changing an account's e-mail address: proven by the password, confirmed from the new address, told to the old.
+import { signIn } from '../helpers/sign-in';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as accounts from '../../src/lib/server/auth/service';
@@ -26,6 +27,7 @@ const deps = () => ({
 	mail: { db: database.db, transport: smtpTransport(smtp.url), from: 'Atelier <no-reply@atelier.test>' },
 	origin: new URL('http://atelier.test')
 });
+const circumstances = { at: new Date(), device: 'Firefox sur Linux', network: null };
 const tokenOf = (link: string) => link.split('/').at(-1)!;
 
 describe(`changing the e-mail address on ${driverName}`, () => {
@@ -44,17 +46,24 @@ describe(`changing the e-mail address on ${driverName}`, () => {
 		// The password proves it; the address must be free and new.
 		await expect(
 			accounts.requestEmailChange(deps(), {
+				sessionId: 'session-anne',
 				userId: user.id,
 				newEmail: 'anne@nouveau.fr',
 				password: 'mauvais'
 			})
 		).rejects.toBeInstanceOf(ValidationError);
 		await expect(
-			accounts.requestEmailChange(deps(), { userId: user.id, newEmail: 'PAUL@exemple.fr', password })
+			accounts.requestEmailChange(deps(), {
+				sessionId: 'session-anne',
+				userId: user.id,
+				newEmail: 'PAUL@exemple.fr',
+				password
+			})
 		).rejects.toMatchObject({ fieldErrors: { newEmail: [expect.stringContaining('autre compte')] } });
 
 		const before = smtp.received.length;
 		const link = await accounts.requestEmailChange(deps(), {
+			sessionId: 'session-anne',
 			userId: user.id,
 			newEmail: 'Anne@Nouveau.fr',
 			password
@@ -72,7 +81,9 @@ describe(`changing the e-mail address on ${driverName}`, () => {
 
 		// Someone else's session cannot use it.
 		expect((await accounts.emailChangeState(database.db, tokenOf(link), other.id)).state).toBe('unknown');
-		await expect(accounts.confirmEmailChange(deps(), tokenOf(link), other.id)).rejects.toMatchObject({
+		await expect(
+			accounts.confirmEmailChange(deps(), tokenOf(link), other.id, circumstances)
+		).rejects.toMatchObject({
 			status: 410
 		});
 
@@ -81,7 +92,7 @@ describe(`changing the e-mail address on ${driverName}`, () => {
 			newEmail: 'anne@nouveau.fr'
 		});
 		const afterConfirm = smtp.received.length;
-		await accounts.confirmEmailChange(deps(), tokenOf(link), user.id);
+		await accounts.confirmEmailChange(deps(), tokenOf(link), user.id, circumstances);
 		await settleBackgroundTasks(15_000);
 		expect((await database.db.select().from(users).where(eq(users.id, user.id)))[0]!.email).toBe(
 			'anne@nouveau.fr'
@@ -93,10 +104,12 @@ describe(`changing the e-mail address on ${driverName}`, () => {
 
 		// One use only; and the new address signs in.
 		expect((await accounts.emailChangeState(database.db, tokenOf(link), user.id)).state).toBe('used');
-		await expect(accounts.confirmEmailChange(deps(), tokenOf(link), user.id)).rejects.toMatchObject({
+		await expect(
+			accounts.confirmEmailChange(deps(), tokenOf(link), user.id, circumstances)
+		).rejects.toMatchObject({
 			status: 410
 		});
-		expect((await accounts.signIn(database.db, 'anne@nouveau.fr', password, '10.0.1.3')).id).toBe(user.id);
+		expect((await signIn(database.db, 'anne@nouveau.fr', password, '10.0.1.3')).id).toBe(user.id);
 	});
 
 	it('an expired link changes nothing', async () => {
@@ -107,11 +120,13 @@ describe(`changing the e-mail address on ${driverName}`, () => {
 		);
 		const link = await accounts.requestEmailChange(
 			deps(),
-			{ userId: user.id, newEmail: 'leo@nouveau.fr', password },
+			{ userId: user.id, sessionId: 'session-leo', newEmail: 'leo@nouveau.fr', password },
 			Date.now() - accounts.EMAIL_CHANGE_LIFETIME_MS - 1000
 		);
 		expect((await accounts.emailChangeState(database.db, tokenOf(link), user.id)).state).toBe('expired');
-		await expect(accounts.confirmEmailChange(deps(), tokenOf(link), user.id)).rejects.toMatchObject({
+		await expect(
+			accounts.confirmEmailChange(deps(), tokenOf(link), user.id, circumstances)
+		).rejects.toMatchObject({
 			status: 410
 		});
 		expect((await database.db.select().from(users).where(eq(users.id, user.id)))[0]!.email).toBe(

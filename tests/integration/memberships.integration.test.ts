@@ -3,6 +3,7 @@
  * test-header helper, verified with `constructEventAsync`, applied once whatever the order or the number of
  * deliveries; accounts made from payments, welcome and reset links, the access rule, account deletion.
  */
+import { signIn } from '../helpers/sign-in';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as accounts from '../../src/lib/server/auth/service';
@@ -172,9 +173,7 @@ describe(`the Stripe webhook on ${driverName}`, () => {
 		);
 		const member = await accounts.setPasswordWithLink(database.db, token, 'une phrase de passe solide');
 		expect(member.id).toBe(user!.id);
-		expect((await accounts.signIn(database.db, c.email, 'une phrase de passe solide', '10.9.0.1')).id).toBe(
-			user!.id
-		);
+		expect((await signIn(database.db, c.email, 'une phrase de passe solide', '10.9.0.1')).id).toBe(user!.id);
 		await expect(
 			accounts.setPasswordWithLink(database.db, token, 'une autre phrase solide')
 		).rejects.toMatchObject({ state: 'used' });
@@ -523,17 +522,25 @@ describe(`access, passwords and deletion on ${driverName}`, () => {
 		const user = await accounts.setPasswordWithLink(database.db, token, 'une phrase de passe solide');
 		smtp.received.length = 0;
 
-		await expect(service.deleteAccount(deps(), user.id, 'mauvais mot de passe')).rejects.toBeInstanceOf(
-			ValidationError
-		);
+		await expect(
+			service.deleteAccount(deps(), { userId: user.id, sessionId: 'session-membre' }, 'mauvais mot de passe')
+		).rejects.toBeInstanceOf(ValidationError);
 		stripe.mode = 'down';
-		await expect(service.deleteAccount(deps(), user.id, 'une phrase de passe solide')).rejects.toBeInstanceOf(
-			ServiceUnavailableError
-		);
+		await expect(
+			service.deleteAccount(
+				deps(),
+				{ userId: user.id, sessionId: 'session-membre' },
+				'une phrase de passe solide'
+			)
+		).rejects.toBeInstanceOf(ServiceUnavailableError);
 		expect(await database.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(1);
 		stripe.mode = 'up';
 
-		await service.deleteAccount(deps(), user.id, 'une phrase de passe solide');
+		await service.deleteAccount(
+			deps(),
+			{ userId: user.id, sessionId: 'session-membre' },
+			'une phrase de passe solide'
+		);
 		expect(stripe.cancelled).toContain('sub_del');
 		expect(await database.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(0);
 		expect(await database.db.select().from(memberships)).toHaveLength(0);

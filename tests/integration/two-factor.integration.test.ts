@@ -6,6 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+	codeLanes,
 	confirmEnrolment,
 	disableOwn,
 	hasSecondFactor,
@@ -39,7 +40,14 @@ async function enrolled(now = new Date()) {
 	const { uri, typedKey } = await startEnrolment(database.db, SECRET, user!, 'Atelier');
 	const key = keyOf(uri);
 	expect(keyOf(typedKey)).toEqual(key);
-	const codes = await confirmEnrolment(database.db, SECRET, user!.id, codeAt(key, now), now);
+	const codes = await confirmEnrolment(
+		database.db,
+		SECRET,
+		user!.id,
+		codeAt(key, now),
+		codeLanes.session(`enrol-${user!.id}`),
+		now
+	);
 	return { user: user!, key, codes };
 }
 
@@ -56,14 +64,15 @@ describe(`enrolment on ${driverName}`, () => {
 		// Shown again until confirmed, the same key.
 		expect((await pendingEnrolment(database.db, SECRET, user!, 'Atelier'))!.uri).toBe(started.uri);
 		expect(await hasSecondFactor(database.db, user!.id)).toBe(false);
-		await expect(confirmEnrolment(database.db, SECRET, user!.id, '000000')).rejects.toBeInstanceOf(
-			ValidationError
-		);
+		await expect(
+			confirmEnrolment(database.db, SECRET, user!.id, '000000', codeLanes.session(`enrol-${user!.id}`))
+		).rejects.toBeInstanceOf(ValidationError);
 		const codes = await confirmEnrolment(
 			database.db,
 			SECRET,
 			user!.id,
-			codeAt(keyOf(started.uri), new Date())
+			codeAt(keyOf(started.uri), new Date()),
+			codeLanes.session(`enrol-${user!.id}`)
 		);
 		expect(codes).toHaveLength(10);
 		expect(await twoFactorState(database.db, user!.id)).toMatchObject({
@@ -91,11 +100,17 @@ describe(`wrong codes while enrolling on ${driverName}`, () => {
 			.returning();
 		const { uri } = await startEnrolment(database.db, SECRET, user!, 'Atelier');
 		for (let i = 0; i < 5; i++)
-			await expect(confirmEnrolment(database.db, SECRET, user!.id, '000000')).rejects.toBeInstanceOf(
-				ValidationError
-			);
+			await expect(
+				confirmEnrolment(database.db, SECRET, user!.id, '000000', codeLanes.session(`enrol-${user!.id}`))
+			).rejects.toBeInstanceOf(ValidationError);
 		await expect(
-			confirmEnrolment(database.db, SECRET, user!.id, codeAt(keyOf(uri), new Date()))
+			confirmEnrolment(
+				database.db,
+				SECRET,
+				user!.id,
+				codeAt(keyOf(uri), new Date()),
+				codeLanes.session(`enrol-${user!.id}`)
+			)
 		).rejects.toBeInstanceOf(RateLimitedError);
 		expect(await hasSecondFactor(database.db, user!.id)).toBe(false);
 	});
@@ -105,15 +120,31 @@ describe(`the code after the password on ${driverName}`, () => {
 	it('accepts a fresh code once, and refuses it (or an older one) afterwards', async () => {
 		const { user, key } = await enrolled(later(-60));
 		const now = new Date();
-		expect(await verifySecondFactor(database.db, SECRET, user.id, codeAt(key, now), now)).toEqual({
+		expect(
+			await verifySecondFactor(
+				database.db,
+				SECRET,
+				user.id,
+				codeAt(key, now),
+				codeLanes.stranger(user.id),
+				now
+			)
+		).toMatchObject({
 			method: 'totp'
 		});
 		await expect(
-			verifySecondFactor(database.db, SECRET, user.id, codeAt(key, now), now)
+			verifySecondFactor(database.db, SECRET, user.id, codeAt(key, now), codeLanes.stranger(user.id), now)
 		).rejects.toBeInstanceOf(ValidationError);
 		// The code of the step before is still within the drift, but older than the one used: refused.
 		await expect(
-			verifySecondFactor(database.db, SECRET, user.id, codeAt(key, later(-30)), now)
+			verifySecondFactor(
+				database.db,
+				SECRET,
+				user.id,
+				codeAt(key, later(-30)),
+				codeLanes.stranger(user.id),
+				now
+			)
 		).rejects.toBeInstanceOf(ValidationError);
 	});
 
@@ -121,7 +152,9 @@ describe(`the code after the password on ${driverName}`, () => {
 		const { user, key } = await enrolled(later(-60));
 		const now = new Date();
 		const outcomes = await Promise.allSettled(
-			Array.from({ length: 4 }, () => verifySecondFactor(database.db, SECRET, user.id, codeAt(key, now), now))
+			Array.from({ length: 4 }, () =>
+				verifySecondFactor(database.db, SECRET, user.id, codeAt(key, now), codeLanes.stranger(user.id), now)
+			)
 		);
 		expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
 	});
@@ -129,21 +162,23 @@ describe(`the code after the password on ${driverName}`, () => {
 	it('takes each recovery code once, however it is typed', async () => {
 		const { user, codes } = await enrolled();
 		const typed = codes[3]!.toUpperCase().replaceAll('-', ' ');
-		expect(await verifySecondFactor(database.db, SECRET, user.id, typed)).toEqual({ method: 'recovery' });
-		await expect(verifySecondFactor(database.db, SECRET, user.id, codes[3]!)).rejects.toBeInstanceOf(
-			ValidationError
-		);
+		expect(
+			await verifySecondFactor(database.db, SECRET, user.id, typed, codeLanes.stranger(user.id))
+		).toMatchObject({ method: 'recovery', recoveryCodesLeft: 9 });
+		await expect(
+			verifySecondFactor(database.db, SECRET, user.id, codes[3]!, codeLanes.stranger(user.id))
+		).rejects.toBeInstanceOf(ValidationError);
 		expect((await twoFactorState(database.db, user.id)).recoveryCodesLeft).toBe(9);
 	});
 
 	it('stops answering after five wrong codes, even for the right one', async () => {
 		const { user, key } = await enrolled(later(-60));
 		for (let i = 0; i < 5; i++)
-			await expect(verifySecondFactor(database.db, SECRET, user.id, '000000')).rejects.toBeInstanceOf(
-				ValidationError
-			);
+			await expect(
+				verifySecondFactor(database.db, SECRET, user.id, '000000', codeLanes.stranger(user.id))
+			).rejects.toBeInstanceOf(ValidationError);
 		await expect(
-			verifySecondFactor(database.db, SECRET, user.id, codeAt(key, new Date()))
+			verifySecondFactor(database.db, SECRET, user.id, codeAt(key, new Date()), codeLanes.stranger(user.id))
 		).rejects.toBeInstanceOf(RateLimitedError);
 	});
 
@@ -152,12 +187,18 @@ describe(`the code after the password on ${driverName}`, () => {
 			.insert(users)
 			.values({ email: 'sans@exemple.fr', name: 'Sans', passwordHash: 'x' })
 			.returning();
-		await expect(verifySecondFactor(database.db, SECRET, user!.id, '123456')).rejects.toBeInstanceOf(
-			ValidationError
-		);
+		await expect(
+			verifySecondFactor(database.db, SECRET, user!.id, '123456', codeLanes.stranger(user!.id))
+		).rejects.toBeInstanceOf(ValidationError);
 		const { user: other, key } = await enrolled(later(-60));
 		await expect(
-			verifySecondFactor(database.db, 'autre-secret'.padEnd(64, 'y'), other.id, codeAt(key, new Date()))
+			verifySecondFactor(
+				database.db,
+				'autre-secret'.padEnd(64, 'y'),
+				other.id,
+				codeAt(key, new Date()),
+				codeLanes.stranger(other.id)
+			)
 		).rejects.toThrow();
 	});
 });
@@ -165,7 +206,7 @@ describe(`the code after the password on ${driverName}`, () => {
 describe(`removal on ${driverName}`, () => {
 	it('by its owner with a code, and by npm run admin when the phone is lost (in the audit trail)', async () => {
 		const { user, key } = await enrolled(later(-60));
-		await disableOwn(database.db, SECRET, user.id, codeAt(key, new Date()));
+		await disableOwn(database.db, SECRET, user, 'session-owner', codeAt(key, new Date()));
 		expect(await twoFactorState(database.db, user.id)).toEqual({
 			enabled: false,
 			since: null,

@@ -156,11 +156,7 @@ export async function purgeExpired(db: DbOrTx): Promise<number> {
  * The seconds until the rule lets one more attempt through, without spending one; null while open. For what a
  * page offers (the sign-in page's "reconnaître ce navigateur"), never to decide a secret check: those reserve.
  */
-export async function waitFor(
-	db: DbOrTx,
-	rule: Limit | SlowDown,
-	subject: string
-): Promise<number | null> {
+export async function waitFor(db: DbOrTx, rule: Limit | SlowDown, subject: string): Promise<number | null> {
 	if ('free' in rule) {
 		const memory = sql`make_interval(secs => ${rule.memorySeconds})`;
 		const delay = sql`(case when ${rateLimits.count} < ${rule.free} then 0 else least(power(2, ${rateLimits.count} - ${rule.free}), ${rule.maxDelaySeconds}) end)`;

@@ -97,7 +97,12 @@ export async function confirmTwoFactor(user: SessionUser, origin: ChangeOrigin, 
 	const { db, config, mail } = appDeps();
 	const lane = twoFactor.codeLanes.session(origin.sessionId);
 	const codes = await twoFactor.confirmEnrolment(db, config.signingSecret, user.id, code, lane);
-	notify(mail, user, 'second-factor-enabled', securityNotices.secondFactorEnabled(user.name, circumstancesOf(origin)));
+	notify(
+		mail,
+		user,
+		'second-factor-enabled',
+		securityNotices.secondFactorEnabled(user.name, circumstancesOf(origin))
+	);
 	return codes;
 }
 export async function disableTwoFactor(user: SessionUser, origin: ChangeOrigin, code: string) {
@@ -116,7 +121,12 @@ export async function regenerateRecoveryCodes(user: SessionUser, origin: ChangeO
 		twoFactor.codeLanes.session(origin.sessionId),
 		code
 	);
-	notify(mail, user, 'recovery-codes-renewed', securityNotices.recoveryCodesRenewed(user.name, circumstancesOf(origin)));
+	notify(
+		mail,
+		user,
+		'recovery-codes-renewed',
+		securityNotices.recoveryCodesRenewed(user.name, circumstancesOf(origin))
+	);
 	return codes;
 }
 /** Whether this admin must enrol before using the admin (ADMIN_2FA=required). */
@@ -132,7 +142,12 @@ export async function setAdminRole(targetId: string, isAdmin: boolean, admin: Ac
 	const changed = await administration.setAdminRole(db, targetId, isAdmin, admin);
 	if (changed) {
 		const target = await service.accountById(db, targetId);
-		const notice = securityNotices.adminRightsChanged(target.name, isAdmin, admin.email, circumstancesOf(origin));
+		const notice = securityNotices.adminRightsChanged(
+			target.name,
+			isAdmin,
+			admin.email,
+			circumstancesOf(origin)
+		);
 		notify(mail, target, isAdmin ? 'admin-granted' : 'admin-revoked', notice);
 	}
 	return changed;
@@ -173,7 +188,12 @@ export async function changePassword(
 ) {
 	const { db, mail } = appDeps();
 	const user = await service.changePassword(db, { ...change, sessionId: origin.sessionId });
-	notify(mail, user, 'password-changed', securityNotices.passwordChanged(user.name, 'profile', circumstancesOf(origin)));
+	notify(
+		mail,
+		user,
+		'password-changed',
+		securityNotices.passwordChanged(user.name, 'profile', circumstancesOf(origin))
+	);
 }
 export const validateSession = (token: string) => session.validateSessionToken(appDeps().db, token);
 export const purgeExpiredSessions = () => session.purgeExpiredSessions(appDeps().db);
@@ -195,7 +215,12 @@ export const passwordLinkState = (token: string) => service.passwordLinkState(ap
 export async function setPasswordWithLink(token: string, password: string, origin: SignInOrigin) {
 	const { db, mail } = appDeps();
 	const user = await service.setPasswordWithLink(db, token, password);
-	notify(mail, user, 'password-reset-done', securityNotices.passwordChanged(user.name, 'link', circumstancesOf(origin)));
+	notify(
+		mail,
+		user,
+		'password-reset-done',
+		securityNotices.passwordChanged(user.name, 'link', circumstancesOf(origin))
+	);
 	return user;
 }
 export const sendPasswordReset = (email: string, address: string) => {

@@ -297,7 +297,9 @@ export async function spendPendingSignIn(db: DbOrTx, hash: string, now: Date): P
 	const spent = await db
 		.update(pendingSignIns)
 		.set({ usedAt: now })
-		.where(and(eq(pendingSignIns.hash, hash), isNull(pendingSignIns.usedAt), gt(pendingSignIns.expiresAt, now)))
+		.where(
+			and(eq(pendingSignIns.hash, hash), isNull(pendingSignIns.usedAt), gt(pendingSignIns.expiresAt, now))
+		)
 		.returning({ hash: pendingSignIns.hash });
 	return spent.length === 1;
 }

@@ -35,14 +35,7 @@ export async function reauthenticate(
 ): Promise<void> {
 	try {
 		if ((await reauthenticationMethod(db, session.userId)) === 'code')
-			await verifySecondFactor(
-				db,
-				signingSecret,
-				session.userId,
-				secret,
-				codeLanes.session(session.id),
-				now
-			);
+			await verifySecondFactor(db, signingSecret, session.userId, secret, codeLanes.session(session.id), now);
 		else await verifyOwnPassword(db, { userId: session.userId, sessionId: session.id }, secret);
 	} catch (error) {
 		// The confirmation form has one field: the refusal goes under it.

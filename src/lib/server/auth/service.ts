@@ -254,7 +254,12 @@ export async function requestPasswordReset(
 
 /** Account deletion (RGPD) and re-authentication: the session's user types their password (its own budget). */
 export const verifyOwnPassword = (db: DbOrTx, who: { userId: string; sessionId: string }, password: string) =>
-	verifyCurrentPassword(db, who, password, () => new ValidationError({ password: ['Mot de passe incorrect.'] }));
+	verifyCurrentPassword(
+		db,
+		who,
+		password,
+		() => new ValidationError({ password: ['Mot de passe incorrect.'] })
+	);
 
 export const deleteUser = (db: DbOrTx, userId: string) => queries.deleteUser(db, userId);
 

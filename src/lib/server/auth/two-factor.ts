@@ -149,7 +149,11 @@ export async function renewRecoveryCodes(
 	await verifySecondFactor(db, signingSecret, user.id, code, lane);
 	return db.transaction(async (tx) => {
 		const codes = await replaceRecoveryCodes(tx, user.id);
-		await recordAudit(tx, user, { kind: 'user.recovery_codes_renewed', subjectType: 'user', subjectId: user.id });
+		await recordAudit(tx, user, {
+			kind: 'user.recovery_codes_renewed',
+			subjectType: 'user',
+			subjectId: user.id
+		});
 		return codes;
 	});
 }

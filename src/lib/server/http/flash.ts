@@ -27,7 +27,8 @@ export function takeFlash(cookies: Cookies): Flash | null {
 	cookies.delete(FLASH_COOKIE, options());
 	const [, key = '', count] = /^([\w-]{1,60})(?::(\d{1,3}))?$/.exec(value) ?? [];
 	if (!Object.hasOwn(FLASH_MESSAGES, key)) return null;
-	const message: { text: string | ((n: number) => string); link?: Flash['link'] } = FLASH_MESSAGES[key as FlashKey];
+	const message: { text: string | ((n: number) => string); link?: Flash['link'] } =
+		FLASH_MESSAGES[key as FlashKey];
 	const text = typeof message.text === 'function' ? message.text(Number(count ?? 0)) : message.text;
 	return { text, ...(message.link && { link: message.link }) };
 }

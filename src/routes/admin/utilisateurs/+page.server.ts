@@ -29,8 +29,7 @@ export const load: PageServerLoad = async (event) => {
  * it is kept, the admin confirms on /admin/confirmer, and it is carried out there — and each is in the audit trail
  * (its domain function writes it). The actions themselves are in http/admin-actions.ts.
  */
-async function onAccount(event: RequestEvent, name: AdminActionName) {
-	const admin = await requireAdmin(event);
+async function onAccount(event: RequestEvent, admin: auth.SessionUser, name: AdminActionName) {
 	// The body is read before a redirect to the confirmation: never leave it unread on a kept-alive connection.
 	const fields = await formFields(event.request);
 	return schemaAction(fields, userIdSchema, ['id'], async ({ id }) => {
@@ -41,8 +40,20 @@ async function onAccount(event: RequestEvent, name: AdminActionName) {
 }
 
 export const actions: Actions = {
-	grantAdmin: (event) => onAccount(event, 'grantAdmin'),
-	revokeAdmin: (event) => onAccount(event, 'revokeAdmin'),
-	removeSecondFactor: (event) => onAccount(event, 'removeSecondFactor'),
-	delete: (event) => onAccount(event, 'delete')
+	grantAdmin: async (event) => {
+		const admin = await requireAdmin(event);
+		return onAccount(event, admin, 'grantAdmin');
+	},
+	revokeAdmin: async (event) => {
+		const admin = await requireAdmin(event);
+		return onAccount(event, admin, 'revokeAdmin');
+	},
+	removeSecondFactor: async (event) => {
+		const admin = await requireAdmin(event);
+		return onAccount(event, admin, 'removeSecondFactor');
+	},
+	delete: async (event) => {
+		const admin = await requireAdmin(event);
+		return onAccount(event, admin, 'delete');
+	}
 };

@@ -4,7 +4,11 @@ import { letter } from './letter';
 import type { Circumstances } from './security-notices';
 
 const when = (at: Date) =>
-	new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(at);
+	new Intl.DateTimeFormat('fr-FR', {
+		dateStyle: 'long',
+		timeStyle: 'short',
+		timeZone: 'Europe/Paris'
+	}).format(at);
 
 /** To the former address, once the change is made: a change the owner did not make must not go unnoticed. */
 export function emailChanged(name: string, newEmail: string, c: Circumstances, theme: MailTheme = 'light') {

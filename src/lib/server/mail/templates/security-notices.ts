@@ -93,9 +93,7 @@ export const recoveryCodesRenewed = (name: string, c: Circumstances, theme: Mail
 	notice(
 		'Nouveaux codes de secours',
 		name,
-		[
-			'Dix nouveaux codes de secours ont été générés pour votre compte. Les anciens ne fonctionnent plus.'
-		],
+		['Dix nouveaux codes de secours ont été générés pour votre compte. Les anciens ne fonctionnent plus.'],
 		c,
 		theme
 	);

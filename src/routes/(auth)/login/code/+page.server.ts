@@ -17,15 +17,26 @@ import type { Actions, PageServerLoad } from './$types';
 /** Without a valid pending sign-in (none, used, expired, ended) there is nothing to complete: back to the password. */
 function backToPassword(event: Pick<RequestEvent, 'cookies' | 'url'>): never {
 	clearPendingSignIn(event.cookies);
-	redirect(303, `/login${event.url.search.replace(/[?&]recovery(=[^&]*)?/, '')}`);
+	const kept = new URLSearchParams(event.url.searchParams);
+	kept.delete('recovery');
+	redirect(303, `/login${kept.size ? `?${kept}` : ''}`);
 }
 
 export const load: PageServerLoad = async (event) => {
 	if (!(await auth.pendingSignInUser(pendingSignInOf(event.cookies)))) backToPassword(event);
+	const kept = new URLSearchParams(event.url.searchParams);
+	kept.delete('recovery');
+	const query = kept.size ? `?${kept}` : '';
+	kept.set('recovery', '1');
 	return {
 		form: await superValidate(zod4(secondFactorSchema)),
 		// « Utiliser un code de secours »: the same form, its own field label and keyboard.
-		recovery: event.url.searchParams.has('recovery')
+		recovery: event.url.searchParams.has('recovery'),
+		links: {
+			loginHref: `/login${query}`,
+			appHref: `/login/code${query}`,
+			recoveryHref: `/login/code?${kept}`
+		}
 	};
 };
 

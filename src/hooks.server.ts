@@ -207,6 +207,9 @@ export const handleError: HandleServerError = ({ error, event, status, message }
 	if (status === 404) return { message: 'Page introuvable' };
 	// The request's own id (server entry): the « Référence » shown to the visitor finds both log lines.
 	const id = event.request.headers.get(REQUEST_ID_HEADER) ?? crypto.randomUUID();
-	log.error('unhandled error', { id, status, method: event.request.method, route: event.route.id, error });
+	const where = { id, status, method: event.request.method, route: event.route.id };
+	// A client's mistake (405, 415, a malformed URI…) is theirs, not a fault of ours: a line without a stack.
+	if (status < 500) log.info('client error', { ...where, message });
+	else log.error('unhandled error', { ...where, error });
 	return { message: status >= 500 ? withReference('Erreur interne du serveur', id) : message, id };
 };

@@ -78,5 +78,8 @@ export const AUDIT_FIELDS: Record<string, string> = {
 	stored: 'Fichier',
 	isAdmin: 'Administrateur',
 	twoFactor: 'Double authentification',
-	subscriptionCancelled: 'Abonnement résilié'
+	subscriptionCancelled: 'Abonnement résilié',
+	rows: 'Lignes',
+	objects: 'Fichiers',
+	replaced: 'Données remplacées'
 };

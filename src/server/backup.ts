@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from '../lib/server/backup/backup';
+import { commandActor, recordAudit } from '../lib/server/audit/service';
 import { recordJobRun } from '../lib/server/db/job-runs';
 import { loadConfig } from '../lib/server/config';
 import { restrictNewFiles } from '../lib/server/private-files';
@@ -42,6 +43,15 @@ async function main(argv: string[]): Promise<number> {
 		if (partial && file) await rename(partial, file);
 		await recordJobRun(database.db, BACKUP_JOB, new Date(), describeBackup(summary, 'npm run backup'));
 		const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
+		// The whole database left through this command: the trail says so, as it does for the admin page.
+		await recordAudit(database.db, commandActor('npm run backup'), {
+			kind: 'backup.written_by_cli',
+			subjectType: 'backup',
+			changes: {
+				rows: { before: null, after: rows },
+				objects: { before: null, after: summary.objects.count }
+			}
+		});
 		const size = file ? ` (${megabytes((await stat(file)).size)})` : '';
 		console.error(
 			`Backup written${file ? ` to ${file}` : ''}${size}: ${rows} rows in ${Object.keys(summary.tables).length} ` +

@@ -6,6 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { commandActor, recordAudit } from '../lib/server/audit/service';
 import { InvalidArchiveError } from '../lib/server/backup/archive';
 import {
 	describeContents,
@@ -64,6 +65,15 @@ async function main(argv: string[]): Promise<number> {
 			console.error(`--force: replacing what is there now (${describeContents(before, storage.bucket)}).`);
 		}
 		const summary = await restoreBackup(open, verified, target, { force });
+		// After the archive's own trail is in place: the restore itself is its newest row.
+		await recordAudit(database.db, commandActor('npm run restore'), {
+			kind: 'backup.restored',
+			subjectType: 'backup',
+			changes: {
+				replaced: { before: null, after: !isEmpty(before) },
+				rows: { before: null, after: Object.values(summary.tables).reduce((a, b) => a + b, 0) }
+			}
+		});
 		console.error(
 			`Restored into ${database.driver} + ${storage.driver}: ` +
 				`${Object.values(summary.tables).reduce((a, b) => a + b, 0)} rows, ${summary.objects} objects, the signing secret` +

@@ -41,7 +41,7 @@ async function signOutAndPassword(page: Page, email: string) {
 }
 
 async function typeCode(page: Page, code: string) {
-	await page.getByLabel('Code', { exact: true }).fill(code);
+	await page.getByLabel(/^Code (à six chiffres|de secours)$/).fill(code);
 	await page.getByRole('button', { name: 'Vérifier' }).click();
 }
 

@@ -125,3 +125,23 @@ test(
 		}
 	}
 );
+
+test('a client’s mistake is logged at info, without a stack', async () => {
+	const server = await startIsolatedServer();
+	try {
+		// A method the page does not take, and a path SvelteKit cannot decode.
+		const wrongMethod = await fetch(`${server.url}/aide`, { method: 'PUT' });
+		expect(wrongMethod.status).toBe(405);
+		const malformed = await fetch(`${server.url}/cours/%E0%A4%A`);
+		expect(malformed.status).toBeGreaterThanOrEqual(400);
+		expect(malformed.status).toBeLessThan(500);
+		for (const response of [wrongMethod, malformed])
+			await requestLine(server, response.headers.get('x-request-id')!);
+		const lines = linesOf(server);
+		expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+		expect(server.output()).not.toMatch(/\n\s+at /);
+		expect(lines.some((l) => l.message === 'client error' && l.status === 405)).toBe(true);
+	} finally {
+		await server.stop();
+	}
+});

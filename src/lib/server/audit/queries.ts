@@ -1,7 +1,7 @@
 /** The audit trail's SQL, and nothing else: each function takes the database or a transaction. */
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { auditEvents } from '../db/schema';
+import { auditEvents, candidatures, leads, modules, users } from '../db/schema';
 
 export type NewAuditEvent = typeof auditEvents.$inferInsert;
 
@@ -31,9 +31,35 @@ export async function countAuditEvents(db: DbOrTx, filters: AuditFilters): Promi
 	return row?.n ?? 0;
 }
 
+/**
+ * What the page names a row's subject and actor by (issue "Trust, part 2", point 10): the account's name and
+ * e-mail, the module's title, the candidate's or the sender's name — read now, so null once it was deleted (the
+ * page then shows the id the row keeps).
+ */
+const subjectName = sql<string | null>`case ${auditEvents.subjectType}
+	when 'user' then (select ${users.name} || ' (' || ${users.email} || ')' from ${users} where ${users.id}::text = ${auditEvents.subjectId})
+	when 'module' then (select ${modules.title} from ${modules} where ${modules.id}::text = ${auditEvents.subjectId})
+	when 'candidature' then (select ${candidatures.firstName} || ' ' || ${candidatures.lastName} from ${candidatures} where ${candidatures.id}::text = ${auditEvents.subjectId})
+	when 'lead' then (select ${leads.name} from ${leads} where ${leads.id}::text = ${auditEvents.subjectId})
+	end`;
+const actorName = sql<
+	string | null
+>`(select ${users.name} from ${users} where ${users.id} = ${auditEvents.actorId})`;
+
 export const selectAuditEvents = (db: DbOrTx, filters: AuditFilters, limit: number, offset: number) =>
 	db
-		.select()
+		.select({
+			id: auditEvents.id,
+			at: auditEvents.at,
+			actorId: auditEvents.actorId,
+			actorEmail: auditEvents.actorEmail,
+			actorName,
+			kind: auditEvents.kind,
+			subjectType: auditEvents.subjectType,
+			subjectId: auditEvents.subjectId,
+			subjectName,
+			changes: auditEvents.changes
+		})
 		.from(auditEvents)
 		.where(auditWhere(filters))
 		.orderBy(desc(auditEvents.at), desc(auditEvents.id))

@@ -23,6 +23,12 @@ export type AdminActor = Actor & { id: string };
 /** `npm run admin`: whoever has a shell on the server. */
 export const CLI_ACTOR: Actor = { id: null, email: 'ligne de commande (npm run admin)' };
 
+/** Another operator command (`npm run backup`, `npm run restore`), named as the trail shows it. */
+export const commandActor = (command: string): Actor => ({
+	id: null,
+	email: `ligne de commande (${command})`
+});
+
 export type Changes = Record<string, { before: unknown; after: unknown }>;
 
 export interface AuditEntry {

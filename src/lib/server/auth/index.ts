@@ -181,6 +181,7 @@ export const setupFirstAdmin = (input: RegisterInput, address: string) =>
 	service.setupFirstAdmin(appDeps().db, input, address);
 export const adminState = () => service.adminState(appDeps().db);
 export const countUsers = () => service.countUsers(appDeps().db);
+export const accountById = (id: string) => service.accountById(appDeps().db, id);
 export const updateName = (userId: string, name: string) => service.updateName(appDeps().db, userId, name);
 export async function changePassword(
 	change: { userId: string; currentPassword: string; newPassword: string },

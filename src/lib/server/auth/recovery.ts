@@ -60,8 +60,14 @@ export async function recoverAdmin(
 		const promoted = !existing?.isAdmin;
 		if (promoted) await queries.setUserAdmin(tx, user.id, true);
 		const link = await issuePasswordLink(tx, user.id, created ? 'welcome' : 'reset', origin);
+		// What happened, said apart: a new admin, an account made admin, or only a link for an existing admin.
+		const kind = created
+			? 'admin.created_by_cli'
+			: promoted
+				? 'admin.promoted_by_cli'
+				: 'admin.password_link_by_cli';
 		await recordAudit(tx, CLI_ACTOR, {
-			kind: 'admin.created_by_cli',
+			kind,
 			subjectType: 'user',
 			subjectId: user.id,
 			changes: { isAdmin: { before: existing?.isAdmin ?? null, after: true } }

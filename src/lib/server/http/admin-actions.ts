@@ -35,3 +35,25 @@ export const ADMIN_ACTIONS = {
 } satisfies Record<string, ConfirmedAction>;
 
 export type AdminActionName = keyof typeof ADMIN_ACTIONS;
+
+/** What the confirmation page says it will do, by action. */
+const LABELS: Record<AdminActionName, string> = {
+	grantAdmin: 'rendre administrateur',
+	revokeAdmin: 'retirer les droits d’administrateur de',
+	removeSecondFactor: 'retirer la double authentification de',
+	delete: 'supprimer le compte de',
+	backup: 'télécharger la sauvegarde complète du site'
+};
+
+/** « Après confirmation : rendre administrateur Julien Morel (julien@…) », for the kept action. */
+export async function describeAdminAction(action: string, target: string): Promise<string | null> {
+	if (!Object.hasOwn(LABELS, action)) return null;
+	const label = LABELS[action as AdminActionName];
+	if (action === 'backup') return label;
+	try {
+		const account = await auth.accountById(target);
+		return `${label} ${account.name} (${account.email})`;
+	} catch {
+		return null;
+	}
+}

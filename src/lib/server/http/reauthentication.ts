@@ -81,11 +81,10 @@ export function deferUntilConfirmed(
 	redirect(303, confirmationUrl(back));
 }
 
-/** The kept action, when its cookie is this session's, unexpired and signed by us; removed either way. */
-function takeDeferred(cookies: Cookies, sessionId: string): { action: string; target: string } | null {
+/** The kept action, when its cookie is this session's, unexpired and signed by us. */
+export function peekDeferred(cookies: Cookies, sessionId: string): { action: string; target: string } | null {
 	const value = cookies.get(DEFERRED_COOKIE);
 	if (!value) return null;
-	cookies.delete(DEFERRED_COOKIE, cookieOptions());
 	const [action, target, expiresText, signature, ...rest] = value.split('.');
 	const expires = Number(expiresText);
 	if (!action || !target || !signature || rest.length || !(expires > Date.now())) return null;
@@ -95,6 +94,13 @@ function takeDeferred(cookies: Cookies, sessionId: string): { action: string; ta
 		signature
 	);
 	return valid ? { action, target } : null;
+}
+
+/** The kept action, read once: its cookie is removed either way. */
+function takeDeferred(cookies: Cookies, sessionId: string): { action: string; target: string } | null {
+	const deferred = peekDeferred(cookies, sessionId);
+	if (cookies.get(DEFERRED_COOKIE) !== undefined) cookies.delete(DEFERRED_COOKIE, cookieOptions());
+	return deferred;
 }
 
 /**

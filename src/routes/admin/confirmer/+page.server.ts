@@ -5,14 +5,17 @@ import { reauthenticationSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
 import { formFailure } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
-import { ADMIN_ACTIONS } from '$lib/server/http/admin-actions';
-import { afterConfirmation, carryOutDeferred } from '$lib/server/http/reauthentication';
+import { ADMIN_ACTIONS, describeAdminAction } from '$lib/server/http/admin-actions';
+import { afterConfirmation, carryOutDeferred, peekDeferred } from '$lib/server/http/reauthentication';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	const admin = await requireAdmin(event);
+	const deferred = peekDeferred(event.cookies, event.locals.session!.id);
 	return {
 		method: await auth.reauthenticationMethod(admin.id),
+		// What the confirmation will carry out, said before the password or code is typed.
+		pending: deferred && (await describeAdminAction(deferred.action, deferred.target)),
 		form: await superValidate(zod4(reauthenticationSchema))
 	};
 };

@@ -79,8 +79,3 @@ export async function spendAttempt<T>(
 	for (const lane of [...reserved, ...lanes]) await settle(db, lane);
 	return result;
 }
-
-/** Whether the lane has no room left now (without spending anything): what a page offers depends on it. */
-export async function isClosed(db: DbOrTx, lane: Lane): Promise<boolean> {
-	return (await rateLimit.waitFor(db, lane.rule, lane.subject)) !== null;
-}

@@ -151,29 +151,3 @@ export async function purgeExpired(db: DbOrTx): Promise<number> {
 		.returning({ key: rateLimits.key });
 	return deleted.length;
 }
-
-/**
- * The seconds until the rule lets one more attempt through, without spending one; null while open. For what a
- * page offers (the sign-in page's "reconnaître ce navigateur"), never to decide a secret check: those reserve.
- */
-export async function waitFor(db: DbOrTx, rule: Limit | SlowDown, subject: string): Promise<number | null> {
-	if ('free' in rule) {
-		const memory = sql`make_interval(secs => ${rule.memorySeconds})`;
-		const delay = sql`(case when ${rateLimits.count} < ${rule.free} then 0 else least(power(2, ${rateLimits.count} - ${rule.free}), ${rule.maxDelaySeconds}) end)`;
-		const [row] = await db
-			.select({
-				wait: sql<number>`ceil(extract(epoch from (${rateLimits.resetAt} - ${memory}) + make_interval(secs => ${delay}) - now()))::int`
-			})
-			.from(rateLimits)
-			.where(and(eq(rateLimits.key, keyOf(rule, subject)), gt(rateLimits.resetAt, sql`now()`)));
-		return row && row.wait > 0 ? row.wait : null;
-	}
-	const [row] = await db
-		.select({
-			count: rateLimits.count,
-			wait: sql<number>`ceil(extract(epoch from ${rateLimits.resetAt} - now()))::int`
-		})
-		.from(rateLimits)
-		.where(and(eq(rateLimits.key, keyOf(rule, subject)), gt(rateLimits.resetAt, sql`now()`)));
-	return row && row.count >= rule.max ? Math.max(1, row.wait) : null;
-}

@@ -14,11 +14,10 @@ import * as administration from './administration';
 import * as reauthentication from './reauthentication';
 import * as session from './session';
 import * as signInRules from './sign-in';
-import type { SessionUser } from './session';
+import type { SessionUser, SignInOrigin } from './session';
 import * as twoFactor from './two-factor';
 import { securityNotices } from '../mail';
 import { circumstancesOf, notify } from './notices';
-import type { SignInOrigin } from './session';
 
 export const register = (input: RegisterInput, address: string) =>
 	service.register(appDeps().db, input, address);
@@ -32,9 +31,6 @@ export async function signIn(email: string, password: string, address: string, d
 	const { user } = await signInRules.signIn(db, email, password, address, { secret, token: deviceToken });
 	return { user, deviceToken: issueDeviceToken(secret, user.email) };
 }
-/** Whether strangers are kept out of this account now: /login then offers to make this browser known. */
-export const strangersKeptOut = (email: string, address: string) =>
-	signInRules.strangersKeptOut(appDeps().db, email, address);
 /** Whether a sign-in of this account asks for a code after the password. */
 export const hasSecondFactor = (userId: string) => twoFactor.hasSecondFactor(appDeps().db, userId);
 /** The cookie's token between the password and the code (pending-sign-in.ts). */

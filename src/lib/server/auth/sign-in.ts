@@ -4,7 +4,7 @@
  * way in for the owner of an account that strangers keep slowed down: a link that makes a browser known.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { rules, spendAttempt, tryLane, isClosed, type Lane } from '../abuse/attempts';
+import { rules, spendAttempt, tryLane, type Lane } from '../abuse/attempts';
 import * as rateLimit from '../abuse/rate-limit';
 import type { Db, DbOrTx } from '../db';
 import { AppError, RateLimitedError } from '../errors';
@@ -81,12 +81,6 @@ export async function signIn(
 	);
 	return { user: signedIn, knownDevice };
 }
-
-/** Whether strangers are kept out of this account's sign-in now: the page then offers the device link. */
-export const strangersKeptOut = (db: DbOrTx, email: string, address: string) => {
-	const [addressLane, accountLane] = strangersLanes(email.trim().toLowerCase(), address);
-	return Promise.all([isClosed(db, addressLane!), isClosed(db, accountLane!)]).then(([a, b]) => a || b);
-};
 
 /** The password was right and the account has a second factor: the token of the code step. */
 export const beginSecondFactor = (db: DbOrTx, userId: string) => issuePendingSignIn(db, userId);

@@ -209,7 +209,7 @@ export const handleError: HandleServerError = ({ error, event, status, message }
 	const id = event.request.headers.get(REQUEST_ID_HEADER) ?? crypto.randomUUID();
 	const where = { id, status, method: event.request.method, route: event.route.id };
 	// A client's mistake (405, 415, a malformed URI…) is theirs, not a fault of ours: a line without a stack.
-	if (status < 500) log.info('client error', { ...where, message });
+	if (status < 500) log.info('client error', { ...where, reason: message });
 	else log.error('unhandled error', { ...where, error });
 	return { message: status >= 500 ? withReference('Erreur interne du serveur', id) : message, id };
 };

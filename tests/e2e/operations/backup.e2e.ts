@@ -79,6 +79,25 @@ test(
 		const anonymous = await fetch(`${source.url}/admin/sauvegarde/archive`, { redirect: 'manual' });
 		expect([303, 401, 403]).toContain(anonymous.status);
 
+		// It opens every account: the admin confirms their password first (issue "Trust, part 2", point 6).
+		const unconfirmed = await fetch(`${source.url}/admin/sauvegarde/archive`, {
+			headers: { cookie },
+			redirect: 'manual'
+		});
+		expect(unconfirmed.status).toBe(303);
+		expect(unconfirmed.headers.get('location')).toMatch(/^\/admin\/confirmer\?/);
+		const confirmed = await fetch(`${source.url}/admin/confirmer?redirectTo=%2Fadmin%2Fsauvegarde`, {
+			method: 'POST',
+			headers: {
+				cookie,
+				origin: source.url,
+				accept: 'text/html',
+				'content-type': 'application/x-www-form-urlencoded'
+			},
+			body: new URLSearchParams({ secret: admin.password }),
+			redirect: 'manual'
+		});
+		expect(confirmed.status).toBe(303);
 		const download = await fetch(`${source.url}/admin/sauvegarde/archive`, { headers: { cookie } });
 		expect(download.status).toBe(200);
 		expect(download.headers.get('content-type')).toBe('application/gzip');

@@ -129,18 +129,25 @@ test(
 test('a client’s mistake is logged at info, without a stack', async () => {
 	const server = await startIsolatedServer();
 	try {
-		// A method the page does not take, and a path SvelteKit cannot decode.
-		const wrongMethod = await fetch(`${server.url}/aide`, { method: 'PUT' });
-		expect(wrongMethod.status).toBe(405);
-		const malformed = await fetch(`${server.url}/cours/%E0%A4%A`);
-		expect(malformed.status).toBeGreaterThanOrEqual(400);
-		expect(malformed.status).toBeLessThan(500);
-		for (const response of [wrongMethod, malformed])
-			await requestLine(server, response.headers.get('x-request-id')!);
+		const form = { 'content-type': 'application/x-www-form-urlencoded', origin: server.url };
+		// A form posted to a page without actions (405), a form action sent JSON (415), an undecodable path (400).
+		const mistakes = [
+			await fetch(`${server.url}/aide`, { method: 'POST', headers: form, body: 'a=1' }),
+			await fetch(`${server.url}/login`, {
+				method: 'POST',
+				headers: { ...form, 'content-type': 'application/json' },
+				body: '{}'
+			}),
+			await fetch(`${server.url}/cours/%E0%A4%A`)
+		];
+		expect(mistakes.map((r) => r.status)).toEqual([405, 415, 400]);
+		for (const response of mistakes) await requestLine(server, response.headers.get('x-request-id')!);
 		const lines = linesOf(server);
 		expect(lines.filter((l) => l.level === 'error')).toEqual([]);
 		expect(server.output()).not.toMatch(/\n\s+at /);
-		expect(lines.some((l) => l.message === 'client error' && l.status === 405)).toBe(true);
+		expect(
+			lines.filter((l) => l.message === 'client error' && l.level === 'info').map((l) => l.status)
+		).toEqual([405, 415, 400]);
 	} finally {
 		await server.stop();
 	}

@@ -25,12 +25,12 @@ export const load: PageServerLoad = async (event) => {
 			uri: pending.uri
 		},
 		confirmForm: await superValidate(zod4(secondFactorSchema), { id: 'confirm' }),
-		disableForm: await superValidate(zod4(secondFactorSchema), { id: 'disable' }),
-		renewForm: await superValidate(zod4(secondFactorSchema), { id: 'renew' })
+		// One code field for both actions on an active factor (new recovery codes, or turning it off).
+		manageForm: await superValidate(zod4(secondFactorSchema), { id: 'manage' })
 	};
 };
 
-type CodeFormId = 'confirm' | 'disable' | 'renew';
+type CodeFormId = 'confirm' | 'manage';
 
 /**
  * Reads a code form and runs its task: the form (code emptied) and the task's result, or the failure to return —
@@ -76,7 +76,7 @@ export const actions: Actions = {
 	},
 	disable: async (event) => {
 		const user = requireUser(event);
-		const done = await withCode(event, 'disable', (code) =>
+		const done = await withCode(event, 'manage', (code) =>
 			auth.disableTwoFactor(user, changeOrigin(event), code)
 		);
 		if ('failure' in done) return done.failure;
@@ -86,7 +86,7 @@ export const actions: Actions = {
 	/** « Générer de nouveaux codes »: a code proves it is the owner; the ten new codes void the old ones. */
 	renew: async (event) => {
 		const user = requireUser(event);
-		const done = await withCode(event, 'renew', (code) =>
+		const done = await withCode(event, 'manage', (code) =>
 			auth.regenerateRecoveryCodes(user, changeOrigin(event), code)
 		);
 		if ('failure' in done) return done.failure;

@@ -13,7 +13,8 @@ export const FIX_FIELDS = 'Corrigez les champs signalés.';
 
 /** "Réessayez dans 12 minutes." */
 export function retryAfterText(seconds: number): string {
-	if (seconds < 90) return `Réessayez dans ${Math.max(1, seconds)} secondes.`;
+	if (seconds <= 1) return 'Réessayez dans une seconde.';
+	if (seconds < 90) return `Réessayez dans ${seconds} secondes.`;
 	return `Réessayez dans ${Math.ceil(seconds / 60)} minutes.`;
 }
 

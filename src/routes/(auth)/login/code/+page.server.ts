@@ -1,5 +1,5 @@
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
-import { setError, superValidate } from 'sveltekit-superforms';
+import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { secondFactorSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
@@ -55,11 +55,11 @@ export const actions: Actions = {
 		} catch (error) {
 			form.data.code = '';
 			if (error instanceof auth.PendingSignInEndedError) backToPassword(event);
-			// One message, under the field: a wrong code says nothing more.
-			if (error instanceof ValidationError) {
-				setError(form, 'code', Object.values(error.fieldErrors).flat());
-				return fail(400, { form });
-			}
+			// One message, beside the button: a wrong code says nothing more (no "fix the fields" on top of it).
+			if (error instanceof ValidationError)
+				return message(form, { type: 'error', text: Object.values(error.fieldErrors).flat().join(' ') }, {
+					status: 400
+				});
 			return formFailure(event, form, error);
 		}
 		await enterAfterSecondFactor(event, signedIn);

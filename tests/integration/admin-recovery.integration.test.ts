@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAdmins, passwordLinkFor, recoverAdmin } from '../../src/lib/server/auth/recovery';
 import { setPasswordWithLink } from '../../src/lib/server/auth/service';
 import { signIn } from '../helpers/sign-in';
+import { auditEvents, users } from '../../src/lib/server/db/schema';
 import { NotFoundError } from '../../src/lib/server/errors';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
@@ -34,6 +35,17 @@ describe(`admin recovery on ${driverName}`, () => {
 		expect(first).toMatchObject({ created: true, promoted: true });
 		const again = await recoverAdmin(database.db, 'membre@exemple.fr', origin);
 		expect(again).toMatchObject({ created: false, promoted: false });
+		// The trail says apart a creation and a mere link for an existing admin.
+		await database.db
+			.insert(users)
+			.values({ email: 'existant@exemple.fr', name: 'Existant', passwordHash: 'x' });
+		await recoverAdmin(database.db, 'existant@exemple.fr', origin);
+		const kinds = (await database.db.select().from(auditEvents).orderBy(auditEvents.at)).map((e) => e.kind);
+		expect(kinds.slice(-3)).toEqual([
+			'admin.created_by_cli',
+			'admin.password_link_by_cli',
+			'admin.promoted_by_cli'
+		]);
 	});
 
 	it('gives a reset link for an existing account, and a clear refusal for an unknown one', async () => {

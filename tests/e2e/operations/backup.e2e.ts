@@ -149,9 +149,17 @@ test(
 
 		const next = await startServer({ DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: target });
 		try {
-			await signIn(next.url);
+			const nextCookie = await signIn(next.url);
 			const served = Buffer.from(await (await fetch(`${next.url}/api/img/hero`)).arrayBuffer());
 			expect(served.equals(hero)).toBe(true);
+			// The trail brought back by the restore ends with the restores and the backup the commands made.
+			const trail = await (
+				await fetch(`${next.url}/admin/activite`, { headers: { cookie: nextCookie } })
+			).text();
+			expect(trail).toContain('Sauvegarde restaurée');
+			expect(trail).toContain('ligne de commande (npm run restore)');
+			expect(trail).toContain('Sauvegarde écrite en ligne de commande');
+			expect(trail).toContain('Sauvegarde téléchargée');
 		} finally {
 			expect(await next.stop()).toBe(0);
 		}

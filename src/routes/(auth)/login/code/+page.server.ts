@@ -57,9 +57,13 @@ export const actions: Actions = {
 			if (error instanceof auth.PendingSignInEndedError) backToPassword(event);
 			// One message, beside the button: a wrong code says nothing more (no "fix the fields" on top of it).
 			if (error instanceof ValidationError)
-				return message(form, { type: 'error', text: Object.values(error.fieldErrors).flat().join(' ') }, {
-					status: 400
-				});
+				return message(
+					form,
+					{ type: 'error', text: Object.values(error.fieldErrors).flat().join(' ') },
+					{
+						status: 400
+					}
+				);
 			return formFailure(event, form, error);
 		}
 		await enterAfterSecondFactor(event, signedIn);

@@ -1,23 +1,11 @@
 import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { PASSWORD, fillAndSubmit } from '../support/accounts';
-import { startIsolatedServer, type RunningServer } from '../support/server';
-import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
+import { useServerWithMailbox } from '../support/mailbox';
 import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
 
 test.describe.configure({ mode: 'serial' });
 
-let server: RunningServer;
-let smtp: RunningSmtp;
-let base: string;
-test.beforeAll(async () => {
-	smtp = await startSmtp();
-	server = await startIsolatedServer({ SMTP_URL: smtp.url, ADMIN_EMAIL: 'patron@atelier.test' });
-	base = server.url;
-});
-test.afterAll(async () => {
-	expect(await server.stop()).toBe(0);
-	await smtp.close();
-});
+const mailbox = useServerWithMailbox();
 
 const devis = {
 	name: 'Jean Dupont',
@@ -29,25 +17,25 @@ const devis = {
 };
 
 test('POST /api/devis stores the request, answers 201 { id } and notifies the admin', async ({ request }) => {
-	const response = await request.post(`${base}/api/devis`, { data: devis });
+	const response = await request.post(`${mailbox.base}/api/devis`, { data: devis });
 	expect(response.status()).toBe(201);
 	expect(Object.keys(await response.json())).toEqual(['id']);
-	const mails = await smtp.waitFor(2);
+	const mails = await mailbox.smtp.waitFor(2);
 	expect(mails.map((m) => m.envelopeTo[0]).sort()).toEqual(['jean@exemple.fr', 'patron@atelier.test']);
 });
 
 test('the API refuses a body over 64 KB (413) and a wrong content type (415)', async ({ request }) => {
-	const big = await request.post(`${base}/api/contact`, {
+	const big = await request.post(`${mailbox.base}/api/contact`, {
 		data: { ...devis, message: 'x'.repeat(65 * 1024) }
 	});
 	expect(big.status()).toBe(413);
-	const form = await request.post(`${base}/api/contact`, {
+	const form = await request.post(`${mailbox.base}/api/contact`, {
 		form: { name: 'A', email: 'a@exemple.fr', message: 'bonjour à vous' },
-		headers: { origin: base }
+		headers: { origin: mailbox.base }
 	});
 	expect(form.status()).toBe(415);
 	expect(form.headers()['content-type']).toContain('application/problem+json');
-	const broken = await request.post(`${base}/api/contact`, {
+	const broken = await request.post(`${mailbox.base}/api/contact`, {
 		data: '{"name":',
 		headers: { 'content-type': 'application/json' }
 	});
@@ -69,7 +57,7 @@ test('each invalid field is named in a 400 problem', async ({ request }) => {
 		['devis', { ...devis, projectType: 'piscine' }, 'projectType']
 	];
 	for (const [kind, body, field] of cases) {
-		const response = await request.post(`${base}/api/${kind}`, { data: body });
+		const response = await request.post(`${mailbox.base}/api/${kind}`, { data: body });
 		expect(response.status(), `${kind} ${field}`).toBe(400);
 		const problem = await response.json();
 		expect(Object.keys(problem.errors), `${kind} ${field}`).toEqual([field]);
@@ -81,8 +69,8 @@ test('a visitor fills /devis, sees the success message, and the request appears 
 	page,
 	browser
 }) => {
-	const before = smtp.received.length;
-	await page.goto(`${base}/devis`);
+	const before = mailbox.smtp.received.length;
+	await page.goto(`${mailbox.base}/devis`);
 	await page.getByLabel('Nom').fill('Camille Roux');
 	await page.getByLabel('Adresse e-mail').fill('camille@exemple.fr');
 	await page.getByLabel('Téléphone').fill('07 11 22 33 44');
@@ -93,17 +81,17 @@ test('a visitor fills /devis, sees the success message, and the request appears 
 	await page.waitForTimeout(MIN_FILL_MS + 200);
 	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
 	await expect(page.getByRole('status')).toContainText('Merci ! Votre demande est bien reçue');
-	await smtp.waitFor(before + 2);
+	await mailbox.smtp.waitFor(before + 2);
 
 	const admin = await browser.newPage();
-	await admin.goto(`${base}/setup-admin`);
+	await admin.goto(`${mailbox.base}/setup-admin`);
 	await fillAndSubmit(
 		admin,
 		{ Nom: 'Patron', 'Adresse e-mail': 'patron@atelier.test', 'Mot de passe': PASSWORD },
 		'Créer l’administrateur'
 	);
-	await expect(admin).toHaveURL(`${base}/admin`);
-	await admin.goto(`${base}/admin/demandes`);
+	await expect(admin).toHaveURL(`${mailbox.base}/admin`);
+	await admin.goto(`${mailbox.base}/admin/demandes`);
 	// The inbox opens on "à traiter", one dense row per lead, with the counts of every tab.
 	const tabs = admin.getByRole('navigation', { name: 'Onglets des demandes' });
 	await expect(tabs.getByRole('link', { name: /À traiter \d+/ })).toHaveAttribute('aria-current', 'page');
@@ -127,7 +115,7 @@ test('a visitor fills /devis, sees the success message, and the request appears 
 	await admin.getByRole('button', { name: 'Remettre à traiter' }).click();
 	await expect(admin.getByRole('status').first()).toContainText('à traiter');
 
-	const csv = await admin.request.get(`${base}/admin/demandes/export.csv`);
+	const csv = await admin.request.get(`${mailbox.base}/admin/demandes/export.csv`);
 	expect(csv.headers()['content-type']).toContain('text/csv');
 	expect(await csv.text()).toContain('Camille Roux');
 	await admin.close();
@@ -142,7 +130,7 @@ test('a form filled faster than a person could is kept as spam and e-mails no on
 	// submissions an address (service.ts submitLimit).
 	let robot: { name: string; email: string } | null = null;
 	for (let attempt = 1; attempt <= 3 && !robot; attempt++) {
-		await page.goto(`${base}/contact`, { waitUntil: 'domcontentloaded' });
+		await page.goto(`${mailbox.base}/contact`, { waitUntil: 'domcontentloaded' });
 		const issuedAt = Number((await page.locator('input[name="formToken"]').inputValue()).split('.')[0]);
 		const sender = { name: `Robot Rapide ${attempt}`, email: `robot-rapide-${attempt}@exemple.fr` };
 		await page.evaluate(({ name, email }) => {
@@ -165,7 +153,7 @@ test('a form filled faster than a person could is kept as spam and e-mails no on
 	// Were it taken, its e-mails would be on their way now: they leave before the answer does.
 	await page.waitForTimeout(1000);
 	const { name, email } = robot;
-	const aboutRobot = smtp.received.filter(
+	const aboutRobot = mailbox.smtp.received.filter(
 		(mail) => mail.envelopeTo.includes(email) || JSON.stringify(mail.parsed).includes(name)
 	);
 	expect(aboutRobot.map((mail) => `${mail.envelopeTo.join(', ')}: ${mail.parsed.subject}`)).toEqual([]);
@@ -174,7 +162,7 @@ test('a form filled faster than a person could is kept as spam and e-mails no on
 test('the contact form works without JavaScript', async ({ browser }) => {
 	const context = await browser.newContext({ javaScriptEnabled: false });
 	const page = await context.newPage();
-	await page.goto(`${base}/contact`);
+	await page.goto(`${mailbox.base}/contact`);
 	await page.getByLabel('Nom', { exact: true }).fill('Sans Script');
 	await page.getByLabel('Adresse e-mail').fill('noscript@exemple.fr');
 	await page.getByLabel('Votre message').fill('Bonjour, je voudrais un audit de mon site.');
@@ -185,7 +173,7 @@ test('the contact form works without JavaScript', async ({ browser }) => {
 });
 
 test('invalid input shows French errors on the form', async ({ page, pageProblems }) => {
-	await page.goto(`${base}/devis`);
+	await page.goto(`${mailbox.base}/devis`);
 	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
 	await expect(page.getByText('Indiquez votre nom.')).toBeVisible();
 	await expect(page.getByText('Indiquez la commune du chantier.')).toBeVisible();
@@ -198,9 +186,9 @@ for (const javaScriptEnabled of [true, false]) {
 	}) => {
 		const context = await browser.newContext({ javaScriptEnabled });
 		const page = await context.newPage();
-		await page.goto(`${base}/contact`);
+		await page.goto(`${mailbox.base}/contact`);
 		if (javaScriptEnabled) await page.locator('html[data-hydrated]').waitFor();
-		const before = smtp.received.length;
+		const before = mailbox.smtp.received.length;
 		// Distinct per variant: the same request twice would be a duplicate, rightly not notified again.
 		const who = javaScriptEnabled ? 'js' : 'nojs';
 		for (const round of [1, 2]) {
@@ -214,9 +202,9 @@ for (const javaScriptEnabled of [true, false]) {
 			await page.getByRole('link', { name: 'Faire une autre demande' }).click();
 			await expect(page.getByLabel('Nom', { exact: true })).toHaveValue('');
 			// Each request notifies the business and acknowledges the visitor: neither was taken for spam.
-			await smtp.waitFor(before + 2 * round);
+			await mailbox.smtp.waitFor(before + 2 * round);
 		}
-		const recipients = smtp.received.slice(before).flatMap((mail) => mail.envelopeTo);
+		const recipients = mailbox.smtp.received.slice(before).flatMap((mail) => mail.envelopeTo);
 		expect(recipients.filter((to) => /deux-fois-(no)?js-[12]@exemple\.fr/.test(to))).toHaveLength(2);
 		await context.close();
 	});

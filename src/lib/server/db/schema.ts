@@ -315,42 +315,37 @@ export const totpFactors = pgTable('totp_factors', {
 });
 
 /**
+ * A single-use token of an account, kept as its SHA-256 with its end of life: spent by the UPDATE that checks it
+ * (`used_at`), deleted by the daily maintenance once past its time.
+ */
+const singleUseTokens = (name: string) =>
+	pgTable(
+		name,
+		{
+			hash: text('hash').primaryKey(),
+			userId: uuid('user_id')
+				.notNull()
+				.references(() => users.id, { onDelete: 'cascade' }),
+			expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+			usedAt: timestamp('used_at', { withTimezone: true }),
+			createdAt: createdAt()
+		},
+		(t) => [index(`${name}_user_id_idx`).on(t.userId)]
+	);
+
+/**
  * Between the password and the code (issue "Trust, part 2", point 5): the cookie holds a random token, only its
  * SHA-256 is here. Spent by the sign-in it completes, and deleted by a password change or reset, so that it is
  * single use and bound to the password that opened it. A row is needed: a signed token alone could be made by
  * anyone holding SIGNING_SECRET (a backup archive), and could not be spent.
  */
-export const pendingSignIns = pgTable(
-	'pending_sign_ins',
-	{
-		hash: text('hash').primaryKey(),
-		userId: uuid('user_id')
-			.notNull()
-			.references(() => users.id, { onDelete: 'cascade' }),
-		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-		usedAt: timestamp('used_at', { withTimezone: true }),
-		createdAt: createdAt()
-	},
-	(t) => [index('pending_sign_ins_user_id_idx').on(t.userId)]
-);
+export const pendingSignIns = singleUseTokens('pending_sign_ins');
 
 /**
  * "Reconnaître ce navigateur" (issue "Trust, part 2", point 3): a single-use link, e-mailed to the owner while
  * strangers keep the account's sign-in slowed down, that makes the browser which opens it a known one.
  */
-export const deviceLinks = pgTable(
-	'device_links',
-	{
-		hash: text('hash').primaryKey(),
-		userId: uuid('user_id')
-			.notNull()
-			.references(() => users.id, { onDelete: 'cascade' }),
-		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-		usedAt: timestamp('used_at', { withTimezone: true }),
-		createdAt: createdAt()
-	},
-	(t) => [index('device_links_user_id_idx').on(t.userId)]
-);
+export const deviceLinks = singleUseTokens('device_links');
 
 /** One-time recovery codes (ten per enrolment), stored as SHA-256: each opens one sign-in when the phone is lost. */
 export const recoveryCodes = pgTable(

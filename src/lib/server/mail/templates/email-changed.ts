@@ -1,14 +1,7 @@
 import { company } from '$content/agency/company';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
-import type { Circumstances } from './security-notices';
-
-const when = (at: Date) =>
-	new Intl.DateTimeFormat('fr-FR', {
-		dateStyle: 'long',
-		timeStyle: 'short',
-		timeZone: 'Europe/Paris'
-	}).format(at);
+import { circumstanceRows, type Circumstances } from './security-notices';
 
 /** To the former address, once the change is made: a change the owner did not make must not go unnoticed. */
 export function emailChanged(name: string, newEmail: string, c: Circumstances, theme: MailTheme = 'light') {
@@ -19,11 +12,7 @@ export function emailChanged(name: string, newEmail: string, c: Circumstances, t
 			paragraphs: [
 				`Votre compte utilise désormais l’adresse ${newEmail} : c’est elle qui sert à vous connecter.`
 			],
-			rows: [
-				['Quand', `${when(c.at)} (heure de Paris)`],
-				['Appareil', c.device],
-				['Réseau', c.network]
-			],
+			rows: circumstanceRows(c),
 			after: [`Ce n’était pas vous ? Écrivez-nous sans attendre à ${company.email}.`]
 		},
 		theme

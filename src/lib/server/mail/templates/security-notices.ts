@@ -23,7 +23,8 @@ const when = (at: Date) =>
 		timeZone: 'Europe/Paris'
 	}).format(at);
 
-const rowsOf = (c: Circumstances): [string, string | null][] => [
+/** The « Quand / Appareil / Réseau » rows every security e-mail carries. */
+export const circumstanceRows = (c: Circumstances): [string, string | null][] => [
 	['Quand', `${when(c.at)} (heure de Paris)`],
 	['Appareil', c.device],
 	['Réseau', c.network]
@@ -39,7 +40,7 @@ function notice(
 	theme: MailTheme,
 	after: string[] = [NOT_YOU]
 ) {
-	return letter({ subject, heading: `Bonjour ${name},`, paragraphs, rows: rowsOf(c), after }, theme);
+	return letter({ subject, heading: `Bonjour ${name},`, paragraphs, rows: circumstanceRows(c), after }, theme);
 }
 
 export const secondFactorEnabled = (name: string, c: Circumstances, theme: MailTheme = 'light') =>
@@ -173,7 +174,7 @@ export function deviceLink(name: string, link: string, c: Circumstances, theme: 
 			paragraphs: [
 				'De nombreux essais de mot de passe visent votre compte, et sa connexion est ralentie pour les navigateurs inconnus. Pour vous connecter tout de même, ouvrez ce lien dans le navigateur que vous utilisez :'
 			],
-			rows: rowsOf(c),
+			rows: circumstanceRows(c),
 			button: { href: link, label: 'Reconnaître ce navigateur' },
 			after: [
 				'Ce lien sert une seule fois et reste valable 15 minutes. Il ne connecte pas : votre mot de passe (et votre code, si la double authentification est active) vous seront demandés ensuite.',

@@ -40,7 +40,10 @@ function notice(
 	theme: MailTheme,
 	after: string[] = [NOT_YOU]
 ) {
-	return letter({ subject, heading: `Bonjour ${name},`, paragraphs, rows: circumstanceRows(c), after }, theme);
+	return letter(
+		{ subject, heading: `Bonjour ${name},`, paragraphs, rows: circumstanceRows(c), after },
+		theme
+	);
 }
 
 export const secondFactorEnabled = (name: string, c: Circumstances, theme: MailTheme = 'light') =>

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 
 interface Service {
 	image?: string;
+	entrypoint?: string | string[];
 	build?: unknown;
 	profiles?: string[];
 	environment?: Record<string, string | number | boolean | null>;
@@ -16,6 +17,8 @@ interface Service {
 
 export interface ComposeInputs {
 	compose: string;
+	/** .env.example's text (its values: a required setting must be left empty there). */
+	envExampleText?: string;
 	/** Variables the README documents (its configuration table and reverse-proxy section). */
 	documented: string[];
 	/** Variables .env.example lists, set or commented out. */
@@ -31,8 +34,14 @@ function seconds(duration: string | undefined): number {
 	return match ? Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0) : 0;
 }
 
-export function composeProblems({ compose, documented, envExample }: ComposeInputs): string[] {
+/** What compose must refuse to start without. */
+const REQUIRED_SETTINGS = ['ORIGIN', 'MAIL_FROM', 'ADMIN_EMAIL'];
+
+export function composeProblems({ compose, documented, envExample, envExampleText = '' }: ComposeInputs): string[] {
 	const problems: string[] = [];
+	const envExampleValues = new Map(
+		[...envExampleText.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!.trim()])
+	);
 	const file = parse(compose) as { services: Record<string, Service> };
 	const services = Object.entries(file.services ?? {});
 	const app = file.services?.app;
@@ -88,6 +97,19 @@ export function composeProblems({ compose, documented, envExample }: ComposeInpu
 			if (SECRET.test(variable) && appEnv[variable] !== '') problems.push(`the app may receive ${name}'s ${variable}`);
 		}
 	}
+
+	// Where the site is, who e-mails come from and who reads the leads: required, never a default (a lead announced
+	// to no-reply@<host> is a lead lost), and empty in .env.example so that the requirement fires.
+	for (const variable of REQUIRED_SETTINGS) {
+		const value = String(appEnv[variable] ?? '');
+		if (!value.startsWith(`\${${variable}:?`) || value === `\${${variable}:?}`)
+			problems.push(`${variable} is not required with a message`);
+		if (envExampleValues.get(variable)) problems.push(`.env.example pre-fills ${variable}`);
+	}
+	// The `tls` profile's proxy refuses to start without its domain.
+	const proxy = file.services?.proxy;
+	if (proxy && !/\[ -n "\$\$SITE_DOMAIN" \] \|\| \{ echo "[^"]+" >&2; exit 1; \}/.test(JSON.stringify(proxy.entrypoint ?? '').replaceAll('\\"', '"')))
+		problems.push('the tls proxy starts without SITE_DOMAIN');
 
 	if (seconds(app.stop_grace_period) <= APP_DRAIN_SECONDS)
 		problems.push(`stop_grace_period does not cover the app's drain (${APP_DRAIN_SECONDS} s)`);

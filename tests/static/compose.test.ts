@@ -14,7 +14,8 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const real: ComposeInputs = {
 	compose: read('docker/compose.yaml'),
 	documented: documentedVariables(read('README.md')),
-	envExample: envExampleVariables(read('.env.example'))
+	envExample: envExampleVariables(read('.env.example')),
+	envExampleText: read('.env.example')
 };
 const broken = (from: string, to: string): ComposeInputs => {
 	expect(real.compose).toContain(from);
@@ -81,5 +82,18 @@ describe('docker/compose.yaml', () => {
 	it('refuses a variable that compose reads and .env.example does not list', () => {
 		const envExample = real.envExample.filter((name) => name !== 'GARAGE_ADMIN_TOKEN');
 		expect(composeProblems({ ...real, envExample })).toContain('.env.example does not list GARAGE_ADMIN_TOKEN');
+	});
+
+	it('refuses to start without the site’s address, its sender and the leads’ recipient, and tls without a domain', () => {
+		for (const variable of ['ORIGIN', 'MAIL_FROM', 'ADMIN_EMAIL']) {
+			const required = new RegExp(`${variable}: \\$\\{${variable}:\\?[^}]*\\}`).exec(real.compose)![0];
+			expect(composeProblems(broken(required, `${variable}: \${${variable}:-}`))).toContain(
+				`${variable} is not required with a message`
+			);
+			expect(
+				composeProblems({ ...real, envExampleText: real.envExampleText!.replace(`${variable}=`, `${variable}=x@y.fr`) })
+			).toContain(`.env.example pre-fills ${variable}`);
+		}
+		expect(composeProblems(broken('[ -n "$$SITE_DOMAIN" ] || ', ''))).toContain('the tls proxy starts without SITE_DOMAIN');
 	});
 });

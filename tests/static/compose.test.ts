@@ -96,4 +96,12 @@ describe('docker/compose.yaml', () => {
 		}
 		expect(composeProblems(broken('[ -n "$$SITE_DOMAIN" ] || ', ''))).toContain('the tls proxy starts without SITE_DOMAIN');
 	});
+
+	it('runs Garage so that what it acknowledges survives a power cut, with metadata snapshots', () => {
+		const garage = read('docker/garage.toml');
+		expect(garage).toMatch(/^replication_factor = 1$/m);
+		expect(garage).toMatch(/^metadata_fsync = true$/m);
+		expect(garage).toMatch(/^data_fsync = true$/m);
+		expect(garage).toMatch(/^metadata_auto_snapshot_interval = "\d+h"$/m);
+	});
 });

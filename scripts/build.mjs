@@ -7,7 +7,7 @@
 // `--tests` builds into .cache/test-build (scripts/build-dir.mjs), beside a server that runs from build/.
 // `--if-stale` builds only when the sources changed since the last build (CI's second test step reuses the first's).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildDir as configuredBuildDir, buildState, root, stampOf, TEST_BUILD_DIR } from './build-dir.mjs';
 
@@ -57,6 +57,13 @@ if (ours.length) {
 
 await import('./build-server.mjs');
 writeFileSync(path.join(buildDir, 'build.log'), output);
+// What /healthz, the start line and backups say of this build: the version and the commit it was built from.
+const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8' });
+const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+writeFileSync(
+	path.join(buildDir, 'release.json'),
+	JSON.stringify({ version, commit: commit.status === 0 ? commit.stdout.trim() : 'unknown' }) + '\n'
+);
 writeFileSync(stampOf(buildDir), new Date().toISOString() + '\n');
 
 function sizeOf(dir) {

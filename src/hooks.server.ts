@@ -1,4 +1,6 @@
 import type { Handle, HandleServerError, RequestEvent, ServerInit } from '@sveltejs/kit';
+import { isDatabaseUnavailable } from '$lib/server/db/unavailable';
+import { outageAnswer } from '$lib/server/http/outage';
 import { sequence } from '@sveltejs/kit/hooks';
 import { building } from '$app/environment';
 import * as auth from '$lib/server/auth';
@@ -64,7 +66,14 @@ const authenticate: Handle = async ({ event, resolve }) => {
 	event.locals.session = null;
 	const token = event.cookies.get(sessionCookieName(config.origin));
 	if (token) {
-		const result = await auth.validateSession(token);
+		let result;
+		try {
+			result = await auth.validateSession(token);
+		} catch (error) {
+			// The session cannot be read while the database is out: the documented 503, not a 500 per request.
+			if (isDatabaseUnavailable(error)) return outageAnswer(event, error);
+			throw error;
+		}
 		if (result.session) {
 			event.locals.user = result.user;
 			event.locals.session = result.session;

@@ -12,6 +12,7 @@ import { REQUEST_ID_HEADER, trackRequest } from '../lib/server/http/request-log'
 import { batchOutputLines, log, setLogLevel } from '../lib/server/log';
 import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
+import { appRelease } from '../lib/server/version';
 import { boundHeapGrowth } from './heap';
 import { admitBody } from './request-bodies';
 import { answerStripeWebhook } from './stripe-webhook';
@@ -73,7 +74,11 @@ async function main() {
 	server.keepAliveTimeout = 65_000;
 
 	server.listen(config.port, config.host, () => {
-		log.info('listening', { url: `http://${config.host}:${config.port}`, origin: config.origin.origin });
+		log.info('listening', {
+			url: `http://${config.host}:${config.port}`,
+			origin: config.origin.origin,
+			...appRelease()
+		});
 	});
 
 	let stopping = false;

@@ -4,6 +4,6 @@ import * as system from '$lib/server/system';
 
 export async function GET() {
 	if (await system.databaseAnswers())
-		return json({ status: 'ok' }, { headers: { 'cache-control': 'no-store' } });
+		return json({ status: 'ok', ...system.release() }, { headers: { 'cache-control': 'no-store' } });
 	return problem(503, 'Base de données injoignable', { headers: { 'cache-control': 'no-store' } });
 }

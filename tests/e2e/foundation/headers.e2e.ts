@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 
 const fixedHeaders = {
@@ -69,7 +70,13 @@ test('a cached page carries every header, and its policy matches the nonce in it
 test('an API response carries every header', async ({ request }) => {
 	const response = await request.get('/healthz');
 	expect(response.status()).toBe(200);
-	expect(await response.json()).toEqual({ status: 'ok' });
+	// The release that answers: package.json's version and the commit the build was made from.
+	const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+	expect(await response.json()).toEqual({
+		status: 'ok',
+		version,
+		commit: expect.stringMatching(/^[0-9a-f]{12}$/)
+	});
 	expectSecurityHeaders(response.headers());
 });
 

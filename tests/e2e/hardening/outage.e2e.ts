@@ -1,10 +1,12 @@
 /**
  * With the database gone, public forms answer 503 with Retry-After, the no-JavaScript form keeps what was typed,
- * and the pages' images still show (issue "Hardening", point 10). A server database is needed to pull it away
- * from under the running app.
+ * and the pages' images still show (issue "Hardening", point 10); a signed-in visitor gets the 503 page too, and the
+ * log says the outage once and its end once (issue "Durable and upgradable", point 5). A server database is needed
+ * to pull it away from under the running app.
  */
 import { expect, test } from '../support/fixtures';
 import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
+import postgres from 'postgres';
 import { startServer } from '../support/server';
 
 test(
@@ -62,6 +64,73 @@ test(
 		} finally {
 			await context.close();
 			await server.stop();
+		}
+	}
+);
+
+test(
+	'a signed-in visitor gets the 503 page during an outage, and the log says it once, then once that it is back',
+	{ tag: '@drivers' },
+	async () => {
+		test.skip(!serverUrl, 'needs DATABASE_URL: the test drops the server database under the running app');
+		const database = await createEmptyPostgresDatabase();
+		const server = await startServer({ DATABASE_URL: database.url });
+		try {
+			const registered = await fetch(`${server.url}/register`, {
+				method: 'POST',
+				headers: {
+					origin: server.url,
+					accept: 'text/html',
+					'content-type': 'application/x-www-form-urlencoded'
+				},
+				body: new URLSearchParams({
+					name: 'Claire',
+					email: 'claire@exemple.fr',
+					password: 'une phrase de passe solide'
+				}),
+				redirect: 'manual'
+			});
+			expect(registered.status).toBe(303);
+			const cookie = registered.headers
+				.getSetCookie()
+				.map((c) => c.split(';')[0])
+				.join('; ');
+			expect((await fetch(`${server.url}/profil`, { headers: { cookie } })).status).toBe(200);
+
+			await database.drop();
+			for (let i = 0; i < 20; i++) {
+				const page = await fetch(`${server.url}/profil`, { headers: { cookie, accept: 'text/html' } });
+				expect(page.status).toBe(503);
+				expect(Number(page.headers.get('retry-after'))).toBeGreaterThan(0);
+				expect(await page.text()).toContain('momentanément indisponible');
+				const api = await fetch(`${server.url}/api/admin/site-images`, { headers: { cookie } });
+				expect(api.status).toBe(503);
+				expect(api.headers.get('content-type')).toContain('application/problem+json');
+			}
+
+			// The database comes back (empty: enough for the probe that looks for it).
+			const name = new URL(database.url).pathname.slice(1);
+			const admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
+			await admin.unsafe(`create database ${name}`);
+			await admin.end();
+			const lines = () =>
+				server
+					.output()
+					.split('\n')
+					.filter((line) => line.startsWith('{'))
+					.map((line) => JSON.parse(line) as { level: string; message: string; outageMs?: number });
+			await expect
+				.poll(() => lines().some((l) => l.message === 'database back'), { timeout: 15_000 })
+				.toBe(true);
+			expect(lines().filter((l) => l.message === 'database unavailable')).toHaveLength(1);
+			expect(lines().filter((l) => l.message === 'database back')).toEqual([
+				expect.objectContaining({ level: 'info', outageMs: expect.any(Number) })
+			]);
+			expect(lines().filter((l) => l.level === 'error')).toEqual([]);
+			expect(lines().filter((l) => /^listening/.test(l.message)).length).toBeLessThanOrEqual(3);
+		} finally {
+			await server.stop();
+			await database.drop();
 		}
 	}
 );

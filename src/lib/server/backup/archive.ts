@@ -38,6 +38,8 @@ export interface BackupHeader {
 	formatVersion: number;
 	/** Atelier's version (package.json) that wrote it. */
 	appVersion: string;
+	/** The commit that version was built from ("unknown" without a build's release.json); absent before 0.2.0. */
+	appCommit?: string;
 	createdAt: string;
 	source: { database: 'pglite' | 'postgres'; storage: 'fs' | 's3'; bucket: string };
 	/** The last schema migration applied to the database it was made from. */

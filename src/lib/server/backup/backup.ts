@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import type { Database } from '../db';
 import { appliedMigrations, shippedMigrations } from '../db/migrate';
 import type { Storage } from '../storage';
-import { appVersion } from '../version';
+import { appRelease } from '../version';
 import {
 	ArchiveWriter,
 	FORMAT,
@@ -49,7 +49,8 @@ export async function writeBackup(source: BackupSource, output: Writable): Promi
 		const header: BackupHeader = {
 			format: FORMAT,
 			formatVersion: FORMAT_VERSION,
-			appVersion: appVersion(),
+			appVersion: appRelease().version,
+			appCommit: appRelease().commit,
 			createdAt: new Date().toISOString(),
 			source: { database: database.driver, storage: storage.driver, bucket: storage.bucket },
 			migration: {

@@ -141,6 +141,8 @@ export class ReaderCache {
 		}
 	}
 
+	private listened = false;
+
 	/** Hears the other instances' changes (PostgreSQL only; a no-op without a client). */
 	async listen(client: postgres.Sql | null): Promise<void> {
 		if (!client) return;
@@ -152,7 +154,10 @@ export class ReaderCache {
 			() => {
 				this.catalogue.clear();
 				this.completed.clear();
-				log.info('listening for course changes', { channel: CHANNEL });
+				// postgres.js calls this at each attempt to listen again after an outage, many times a second:
+				// said once at start, and then only at debug (the outage's own lines are db/outage.ts's).
+				(this.listened ? log.debug : log.info)('listening for course changes', { channel: CHANNEL });
+				this.listened = true;
 			}
 		);
 	}

@@ -6,6 +6,7 @@ import { isHttpError, isRedirect, type RequestEvent, type RequestHandler } from 
 import type { z } from 'zod';
 import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
 import { OUTAGE_MESSAGE } from '$lib/messages';
+import { databaseLost } from '../db/outage';
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { log } from '../log';
 import { DEFAULT_BODY_LIMIT } from './body-limits';
@@ -41,8 +42,8 @@ export function problemPartsFor(error: unknown, request: { method: string; path:
 	}
 	if (isHttpError(error)) return problemParts(error.status, error.body.message);
 	if (isDatabaseUnavailable(error)) {
-		// Every request says so while the outage lasts: once a minute is enough to know.
-		log.warnRepeating('database-unavailable', 'database unavailable', { ...request, error });
+		// One line when it is lost, one when it is back (db/outage.ts): not one per request.
+		databaseLost(error, request);
 		return problemParts(503, OUTAGE_MESSAGE, {
 			headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) }
 		});

@@ -1,10 +1,10 @@
 /** Maps typed domain errors onto a superform: field errors under their fields, the rest as a form message. */
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { message, setError, type SuperValidated } from 'sveltekit-superforms';
+import { databaseLost } from '../db/outage';
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { FIX_FIELDS, OUTAGE_MESSAGE, tooManyAttempts } from '$lib/messages';
 import { AppError, RateLimitedError, ValidationError } from '../errors';
-import { log } from '../log';
 import { fieldErrors } from './api';
 import type { z } from 'zod';
 
@@ -35,7 +35,7 @@ export function formFailure<F extends AnyForm>(
 	}
 	// An outage: the form comes back with what was typed, and the visitor is told to try again shortly.
 	if (isDatabaseUnavailable(error)) {
-		log.warnRepeating('database-unavailable', 'database unavailable', { error });
+		databaseLost(error);
 		event.setHeaders({ 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) });
 		return message(form, { type: 'error', text: OUTAGE_MESSAGE }, { status: 503 as 400 }) as never;
 	}

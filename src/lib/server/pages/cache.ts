@@ -152,6 +152,8 @@ let notifier: postgres.Sql | null = null;
  * Listens for purges made by other instances. postgres.js re-establishes the LISTEN after a dropped
  * connection; on PGlite (one process) purges stay in-process.
  */
+let purgeListened = false;
+
 export async function startPurgeListener(client: postgres.Sql | null): Promise<void> {
 	if (!client) return;
 	notifier = client;
@@ -160,7 +162,11 @@ export async function startPurgeListener(client: postgres.Sql | null): Promise<v
 		(path) => {
 			if (registry.cachedPaths().has(path)) pageCache.purgeLocal(path);
 		},
-		() => log.info('listening for page purges', { channel: CHANNEL })
+		() => {
+			// Called again at each attempt to listen after an outage: said once, then only at debug.
+			(purgeListened ? log.debug : log.info)('listening for page purges', { channel: CHANNEL });
+			purgeListened = true;
+		}
 	);
 }
 

@@ -49,3 +49,6 @@ export const siteMode = () => config.siteMode;
 
 /** The site's public address (ORIGIN), for absolute links. */
 export const origin = () => config.origin;
+
+/** The running release: version and commit (/healthz, the start line). */
+export { appRelease as release } from '../version';

@@ -2,7 +2,7 @@
  * Fixed-window counters kept in PostgreSQL, so that every instance sees the same counts. One atomic upsert per
  * hit; a window that has ended starts again at 1.
  */
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { rateLimits } from '../db/schema';
 import { RateLimitedError } from '../errors';
@@ -78,12 +78,19 @@ export async function take(db: DbOrTx, limit: Limit, subject: string): Promise<n
 	return Math.max(1, row?.wait ?? 1);
 }
 
-/** Gives back one place taken by `take` (an attempt that turned out right counts for nothing). */
+/**
+ * Gives back one place taken by `take` (an attempt that turned out right counts for nothing); the last place
+ * given back removes the row, so that a right attempt leaves no trace.
+ */
 export async function giveBack(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
-	await db
+	const key = keyOf(limit, subject);
+	const lowered = await db
 		.update(rateLimits)
-		.set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
-		.where(and(eq(rateLimits.key, keyOf(limit, subject)), gt(rateLimits.resetAt, sql`now()`)));
+		.set({ count: sql`${rateLimits.count} - 1` })
+		.where(and(eq(rateLimits.key, key), gt(rateLimits.count, 1), gt(rateLimits.resetAt, sql`now()`)))
+		.returning({ count: rateLimits.count });
+	if (!lowered.length)
+		await db.delete(rateLimits).where(and(eq(rateLimits.key, key), lte(rateLimits.count, 1)));
 }
 
 /**

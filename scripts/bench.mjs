@@ -21,6 +21,11 @@ if (wanted('pages')) {
 	await benchPages();
 }
 
+if (wanted('leads')) {
+	const { benchLeads } = await import('../bench/leads.mjs');
+	await benchLeads();
+}
+
 if (wanted('memory')) {
 	const { benchMemory } = await import('../bench/memory.mjs');
 	await benchMemory();

@@ -18,6 +18,7 @@ import { lazy } from '../lazy';
 import { onShutdown } from '../lifecycle';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { lockDataDir } from './data-dir-lock';
+import { DurableNodeFS, fsyncTree } from './durable-fs';
 import { applyMigrations, migrationSteps, shippedMigrations } from './migrate';
 import { preparingStatementsOnPglite } from './pglite-prepared';
 import { preparingStatements } from './prepared';
@@ -66,9 +67,17 @@ export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenO
 		const dataDir = path.dirname(pgliteDir);
 		mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
 		lock = lockDataDir(dataDir, purpose);
-		if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) createEmbeddedDatabase(pgliteDir);
+		if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) {
+			createEmbeddedDatabase(pgliteDir);
+			// Made by a process of its own without flushing: on disk before anything is acknowledged from it.
+			fsyncTree(pgliteDir);
+		}
 	}
-	const client = new PGlite(pgliteDir ?? undefined, { startParams: EMBEDDED_START_PARAMS });
+	const client = new PGlite({
+		// In a folder, through a file system whose fsync reaches the disk (durable-fs.ts); in memory for tests.
+		...(pgliteDir ? { fs: new DurableNodeFS(pgliteDir) } : {}),
+		startParams: EMBEDDED_START_PARAMS
+	});
 	// A statement parsed once and run in one exchange with the engine, not six (pglite-prepared.ts).
 	const db = drizzlePglite(preparingStatementsOnPglite(client), { schema }) as unknown as Db;
 	return {
@@ -89,11 +98,17 @@ export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenO
 /**
  * The embedded database serves one small site in one process, yet PGlite starts with PostgreSQL's server sizes
  * (128 MB of shared buffers, 100 connections). Sized down for what it does here; measured in `npm run bench`
- * (part memory) and the README. The first flags are PGlite's own defaults, which giving any replaces.
+ * (part memory) and the README. The first flags are PGlite's own defaults, which giving any replaces — but `-F`,
+ * which would turn fsync off (tests/integration/durability.integration.test.ts fails on it).
  */
-const EMBEDDED_START_PARAMS = [
-	...['--single', '-F', '-O', '-j'],
+export const EMBEDDED_START_PARAMS = [
+	// PGlite's defaults without `-F` (which turns fsync off): what the database acknowledges reaches the disk.
+	...['--single', '-O', '-j'],
 	...[
+		'fsync=on',
+		'synchronous_commit=on',
+		// Emscripten's fdatasync does nothing; its fsync reaches the disk through durable-fs.ts.
+		'wal_sync_method=fsync',
 		'search_path=public',
 		'exit_on_error=false',
 		'log_checkpoints=false',

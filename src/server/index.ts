@@ -74,7 +74,8 @@ async function main() {
 	server.keepAliveTimeout = 65_000;
 
 	server.listen(config.port, config.host, () => {
-		log.info('listening', {
+		// Whatever LOG_LEVEL says: the one line that says the server is up (and, below, that it stopped).
+		log.lifecycle('listening', {
 			url: `http://${config.host}:${config.port}`,
 			origin: config.origin.origin,
 			...appRelease()
@@ -99,7 +100,7 @@ async function main() {
 			// E-mails sent after their answers (a lead's notification) finish before the database closes.
 			await settleBackgroundTasks(5_000);
 			await runShutdownHooks();
-			log.info('stopped');
+			log.lifecycle('stopped');
 			process.exit(0);
 		});
 		// Keep-alive connections with no request in flight would hold close() open for their idle timeout.

@@ -149,7 +149,23 @@ function writeRepeating(
 	write(level, message, suppressed > 0 ? { ...fields, suppressed } : fields);
 }
 
+/**
+ * The lines an operator needs whatever LOG_LEVEL hides (the server is up, the server stopped): written at `info`
+ * with `lifecycle: true`, past the level's threshold.
+ */
+function writeLifecycle(message: string, fields: Fields = {}) {
+	const entry = {
+		time: new Date().toISOString(),
+		level: 'info',
+		message,
+		lifecycle: true,
+		...(clean(fields) as Fields)
+	};
+	writeOut(JSON.stringify(entry));
+}
+
 export const log = {
+	lifecycle: writeLifecycle,
 	debug: (message: string, fields?: Fields) => write('debug', message, fields),
 	info: (message: string, fields?: Fields) => write('info', message, fields),
 	warn: (message: string, fields?: Fields) => write('warn', message, fields),

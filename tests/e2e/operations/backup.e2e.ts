@@ -5,7 +5,7 @@
  * restored server signs its admin in and serves the same image.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -174,4 +174,34 @@ test('restore refuses a damaged archive and changes nothing', { tag: '@drivers' 
 	expect(result.status).toBe(1);
 	expect(result.stderr).toContain('Nothing was changed');
 	expect(command('restore', [], { DATA_DIR: path.join(work, 'data') }).status).toBe(2);
+});
+
+test('npm run backup runs the built command and writes nothing under the application’s folder', async () => {
+	const work = mkdtempSync(path.join(tmpdir(), 'atelier-backup-cmd-'));
+	const buildFolder = path.dirname(serverEntry);
+	const snapshot = () =>
+		readdirSync(buildFolder, { recursive: true, withFileTypes: true })
+			.filter((entry) => entry.isFile())
+			.map((entry) => {
+				const file = path.join(entry.parentPath, entry.name);
+				return `${file} ${statSync(file).mtimeMs}`;
+			})
+			.sort();
+	const before = snapshot();
+	const archive = path.join(work, 'nuit.tar.gz');
+	const run = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', archive], {
+		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: path.join(work, 'data') },
+		encoding: 'utf8',
+		timeout: 120_000
+	});
+	expect(run.status, run.stderr).toBe(0);
+	expect(existsSync(archive)).toBe(true);
+	expect(snapshot()).toEqual(before);
+	// Without a build, it says what to do instead of building over the application.
+	const unbuilt = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', archive], {
+		env: { ...process.env, ATELIER_BUILD_DIR: path.join(work, 'no-build') },
+		encoding: 'utf8'
+	});
+	expect(unbuilt.status).toBe(1);
+	expect(unbuilt.stderr).toContain('npm run build');
 });

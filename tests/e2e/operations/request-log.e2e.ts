@@ -88,16 +88,26 @@ test('each request has one line: its route, status, duration and id, and nothing
 	}
 });
 
-test('LOG_LEVEL=warn leaves out the request lines; a bad LOG_LEVEL is refused at start', async () => {
+test('LOG_LEVEL=warn leaves out the request lines but says when the server is up and stopped; a bad LOG_LEVEL is refused', async () => {
 	const quiet = await startServer({ DATABASE_URL: '', LOG_LEVEL: 'warn' });
 	try {
 		const page = await fetch(`${quiet.url}/contact`);
 		expect(page.status).toBe(200);
 		await new Promise((resolve) => setTimeout(resolve, 300));
-		expect(linesOf(quiet).filter((l) => l.level === 'info' || l.level === 'debug')).toEqual([]);
+		// Nothing at info but the line that says the server is up (and, once stopped, the one that says so).
+		expect(
+			linesOf(quiet)
+				.filter((l) => l.level === 'info' || l.level === 'debug')
+				.map((l) => l.message)
+		).toEqual(['listening']);
 	} finally {
 		await quiet.stop();
 	}
+	expect(
+		linesOf(quiet)
+			.filter((l) => l.level === 'info')
+			.map((l) => l.message)
+	).toEqual(['listening', 'stopped']);
 	await expect(startServer({ DATABASE_URL: '', LOG_LEVEL: 'bavard' })).rejects.toThrow(
 		/LOG_LEVEL: must be one of "debug", "info", "warn", "error"/
 	);

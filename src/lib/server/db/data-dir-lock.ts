@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { log } from '../log';
 import { PRIVATE_FILE_MODE } from '../private-files';
 
 export const LOCK_FILE = 'atelier.lock';
@@ -107,6 +108,14 @@ export function lockDataDir(dataDir: string, purpose = 'server'): DataDirLock {
 		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 		const holder = liveHolder(file);
 		if (holder) throw new DataDirLockedError(dataDir, holder);
+		// Said, so that an operator who finds a crash in the log also finds that its lock was taken over.
+		const stale = readHolder(file);
+		log.warn('stale DATA_DIR lock taken over', {
+			dataDir,
+			previous: stale
+				? { pid: stale.pid, host: stale.host, purpose: stale.purpose, startedAt: stale.startedAt }
+				: null
+		});
 		const next = `${file}.${mine.token}`;
 		writeFileSync(next, content, { mode: PRIVATE_FILE_MODE });
 		renameSync(next, file);

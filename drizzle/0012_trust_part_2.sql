@@ -1,3 +1,11 @@
+CREATE TABLE "app_releases" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"version" text NOT NULL,
+	"commit" text NOT NULL,
+	"migration" text NOT NULL,
+	"at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "device_links" (
 	"hash" text PRIMARY KEY NOT NULL,
 	"user_id" uuid NOT NULL,

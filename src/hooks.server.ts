@@ -7,6 +7,7 @@ import * as auth from '$lib/server/auth';
 import { deleteSessionCookie, sessionCookieName, setSessionCookie } from '$lib/server/http/session-cookie';
 import { config } from '$lib/server/config';
 import { database } from '$lib/server/db';
+import { NewerSchemaError } from '$lib/server/db/migrate';
 import { bodyLimit, declaredLength, payloadTooLarge } from '$lib/server/http/body-limits';
 import {
 	MIN_COMPRESSIBLE_BYTES,
@@ -38,7 +39,16 @@ export const init: ServerInit = async () => {
 	// Building and prerendering run this too: no migration, no LISTEN, no timers then.
 	if (building) return;
 	setLogLevel(config.logLevel);
-	await database.migrate();
+	try {
+		await database.migrate();
+	} catch (error) {
+		// An older build on a database a newer one migrated: said plainly, and no start (nothing was changed).
+		if (error instanceof NewerSchemaError) {
+			log.error('start refused: the database is newer than this build', { reason: error.message });
+			process.exit(1);
+		}
+		throw error;
+	}
 	log.info('database ready', { driver: database.driver });
 	// Pages and sign-in work without the bucket: say so in the log, and let /readyz tell the load balancer.
 	void system.readiness().then(({ checks }) => {

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isHealthy, openDatabase, schema, type DbOrTx } from '../../src/lib/server/db';
 import { isDatabaseUnavailable } from '../../src/lib/server/db/unavailable';
+import { NewerSchemaError, shippedMigrations } from '../../src/lib/server/db/migrate';
+import { appRelease } from '../../src/lib/server/version';
 import { builtOnce } from '../../src/lib/server/db/built-once';
 import { preparingStatementsOnPglite } from '../../src/lib/server/db/pglite-prepared';
 import { createEmptyPostgresDatabase, createTestDatabase, driverName, serverUrl } from '../helpers/database';
@@ -31,6 +33,37 @@ describe(`database on ${driverName}`, () => {
 		expect(tables).toEqual(expect.arrayContaining(['sessions', 'site_images', 'users']));
 		await database.migrate();
 		expect(await tablesOf(database.db)).toEqual(tables);
+	});
+
+	it('names each migration it applies, records the release, and refuses a database a newer release migrated', async () => {
+		const logged: string[] = [];
+		const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void logged.push(String(line)));
+		let database;
+		try {
+			database = await createTestDatabase();
+		} finally {
+			spy.mockRestore();
+		}
+		opened.push(database);
+		const applied = logged.map((l) => JSON.parse(l)).filter((l) => l.message === 'migration applied');
+		expect(applied.map((l) => l.tag)).toEqual(shippedMigrations().map((m) => m.tag));
+		const releases = await database.db.select().from(schema.appReleases);
+		expect(releases).toEqual([
+			expect.objectContaining({ version: appRelease().version, migration: shippedMigrations().at(-1)!.tag })
+		]);
+
+		// A later release migrated it further, then this one starts on it: refused, naming both, nothing run.
+		await database.db.execute(
+			sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-the-future', ${String(Date.now() + 86_400_000)})`
+		);
+		await database.db
+			.insert(schema.appReleases)
+			.values({ version: '9.1.0', commit: 'abcdef012345', migration: '0042_later' });
+		const refused = await database.migrate().catch((error: unknown) => error);
+		expect(refused).toBeInstanceOf(NewerSchemaError);
+		expect((refused as Error).message).toContain('9.1.0, commit abcdef012345');
+		expect((refused as Error).message).toContain(`this one (${appRelease().version}`);
+		expect((refused as Error).message).toContain('npm run restore');
 	});
 
 	it('reads and writes through the one typed db', async () => {

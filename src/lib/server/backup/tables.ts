@@ -54,7 +54,7 @@ export const schemaTables: string[] = Object.values(schema)
 	.map((table) => getTableName(table as PgTable));
 
 /** Rows that say nothing about the business: a database holding only these counts as empty. */
-export const OPERATIONAL_TABLES = new Set(['rate_limits', 'job_runs']);
+export const OPERATIONAL_TABLES = new Set(['rate_limits', 'job_runs', 'app_releases']);
 
 const identifier = (name: string) => sql.raw(`"public"."${name.replaceAll('"', '""')}"`);
 

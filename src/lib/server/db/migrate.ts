@@ -7,35 +7,83 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type postgres from 'postgres';
 import { installRoot } from '../install-root';
+import { log } from '../log';
+import { appRelease, type Release } from '../version';
 
 /** Any stable 64-bit number: it names the lock that serialises migrations across instances (and restores). */
 export const MIGRATION_LOCK_ID = 7_346_129_001n;
 
 export const migrationsFolder = path.join(installRoot, 'drizzle');
 
+/** The database was migrated by a newer release than this one: starting would run old code on a newer schema. */
+export class NewerSchemaError extends Error {
+	constructor(
+		readonly newer: { version: string; commit: string } | null,
+		readonly mine: Release,
+		readonly unknownMigrations: number
+	) {
+		super(
+			`This database was migrated by a newer Atelier (${newer ? `${newer.version}, commit ${newer.commit}` : 'a later version'}) ` +
+				`than this one (${mine.version}, commit ${mine.commit}): it holds ${unknownMigrations} migration(s) this version does not know. ` +
+				`Nothing was changed. Start ${newer ? newer.version : 'that version'} again, or restore the backup taken before the upgrade ` +
+				'(npm run restore -- <file> --force, docs/operations.md) to run this one.'
+		);
+	}
+}
+
 /**
  * Applies the committed migrations under drizzle/. On PostgreSQL a session-level advisory lock, held on a
  * dedicated connection, makes instances that start together wait for each other instead of racing to create
- * the same tables; the second one then finds nothing left to do.
+ * the same tables; the second one then finds nothing left to do. A database that a newer release migrated is
+ * refused before anything runs; each migration applied is logged, and the release that applied it recorded.
  */
 export async function applyMigrations(
 	db: PgDatabase<PgQueryResultHKT, Record<string, unknown>>,
 	client: postgres.Sql | null
 ): Promise<void> {
+	const migrateWith = async (migrate: () => Promise<void>) => {
+		const shipped = shippedMigrations();
+		const before = await appliedMigrations(db);
+		const newestShipped = shipped.at(-1)?.folderMillis ?? 0;
+		const unknown = before.filter((m) => m.when > newestShipped);
+		if (unknown.length) throw new NewerSchemaError(await lastRelease(db), appRelease(), unknown.length);
+		await migrate();
+		const added = shipped.filter((m) => !before.some((b) => b.when === m.folderMillis));
+		for (const migration of added) log.info('migration applied', { tag: migration.tag });
+		if (added.length) {
+			const { version, commit } = appRelease();
+			const tag = added.at(-1)!.tag;
+			await db.execute(
+				sql`insert into app_releases (version, commit, migration) values (${version}, ${commit}, ${tag})`
+			);
+		}
+	};
 	if (!client) {
 		// @ts-expect-error the migrator wants the driver-specific type; the object is that driver's.
-		await migratePglite(db, { migrationsFolder });
+		await migrateWith(() => migratePglite(db, { migrationsFolder }));
 		return;
 	}
 	const lockConnection = await client.reserve();
 	try {
 		await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK_ID.toString()}::bigint)`;
 		// @ts-expect-error as above
-		await migratePostgres(db, { migrationsFolder });
+		await migrateWith(() => migratePostgres(db, { migrationsFolder }));
 	} finally {
 		await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK_ID.toString()}::bigint)`.catch(() => {});
 		lockConnection.release();
 	}
+}
+
+/** The release that last migrated the database, when one recorded itself (0.2.0 and later). */
+async function lastRelease(db: Executor): Promise<{ version: string; commit: string } | null> {
+	const [exists] = rowsOf<{ present: boolean }>(
+		await db.execute(sql`select to_regclass('public.app_releases') is not null as present`)
+	);
+	if (!exists?.present) return null;
+	const [row] = rowsOf<{ version: string; commit: string }>(
+		await db.execute(sql`select version, commit from app_releases order by at desc limit 1`)
+	);
+	return row ?? null;
 }
 
 /** Where drizzle's migrator records what it applied (its defaults, which we keep). */

@@ -399,3 +399,16 @@ export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type SiteImage = typeof siteImages.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;
+
+/**
+ * Which release migrated the database, and to what (issue "Durable and upgradable", point 3): an older build that
+ * finds a migration it does not know refuses to start and names the release that made it.
+ */
+export const appReleases = pgTable('app_releases', {
+	id: uuid('id').primaryKey().defaultRandom(),
+	version: text('version').notNull(),
+	commit: text('commit').notNull(),
+	/** The newest migration applied by that release (its tag). */
+	migration: text('migration').notNull(),
+	at: timestamp('at', { withTimezone: true }).notNull().defaultNow()
+});

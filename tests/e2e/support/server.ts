@@ -3,7 +3,7 @@
  * DATA_DIR, and waits until /healthz answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,13 +21,6 @@ export interface RunningServer {
 }
 
 /** The tests' own build of the server (scripts/build-dir.mjs), never the build/ a running server uses. */
-/**
- * Where the servers' DATA_DIRs go: a memory file system when the machine has one. The embedded database flushes
- * every commit to the disk (db/durable-fs.ts, tested on disk by durability.integration.test.ts); on tmpfs a flush
- * costs nothing, so the suite measures the behaviour, not this machine's disk.
- */
-const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-
 export const serverEntry = path.join(process.env.ATELIER_BUILD_DIR || 'build', 'server.js');
 
 /** The servers' logs: files, so that a passing run prints nothing of them (test-results/ is ignored by git). */
@@ -50,7 +43,7 @@ export async function startServer(
 	{ waitFor = true, umask }: { waitFor?: boolean; umask?: string } = {}
 ): Promise<RunningServer> {
 	const port = await freePort();
-	const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(SCRATCH, 'atelier-e2e-'));
+	const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'atelier-e2e-'));
 	const url = `http://127.0.0.1:${port}`;
 	// With `umask`, started from a shell that sets it first, as a careless service manager would.
 	const [command, args] = umask

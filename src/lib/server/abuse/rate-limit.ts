@@ -110,15 +110,9 @@ export interface SlowDown {
 
 /**
  * Reserves one attempt, atomically: the row is locked by the upsert, so N simultaneous attempts are counted one
- * after the other and only those the pace allows get through. Throws RateLimitedError (with the wait) otherwise.
- * Reserve before the expensive or sensitive check (hashing a password), not after.
+ * after the other and only those the pace allows get through. Null when reserved, else the seconds to wait.
+ * Secret checks reserve through abuse/attempts.ts, before the expensive or sensitive check, not after.
  */
-export async function reserveAttempt(db: DbOrTx, rule: SlowDown, subject: string): Promise<void> {
-	const wait = await reserveSlowed(db, rule, subject);
-	if (wait !== null) throw new RateLimitedError(wait);
-}
-
-/** `reserveAttempt`'s reservation: null when reserved, else the seconds to wait. */
 export async function reserveSlowed(db: DbOrTx, rule: SlowDown, subject: string): Promise<number | null> {
 	const memory = sql`make_interval(secs => ${rule.memorySeconds})`;
 	const lastAttempt = sql`(${rateLimits.resetAt} - ${memory})`;

@@ -7,7 +7,6 @@
  * form posted from the admin's page (same-origin, SvelteKit's CSRF check) sets the cookie.
  */
 import { redirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
-import { getRequestEvent } from '$app/server';
 import type { FlashKey } from '$lib/messages';
 import * as auth from '../auth';
 import { config } from '../config';
@@ -30,12 +29,6 @@ export const afterConfirmation = (redirectTo: string | null) =>
 
 export const isRecentlyConfirmed = (event: ReauthEvent) =>
 	!!event.locals.session && auth.isRecentlyReauthenticated(event.locals.session);
-
-/** Call after `requireAdmin`: passes when the session re-authenticated within ten minutes, else redirects. */
-export function requireRecentAuthentication(event: ReauthEvent = getRequestEvent()): void {
-	if (isRecentlyConfirmed(event)) return;
-	redirect(303, confirmationUrl(event.url));
-}
 
 // ——— The action kept across the confirmation ———
 

@@ -18,7 +18,8 @@ const config = {
 		// What a deployment edits to make the site its own (company, texts, legal pages, the showcase business):
 		// one folder, outside the code.
 		alias: { $content: 'src/content' },
-		adapter: adapter({ out: process.env.ATELIER_BUILD_DIR || 'build', precompress: true }),
+		// scripts/build.mjs names the folder; a bare `vite build` writes aside, never into a build a server runs.
+		adapter: adapter({ out: process.env.ATELIER_BUILD_DIR || '.cache/vite-build', precompress: true }),
 		// SvelteKit adds a per-response nonce to script-src; hooks.server.ts merges it into the full policy
 		// built from configuration (src/lib/server/http/security-headers.ts), so inline scripts need no 'unsafe-inline'.
 		csp: { mode: 'nonce', directives: { 'script-src': ['self'] } },

@@ -1,5 +1,11 @@
-// `npm run build`: the SvelteKit app (vite + adapter-node), then our server entry around it, then a stamp that
-// `npm start` compares with the sources' modification times.
+// `npm run build`: the SvelteKit app (vite + adapter-node), then our server entry around it and the migrations it
+// ships, then a stamp that `npm start` compares with the sources' modification times.
+//
+// It builds into a folder of its own, builds/<version>-<commit> (scripts/releases.mjs), and then makes it current
+// by switching the `build` link: a server running meanwhile keeps serving the build it started from until it is
+// restarted, and the previous builds stay (`npm run rollback`). `--no-switch` leaves the current build as it is
+// (`npm run upgrade` switches once the old server has stopped). ATELIER_BUILD_DIR builds into that folder instead
+// (the image, the tests).
 //
 // It prints a short summary, not vite's 700 lines (`--verbose` for those; the whole log is kept in
 // <out>/build.log). A warning about our own code (a file under src/) fails the build; what bundled dependencies
@@ -7,15 +13,42 @@
 // `--tests` builds into .cache/test-build (scripts/build-dir.mjs), beside a server that runs from build/.
 // `--if-stale` builds only when the sources changed since the last build (CI's second test step reuses the first's).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeFileSync
+} from 'node:fs';
 import path from 'node:path';
 import { buildDir as configuredBuildDir, buildState, root, stampOf, TEST_BUILD_DIR } from './build-dir.mjs';
+import {
+	adoptFolder,
+	BUILDS,
+	currentBuild,
+	freeName,
+	headCommit,
+	pruneBuilds,
+	runningServers,
+	switchTo
+} from './releases.mjs';
 
 if (process.argv.includes('--tests')) process.env.ATELIER_BUILD_DIR = TEST_BUILD_DIR;
-const buildDir = configuredBuildDir();
-if (process.argv.includes('--if-stale') && buildState(buildDir) === 'fresh') {
-	console.log(`build: ${path.relative(root, buildDir) || '.'}/ is up to date`);
+const versioned = !process.env.ATELIER_BUILD_DIR;
+const switching = versioned && !process.argv.includes('--no-switch');
+if (process.argv.includes('--if-stale') && buildState(configuredBuildDir()) === 'fresh') {
+	console.log(`build: ${path.relative(root, configuredBuildDir()) || '.'}/ is up to date`);
 	process.exit(0);
+}
+// A versioned build is made under a name no server can be using, and renamed to its own once complete.
+const buildDir = versioned ? path.join(BUILDS, `.partial-${process.pid}`) : configuredBuildDir();
+if (versioned) {
+	rmSync(buildDir, { recursive: true, force: true });
+	mkdirSync(BUILDS, { recursive: true });
+	process.env.ATELIER_BUILD_DIR = buildDir;
 }
 const verbose = process.argv.includes('--verbose');
 const started = Date.now();
@@ -56,15 +89,42 @@ if (ours.length) {
 }
 
 await import('./build-server.mjs');
+// Its own migrations: a build started again later (a rollback) never applies a newer release's.
+rmSync(path.join(buildDir, 'drizzle'), { recursive: true, force: true });
+cpSync(path.join(root, 'drizzle'), path.join(buildDir, 'drizzle'), { recursive: true });
 writeFileSync(path.join(buildDir, 'build.log'), output);
 // What /healthz, the start line and backups say of this build: the version and the commit it was built from.
-const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8' });
-const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
-writeFileSync(
-	path.join(buildDir, 'release.json'),
-	JSON.stringify({ version, commit: commit.status === 0 ? commit.stdout.trim() : 'unknown' }) + '\n'
-);
+const release = {
+	version: JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version,
+	commit: headCommit()
+};
+writeFileSync(path.join(buildDir, 'release.json'), JSON.stringify(release) + '\n');
 writeFileSync(stampOf(buildDir), new Date().toISOString() + '\n');
+
+let finalDir = buildDir;
+let switchNote = '';
+if (versioned) {
+	const name = freeName(release);
+	finalDir = path.join(BUILDS, name);
+	renameSync(buildDir, finalDir);
+	if (switching) switchNote = makeCurrent(name);
+	pruneBuilds();
+}
+
+/** Switches `build` to the new build; a plain build/ folder (0.2.0 and before) is adopted first if nothing runs it. */
+function makeCurrent(name) {
+	if (currentBuild()?.name === null) {
+		const servers = runningServers();
+		if (servers.length)
+			return (
+				`; build/ is a folder a running server uses (pid ${servers.map((s) => s.pid).join(', ')}), left as it is: ` +
+				'`npm run upgrade` makes the new build current'
+			);
+		adoptFolder();
+	}
+	switchTo(name);
+	return '; now current (a running server keeps its own until restarted)';
+}
 
 function sizeOf(dir) {
 	let bytes = 0;
@@ -77,12 +137,13 @@ function sizeOf(dir) {
 	return { bytes, files };
 }
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
-const client = sizeOf(path.join(buildDir, 'client'));
-const server = sizeOf(path.join(buildDir, 'server'));
+const client = sizeOf(path.join(finalDir, 'client'));
+const server = sizeOf(path.join(finalDir, 'server'));
 const seconds = Math.round((Date.now() - started) / 1000);
 console.log(
-	`build: ${path.relative(process.cwd(), buildDir) || '.'}/ in ${seconds} s — server ${mb(server.bytes)}, ` +
+	`build: ${path.relative(process.cwd(), finalDir) || '.'}/ in ${seconds} s — server ${mb(server.bytes)}, ` +
 		`client ${client.files} files (${mb(client.bytes)})` +
+		switchNote +
 		(fromDependencies.length
 			? `; ${fromDependencies.length} notes from bundled dependencies in build.log`
 			: '')

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildDir, root } from './build-dir.mjs';
+import { readSettings, serverEnvironment } from './releases.mjs';
 
 const COMMANDS = new Set(['admin', 'backup', 'restore', 'migrate']);
 const [name, ...args] = process.argv.slice(2);
@@ -20,8 +21,10 @@ if (!existsSync(entry)) {
 	);
 	process.exit(1);
 }
-const child = spawn(process.execPath, ['--env-file-if-exists=.env', entry, ...args], {
+readSettings();
+const child = spawn(process.execPath, [entry, ...args], {
 	cwd: process.cwd(),
+	env: serverEnvironment(),
 	stdio: 'inherit'
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -1,18 +1,16 @@
 // `npm start`: reads .env when there is one (ATELIER_ENV_FILE names another file; variables already set in the
-// environment win), builds when build/ is missing or older than the sources, then runs the production server in this very process, which applies
-// migrations before it listens. The server handles SIGTERM and SIGINT itself (drain, close, exit 0), so that
+// environment win), builds when the current build is missing or older than the sources — into a folder of its own,
+// never over a build a server is using (scripts/build.mjs) — then runs the production server in this very process,
+// which applies migrations before it listens. The server handles SIGTERM and SIGINT itself (drain, close, exit 0), so that
 // signalling `npm start` stops it: npm passes the signal on to this process, and nothing else runs beside it.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDir, buildState, root } from './build-dir.mjs';
+import { currentBuild, readSettings, serverEnvironment } from './releases.mjs';
 
-const envFile = process.env.ATELIER_ENV_FILE || path.join(root, '.env');
-if (existsSync(envFile)) {
-	process.loadEnvFile(envFile);
-	console.log(`Settings read from ${path.relative(process.cwd(), envFile) || envFile}`);
-}
+const envFile = readSettings();
+if (envFile) console.log(`Settings read from ${path.relative(process.cwd(), envFile) || envFile}`);
 const out = buildDir();
 const state = buildState(out);
 if (state !== 'fresh') {
@@ -32,6 +30,15 @@ if (state !== 'fresh') {
 	process.off('SIGTERM', forward).off('SIGINT', forward);
 	if (signal) process.kill(process.pid, signal);
 	if (code !== 0) process.exit(code ?? 1);
+	if (currentBuild()?.name === null && buildState(out) !== 'fresh') {
+		console.error(
+			'The new build was not made current: a server runs from the build/ folder. Stop it first, or upgrade it ' +
+				'with `npm run upgrade`.'
+		);
+		process.exit(1);
+	}
 }
+// A relative DATA_DIR is the installation's data/, whichever build runs.
+process.env.DATA_DIR = serverEnvironment().DATA_DIR;
 
 await import(pathToFileURL(path.join(out, 'server.js')).href);

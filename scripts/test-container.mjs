@@ -134,7 +134,7 @@ check(
 const uid = inImage('id -u');
 check(uid !== '0' && uid !== '', 'the server runs as an unprivileged user', `uid ${uid}`);
 check(
-	inImage('stat -c %U /app /app/build /app/node_modules /app/drizzle | sort -u') === 'root',
+	inImage('stat -c %U /app /app/build /app/node_modules /app/build/drizzle | sort -u') === 'root',
 	'/app is owned by root'
 );
 check(

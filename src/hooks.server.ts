@@ -4,6 +4,7 @@ import { outageAnswer } from '$lib/server/http/outage';
 import { sequence } from '@sveltejs/kit/hooks';
 import { building } from '$app/environment';
 import * as auth from '$lib/server/auth';
+import * as backup from '$lib/server/backup';
 import { deleteSessionCookie, sessionCookieName, setSessionCookie } from '$lib/server/http/session-cookie';
 import { config } from '$lib/server/config';
 import { database } from '$lib/server/db';
@@ -40,7 +41,9 @@ export const init: ServerInit = async () => {
 	if (building) return;
 	setLogLevel(config.logLevel);
 	try {
-		await database.migrate();
+		await database.migrate(
+			config.backupBeforeMigrating ? { beforeMigrating: backup.backupBeforeMigrating } : {}
+		);
 	} catch (error) {
 		// An older build on a database a newer one migrated: said plainly, and no start (nothing was changed).
 		if (error instanceof NewerSchemaError) {

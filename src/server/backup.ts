@@ -2,6 +2,10 @@
  * `npm run backup -- <file|folder|->`: one archive of the database, the bucket and the signing secret
  * (docs/operations.md). A folder gets a dated file name; `-` writes to standard output. The file appears under
  * its name only once complete: an interrupted backup leaves `<name>.partial` and exits non-zero.
+ *
+ * `--read-only` writes nothing into the database — no migration, no trail — so that the archive is of the schema
+ * as it is: `npm run upgrade` takes it with the new build before the new build migrates, and prints on standard
+ * output what it needs (the file, the number of migrations in the archive).
  */
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
@@ -14,11 +18,12 @@ import { restrictNewFiles } from '../lib/server/private-files';
 import { createStorage } from '../lib/server/storage';
 import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
 
-const USAGE = 'usage: npm run backup -- <file.tar.gz | folder | ->';
+const USAGE = 'usage: npm run backup -- [--read-only] <file.tar.gz | folder | ->';
 
 async function main(argv: string[]): Promise<number> {
-	const [target, ...rest] = argv;
-	if (!target || rest.length) {
+	const readOnly = argv.includes('--read-only');
+	const [target, ...rest] = argv.filter((arg) => arg !== '--read-only');
+	if (!target || rest.length || (readOnly && target === '-')) {
 		console.error(USAGE);
 		return 2;
 	}
@@ -34,24 +39,28 @@ async function main(argv: string[]): Promise<number> {
 	);
 	const partial = file && `${file}.partial`;
 	try {
-		await database.migrate();
+		if (!readOnly) await database.migrate();
 		const output = partial ? createWriteStream(partial, { mode: 0o600, flags: 'wx' }) : process.stdout;
 		const summary = await writeBackup(
 			{ database, storage: createStorage(config), signingSecret: config.signingSecret },
 			output
 		);
 		if (partial && file) await rename(partial, file);
-		await recordJobRun(database.db, BACKUP_JOB, new Date(), describeBackup(summary, 'npm run backup'));
 		const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
-		// The whole database left through this command: the trail says so, as it does for the admin page.
-		await recordAudit(database.db, commandActor('npm run backup'), {
-			kind: 'backup.written_by_cli',
-			subjectType: 'backup',
-			changes: {
-				rows: { before: null, after: rows },
-				objects: { before: null, after: summary.objects.count }
-			}
-		});
+		if (readOnly) {
+			console.log(JSON.stringify({ file, migrations: summary.migrations, rows }));
+		} else {
+			await recordJobRun(database.db, BACKUP_JOB, new Date(), describeBackup(summary, 'npm run backup'));
+			// The whole database left through this command: the trail says so, as it does for the admin page.
+			await recordAudit(database.db, commandActor('npm run backup'), {
+				kind: 'backup.written_by_cli',
+				subjectType: 'backup',
+				changes: {
+					rows: { before: null, after: rows },
+					objects: { before: null, after: summary.objects.count }
+				}
+			});
+		}
 		const size = file ? ` (${megabytes((await stat(file)).size)})` : '';
 		console.error(
 			`Backup written${file ? ` to ${file}` : ''}${size}: ${rows} rows in ${Object.keys(summary.tables).length} ` +

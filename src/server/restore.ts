@@ -3,6 +3,10 @@
  * The archive is checked whole before anything changes; a database or bucket that holds data is refused unless
  * --force, with what it would replace. Moving to PostgreSQL and S3 is a backup on the embedded defaults restored
  * with DATABASE_URL and STORAGE_DRIVER=s3 set.
+ *
+ * `--as-archived` leaves the schema as the archive has it instead of migrating it to this version's: the data goes
+ * back to the release that made the archive. `npm run rollback` restores so, with the newer build (whose restore
+ * knows every table the newer migrations made), before it starts the older one.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -21,11 +25,12 @@ import { restrictNewFiles } from '../lib/server/private-files';
 import { createStorage } from '../lib/server/storage';
 import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
 
-const USAGE = 'usage: npm run restore -- <file.tar.gz> [--force]';
+const USAGE = 'usage: npm run restore -- <file.tar.gz> [--force] [--as-archived]';
 
 async function main(argv: string[]): Promise<number> {
 	const force = argv.includes('--force');
-	const files = argv.filter((a) => a !== '--force');
+	const asArchived = argv.includes('--as-archived');
+	const files = argv.filter((a) => a !== '--force' && a !== '--as-archived');
 	if (files.length !== 1 || files[0]!.startsWith('-')) {
 		console.error(USAGE);
 		return 2;
@@ -64,16 +69,18 @@ async function main(argv: string[]): Promise<number> {
 			if (!force) throw new TargetNotEmptyError(before);
 			console.error(`--force: replacing what is there now (${describeContents(before, storage.bucket)}).`);
 		}
-		const summary = await restoreBackup(open, verified, target, { force });
-		// After the archive's own trail is in place: the restore itself is its newest row.
-		await recordAudit(database.db, commandActor('npm run restore'), {
-			kind: 'backup.restored',
-			subjectType: 'backup',
-			changes: {
-				replaced: { before: null, after: !isEmpty(before) },
-				rows: { before: null, after: Object.values(summary.tables).reduce((a, b) => a + b, 0) }
-			}
-		});
+		const summary = await restoreBackup(open, verified, target, { force, migrate: !asArchived });
+		// After the archive's own trail is in place: the restore itself is its newest row. Not into a schema left
+		// as archived, whose trail may not have the columns this version writes: the older release starts on it.
+		if (!asArchived)
+			await recordAudit(database.db, commandActor('npm run restore'), {
+				kind: 'backup.restored',
+				subjectType: 'backup',
+				changes: {
+					replaced: { before: null, after: !isEmpty(before) },
+					rows: { before: null, after: Object.values(summary.tables).reduce((a, b) => a + b, 0) }
+				}
+			});
 		console.error(
 			`Restored into ${database.driver} + ${storage.driver}: ` +
 				`${Object.values(summary.tables).reduce((a, b) => a + b, 0)} rows, ${summary.objects} objects, the signing secret` +

@@ -6,7 +6,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isHealthy, openDatabase, schema, type DbOrTx } from '../../src/lib/server/db';
 import { isDatabaseUnavailable } from '../../src/lib/server/db/unavailable';
-import { NewerSchemaError, shippedMigrations } from '../../src/lib/server/db/migrate';
+import {
+	appliedMigrations,
+	migrationSteps,
+	NewerSchemaError,
+	shippedMigrations
+} from '../../src/lib/server/db/migrate';
 import { appRelease } from '../../src/lib/server/version';
 import { builtOnce } from '../../src/lib/server/db/built-once';
 import { preparingStatementsOnPglite } from '../../src/lib/server/db/pglite-prepared';
@@ -64,6 +69,43 @@ describe(`database on ${driverName}`, () => {
 		expect((refused as Error).message).toContain('9.1.0, commit abcdef012345');
 		expect((refused as Error).message).toContain(`this one (${appRelease().version}`);
 		expect((refused as Error).message).toContain('npm run restore');
+	});
+
+	it('asks for a backup before migrating a database that had migrations, and migrates nothing when it fails', async () => {
+		const shipped = shippedMigrations();
+		const calls: { pending: string[]; appliedThen: number }[] = [];
+		const beforeMigrating = async (pending: { tag: string }[]) => {
+			calls.push({
+				pending: pending.map((m) => m.tag),
+				appliedThen: (await appliedMigrations(database.db)).length
+			});
+		};
+		// A new database: nothing to back up.
+		const fresh = await createTestDatabase({ migrate: false });
+		opened.push(fresh);
+		let database = fresh;
+		await fresh.migrate({ beforeMigrating });
+		expect(calls).toEqual([]);
+		// Up to date: nothing pending, no call.
+		await fresh.migrate({ beforeMigrating });
+		expect(calls).toEqual([]);
+
+		// One release behind: called once, with the pending migration, before it runs.
+		database = await createTestDatabase({ migrate: false });
+		opened.push(database);
+		for (const step of migrationSteps(shipped.slice(0, -1))) await database.db.execute(sql.raw(step));
+		const failed = await database
+			.migrate({
+				beforeMigrating: async () => {
+					throw new Error('disk full');
+				}
+			})
+			.catch((error: unknown) => error);
+		expect((failed as Error).message).toBe('disk full');
+		expect(await appliedMigrations(database.db)).toHaveLength(shipped.length - 1);
+		await database.migrate({ beforeMigrating });
+		expect(calls).toEqual([{ pending: [shipped.at(-1)!.tag], appliedThen: shipped.length - 1 }]);
+		expect(await appliedMigrations(database.db)).toHaveLength(shipped.length);
 	});
 
 	it('reads and writes through the one typed db', async () => {

@@ -109,6 +109,7 @@ const envSchema = z.object({
 	IMAGE_MAX_EDGE: optional(positiveInt(16384)),
 	LEADS_RETENTION_DAYS: optional(positiveInt(36500)),
 	ADMIN_2FA: optional(z.enum(['optional', 'required'], { error: 'must be "optional" or "required"' })),
+	BACKUP_BEFORE_MIGRATING: optional(z.enum(['true', 'false'], { error: 'must be "true" or "false"' })),
 	LOG_LEVEL: optional(
 		z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `"${l}"`).join(', ')}` })
 	)
@@ -148,6 +149,8 @@ export interface Config {
 	leadsRetentionDays: number;
 	/** `required`: an admin without a second factor must enrol before any admin page or API answers them. */
 	admin2fa: 'optional' | 'required';
+	/** At start, a backup into DATA_DIR/backups before migrations run on a database that holds data. */
+	backupBeforeMigrating: boolean;
 	/** What the log writes: debug adds the health checks' requests; warn and error leave out each request's line. */
 	logLevel: LogLevel;
 }
@@ -249,6 +252,7 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		imageMaxEdge: e.IMAGE_MAX_EDGE ?? 2560,
 		leadsRetentionDays: e.LEADS_RETENTION_DAYS ?? 1095,
 		admin2fa: e.ADMIN_2FA ?? 'optional',
+		backupBeforeMigrating: e.BACKUP_BEFORE_MIGRATING !== 'false',
 		logLevel: e.LOG_LEVEL ?? 'info'
 	};
 }

@@ -1,11 +1,12 @@
 /**
- * Atelier's release: its version, from the package.json it was installed with, and the commit it was built from,
- * which the build writes beside the server (`<build>/release.json`, scripts/build.mjs). Shown in /healthz and the
- * start line, recorded in backups; "unknown" where no build wrote it (tests, `vite dev`, a copy without git).
+ * Atelier's release: the version and the commit this code was built from, which the build writes into its own
+ * folder (`<build>/release.json`, scripts/build.mjs). Shown in /healthz and the start line, recorded in backups.
+ * Not package.json's version: after `git pull` the working tree names the next release while the server still
+ * runs the previous build. Without a build (tests, `vite dev`), package.json's version and commit "unknown".
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { installRoot } from './install-root';
+import { buildRoot, installRoot } from './install-root';
 
 export interface Release {
 	version: string;
@@ -21,18 +22,19 @@ export function appRelease(): Release {
 
 export const appVersion = (): string => appRelease().version;
 
-function readRelease(): Release {
-	const { version } = JSON.parse(readFileSync(path.join(installRoot, 'package.json'), 'utf8')) as {
-		version: string;
-	};
-	// The running entry (build/server.js, build/backup.js…) sits in the build's folder.
-	const entry = process.argv[1];
-	const file = entry ? path.join(path.dirname(entry), 'release.json') : null;
-	if (!file || !existsSync(file)) return { version, commit: 'unknown' };
+function readJson(file: string): Record<string, unknown> | null {
 	try {
-		const built = JSON.parse(readFileSync(file, 'utf8')) as Partial<Release>;
-		return { version, commit: typeof built.commit === 'string' ? built.commit : 'unknown' };
+		return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 	} catch {
-		return { version, commit: 'unknown' };
+		return null;
 	}
+}
+
+function readRelease(): Release {
+	const built = buildRoot ? readJson(path.join(buildRoot, 'release.json')) : null;
+	const version =
+		typeof built?.version === 'string'
+			? built.version
+			: String(readJson(path.join(installRoot, 'package.json'))?.version ?? 'unknown');
+	return { version, commit: typeof built?.commit === 'string' ? built.commit : 'unknown' };
 }

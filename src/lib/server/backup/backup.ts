@@ -31,6 +31,8 @@ export interface BackupSummary {
 	objects: { count: number; bytes: number };
 	/** Objects listed but deleted before they could be read (a running site replaced an image meanwhile). */
 	vanished: number;
+	/** How many migrations the archived schema had. */
+	migrations: number;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function writeBackup(source: BackupSource, output: Writable): Promi
 		}
 		const summary = { tables: Object.fromEntries(tables.map((t) => [t.table, t.rows])), objects };
 		await archive.finish(summary);
-		return { ...summary, vanished };
+		return { ...summary, vanished, migrations: applied.length };
 	} catch (error) {
 		archive.abort(error as Error);
 		throw error;

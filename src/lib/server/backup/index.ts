@@ -3,6 +3,9 @@
  * so the archive `npm run backup` would write comes from here. `npm run backup` and `npm run restore` call the
  * modules beside directly (src/server/backup.ts, restore.ts).
  */
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { appDeps } from '../app';
 import { recordAudit, type Actor } from '../audit/service';
@@ -10,6 +13,8 @@ import { database } from '../db';
 import { findJobRun, recordJobRun } from '../db/job-runs';
 import { ConflictError } from '../errors';
 import { log } from '../log';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
+import { appRelease } from '../version';
 import { circumstancesOf, notify } from '../auth/notices';
 import { listAdmins } from '../auth/recovery';
 import type { SignInOrigin } from '../auth/session';
@@ -18,6 +23,43 @@ import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from './backu
 import { countRows, schemaTables } from './tables';
 
 let inProgress = false;
+
+/**
+ * At start, before migrations run on a database that holds data: an archive of it as it is, in
+ * DATA_DIR/backups/atelier-before-<version>-<time>.tar.gz (the image's upgrade path; `npm run upgrade` takes its
+ * own and turns this off for the server it starts). Written under a temporary name, renamed once complete. A
+ * failure stops the start: migrating without the backup that was asked for is not the server's call.
+ */
+export async function backupBeforeMigrating(pending: readonly { tag: string }[]): Promise<void> {
+	const { storage, config } = appDeps();
+	const folder = path.join(config.dataDir, 'backups');
+	await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
+	const file = path.join(
+		folder,
+		backupFileName().replace('atelier-backup-', `atelier-before-${appRelease().version}-`)
+	);
+	const partial = `${file}.partial`;
+	const started = Date.now();
+	try {
+		await writeBackup(
+			{ database, storage, signingSecret: config.signingSecret },
+			createWriteStream(partial, { mode: PRIVATE_FILE_MODE, flags: 'wx' })
+		);
+		await rename(partial, file);
+	} catch (error) {
+		await rm(partial, { force: true });
+		throw new Error(
+			`the backup before migrating (${pending.map((m) => m.tag).join(', ')}) failed: nothing was migrated. ` +
+				'Fix its cause, or set BACKUP_BEFORE_MIGRATING=false to migrate without it.',
+			{ cause: error }
+		);
+	}
+	log.info('backup before migrating', {
+		file,
+		pending: pending.map((m) => m.tag),
+		ms: Date.now() - started
+	});
+}
 
 /** What a backup made now would hold, and when the last one was made. */
 export async function overview() {

@@ -33,6 +33,7 @@ import {
 	dropTables,
 	OPERATIONAL_TABLES,
 	resetSequences,
+	migrationTables,
 	schemaTables,
 	TableLoader,
 	tablesInLoadOrder
@@ -201,7 +202,7 @@ export async function restoreBackup(
 	open: ArchiveSource,
 	verified: VerifiedBackup,
 	target: RestoreTarget,
-	{ force = false } = {}
+	{ force = false, migrate = true } = {}
 ): Promise<RestoreSummary> {
 	const { database, storage } = target;
 	const before = await inspectTarget(target);
@@ -219,7 +220,10 @@ export async function restoreBackup(
 			// A server starting meanwhile on PostgreSQL waits here instead of migrating a half-restored schema.
 			if (database.driver === 'postgres')
 				await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID.toString()}::bigint)`);
-			await dropTables(tx, new Set([...schemaTables, ...Object.keys(verified.manifest.tables)]));
+			await dropTables(
+				tx,
+				new Set([...schemaTables, ...migrationTables(), ...Object.keys(verified.manifest.tables)])
+			);
 			await applyMigrationsWithin(tx, migrations.slice(0, verified.migrationCount));
 			const checked = await readArchive(open(), async (entry) => {
 				if (entry.name.startsWith(TABLE_PREFIX)) {
@@ -259,7 +263,7 @@ export async function restoreBackup(
 		throw error;
 	}
 
-	await database.migrate();
+	if (migrate) await database.migrate();
 	let removedObjects = 0;
 	if (force)
 		for (const objectPath of existingObjects)
@@ -271,7 +275,7 @@ export async function restoreBackup(
 	return {
 		tables,
 		objects: restoredObjects.size,
-		migrationsAfter: migrations.length - verified.migrationCount,
+		migrationsAfter: migrate ? migrations.length - verified.migrationCount : 0,
 		removedObjects
 	};
 }

@@ -11,7 +11,7 @@ import { finished } from 'node:stream/promises';
 import { getTableName, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db';
-import { rowsOf } from '../db/migrate';
+import { rowsOf, shippedMigrations } from '../db/migrate';
 import * as schema from '../db/schema';
 import { PRIVATE_FILE_MODE } from '../private-files';
 
@@ -52,6 +52,22 @@ export async function tablesInLoadOrder(db: DbOrTx): Promise<string[]> {
 export const schemaTables: string[] = Object.values(schema)
 	.filter((value) => is(value, PgTable))
 	.map((table) => getTableName(table as PgTable));
+
+/**
+ * Every table this version's migrations create: the schema's, and any table a migration made that the schema has
+ * no model for (yet or any more). A restore into a database migrated further than its archive (`--as-archived`,
+ * `npm run rollback`) drops these too, so that the older version's migrations find the place as they left it.
+ */
+export function migrationTables(): string[] {
+	const names = new Set<string>();
+	for (const migration of shippedMigrations())
+		for (const statement of migration.sql)
+			for (const match of statement.matchAll(
+				/create\s+table\s+(?:if\s+not\s+exists\s+)?(?:"?public"?\.)?"?(\w+)"?/gi
+			))
+				names.add(match[1]!);
+	return [...names];
+}
 
 /** Rows that say nothing about the business: a database holding only these counts as empty. */
 export const OPERATIONAL_TABLES = new Set(['rate_limits', 'job_runs', 'app_releases']);

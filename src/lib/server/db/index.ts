@@ -19,7 +19,7 @@ import { onShutdown } from '../lifecycle';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { lockDataDir } from './data-dir-lock';
 import { DurableNodeFS, fsyncTree } from './durable-fs';
-import { applyMigrations, migrationSteps, shippedMigrations } from './migrate';
+import { applyMigrations, migrationSteps, shippedMigrations, type MigrateOptions } from './migrate';
 import { preparingStatementsOnPglite } from './pglite-prepared';
 import { preparingStatements } from './prepared';
 import * as schema from './schema';
@@ -32,7 +32,7 @@ export interface Database {
 	driver: 'pglite' | 'postgres';
 	db: Db;
 	/** Applies pending migrations; safe when several instances start at once on one server. */
-	migrate(): Promise<void>;
+	migrate(options?: MigrateOptions): Promise<void>;
 	close(): Promise<void>;
 	/** The postgres.js client, for LISTEN/NOTIFY; null on PGlite (a single process). */
 	pg: postgres.Sql | null;
@@ -58,7 +58,7 @@ export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenO
 			driver: 'postgres',
 			db,
 			pg: client,
-			migrate: () => applyMigrations(db, client),
+			migrate: (options) => applyMigrations(db, client, options),
 			close: () => client.end({ timeout: 5 })
 		};
 	}
@@ -84,8 +84,8 @@ export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenO
 		driver: 'pglite',
 		db,
 		pg: null,
-		migrate: async () => {
-			await applyMigrations(db, null);
+		migrate: async (options) => {
+			await applyMigrations(db, null, options);
 			if (pgliteDir) await makePrivate(pgliteDir);
 		},
 		close: async () => {

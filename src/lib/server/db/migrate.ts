@@ -6,28 +6,51 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type postgres from 'postgres';
-import { installRoot } from '../install-root';
+import { installRoot, migrationsFolder } from '../install-root';
 import { log } from '../log';
 import { appRelease, type Release } from '../version';
 
 /** Any stable 64-bit number: it names the lock that serialises migrations across instances (and restores). */
 export const MIGRATION_LOCK_ID = 7_346_129_001n;
 
-export const migrationsFolder = path.join(installRoot, 'drizzle');
+export { migrationsFolder };
+
+export interface MigrateOptions {
+	/** Called before migrations run on a database that already had some (not on a new one): a backup. */
+	beforeMigrating?: (pending: Migration[]) => Promise<void>;
+}
 
 /** The database was migrated by a newer release than this one: starting would run old code on a newer schema. */
 export class NewerSchemaError extends Error {
 	constructor(
 		readonly newer: { version: string; commit: string } | null,
 		readonly mine: Release,
-		readonly unknownMigrations: number
+		readonly unknownMigrations: number,
+		/** The backup `npm run upgrade` took before migrating, when it recorded one. */
+		readonly backupBeforeUpgrade: string | null = upgradeBackup()
 	) {
 		super(
 			`This database was migrated by a newer Atelier (${newer ? `${newer.version}, commit ${newer.commit}` : 'a later version'}) ` +
 				`than this one (${mine.version}, commit ${mine.commit}): it holds ${unknownMigrations} migration(s) this version does not know. ` +
-				`Nothing was changed. Start ${newer ? newer.version : 'that version'} again, or restore the backup taken before the upgrade ` +
-				'(npm run restore -- <file> --force, docs/operations.md) to run this one.'
+				`Nothing was changed. Start ${newer ? newer.version : 'that version'} again, or ` +
+				(backupBeforeUpgrade
+					? `go back with \`npm run rollback\`, which restores ${backupBeforeUpgrade}, the backup taken before the upgrade.`
+					: 'restore the backup taken before the upgrade (npm run restore -- <file> --force, docs/operations.md) to run this one.')
 		);
+	}
+}
+
+/** The backup named by `npm run upgrade`'s record (builds/last-upgrade.json, scripts/releases.mjs), if any. */
+function upgradeBackup(): string | null {
+	try {
+		const record = JSON.parse(
+			readFileSync(path.join(installRoot, 'builds', 'last-upgrade.json'), 'utf8')
+		) as {
+			backup?: unknown;
+		};
+		return typeof record.backup === 'string' ? record.backup : null;
+	} catch {
+		return null;
 	}
 }
 
@@ -39,7 +62,8 @@ export class NewerSchemaError extends Error {
  */
 export async function applyMigrations(
 	db: PgDatabase<PgQueryResultHKT, Record<string, unknown>>,
-	client: postgres.Sql | null
+	client: postgres.Sql | null,
+	{ beforeMigrating }: MigrateOptions = {}
 ): Promise<void> {
 	const migrateWith = async (migrate: () => Promise<void>) => {
 		const shipped = shippedMigrations();
@@ -47,12 +71,14 @@ export async function applyMigrations(
 		const newestShipped = shipped.at(-1)?.folderMillis ?? 0;
 		const unknown = before.filter((m) => m.when > newestShipped);
 		if (unknown.length) throw new NewerSchemaError(await lastRelease(db), appRelease(), unknown.length);
+		const pending = shipped.filter((m) => !before.some((b) => b.when === m.folderMillis));
+		// Under the lock on PostgreSQL: of several instances starting at once, the one that migrates backs up.
+		if (pending.length && before.length) await beforeMigrating?.(pending);
 		await migrate();
-		const added = shipped.filter((m) => !before.some((b) => b.when === m.folderMillis));
-		for (const migration of added) log.info('migration applied', { tag: migration.tag });
-		if (added.length) {
+		for (const migration of pending) log.info('migration applied', { tag: migration.tag });
+		if (pending.length) {
 			const { version, commit } = appRelease();
-			const tag = added.at(-1)!.tag;
+			const tag = pending.at(-1)!.tag;
 			await db.execute(
 				sql`insert into app_releases (version, commit, migration) values (${version}, ${commit}, ${tag})`
 			);

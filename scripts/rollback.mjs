@@ -1,0 +1,71 @@
+// `npm run rollback [-- --service <unit>]`: back to the build that ran before the last `npm run upgrade`
+// (builds/last-upgrade.json). Stops the server; when the upgrade migrated the database, restores the backup taken
+// before it with the newer build (`restore --force --as-archived`: the schema as archived, every newer table gone);
+// makes the previous build current and starts it. What was written since the upgrade goes with the restore, but
+// is not lost: a backup of the data as they are is written first (DATA_DIR/backups), and the downtime printed.
+import { existsSync } from 'node:fs';
+import { currentBuild, readUpgradeRecord, releaseOf, switchTo, writeUpgradeRecord } from './releases.mjs';
+import {
+	adoptSettings,
+	backupFile,
+	buildPath,
+	parseOptions,
+	runBuildCommand,
+	seconds,
+	serverToStop,
+	startServer,
+	StepError,
+	stopServer,
+	waitUntilServing
+} from './upgrade-steps.mjs';
+
+const USAGE = 'usage: npm run rollback [-- --service <systemd unit>]';
+
+async function main() {
+	const options = parseOptions(process.argv.slice(2), USAGE);
+	const server = serverToStop(options);
+	adoptSettings(server);
+	const record = readUpgradeRecord();
+	if (!record || record.rolledBackAt)
+		throw new StepError('No upgrade to roll back (builds/last-upgrade.json).');
+	const previous = buildPath(record.from);
+	if (!existsSync(previous)) throw new StepError(`The previous build (builds/${record.from}) is gone.`);
+	if (record.migrated && !existsSync(record.backup))
+		throw new StepError(
+			`The backup taken before the upgrade (${record.backup}) is gone: nothing was changed.`
+		);
+	// The restore is done by the newest build there is: its restore knows every table the upgrade added.
+	const newer = currentBuild()?.dir ?? buildPath(record.to);
+	const { version, commit } = releaseOf(previous);
+	console.log(`rollback: back to ${version} (${commit})${record.migrated ? `, with ${record.backup}` : ''}`);
+
+	const stoppedAt = Date.now();
+	if (server) await stopServer(server);
+	let restoreMs = 0;
+	let kept = null;
+	if (record.migrated) {
+		const started = Date.now();
+		// Before anything is replaced: the data as they are now, in case what was written since is wanted.
+		kept = JSON.parse(
+			runBuildCommand(newer, 'backup', ['--read-only', backupFile('at-rollback')]).trim().split('\n').at(-1)
+		);
+		runBuildCommand(newer, 'restore', [record.backup, '--force', '--as-archived']);
+		restoreMs = Date.now() - started;
+	}
+	switchTo(record.from);
+	const started = startServer(server);
+	const answeredAt = await waitUntilServing(previous, started);
+	writeUpgradeRecord({ ...record, rolledBackAt: new Date().toISOString() });
+	console.log(
+		`rollback: done — ${version} (${commit}) answers. Downtime ${seconds(answeredAt - stoppedAt)}` +
+			(record.migrated ? ` (backup and restore ${seconds(restoreMs)})` : ' (no migration to undo)') +
+			`. The newer build stays in builds/${record.to}` +
+			(kept ? `; the data as they were before the rollback are in ${kept.file}.` : '.')
+	);
+	started?.adopt();
+}
+
+main().catch((error) => {
+	console.error(error instanceof StepError ? error.message : error);
+	process.exit(1);
+});

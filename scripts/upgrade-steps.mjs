@@ -1,0 +1,179 @@
+// The steps `npm run upgrade` and `npm run rollback` share: stopping the running server, running a build's
+// command, starting a build's server and timing until it answers.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { root } from './build-dir.mjs';
+import {
+	BUILDS,
+	CURRENT_LINK,
+	processAlive,
+	readSettings,
+	releaseOf,
+	runningServers,
+	serverEnvironment
+} from './releases.mjs';
+
+/** Refused steps print one sentence and change nothing more. */
+export class StepError extends Error {}
+
+const STOP_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 120_000;
+
+export const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** `--service <unit>`: the server runs under systemd, which stops and starts it (systemctl, no shell). */
+export function parseOptions(argv, usage) {
+	const options = { service: null };
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--service' && /^[\w@.-]+$/.test(argv[i + 1] ?? '')) options.service = argv[++i];
+		else throw new StepError(usage);
+	}
+	return options;
+}
+
+/** Where the server answers on this machine: HOST and PORT from the settings, the loopback for "any address". */
+export function healthUrl(env = process.env) {
+	const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+	return `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT || 3000}/healthz`;
+}
+
+/**
+ * The one server to stop: found in /proc, or the systemd unit named. Refuses several servers (each must be
+ * upgraded on its own) and a server under systemd without --service (systemd would start it again at once).
+ */
+export function serverToStop({ service }) {
+	const servers = runningServers();
+	if (service) return { service, pid: null };
+	if (servers.length > 1)
+		throw new StepError(
+			`Several servers run from this folder (pids ${servers.map((s) => s.pid).join(', ')}): stop all but one first.`
+		);
+	const [server] = servers;
+	if (server?.unit)
+		throw new StepError(
+			`The server (pid ${server.pid}) runs under systemd (${server.unit}): run this again with ` +
+				`--service ${server.unit}, as a user allowed to run systemctl stop and start on it (docs/operations.md).`
+		);
+	return server ? { service: null, pid: server.pid, env: server.env } : null;
+}
+
+/**
+ * The settings to run the next server with: those the running one was started with when it can be read (its
+ * PORT, DATA_DIR, DATABASE_URL… were perhaps given in its environment rather than in .env), then .env, as
+ * `npm start` reads them.
+ */
+export function adoptSettings(server) {
+	if (server?.env) {
+		for (const name of Object.keys(process.env)) if (!(name in server.env)) delete process.env[name];
+		Object.assign(process.env, server.env);
+	}
+	readSettings();
+}
+
+/** Stops the server and waits until it has exited (it drains in-flight requests first). */
+export async function stopServer(server) {
+	if (server.service) {
+		execFileSync('systemctl', ['stop', server.service], { stdio: 'inherit' });
+		return;
+	}
+	try {
+		process.kill(server.pid, 'SIGTERM');
+	} catch (error) {
+		if (error.code === 'EPERM')
+			throw new StepError(`The server (pid ${server.pid}) belongs to another user: run this as that user.`);
+		if (error.code !== 'ESRCH') throw error;
+	}
+	const deadline = Date.now() + STOP_TIMEOUT_MS;
+	while (processAlive(server.pid)) {
+		if (Date.now() > deadline)
+			throw new StepError(`The server (pid ${server.pid}) did not stop within ${seconds(STOP_TIMEOUT_MS)}.`);
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+}
+
+/** Runs `<build>/<command>.js` with the server's environment; returns its standard output. */
+export function runBuildCommand(buildDir, command, args) {
+	try {
+		return execFileSync(process.execPath, [path.join(buildDir, `${command}.js`), ...args], {
+			cwd: root,
+			env: serverEnvironment(),
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+			maxBuffer: 16 * 1024 * 1024
+		});
+	} catch (error) {
+		throw new StepError(`${command} failed (exit ${error.status ?? error.signal}).`, { cause: error });
+	}
+}
+
+/** A new backup file in DATA_DIR/backups (private to the service's user): atelier-<what>-<time>.tar.gz. */
+export function backupFile(what) {
+	const folder = path.join(serverEnvironment().DATA_DIR, 'backups');
+	mkdirSync(folder, { recursive: true, mode: 0o700 });
+	const time = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
+	return path.join(folder, `atelier-${what}-${time}Z.tar.gz`);
+}
+
+/**
+ * Starts the current build's server: through systemd, or as a child of this process, which then stays its parent
+ * (signals are passed on; this process exits with the server's code), as `npm start` would have run it.
+ */
+export function startServer(server) {
+	if (server?.service) {
+		execFileSync('systemctl', ['start', server.service], { stdio: 'inherit' });
+		return null;
+	}
+	const child = spawn(process.execPath, [path.join(CURRENT_LINK, 'server.js')], {
+		cwd: root,
+		// The upgrade wrote its backup already: the server need not write another before it migrates.
+		env: { ...serverEnvironment(), BACKUP_BEFORE_MIGRATING: 'false' },
+		stdio: 'inherit'
+	});
+	let exited = null;
+	child.on('exit', (code, signal) => (exited = { code, signal }));
+	return {
+		child,
+		exited: () => exited,
+		/** From now on this process lives as long as the server. */
+		adopt() {
+			for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+			child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+			if (exited) process.exit(exited.code ?? 0);
+		}
+	};
+}
+
+/** Waits until /healthz answers 200 from the build `dir` (its version and commit); returns when it did. */
+export async function waitUntilServing(dir, started, env = process.env) {
+	const expected = releaseOf(dir);
+	const url = healthUrl(env);
+	const deadline = Date.now() + START_TIMEOUT_MS;
+	while (Date.now() < deadline) {
+		if (started?.exited())
+			throw new StepError(
+				`The server of ${path.relative(root, dir)} exited (code ${started.exited().code}).`
+			);
+		try {
+			const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+			const body = response.ok ? await response.json() : null;
+			if (body?.version === expected.version && body?.commit === expected.commit) return Date.now();
+		} catch {
+			// Not listening yet.
+		}
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+	throw new StepError(`No answer from ${url} within ${seconds(START_TIMEOUT_MS)}.`);
+}
+
+/** How many migrations a build ships. */
+export function migrationsOf(dir) {
+	try {
+		return JSON.parse(readFileSync(path.join(dir, 'drizzle', 'meta', '_journal.json'), 'utf8')).entries
+			.length;
+	} catch {
+		return null;
+	}
+}
+
+export const buildPath = (name) => path.join(BUILDS, name);

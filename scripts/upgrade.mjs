@@ -1,0 +1,140 @@
+// `npm run upgrade [-- --service <unit>]`, after `git pull && npm ci` (docs/operations.md, "Upgrading"):
+//  1. builds the new version beside the running one (builds/<version>-<commit>; nothing the server reads changes);
+//  2. stops the server (it drains in-flight requests) — the site is down from here…
+//  3. writes a backup of the data as they are (DATA_DIR/backups/atelier-before-<version>-<time>.tar.gz), with the new
+//     build's backup command in --read-only mode: no migration, nothing written into the database;
+//  4. makes the new build current and starts its server, which applies the migrations (each one logged) and
+//     listens — …to the moment /healthz answers with the new version. That downtime is measured and printed.
+// Then this process stays the server's parent, as `npm start` is. What it did is kept in builds/last-upgrade.json
+// for `npm run rollback`. If anything fails after the stop, the previous build is started again on the data as
+// they were (restored from the backup if the new build had migrated them).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { buildState, root } from './build-dir.mjs';
+import {
+	adoptFolder,
+	currentBuild,
+	listBuilds,
+	releaseOf,
+	switchTo,
+	writeUpgradeRecord
+} from './releases.mjs';
+import {
+	adoptSettings,
+	backupFile,
+	migrationsOf,
+	parseOptions,
+	runBuildCommand,
+	seconds,
+	serverToStop,
+	startServer,
+	StepError,
+	stopServer,
+	waitUntilServing
+} from './upgrade-steps.mjs';
+
+const USAGE = 'usage: npm run upgrade [-- --service <systemd unit>]';
+const describe = (dir) => {
+	const { version, commit } = releaseOf(dir);
+	return `${version} (${commit})`;
+};
+
+async function main() {
+	const options = parseOptions(process.argv.slice(2), USAGE);
+	const server = serverToStop(options);
+	adoptSettings(server);
+	const current = currentBuild();
+	if (!current) throw new StepError('No build yet: `npm start` builds and starts the first one.');
+
+	// 1. The new build, beside the current one: made now, or already made for these sources and not current.
+	let buildSeconds = 0;
+	let next = listBuilds().find((build) => build.name !== current.name && buildState(build.dir) === 'fresh');
+	if (!next) {
+		if (buildState(current.dir) === 'fresh')
+			throw new StepError(
+				`${describe(current.dir)} is current and up to date with the sources: nothing to upgrade.`
+			);
+		const started = Date.now();
+		const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--no-switch'], {
+			cwd: root,
+			stdio: 'inherit'
+		});
+		if (build.status !== 0) throw new StepError('The build failed: nothing else was done; the site runs on.');
+		buildSeconds = (Date.now() - started) / 1000;
+		next = listBuilds()[0];
+	}
+	const from = current.dir;
+	console.log(`upgrade: ${describe(from)} → ${describe(next.dir)}`);
+
+	// 2. Stop.
+	const stoppedAt = Date.now();
+	if (server) await stopServer(server);
+	else console.log('upgrade: no server runs from this folder; the new one will be started.');
+
+	let backup;
+	let fromName = current.name;
+	let switched = false;
+	try {
+		// 3. The backup, of the schema as the running version left it.
+		const backupStarted = Date.now();
+		backup = JSON.parse(
+			runBuildCommand(next.dir, 'backup', ['--read-only', backupFile(`before-${releaseOf(next.dir).version}`)]).trim().split('\n').at(-1)
+		);
+		const backupMs = Date.now() - backupStarted;
+		// A build/ folder of 0.2.0 or before goes into builds/ with the migrations it ran (those in the backup).
+		if (fromName === null) fromName = adoptFolder(backup.migrations);
+		const migrated = (migrationsOf(next.dir) ?? 0) > backup.migrations;
+
+		// 4. The new build's server.
+		switchTo(next.name);
+		switched = true;
+		const started = startServer(server);
+		const answeredAt = await waitUntilServing(next.dir, started);
+		writeUpgradeRecord({
+			from: fromName,
+			to: next.name,
+			backup: backup.file,
+			migrated,
+			at: new Date().toISOString(),
+			downtimeMs: answeredAt - stoppedAt,
+			backupMs
+		});
+		console.log(
+			`upgrade: done — ${describe(next.dir)} answers. Downtime ${seconds(answeredAt - stoppedAt)} ` +
+				`(backup ${seconds(backupMs)}${migrated ? ', then the migrations' : ', no migration'})` +
+				(buildSeconds ? `; build ${buildSeconds.toFixed(0)} s beforehand, while the site was up` : '') +
+				`.\nupgrade: backup before the upgrade: ${backup.file}\n` +
+				'upgrade: `npm run rollback` goes back to the previous version' +
+				(migrated ? ' and restores that backup (what was written since is lost).' : '.')
+		);
+		started?.adopt();
+	} catch (error) {
+		console.error(`upgrade: failed — ${error.message}`);
+		await bringBack(fromName, switched, backup, next, server);
+		throw new StepError('upgrade: the previous version runs again; nothing was upgraded.');
+	}
+}
+
+/** After a failure past the stop: the previous build again, on the data as they were. */
+async function bringBack(fromName, switched, backup, next, server) {
+	if (switched) {
+		// Stop what started, if anything did, and undo its migrations with the backup.
+		const running = serverToStop({ service: server?.service ?? null });
+		if (running) await stopServer(running);
+		if (backup && (migrationsOf(next.dir) ?? 0) > backup.migrations)
+			runBuildCommand(next.dir, 'restore', [backup.file, '--force', '--as-archived']);
+	}
+	// Never run a 0.2.0 folder as it is: it would take the working tree's (newer) migrations for its own.
+	if (fromName === null) fromName = adoptFolder(backup?.migrations);
+	switchTo(fromName);
+	const from = currentBuild();
+	const started = startServer(server);
+	await waitUntilServing(from.dir, started);
+	started?.adopt();
+}
+
+main().catch((error) => {
+	console.error(error instanceof StepError ? error.message : error);
+	process.exitCode = 1;
+	// A server this process brought back keeps it alive; otherwise it ends here.
+});

@@ -47,7 +47,10 @@ async function main() {
 		const started = Date.now();
 		// Before anything is replaced: the data as they are now, in case what was written since is wanted.
 		kept = JSON.parse(
-			runBuildCommand(newer, 'backup', ['--read-only', backupFile('at-rollback')]).trim().split('\n').at(-1)
+			runBuildCommand(newer, 'backup', ['--read-only', backupFile('at-rollback')])
+				.trim()
+				.split('\n')
+				.at(-1)
 		);
 		runBuildCommand(newer, 'restore', [record.backup, '--force', '--as-archived']);
 		restoreMs = Date.now() - started;

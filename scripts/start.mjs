@@ -9,6 +9,19 @@ import { pathToFileURL } from 'node:url';
 import { buildDir, buildState, root } from './build-dir.mjs';
 import { currentBuild, readSettings, serverEnvironment } from './releases.mjs';
 
+// First, as the server itself would (src/server/heap.ts says why): start again, as the same process, with the
+// allocator's settings — here, before anything is printed twice.
+if (
+	process.env.MALLOC_MMAP_THRESHOLD_ === undefined &&
+	process.platform === 'linux' &&
+	typeof process.execve === 'function' &&
+	process.report.getReport().header.glibcVersionRuntime
+)
+	process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+		...process.env,
+		MALLOC_MMAP_THRESHOLD_: '65536'
+	});
+
 const envFile = readSettings();
 if (envFile) console.log(`Settings read from ${path.relative(process.cwd(), envFile) || envFile}`);
 const out = buildDir();

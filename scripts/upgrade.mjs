@@ -78,7 +78,13 @@ async function main() {
 		// 3. The backup, of the schema as the running version left it.
 		const backupStarted = Date.now();
 		backup = JSON.parse(
-			runBuildCommand(next.dir, 'backup', ['--read-only', backupFile(`before-${releaseOf(next.dir).version}`)]).trim().split('\n').at(-1)
+			runBuildCommand(next.dir, 'backup', [
+				'--read-only',
+				backupFile(`before-${releaseOf(next.dir).version}`)
+			])
+				.trim()
+				.split('\n')
+				.at(-1)
 		);
 		const backupMs = Date.now() - backupStarted;
 		// A build/ folder of 0.2.0 or before goes into builds/ with the migrations it ran (those in the backup).

@@ -22,6 +22,33 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
+/**
+ * glibc's malloc hands memory it freed back to the system only for blocks it mapped on their own, and after the
+ * first such block is freed it raises that threshold to the block's size (up to 32 MB): from then on, what a
+ * request briefly needs (a 19 MiB password hash, a page's buffers, the database driver's) stays in the process.
+ * Fixed at 64 KiB, the server holds 45–65 MB less: 194 MB instead of 237 MB after start-up, 258 MB instead of
+ * 323 MB after 60 s of mixed traffic (`npm run bench memory`). glibc reads the setting when a process starts, so
+ * a server started without it (node build/server.js, a service manager) starts again, at once and as the same
+ * process (execve: same pid, same file descriptors), with it. The image and `npm start` set it themselves.
+ */
+export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '65536' } as const;
+
+export function startWithAllocatorSettings(): void {
+	/* eslint-disable no-restricted-properties -- the process's own start, not the application's configuration */
+	if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined) return;
+	if (process.platform !== 'linux' || typeof process.execve !== 'function' || !glibcVersion()) return;
+	process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+		...process.env,
+		...ALLOCATOR_SETTINGS
+	});
+	/* eslint-enable no-restricted-properties */
+}
+
+function glibcVersion(): string | undefined {
+	const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+	return report?.header?.glibcVersionRuntime;
+}
+
 /** Once the young generation (both semi-spaces) has reached this size, it stops growing (see above). */
 export const YOUNG_GENERATION_BYTES = 16 * 1024 * 1024;
 

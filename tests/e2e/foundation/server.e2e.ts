@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -20,10 +20,14 @@ test('a bad configuration value stops start-up with a message naming the variabl
 });
 
 test(
-	'a first start on an empty DATA_DIR creates the database and the secret, then SIGTERM exits 0',
+	'a first start on an empty DATA_DIR sets its allocator, creates the database and the secret, then SIGTERM exits 0',
 	{ tag: '@drivers' },
 	async () => {
 		const server = await startServer({ DATABASE_URL: '' });
+		// Started without the allocator's setting, it runs with it, as the same process (src/server/heap.ts).
+		expect(process.env.MALLOC_MMAP_THRESHOLD_).toBeUndefined();
+		const environment = readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0');
+		expect(environment).toContain('MALLOC_MMAP_THRESHOLD_=65536');
 		expect(existsSync(path.join(server.dataDir, 'db'))).toBe(true);
 		expect(statSync(path.join(server.dataDir, 'secret')).mode & 0o777).toBe(0o600);
 		expect((await fetch(`${server.url}/`)).status).toBe(200);

@@ -282,7 +282,7 @@ test(
 			availability = await watch.stop();
 			test.info().annotations.push({
 				type: 'rollback',
-				description: `${/Downtime [^.]+\.\d s[^.]*/.exec(rollback.output())?.[0]}; seen by a poller: ${availability.longestGap} ms`
+				description: `${/Downtime [\d.]+ s \([^)]*\)/.exec(rollback.output())?.[0]}; seen by a poller: ${availability.longestGap} ms`
 			});
 			expect(availability.errors).toEqual([]);
 			expect((await health(url)).version).toBe('0.2.0');

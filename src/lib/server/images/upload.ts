@@ -6,14 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
-import {
-	AppError,
-	PayloadTooLargeError,
-	ServiceUnavailableError,
-	UnsupportedMediaTypeError
-} from '../errors';
+import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
 import type { UploadStats } from '$lib/schemas/images';
 import { inBackground } from '../lifecycle';
+import { Slots } from '../slots';
 import { toStorageValue, type Storage } from '../storage';
 import { widthsBelow, type ImageWidth } from '$lib/images';
 import { ACCEPTED_TYPES, detectImageType, isAcceptedType } from './signature';
@@ -41,39 +37,13 @@ export class UndecodableImageError extends AppError {
 	}
 }
 
-/** One transform per core and a short queue; past that, 503 with Retry-After rather than a pile-up. */
-export class TransformSlots {
-	private running = 0;
-	private readonly waiting: (() => void)[] = [];
-	constructor(
-		private readonly capacity: number,
-		private readonly queueLimit: number
-	) {}
-
-	async run<T>(task: () => Promise<T>): Promise<T> {
-		if (this.running >= this.capacity) {
-			if (this.waiting.length >= this.queueLimit) {
-				throw new ServiceUnavailableError(
-					'Trop d’images en cours de traitement. Réessayez dans quelques secondes.',
-					5
-				);
-			}
-			await new Promise<void>((resolve) => this.waiting.push(resolve));
-		} else {
-			this.running++;
-		}
-		try {
-			return await task();
-		} finally {
-			const next = this.waiting.shift();
-			if (next) next();
-			else this.running--;
-		}
-	}
-}
-
 const cores = availableParallelism();
-export const transformSlots = new TransformSlots(cores, cores * 2);
+/** One transform per core and a short queue. */
+export const transformSlots = new Slots(
+	cores,
+	cores * 2,
+	'Trop d’images en cours de traitement. Réessayez dans quelques secondes.'
+);
 
 /** Checks the declared type against the accepted list and the file's own first bytes (415 otherwise). */
 export function assertImageSignature(declaredType: string, bytes: Uint8Array): void {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceUnavailableError } from '../errors';
-import { TransformSlots } from './upload';
+import { ServiceUnavailableError } from './errors';
+import { Slots } from './slots';
 
-describe('TransformSlots', () => {
-	it('runs at most `capacity` transforms, queues a few, and refuses the rest with 503 + Retry-After', async () => {
-		const slots = new TransformSlots(2, 1);
+describe('Slots', () => {
+	it('runs at most `capacity` tasks, queues a few, and refuses the rest with 503 + Retry-After', async () => {
+		const slots = new Slots(2, 1, 'Occupé.');
 		let running = 0;
 		let peak = 0;
 		const releases: (() => void)[] = [];

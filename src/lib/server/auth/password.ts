@@ -1,6 +1,4 @@
 import { hash, verify } from '@node-rs/argon2';
-import { ServiceUnavailableError } from '../errors';
-import { Slots } from '../slots';
 // Bundled as text by Vite: the most common passwords of 10+ characters, lower-cased (the zxcvbn-ts "common"
 // dictionary, plus French favourites). Shorter ones are refused by the length rule anyway.
 import commonPasswordsText from './common-passwords.txt?raw';
@@ -10,22 +8,14 @@ const ARGON2ID = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1,
 
 import { PASSWORD_MAX, PASSWORD_MIN } from '$lib/schemas/auth';
 
-/**
- * One hash at a time. Each takes 19 MiB (memoryCost) from the allocator for ~40 ms; four at once on the thread pool
- * left the process ~80 MB larger for good (the allocator keeps what it freed), for sign-ins that take no longer one
- * after the other on a small site's two cores (`npm run bench memory`). Past a short queue: 503.
- */
-const hashing = new Slots(1, 32, 'Trop de connexions en cours. Réessayez dans quelques secondes.');
-
 export function hashPassword(password: string): Promise<string> {
-	return hashing.run(() => hash(password, ARGON2ID));
+	return hash(password, ARGON2ID);
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
 	try {
-		return await hashing.run(() => verify(passwordHash, password));
-	} catch (error) {
-		if (error instanceof ServiceUnavailableError) throw error;
+		return await verify(passwordHash, password);
+	} catch {
 		return false;
 	}
 }

@@ -124,13 +124,19 @@ export function adoptFolder(migrationCount) {
 	return name;
 }
 
-/** Removes the oldest builds, keeping the current one, those the last upgrade names, and KEEP_OTHERS more. */
+/**
+ * Removes the oldest builds, keeping the current one, those the last upgrade names, the one each running server
+ * started from (the newest built before it started), and KEEP_OTHERS more.
+ */
 export function pruneBuilds() {
 	const keep = new Set([currentBuild()?.name]);
 	const record = readUpgradeRecord();
 	if (record) keep.add(record.from).add(record.to);
+	const builds = listBuilds();
+	for (const server of runningServers())
+		if (server.startedAt) keep.add(builds.find((build) => build.builtAt <= server.startedAt)?.name);
 	let others = 0;
-	for (const build of listBuilds()) {
+	for (const build of builds) {
 		if (keep.has(build.name)) continue;
 		if (others++ < KEEP_OTHERS) continue;
 		rmSync(build.dir, { recursive: true, force: true });
@@ -201,9 +207,24 @@ export function runningServers() {
 		}
 		const script = args.slice(1).find((arg) => !arg.startsWith('-'));
 		if (!script || !isServerEntry(path.resolve(cwd, script))) continue;
-		servers.push({ pid, unit: systemdUnitOf(pid), env: environmentOf(pid) });
+		servers.push({ pid, unit: systemdUnitOf(pid), env: environmentOf(pid), startedAt: startTimeOf(pid) });
 	}
 	return servers;
+}
+
+/** When a process started, in ms since the epoch (/proc/<pid>/stat's start time after boot), or null. */
+function startTimeOf(pid) {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// The fields after the command name, which is in parentheses and may hold spaces.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const ticksAfterBoot = Number(fields[19]);
+		const bootedAt = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+		const ticksPerSecond = 100; // USER_HZ, 100 on every Linux that Node.js supports
+		return bootedAt * 1000 + (ticksAfterBoot / ticksPerSecond) * 1000;
+	} catch {
+		return null;
+	}
 }
 
 /** The environment a process was started with (not what it read from .env since), or null. */

@@ -23,7 +23,7 @@ test(
 	'a first start on an empty DATA_DIR sets its allocator, creates the database and the secret, then SIGTERM exits 0',
 	{ tag: '@drivers' },
 	async () => {
-		const server = await startServer({ DATABASE_URL: '' });
+		const server = await startServer({ DATABASE_URL: '' }, { createDatabase: true });
 		// Started without the allocator's setting, it runs with it, as the same process (src/server/heap.ts).
 		expect(process.env.MALLOC_MMAP_THRESHOLD_).toBeUndefined();
 		const environment = readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0');

@@ -17,7 +17,7 @@ let server: RunningServer;
 test.beforeAll(async () => {
 	const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-umask-')), 'data');
 	// The embedded database, whatever DATABASE_URL the run uses: its files are the ones PGlite writes for us.
-	server = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir }, { umask: '000' });
+	server = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir }, { umask: '000', createDatabase: true });
 });
 test.afterAll(async () => {
 	await server?.stop();

@@ -1,6 +1,6 @@
 import type { FullConfig } from '@playwright/test';
 import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
-import { startServer } from './server';
+import { makeDatabaseTemplate, startServer } from './server';
 import type { SharedServer } from './shared-server';
 
 /**
@@ -9,6 +9,7 @@ import type { SharedServer } from './shared-server';
  * the other worker's. playwright.config.ts hands each worker its own (E2E_BASE_URL and the rest).
  */
 export default async function globalSetup(config: FullConfig) {
+	makeDatabaseTemplate();
 	const started = await Promise.all(
 		Array.from({ length: config.workers }, async () => {
 			const database = serverUrl ? await createEmptyPostgresDatabase() : null;

@@ -2,8 +2,8 @@
  * Starts the built production server (the tests' build: ATELIER_BUILD_DIR, set by playwright.config.ts) as a child process on a free port, with its own
  * DATA_DIR, and waits until /healthz answers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,12 +38,40 @@ export async function freePort(): Promise<number> {
 	});
 }
 
+/**
+ * An empty embedded database, migrated, made once per run by the tests' build (global set-up): a server on a new
+ * DATA_DIR starts from a copy of it instead of creating its own, which takes 6–11 s alone and over 20 s beside the
+ * other worker on a 2-core machine — for 40 servers, a third of the suite's time. The copy is of a closed
+ * database, file for file; a test about the first start itself asks for `createDatabase`.
+ */
+const DATABASE_TEMPLATE = path.resolve('.cache', 'e2e-empty-database');
+
+export function makeDatabaseTemplate(): void {
+	const work = mkdtempSync(path.join(tmpdir(), 'atelier-e2e-template-'));
+	const made = spawnSync(process.execPath, [path.join(path.dirname(serverEntry), 'migrate.js')], {
+		env: { ...process.env, DATA_DIR: work, DATABASE_URL: '', SIGNING_SECRET: '' },
+		encoding: 'utf8'
+	});
+	if (made.status !== 0) throw new Error(`the template database could not be made:\n${made.stderr}`);
+	rmSync(DATABASE_TEMPLATE, { recursive: true, force: true });
+	mkdirSync(path.dirname(DATABASE_TEMPLATE), { recursive: true });
+	cpSync(path.join(work, 'db'), DATABASE_TEMPLATE, { recursive: true });
+	rmSync(work, { recursive: true, force: true });
+}
+
 export async function startServer(
 	env: Record<string, string> = {},
-	{ waitFor = true, umask }: { waitFor?: boolean; umask?: string } = {}
+	{
+		waitFor = true,
+		umask,
+		createDatabase = false
+	}: { waitFor?: boolean; umask?: string; createDatabase?: boolean } = {}
 ): Promise<RunningServer> {
 	const port = await freePort();
 	const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'atelier-e2e-'));
+	const embedded = !(env.DATABASE_URL ?? process.env.DATABASE_URL);
+	if (embedded && !createDatabase && existsSync(DATABASE_TEMPLATE) && !existsSync(path.join(dataDir, 'db')))
+		cpSync(DATABASE_TEMPLATE, path.join(dataDir, 'db'), { recursive: true });
 	const url = `http://127.0.0.1:${port}`;
 	// With `umask`, started from a shell that sets it first, as a careless service manager would.
 	const [command, args] = umask

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { sessionCookieFor } from '../support/accounts';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { serverEntry, startServer } from '../support/server';
 
@@ -22,16 +23,7 @@ const command = (name: string, args: string[], env: Record<string, string>) =>
 		timeout: 60_000
 	});
 
-async function signIn(url: string) {
-	const login = await fetch(`${url}/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, accept: 'text/html' },
-		body: new URLSearchParams({ email: admin.email, password: admin.password }),
-		redirect: 'manual'
-	});
-	expect(login.status).toBe(303);
-	return login.headers.getSetCookie()[0]!.split(';')[0]!;
-}
+const signIn = (url: string) => sessionCookieFor(url, admin);
 
 test(
 	'the admin page streams the backup; restore fills an empty DATA_DIR and the site is as it was',

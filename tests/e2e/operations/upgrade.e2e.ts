@@ -27,6 +27,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { sessionCookieFor } from '../support/accounts';
 import { freePort } from '../support/server';
 
 /** 0.2.0 on main: the release this version upgrades from. */
@@ -154,16 +155,7 @@ function watchAvailability(url: string) {
 	};
 }
 
-async function signIn(url: string): Promise<string> {
-	const login = await fetch(`${url}/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, accept: 'text/html' },
-		body: new URLSearchParams({ email: admin.email, password: admin.password }),
-		redirect: 'manual'
-	});
-	expect(login.status).toBe(303);
-	return login.headers.getSetCookie()[0]!.split(';')[0]!;
-}
+const signIn = (url: string) => sessionCookieFor(url, admin);
 
 async function sendLead(url: string, name: string) {
 	const response = await fetch(`${url}/api/contact`, {

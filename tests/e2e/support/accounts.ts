@@ -54,6 +54,18 @@ export async function signInAsAdmin(page: Page) {
 	if (login.status() !== 303) throw new Error(`admin sign-in answered ${login.status()}`);
 }
 
+/** Signs in over HTTP without a browser (303 expected) and returns the session cookie, `name=value`. */
+export async function sessionCookieFor(url: string, credentials: { email: string; password: string }) {
+	const login = await fetch(`${url}/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, accept: 'text/html' },
+		body: new URLSearchParams({ email: credentials.email, password: credentials.password }),
+		redirect: 'manual'
+	});
+	if (login.status !== 303) throw new Error(`sign-in answered ${login.status}`);
+	return login.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
 /**
  * On a server of its own (no admin yet), creates the first admin and returns an API context signed in as it.
  * Dispose of it when done.

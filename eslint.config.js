@@ -17,7 +17,16 @@ const DOMAINS = readdirSync(new URL('./src/lib/server', import.meta.url), { with
 
 export default ts.config(
 	{
-		ignores: ['build/', 'builds/', '.cache/', '.svelte-kit/', 'data/', 'drizzle/', 'test-results/', 'playwright-report/']
+		ignores: [
+			'build/',
+			'builds/',
+			'.cache/',
+			'.svelte-kit/',
+			'data/',
+			'drizzle/',
+			'test-results/',
+			'playwright-report/'
+		]
 	},
 	js.configs.recommended,
 	...ts.configs.recommended,

@@ -8,7 +8,7 @@
  * output what it needs (the file, the number of migrations in the archive).
  */
 import { createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from '../lib/server/backup/backup';
 import { commandActor, recordAudit } from '../lib/server/audit/service';
@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
 	}
 	restrictNewFiles();
 	const config = loadConfig();
-	const file = target === '-' ? null : await outputFile(operatorPath(target));
+	const file = target === '-' ? null : await outputFile(operatorPath(target), target);
 	const database = openCommandDatabase(
 		config,
 		'backup',
@@ -77,8 +77,16 @@ async function main(argv: string[]): Promise<number> {
 	}
 }
 
-/** The file to write: a folder gets a dated name; an existing file is never overwritten. */
-async function outputFile(target: string): Promise<string> {
+/**
+ * The file to write: a folder gets a dated name — one named with a trailing slash is made when missing (only the
+ * last level, private) — and an existing file is never overwritten.
+ */
+async function outputFile(target: string, typed: string): Promise<string> {
+	if (/[/\\]$/.test(typed) && !(await stat(target).catch(() => null))) {
+		if (!(await stat(path.dirname(target)).catch(() => null))?.isDirectory())
+			throw new CommandError(`the folder ${path.dirname(target)} does not exist`);
+		await mkdir(target, { mode: 0o700 });
+	}
 	const existing = await stat(target).catch(() => null);
 	if (existing?.isDirectory()) return path.join(target, backupFileName());
 	if (existing) throw new CommandError(`${target} exists already: give another name, or a folder`);

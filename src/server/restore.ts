@@ -8,10 +8,10 @@
  * back to the release that made the archive. `npm run rollback` restores so, with the newer build (whose restore
  * knows every table the newer migrations made), before it starts the older one.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { commandActor, recordAudit } from '../lib/server/audit/service';
-import { InvalidArchiveError } from '../lib/server/backup/archive';
+import { InvalidArchiveError, TargetError } from '../lib/server/backup/archive';
 import {
 	describeContents,
 	inspectTarget,
@@ -20,7 +20,7 @@ import {
 	TargetNotEmptyError,
 	verifyBackup
 } from '../lib/server/backup/restore';
-import { loadConfig } from '../lib/server/config';
+import { configuredDataDir, loadConfig } from '../lib/server/config';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { createStorage } from '../lib/server/storage';
 import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
@@ -38,7 +38,18 @@ async function main(argv: string[]): Promise<number> {
 	const file = operatorPath(files[0]!);
 	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
 	restrictNewFiles();
-	const config = loadConfig();
+	// A refused restore leaves DATA_DIR as it was: one that did not exist is not left behind, secret and all.
+	const dataDir = configuredDataDir();
+	const dataDirExisted = existsSync(dataDir);
+	try {
+		return await restore(file, force, asArchived);
+	} catch (error) {
+		if (!dataDirExisted) await rm(dataDir, { recursive: true, force: true });
+		throw error;
+	}
+}
+
+async function restore(file: string, force: boolean, asArchived: boolean): Promise<number> {
 	const open = () => createReadStream(file);
 
 	let verified;
@@ -49,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
 			throw new CommandError(`${file}: ${error.message}. Nothing was changed.`);
 		throw error;
 	}
+	const config = loadConfig();
 	const { header, manifest } = verified;
 	const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
 	console.error(
@@ -105,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
 			);
 		if (error instanceof InvalidArchiveError)
 			throw new CommandError(`${file}: ${error.message}. Nothing was changed.`);
+		if (error instanceof TargetError) throw new CommandError(`${error.message}. Nothing was changed.`);
 		throw error;
 	} finally {
 		await database.close();

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArchiveError } from '../../src/lib/server/backup/archive';
+import { TableLoadError } from '../../src/lib/server/backup/tables';
 import { writeBackup } from '../../src/lib/server/backup/backup';
 import {
 	inspectTarget,
@@ -283,5 +284,149 @@ describe('a backup made by an older version', () => {
 		await expect(verifyBackup(opener(newer))).rejects.toThrow(
 			/Atelier 9\.0\.0.*0099_future.*install that version/
 		);
+	});
+});
+
+/**
+ * Rewrites an archive entry by entry (`edit` returns the new body, or null to drop it; `extra` entries go before
+ * the manifest), then writes a manifest that matches what was written: sizes, checksums and row counts agree, so
+ * only the checks on what the archive holds can refuse it.
+ */
+async function rewriteArchive(
+	file: string,
+	edit: (name: string, body: Buffer) => Buffer | null,
+	extra: { name: string; body: Buffer }[] = []
+): Promise<string> {
+	const { default: tar } = await import('tar-stream');
+	const { createGunzip, createGzip } = await import('node:zlib');
+	const { pipeline } = await import('node:stream/promises');
+	const { createHash } = await import('node:crypto');
+	const extract = tar.extract();
+	const pack = tar.pack();
+	const out = path.join(work, `rewritten-${++counter}.tar.gz`);
+	const writing = pipeline(pack, createGzip(), createWriteStream(out));
+	const reading = pipeline(createReadStream(file), createGunzip(), extract);
+	const written: { name: string; size: number; sha256: string }[] = [];
+	const tables: Record<string, number> = {};
+	let manifest: { entries: unknown[]; tables: Record<string, number> } | null = null;
+	const add = (header: Record<string, unknown>, name: string, body: Buffer) => {
+		pack.entry({ ...header, name, size: body.length }, body);
+		written.push({ name, size: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+		if (name.startsWith('tables/'))
+			tables[name.slice(7, -7)] = body.toString('utf8').split('\n').filter(Boolean).length;
+	};
+	for await (const entry of extract) {
+		const chunks: Buffer[] = [];
+		for await (const chunk of entry) chunks.push(chunk as Buffer);
+		const body = Buffer.concat(chunks);
+		if (entry.header.name === 'manifest.json') {
+			manifest = JSON.parse(body.toString('utf8'));
+			for (const more of extra) add({ mode: 0o600 }, more.name, more.body);
+			continue;
+		}
+		const edited = edit(entry.header.name, body);
+		if (edited) add(entry.header as unknown as Record<string, unknown>, entry.header.name, edited);
+	}
+	const rewritten = Buffer.from(JSON.stringify({ ...manifest!, entries: written, tables }));
+	pack.entry({ name: 'manifest.json', size: rewritten.length, mode: 0o600 }, rewritten);
+	pack.finalize();
+	await Promise.all([reading, writing]);
+	return out;
+}
+
+describe('a database Atelier shares with other tables', () => {
+	const foreign = async (side: Side) => {
+		await side.database.db.execute(sql`create table other_app_things (id integer primary key, note text)`);
+		await side.database.db.execute(
+			sql`insert into other_app_things values (1, 'un'), (2, 'deux'), (3, 'quatre cent mille')`
+		);
+	};
+	const foreignRows = async (side: Side) =>
+		(await side.database.db.execute(sql`select count(*)::int as n from other_app_things`)) as unknown;
+	const countOf = (result: unknown) =>
+		Number(((result as { rows?: { n: number }[] }).rows ?? (result as { n: number }[]))[0]!.n);
+	const newSide = async () => {
+		const side = await (serverUrl ? server() : embedded());
+		await side.database.migrate();
+		return side;
+	};
+
+	it('backs up only Atelier’s tables, restores into an empty database, and leaves the other table alone', async () => {
+		const source = await newSide();
+		await seedDataset(source.database.db, source.storage);
+		await foreign(source);
+		const file = await backupOf(source);
+		const verified = await verifyBackup(opener(file));
+		expect(Object.keys(verified.manifest.tables)).not.toContain('other_app_things');
+
+		// Into an empty database: the whole site comes back.
+		const empty = await newSide();
+		await restore(file, empty);
+		const { other_app_things: _foreign, ...atelierTables } = await dumpTables(source.database.db);
+		expect(await dumpTables(empty.database.db)).toEqual(atelierTables);
+
+		// Into a database that holds the other table too: with --force, Atelier's are replaced, the other stays.
+		const shared = await newSide();
+		await foreign(shared);
+		expect(await inspectTarget(shared)).toEqual({ rows: {}, objects: 0 });
+		await restore(file, shared, { force: true });
+		expect(countOf(await foreignRows(shared))).toBe(3);
+	});
+
+	it('refuses an archive whose manifest names another table, and drops nothing', async () => {
+		const source = await newSide();
+		await seedDataset(source.database.db, source.storage);
+		const file = await backupOf(source);
+		const crafted = await rewriteArchive(file, (_name, body) => body, [
+			{ name: 'tables/other_app_things.ndjson', body: Buffer.from('{"id":9,"note":"x"}\n') }
+		]);
+		await expect(verifyBackup(opener(crafted))).rejects.toThrow(/not Atelier's \(other_app_things\)/);
+
+		const target = await newSide();
+		await foreign(target);
+		await expect(restore(crafted, target, { force: true })).rejects.toThrow(InvalidArchiveError);
+		expect(countOf(await foreignRows(target))).toBe(3);
+	});
+
+	it('names the table the database refuses, and prints none of its rows', async () => {
+		const source = await newSide();
+		await seedDataset(source.database.db, source.storage);
+		const file = await backupOf(source);
+		// A users row without its e-mail (NOT NULL): the archive is sound, the database refuses it.
+		const crafted = await rewriteArchive(file, (name, body) => {
+			if (name !== 'tables/users.ndjson') return body;
+			const lines = body.toString('utf8').split('\n').filter(Boolean);
+			const first = JSON.parse(lines[0]!);
+			first.email = null;
+			return Buffer.from([JSON.stringify(first), ...lines.slice(1)].join('\n') + '\n');
+		});
+		const target = await newSide();
+		const refused = (await restore(crafted, target).then(
+			() => new Error('restored'),
+			(error: unknown) => error
+		)) as Error;
+		expect(refused).toBeInstanceOf(TableLoadError);
+		expect(refused.message).toMatch(/^table users could not be restored: .*email.* \(23502\)$/);
+		expect(refused.message).not.toContain('password_hash');
+		expect(refused.message).not.toContain('@');
+		expect(await inspectTarget(target)).toEqual({ rows: {}, objects: 0 });
+	});
+});
+
+describe('an archive as other tools see it', () => {
+	it('GNU tar lists and extracts it without a warning, and the objects keep their type', async () => {
+		const { spawnSync } = await import('node:child_process');
+		const source = await embedded();
+		await seedDataset(source.database.db, source.storage);
+		const file = await backupOf(source);
+		const into = await mkdtemp(path.join(work, 'gnu-tar-'));
+		const listed = spawnSync('tar', ['-xzvf', file, '-C', into], { encoding: 'utf8' });
+		expect(listed.status, listed.stderr).toBe(0);
+		expect(listed.stderr).toBe('');
+		expect(listed.stdout).toMatch(/^objects\//m);
+		// Read back by restore, the type is the one the object had.
+		const target = await embedded();
+		await restore(file, target);
+		expect(await dumpBucket(target.storage)).toEqual(await dumpBucket(source.storage));
 	});
 });

@@ -177,6 +177,11 @@ export function shownValue(name: string, value: string | undefined): string {
 	return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@\s]*@/i, '$1:***@'));
 }
 
+/** DATA_DIR as loadConfig resolves it, without creating anything (loadConfig creates the secret there). */
+export function configuredDataDir(env: Env = process.env, root = installRoot): string {
+	return path.resolve(root, env.DATA_DIR || './data');
+}
+
 /** `root` resolves a relative DATA_DIR: the install folder, not the current directory (README, Configuration). */
 export function loadConfig(env: Env = process.env, root = installRoot): Config {
 	const parsed = envSchema.safeParse(env);
@@ -192,7 +197,7 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 
 	const port = e.PORT ?? 3000;
 	const origin = new URL(e.ORIGIN ?? `http://localhost:${port}`);
-	const dataDir = path.resolve(root, e.DATA_DIR ?? './data');
+	const dataDir = configuredDataDir(env, root);
 
 	let storage: StorageConfig;
 	const bucket = e.S3_BUCKET ?? 'private-gallery';

@@ -165,6 +165,8 @@ test('restore refuses a damaged archive and changes nothing', { tag: '@drivers' 
 	const result = command('restore', [file], { DATA_DIR: path.join(work, 'data') });
 	expect(result.status).toBe(1);
 	expect(result.stderr).toContain('Nothing was changed');
+	// Nothing, indeed: the DATA_DIR that did not exist still does not (no folder, no new secret).
+	expect(existsSync(path.join(work, 'data'))).toBe(false);
 	expect(command('restore', [], { DATA_DIR: path.join(work, 'data') }).status).toBe(2);
 });
 
@@ -188,6 +190,16 @@ test('npm run backup runs the built command and writes nothing under the applica
 	});
 	expect(run.status, run.stderr).toBe(0);
 	expect(existsSync(archive)).toBe(true);
+	// A folder named with a trailing slash is made when missing, and the archive gets a dated name in it.
+	const nightly = path.join(work, 'nightly');
+	const intoFolder = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', `${nightly}/`], {
+		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: path.join(work, 'data') },
+		encoding: 'utf8',
+		timeout: 120_000
+	});
+	expect(intoFolder.status, intoFolder.stderr).toBe(0);
+	expect(statSync(nightly).isDirectory()).toBe(true);
+	expect(readdirSync(nightly)).toEqual([expect.stringMatching(/^atelier-backup-.*\.tar\.gz$/)]);
 	expect(snapshot()).toEqual(before);
 	// Without a build, it says what to do instead of building over the application.
 	const unbuilt = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', archive], {

@@ -26,9 +26,15 @@ export const MANIFEST_ENTRY = 'manifest.json';
 export const TABLE_PREFIX = 'tables/';
 export const OBJECT_PREFIX = 'objects/';
 
-/** Where the object's metadata rides in the tar entry's PAX headers. */
-const PAX_CONTENT_TYPE = 'ATELIER.content-type';
-const PAX_CACHE_CONTROL = 'ATELIER.cache-control';
+/**
+ * Where the object's metadata rides in the tar entry's PAX headers: as extended attributes (`user.atelier.*`), the
+ * vendor keywords that GNU tar knows (it restores them with --xattrs and is silent without), where archives before
+ * 0.3.0 used keywords of their own, which GNU tar warned about once per object. Both are read.
+ */
+const PAX_CONTENT_TYPE = 'SCHILY.xattr.user.atelier.content-type';
+const PAX_CACHE_CONTROL = 'SCHILY.xattr.user.atelier.cache-control';
+const OLD_PAX_CONTENT_TYPE = 'ATELIER.content-type';
+const OLD_PAX_CACHE_CONTROL = 'ATELIER.cache-control';
 
 /** Entries are tables and images: nothing in a sound archive comes near this; a bigger one is refused unread. */
 export const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
@@ -183,7 +189,9 @@ export async function readArchive(
 			const meta =
 				PAX_CONTENT_TYPE in pax
 					? { contentType: pax[PAX_CONTENT_TYPE]!, cacheControl: pax[PAX_CACHE_CONTROL] ?? '' }
-					: null;
+					: OLD_PAX_CONTENT_TYPE in pax
+						? { contentType: pax[OLD_PAX_CONTENT_TYPE]!, cacheControl: pax[OLD_PAX_CACHE_CONTROL] ?? '' }
+						: null;
 			await onEntry({ name, size, meta, body: counted });
 			counted.resume(); // whatever onEntry left unread
 			await flowing;
@@ -193,7 +201,7 @@ export async function readArchive(
 		await reading;
 	} catch (error) {
 		extract.destroy();
-		if (error instanceof InvalidArchiveError) throw error;
+		if (error instanceof InvalidArchiveError || error instanceof TargetError) throw error;
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw error;
 		throw new InvalidArchiveError(
@@ -201,6 +209,17 @@ export async function readArchive(
 		);
 	}
 	return seen;
+}
+
+/**
+ * What the restore's target refused (a table the database would not take, an object the bucket would not store):
+ * said as it is, never as a damaged archive.
+ */
+export class TargetError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'TargetError';
+	}
 }
 
 /** Reads a whole (small) entry: the header, the secret, the manifest. */

@@ -19,6 +19,7 @@ import {
 	FORMAT_VERSION,
 	HEADER_ENTRY,
 	InvalidArchiveError,
+	TargetError,
 	MANIFEST_ENTRY,
 	OBJECT_PREFIX,
 	readArchive,
@@ -28,16 +29,7 @@ import {
 	type BackupHeader,
 	type Manifest
 } from './archive';
-import {
-	countRows,
-	dropTables,
-	OPERATIONAL_TABLES,
-	resetSequences,
-	migrationTables,
-	schemaTables,
-	TableLoader,
-	tablesInLoadOrder
-} from './tables';
+import { countRows, dropTables, OPERATIONAL_TABLES, resetSequences, ourTables, TableLoader } from './tables';
 
 /** Opens the archive afresh for each pass (a file path, in practice). */
 export type ArchiveSource = () => Readable;
@@ -94,6 +86,14 @@ export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup>
 		if (!expected || expected.size !== entry.size || expected.sha256 !== entry.sha256)
 			throw new InvalidArchiveError(`checksum mismatch on ${entry.name}: the archive is damaged`);
 	}
+	// Whatever the manifest says, a restore writes and drops only Atelier's own tables.
+	const ours = ourTables();
+	for (const table of Object.keys(found.tables))
+		if (!ours.has(table))
+			throw new InvalidArchiveError(`the archive names a table that is not Atelier's (${table})`);
+	for (const table of lines.keys())
+		if (!ours.has(table))
+			throw new InvalidArchiveError(`the archive holds a table that is not Atelier's (${table})`);
 	for (const [table, rows] of Object.entries(found.tables))
 		if (lines.get(table) !== rows)
 			throw new InvalidArchiveError(`table ${table} holds other rows than the manifest counts`);
@@ -157,9 +157,7 @@ export interface TargetContents {
 }
 
 export async function inspectTarget({ database, storage }: RestoreTarget): Promise<TargetContents> {
-	const counts = await countRows(database.db, [
-		...new Set([...schemaTables, ...(await tablesInLoadOrder(database.db))])
-	]);
+	const counts = await countRows(database.db, [...ourTables()]);
 	const rows = Object.fromEntries(
 		[...counts].filter(([table, count]) => count > 0 && !OPERATIONAL_TABLES.has(table))
 	);
@@ -220,10 +218,7 @@ export async function restoreBackup(
 			// A server starting meanwhile on PostgreSQL waits here instead of migrating a half-restored schema.
 			if (database.driver === 'postgres')
 				await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID.toString()}::bigint)`);
-			await dropTables(
-				tx,
-				new Set([...schemaTables, ...migrationTables(), ...Object.keys(verified.manifest.tables)])
-			);
+			await dropTables(tx, ourTables());
 			await applyMigrationsWithin(tx, migrations.slice(0, verified.migrationCount));
 			const checked = await readArchive(open(), async (entry) => {
 				if (entry.name.startsWith(TABLE_PREFIX)) {
@@ -241,7 +236,11 @@ export async function restoreBackup(
 				} else if (entry.name.startsWith(OBJECT_PREFIX) && entry.meta) {
 					const objectPath = entry.name.slice(OBJECT_PREFIX.length);
 					const body = await readSmall(entry.body, entry.size);
-					await storage.put(objectPath, body, entry.meta);
+					try {
+						await storage.put(objectPath, body, entry.meta);
+					} catch (error) {
+						throw new TargetError(`object ${objectPath} could not be stored: ${(error as Error).message}`);
+					}
 					restoredObjects.add(objectPath);
 					if (!existingObjects.has(objectPath)) added.push(objectPath);
 				}

@@ -14,6 +14,7 @@ import type { Db, DbOrTx } from '../db';
 import { rowsOf, shippedMigrations } from '../db/migrate';
 import * as schema from '../db/schema';
 import { PRIVATE_FILE_MODE } from '../private-files';
+import { TargetError } from './archive';
 
 /** Rows fetched from the cursor at a time, and rows inserted per statement: memory stays flat. */
 const FETCH_ROWS = 500;
@@ -69,6 +70,14 @@ export function migrationTables(): string[] {
 	return [...names];
 }
 
+/**
+ * Atelier's tables: what a backup takes and what a restore may drop or fill. Another application's tables, or an
+ * extension's (PostGIS's `spatial_ref_sys`), in the same database are neither read nor touched.
+ */
+export function ourTables(): Set<string> {
+	return new Set([...schemaTables, ...migrationTables()]);
+}
+
 /** Rows that say nothing about the business: a database holding only these counts as empty. */
 export const OPERATIONAL_TABLES = new Set(['rate_limits', 'job_runs', 'app_releases']);
 
@@ -90,7 +99,9 @@ export async function snapshotTables(db: Db, dir: string): Promise<TableFile[]> 
 	return db.transaction(async (tx) => {
 		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
 		const files: TableFile[] = [];
+		const ours = ourTables();
 		for (const table of await tablesInLoadOrder(tx)) {
+			if (!ours.has(table)) continue;
 			const file = path.join(dir, `${table}.ndjson`);
 			const out = createWriteStream(file, { mode: PRIVATE_FILE_MODE });
 			let rows = 0;
@@ -128,7 +139,7 @@ export async function countRows(db: DbOrTx, tables: string[]): Promise<Map<strin
 	return counts;
 }
 
-/** Drops the tables Atelier defines (now or in the backup) and drizzle's record of migrations: a blank slate. */
+/** Drops the given tables (Atelier's: `ourTables`) and drizzle's record of migrations: a blank slate. */
 export async function dropTables(tx: DbOrTx, tables: Iterable<string>): Promise<void> {
 	const present = new Set(await tablesInLoadOrder(tx));
 	for (const table of tables)
@@ -162,11 +173,41 @@ export class TableLoader {
 		const json = `[${this.batch.join(',')}]`;
 		this.batch = [];
 		this.bytes = 0;
-		const inserted = await this.tx.execute(
-			sql`insert into ${identifier(this.table)} select * from jsonb_populate_recordset(null::${identifier(this.table)}, ${json}::jsonb)`
-		);
+		let inserted;
+		try {
+			inserted = await this.tx.execute(
+				sql`insert into ${identifier(this.table)} select * from jsonb_populate_recordset(null::${identifier(this.table)}, ${json}::jsonb)`
+			);
+		} catch (error) {
+			// The database's own reason, and no more: the driver's error quotes the statement and its values — the
+			// rows being restored, people's details — which a terminal or a log must not show.
+			throw new TableLoadError(this.table, databaseReason(error));
+		}
 		this.rows += affected(inserted);
 	}
+}
+
+/** A table of the archive that the database refused; the message holds no row. */
+export class TableLoadError extends TargetError {
+	constructor(
+		readonly table: string,
+		reason: string
+	) {
+		super(`table ${table} could not be restored: ${reason}`);
+		this.name = 'TableLoadError';
+	}
+}
+
+/** PostgreSQL's message (and its code), from the driver's error or the one it wraps. */
+function databaseReason(error: unknown): string {
+	for (
+		let e = error as { message?: string; code?: string; cause?: unknown } | undefined;
+		e;
+		e = e.cause as typeof e
+	) {
+		if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return `${e.message} (${e.code})`;
+	}
+	return 'the database refused the rows';
 }
 
 const affected = (result: unknown): number => {

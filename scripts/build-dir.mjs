@@ -1,5 +1,6 @@
-// Where the production build goes: build/ next to package.json, or ATELIER_BUILD_DIR. `npm test` builds into
-// TEST_BUILD_DIR (`node scripts/build.mjs --tests`), so that it never replaces the build a running server uses.
+// Where the build to run is: `build` next to package.json — the link to the current build in builds/
+// (scripts/releases.mjs) — or ATELIER_BUILD_DIR. `npm test` builds into TEST_BUILD_DIR (`node scripts/build.mjs
+// --tests`), a folder of its own.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 

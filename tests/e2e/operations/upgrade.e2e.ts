@@ -193,7 +193,7 @@ test(
 
 		const tree = mkdtempSync(path.join(tmpdir(), 'atelier-upgrade-'));
 		// With their times: sources newer than the build would make 0.2.0's `npm start` build again.
-	cpSync(oldRelease(), tree, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+		cpSync(oldRelease(), tree, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
 		const { createEmptyPostgresDatabase, serverUrl } = await import('../../helpers/database');
 		const database = serverUrl ? await createEmptyPostgresDatabase() : null;
 		const port = await freePort();

@@ -111,7 +111,9 @@ async function main() {
 				(buildSeconds ? `; build ${buildSeconds.toFixed(0)} s beforehand, while the site was up` : '') +
 				`.\nupgrade: backup before the upgrade: ${backup.file}\n` +
 				'upgrade: `npm run rollback` goes back to the previous version' +
-				(migrated ? ' and restores that backup (what was written since is lost).' : '.')
+				(migrated
+					? ' and restores that backup (what is written meanwhile goes into a backup of its own first).'
+					: '.')
 		);
 		started?.adopt();
 	} catch (error) {

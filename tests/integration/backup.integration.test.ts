@@ -430,3 +430,28 @@ describe('an archive as other tools see it', () => {
 		expect(await dumpBucket(target.storage)).toEqual(await dumpBucket(source.storage));
 	});
 });
+
+describe('backup --verify', () => {
+	it('restores into a throw-away database: a sound archive passes, one the database refuses does not', async () => {
+		const { verifyByRestoring } = await import('../../src/lib/server/backup/verify');
+		const source = await embedded();
+		await seedDataset(source.database.db, source.storage);
+		const file = await backupOf(source);
+		const summary = await verifyByRestoring(opener(file));
+		const { manifest } = await verifyBackup(opener(file));
+		expect(summary.tables).toEqual(manifest.tables);
+		expect(summary.objects).toBe(manifest.objects.count);
+		expect(summary.objects).toBeGreaterThan(0);
+
+		// Sound as an archive (the first pass accepts it), refused by the database: only restoring finds it.
+		const crafted = await rewriteArchive(file, (name, body) => {
+			if (name !== 'tables/leads.ndjson') return body;
+			const [first, ...rest] = body.toString('utf8').split('\n').filter(Boolean);
+			const lead = JSON.parse(first!);
+			lead.kind = null;
+			return Buffer.from([JSON.stringify(lead), ...rest].join('\n') + '\n');
+		});
+		await expect(verifyBackup(opener(crafted))).resolves.toBeTruthy();
+		await expect(verifyByRestoring(opener(crafted))).rejects.toThrow(/^table leads could not be restored/);
+	});
+});

@@ -190,6 +190,21 @@ test('npm run backup runs the built command and writes nothing under the applica
 	});
 	expect(run.status, run.stderr).toBe(0);
 	expect(existsSync(archive)).toBe(true);
+	// Proven restorable, into a throw-away database; a damaged copy is not.
+	const verify = (file: string) =>
+		spawnSync(process.execPath, ['scripts/command.mjs', 'backup', '--verify', file], {
+			env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: path.join(work, 'data') },
+			encoding: 'utf8',
+			timeout: 120_000
+		});
+	const verified = verify(archive);
+	expect(verified.status, verified.stderr).toBe(0);
+	expect(verified.stderr).toMatch(/verified — .* every count and checksum as the manifest says/);
+	const damaged = path.join(work, 'damaged.tar.gz');
+	writeFileSync(damaged, readFileSync(archive).subarray(0, Math.floor(statSync(archive).size / 2)));
+	const refused = verify(damaged);
+	expect(refused.status).toBe(1);
+	expect(refused.stderr).toContain('NOT restorable');
 	// A folder named with a trailing slash is made when missing, and the archive gets a dated name in it.
 	const nightly = path.join(work, 'nightly');
 	const intoFolder = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', `${nightly}/`], {

@@ -107,12 +107,15 @@ export function runBuildCommand(buildDir, command, args) {
 	}
 }
 
-/** A new backup file in DATA_DIR/backups (private to the service's user): atelier-<what>-<time>.tar.gz. */
+/**
+ * A new backup file in DATA_DIR/backups (private to the service's user): atelier-<what>-<time>.tar.gz.age, encrypted
+ * by the backup command to the installation's key (DATA_DIR/backup-key.txt), which the rollback's restore uses.
+ */
 export function backupFile(what) {
 	const folder = path.join(serverEnvironment().DATA_DIR, 'backups');
 	mkdirSync(folder, { recursive: true, mode: 0o700 });
 	const time = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
-	return path.join(folder, `atelier-${what}-${time}Z.tar.gz`);
+	return path.join(folder, `atelier-${what}-${time}Z.tar.gz.age`);
 }
 
 /**

@@ -59,6 +59,7 @@ export const init: ServerInit = async () => {
 			log.warn('storage unreachable at start-up', { driver: config.storage.driver });
 	});
 	startMaintenance();
+	backup.startSchedule();
 	await startPurgeListener(database.pg);
 	await courses.listenForChanges(database.pg);
 	exposePageCache();

@@ -17,6 +17,8 @@ export const AUDIT_KINDS = {
 	'admin.password_link_by_cli': 'Lien de mot de passe donné à un administrateur en ligne de commande',
 	'backup.restored': 'Sauvegarde restaurée',
 	'backup.written_by_cli': 'Sauvegarde écrite en ligne de commande',
+	'backup.scheduled': 'Sauvegarde automatique faite',
+	'backup.scheduled_failed': 'Sauvegarde automatique en échec',
 	'user.deleted': 'Compte supprimé',
 	'candidature.approved': 'Candidature acceptée',
 	'candidature.rejected': 'Candidature refusée',

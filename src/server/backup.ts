@@ -1,16 +1,20 @@
 /**
  * `npm run backup -- <file|folder|->`: one archive of the database, the bucket and the signing secret
- * (docs/operations.md). A folder gets a dated file name; `-` writes to standard output. The file appears under
- * its name only once complete: an interrupted backup leaves `<name>.partial` and exits non-zero.
+ * (docs/operations.md), encrypted with age to BACKUP_AGE_RECIPIENTS — or, when none is configured, to the
+ * installation's own key (DATA_DIR/backup-key.txt). `--plain` writes a plain tar.gz. A folder gets a dated file
+ * name; `-` writes to standard output. A file appears under its name only once complete and read back whole
+ * (backup/file.ts); an interrupted backup leaves nothing and exits non-zero.
  *
- * `--verify <file>` restores an archive into a throw-away database to prove it restorable (backup/verify.ts).
+ * `--verify <file>` restores an archive into a throw-away database to prove it restorable (backup/verify.ts); it
+ * takes the keys restore takes (`--identity`, `--plain`).
  *
  * `--read-only` writes nothing into the database — no migration, no trail — so that the archive is of the schema
  * as it is: `npm run upgrade` takes it with the new build before the new build migrates, and prints on standard
- * output what it needs (the file, the number of migrations in the archive).
+ * output what it needs (the file, the number of migrations in the archive). It is encrypted to the installation's
+ * key too, which `npm run rollback` restores it with.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from '../lib/server/backup/backup';
 import { commandActor, recordAudit } from '../lib/server/audit/service';
@@ -19,23 +23,49 @@ import { loadConfig } from '../lib/server/config';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { createStorage } from '../lib/server/storage';
 import { InvalidArchiveError, TargetError } from '../lib/server/backup/archive';
+import {
+	ArchiveKeyError,
+	backupRecipients,
+	installationKey,
+	openArchive,
+	sealing
+} from '../lib/server/backup/encryption';
+import { writeBackupFile } from '../lib/server/backup/file';
+import { recordBackupRun } from '../lib/server/backup/queries';
 import { verifyByRestoring } from '../lib/server/backup/verify';
+import { openingKeys, takeKeyArguments, type KeyArguments } from './archive-keys';
 import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
 
 const USAGE =
-	'usage: npm run backup -- [--read-only] <file.tar.gz | folder | ->\n       npm run backup -- --verify <file.tar.gz>';
+	'usage: npm run backup -- [--plain] [--read-only] <file.tar.gz.age | folder | ->\n' +
+	'       npm run backup -- --verify <file> [--identity <key file>] [--plain]';
 
 async function main(argv: string[]): Promise<number> {
-	if (argv[0] === '--verify') return verify(argv.slice(1));
-	const readOnly = argv.includes('--read-only');
-	const [target, ...rest] = argv.filter((arg) => arg !== '--read-only');
+	const keyArguments = takeKeyArguments(argv);
+	if (keyArguments.rest[0] === '--verify') return verify(keyArguments.rest.slice(1), keyArguments);
+	if (keyArguments.identityFiles.length) {
+		console.error(USAGE);
+		return 2;
+	}
+	const readOnly = keyArguments.rest.includes('--read-only');
+	const [target, ...rest] = keyArguments.rest.filter((arg) => arg !== '--read-only');
 	if (!target || rest.length || (readOnly && target === '-')) {
 		console.error(USAGE);
 		return 2;
 	}
 	restrictNewFiles();
 	const config = loadConfig();
-	const file = target === '-' ? null : await outputFile(operatorPath(target), target);
+	const plain = keyArguments.plain;
+	let recipients: string[] | null = null;
+	let ownKey: string | null = null;
+	if (!plain) {
+		if (readOnly) {
+			// For the rollback, which restores it on this machine: the installation's key opens it.
+			const own = await installationKey(config.dataDir);
+			recipients = [own.recipient, ...config.backup.ageRecipients];
+		} else ({ recipients, ownKey } = await backupRecipients(config.backup.ageRecipients, config.dataDir));
+	}
+	const file = target === '-' ? null : await outputFile(operatorPath(target), target, !plain);
 	const database = openCommandDatabase(
 		config,
 		'backup',
@@ -43,57 +73,72 @@ async function main(argv: string[]): Promise<number> {
 			`${new URL('/admin/sauvegarde', config.origin).href} (« Sauvegarde »). Or stop the server, run this ` +
 			'command, and start it again.'
 	);
-	const partial = file && `${file}.partial`;
 	try {
 		if (!readOnly) await database.migrate();
-		const output = partial ? createWriteStream(partial, { mode: 0o600, flags: 'wx' }) : process.stdout;
-		const summary = await writeBackup(
-			{ database, storage: createStorage(config), signingSecret: config.signingSecret },
-			output
-		);
-		if (partial && file) await rename(partial, file);
+		const source = { database, storage: createStorage(config), signingSecret: config.signingSecret };
+		const summary = file
+			? (await writeBackupFile(source, file, recipients)).summary
+			: await writeBackup(source, process.stdout, {
+					seal: recipients ? await sealing({ recipients }) : undefined
+				});
 		const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
+		const bytes = file ? (await stat(file)).size : null;
 		if (readOnly) {
 			console.log(JSON.stringify({ file, migrations: summary.migrations, rows }));
 		} else {
 			await recordJobRun(database.db, BACKUP_JOB, new Date(), describeBackup(summary, 'npm run backup'));
+			await recordBackupRun(database.db, {
+				trigger: 'command',
+				fileName: file ? path.basename(file) : null,
+				bytes,
+				destinations: [file ? 'fichier' : 'sortie standard'],
+				verified: file ? 'read-back' : null,
+				encrypted: !plain
+			});
 			// The whole database left through this command: the trail says so, as it does for the admin page.
 			await recordAudit(database.db, commandActor('npm run backup'), {
 				kind: 'backup.written_by_cli',
 				subjectType: 'backup',
 				changes: {
 					rows: { before: null, after: rows },
-					objects: { before: null, after: summary.objects.count }
+					objects: { before: null, after: summary.objects.count },
+					encrypted: { before: null, after: !plain }
 				}
 			});
 		}
-		const size = file ? ` (${megabytes((await stat(file)).size)})` : '';
+		const size = bytes === null ? '' : ` (${megabytes(bytes)})`;
 		console.error(
 			`Backup written${file ? ` to ${file}` : ''}${size}: ${rows} rows in ${Object.keys(summary.tables).length} ` +
-				`tables, ${summary.objects.count} objects (${megabytes(summary.objects.bytes)}), the signing secret.` +
+				`tables, ${summary.objects.count} objects (${megabytes(summary.objects.bytes)}), the signing secret` +
+				(file ? '; read back whole, every checksum as written.' : '.') +
 				(summary.vanished ? ` ${summary.vanished} objects deleted during the backup were left out.` : '') +
-				'\nIt holds passwords hashes, personal data and the signing secret: keep it as private as the server.'
+				(plain
+					? '\nIt is NOT encrypted and holds password hashes, personal data and the signing secret: keep it as ' +
+						'private as the server.'
+					: `\nEncrypted with age to ${recipients!.length === 1 ? 'one key' : `${recipients!.length} keys`}` +
+						(ownKey
+							? ` (this installation's own, ${ownKey}: keep a copy of that file away from this server, or set ` +
+								'BACKUP_AGE_RECIPIENTS to a key that never is on it).'
+							: '.'))
 		);
 		return 0;
-	} catch (error) {
-		if (partial) await rm(partial, { force: true });
-		throw error;
 	} finally {
 		await database.close();
 	}
 }
 
 /** `--verify <file>`: restores the archive into a throw-away database and says whether everything matched. */
-async function verify(args: string[]): Promise<number> {
+async function verify(args: string[], keyArguments: KeyArguments): Promise<number> {
 	if (args.length !== 1 || args[0]!.startsWith('-')) {
 		console.error(USAGE);
 		return 2;
 	}
 	const file = operatorPath(args[0]!);
 	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
+	const keys = await openingKeys(keyArguments, loadConfig().dataDir);
 	const started = Date.now();
 	try {
-		const summary = await verifyByRestoring(() => createReadStream(file));
+		const summary = await verifyByRestoring(() => openArchive(file, () => createReadStream(file), keys));
 		const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
 		console.error(
 			`${file}: verified — made ${summary.createdAt} by Atelier ${summary.appVersion}, restored into a throw-away ` +
@@ -102,6 +147,7 @@ async function verify(args: string[]): Promise<number> {
 		);
 		return 0;
 	} catch (error) {
+		if (error instanceof ArchiveKeyError) throw new CommandError(`${file}: ${error.message}.`);
 		if (error instanceof InvalidArchiveError || error instanceof TargetError)
 			throw new CommandError(`${file}: NOT restorable — ${error.message}.`);
 		throw error;
@@ -112,14 +158,14 @@ async function verify(args: string[]): Promise<number> {
  * The file to write: a folder gets a dated name — one named with a trailing slash is made when missing (only the
  * last level, private) — and an existing file is never overwritten.
  */
-async function outputFile(target: string, typed: string): Promise<string> {
+async function outputFile(target: string, typed: string, sealed: boolean): Promise<string> {
 	if (/[/\\]$/.test(typed) && !(await stat(target).catch(() => null))) {
 		if (!(await stat(path.dirname(target)).catch(() => null))?.isDirectory())
 			throw new CommandError(`the folder ${path.dirname(target)} does not exist`);
 		await mkdir(target, { mode: 0o700 });
 	}
 	const existing = await stat(target).catch(() => null);
-	if (existing?.isDirectory()) return path.join(target, backupFileName());
+	if (existing?.isDirectory()) return path.join(target, backupFileName(new Date(), 'backup', sealed));
 	if (existing) throw new CommandError(`${target} exists already: give another name, or a folder`);
 	if (!(await stat(path.dirname(target)).catch(() => null))?.isDirectory())
 		throw new CommandError(`the folder ${path.dirname(target)} does not exist`);

@@ -4,6 +4,9 @@
  * --force, with what it would replace. Moving to PostgreSQL and S3 is a backup on the embedded defaults restored
  * with DATABASE_URL and STORAGE_DRIVER=s3 set.
  *
+ * An archive encrypted with age is opened with `--identity <file>`, the installation's key (DATA_DIR/backup-key.txt)
+ * or the passphrase it asks; a plain tar.gz (before 0.4.0) only with `--plain` (archive-keys.ts).
+ *
  * `--as-archived` leaves the schema as the archive has it instead of migrating it to this version's: the data goes
  * back to the release that made the archive. `npm run rollback` restores so, with the newer build (whose restore
  * knows every table the newer migrations made), before it starts the older one.
@@ -12,6 +15,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { commandActor, recordAudit } from '../lib/server/audit/service';
 import { InvalidArchiveError, TargetError } from '../lib/server/backup/archive';
+import { ArchiveKeyError, openArchive, type OpeningKeys } from '../lib/server/backup/encryption';
 import {
 	describeContents,
 	inspectTarget,
@@ -23,14 +27,18 @@ import {
 import { configuredDataDir, loadConfig } from '../lib/server/config';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { createStorage } from '../lib/server/storage';
+import { openingKeys, takeKeyArguments } from './archive-keys';
 import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
 
-const USAGE = 'usage: npm run restore -- <file.tar.gz> [--force] [--as-archived]';
+const USAGE =
+	'usage: npm run restore -- <file.tar.gz.age> [--identity <key file>] [--force] [--as-archived]\n' +
+	'       npm run restore -- <file.tar.gz> --plain [--force] [--as-archived]';
 
 async function main(argv: string[]): Promise<number> {
-	const force = argv.includes('--force');
-	const asArchived = argv.includes('--as-archived');
-	const files = argv.filter((a) => a !== '--force' && a !== '--as-archived');
+	const keyArguments = takeKeyArguments(argv);
+	const force = keyArguments.rest.includes('--force');
+	const asArchived = keyArguments.rest.includes('--as-archived');
+	const files = keyArguments.rest.filter((a) => a !== '--force' && a !== '--as-archived');
 	if (files.length !== 1 || files[0]!.startsWith('-')) {
 		console.error(USAGE);
 		return 2;
@@ -42,21 +50,26 @@ async function main(argv: string[]): Promise<number> {
 	const dataDir = configuredDataDir();
 	const dataDirExisted = existsSync(dataDir);
 	try {
-		return await restore(file, force, asArchived);
+		return await restore(file, await openingKeys(keyArguments, dataDir), force, asArchived);
 	} catch (error) {
 		if (!dataDirExisted) await rm(dataDir, { recursive: true, force: true });
 		throw error;
 	}
 }
 
-async function restore(file: string, force: boolean, asArchived: boolean): Promise<number> {
-	const open = () => createReadStream(file);
+async function restore(
+	file: string,
+	keys: OpeningKeys,
+	force: boolean,
+	asArchived: boolean
+): Promise<number> {
+	const open = () => openArchive(file, () => createReadStream(file), keys);
 
 	let verified;
 	try {
 		verified = await verifyBackup(open);
 	} catch (error) {
-		if (error instanceof InvalidArchiveError)
+		if (error instanceof InvalidArchiveError || error instanceof ArchiveKeyError)
 			throw new CommandError(`${file}: ${error.message}. Nothing was changed.`);
 		throw error;
 	}

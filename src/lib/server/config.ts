@@ -5,7 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Cron } from 'croner';
 import { z } from 'zod';
+import { isRecipient } from './backup/encryption';
+import { DEFAULT_KEEP, parseKeepPolicy, type KeepPolicy } from './backup/retention';
 import { lazy } from './lazy';
 import { installRoot } from './install-root';
 import { LOG_LEVELS, type LogLevel } from './log';
@@ -110,6 +113,37 @@ const envSchema = z.object({
 	LEADS_RETENTION_DAYS: optional(positiveInt(36500)),
 	ADMIN_2FA: optional(z.enum(['optional', 'required'], { error: 'must be "optional" or "required"' })),
 	BACKUP_BEFORE_MIGRATING: optional(z.enum(['true', 'false'], { error: 'must be "true" or "false"' })),
+	BACKUP_SCHEDULE: optional(
+		z.string().refine((value) => value === 'off' || isCronPattern(value), {
+			message: 'must be "off" or a cron schedule such as "0 3 * * *" (minute hour day month weekday)'
+		})
+	),
+	BACKUP_DIR: optional(z.string()),
+	BACKUP_KEEP: optional(
+		z.string().refine((value) => parseKeepPolicy(value) !== null, {
+			message: 'must say how many to keep, such as "7d,4w,6m" (days, weeks, months) or "10" (the newest)'
+		})
+	),
+	BACKUP_AGE_RECIPIENTS: optional(
+		z
+			.string()
+			.transform((value) => value.split(/[\s,]+/).filter(Boolean))
+			.refine((keys) => keys.length > 0 && keys.every(isRecipient), {
+				message: 'must be age public keys (age1…), separated by commas'
+			})
+	),
+	BACKUP_S3_ENDPOINT: optional(urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL')),
+	BACKUP_S3_BUCKET: optional(
+		z
+			.string()
+			.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case characters)')
+	),
+	BACKUP_S3_PREFIX: optional(
+		z.string().regex(/^(?:[A-Za-z0-9_-]+\/)*$/, 'must be folders ending with "/", such as "atelier/"')
+	),
+	BACKUP_S3_ACCESS_KEY: optional(z.string()),
+	BACKUP_S3_SECRET_KEY: optional(z.string()),
+	BACKUP_S3_REGION: optional(z.string().regex(/^[a-z0-9-]+$/, 'must look like us-east-1')),
 	LOG_LEVEL: optional(
 		z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `"${l}"`).join(', ')}` })
 	)
@@ -125,6 +159,25 @@ export type StorageConfig =
 			secretKey: string;
 			region: string;
 	  };
+
+/** Where scheduled backups go and how they are kept (docs/operations.md « Scheduled backups »). */
+export interface BackupConfig {
+	/** A cron pattern in the server's time zone; null: no schedule (the default on the npm path). */
+	schedule: string | null;
+	/** The folder they are written to; null when BACKUP_DIR=off (S3 only). */
+	dir: string | null;
+	s3: {
+		endpoint: URL;
+		bucket: string;
+		prefix: string;
+		accessKey: string;
+		secretKey: string;
+		region: string;
+	} | null;
+	keep: KeepPolicy;
+	/** age public keys every backup is encrypted to; empty: the installation's own key (DATA_DIR/backup-key.txt). */
+	ageRecipients: string[];
+}
 
 export type StripeConfig = { secretKey: string; webhookSecret: string; priceId: string; apiUrl: URL | null };
 
@@ -151,6 +204,7 @@ export interface Config {
 	admin2fa: 'optional' | 'required';
 	/** At start, a backup into DATA_DIR/backups before migrations run on a database that holds data. */
 	backupBeforeMigrating: boolean;
+	backup: BackupConfig;
 	/** What the log writes: debug adds the health checks' requests; warn and error leave out each request's line. */
 	logLevel: LogLevel;
 }
@@ -167,7 +221,9 @@ const SECRET_VARIABLES = new Set([
 	'S3_ACCESS_KEY',
 	'S3_SECRET_KEY',
 	'STRIPE_SECRET_KEY',
-	'STRIPE_WEBHOOK_SECRET'
+	'STRIPE_WEBHOOK_SECRET',
+	'BACKUP_S3_ACCESS_KEY',
+	'BACKUP_S3_SECRET_KEY'
 ]);
 
 /** How a refused value is quoted back: secrets never, and never the password inside a URL. */
@@ -232,6 +288,8 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		);
 	}
 
+	const backup = backupConfig(e, dataDir, storage, root, problems);
+
 	if (problems.length) throw new ConfigError(problems);
 
 	const mailFrom = e.MAIL_FROM ?? `Atelier <no-reply@${origin.hostname}>`;
@@ -258,7 +316,67 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		leadsRetentionDays: e.LEADS_RETENTION_DAYS ?? 1095,
 		admin2fa: e.ADMIN_2FA ?? 'optional',
 		backupBeforeMigrating: e.BACKUP_BEFORE_MIGRATING !== 'false',
+		backup,
 		logLevel: e.LOG_LEVEL ?? 'info'
+	};
+}
+
+function isCronPattern(value: string): boolean {
+	try {
+		new Cron(value, { paused: true }).stop();
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The backups' own bucket must be another than the site's, with other keys: whoever holds the site's keys (a
+ * compromised server) must not be able to delete the backups with them.
+ */
+function backupConfig(
+	e: z.infer<typeof envSchema>,
+	dataDir: string,
+	storage: StorageConfig,
+	root: string,
+	problems: string[]
+): BackupConfig {
+	const s3Values = [e.BACKUP_S3_ENDPOINT, e.BACKUP_S3_BUCKET, e.BACKUP_S3_ACCESS_KEY, e.BACKUP_S3_SECRET_KEY];
+	let s3: BackupConfig['s3'] = null;
+	if (s3Values.every(Boolean)) {
+		s3 = {
+			endpoint: new URL(e.BACKUP_S3_ENDPOINT!),
+			bucket: e.BACKUP_S3_BUCKET!,
+			prefix: e.BACKUP_S3_PREFIX ?? 'atelier/',
+			accessKey: e.BACKUP_S3_ACCESS_KEY!,
+			secretKey: e.BACKUP_S3_SECRET_KEY!,
+			region: e.BACKUP_S3_REGION ?? 'us-east-1'
+		};
+		if (storage.driver === 's3') {
+			if (s3.endpoint.host === storage.endpoint.host && s3.bucket === storage.bucket)
+				problems.push("BACKUP_S3_BUCKET: must be another bucket than the site's images (S3_BUCKET)");
+			if (s3.accessKey === storage.accessKey)
+				problems.push(
+					"BACKUP_S3_ACCESS_KEY: must be other keys than the site's (S3_ACCESS_KEY): keys that can write the " +
+						"site's bucket must not be able to delete its backups"
+				);
+		}
+	} else if (s3Values.some(Boolean)) {
+		problems.push(
+			'BACKUP_S3_ENDPOINT, BACKUP_S3_BUCKET, BACKUP_S3_ACCESS_KEY, BACKUP_S3_SECRET_KEY: set all four to send ' +
+				'backups to S3, or none'
+		);
+	}
+	const dir =
+		e.BACKUP_DIR === 'off' ? null : path.resolve(root, e.BACKUP_DIR ?? path.join(dataDir, 'backups'));
+	if (!dir && !s3) problems.push('BACKUP_DIR: "off" needs BACKUP_S3_* (backups must go somewhere)');
+	const schedule = e.BACKUP_SCHEDULE && e.BACKUP_SCHEDULE !== 'off' ? e.BACKUP_SCHEDULE : null;
+	return {
+		schedule,
+		dir,
+		s3,
+		keep: parseKeepPolicy(e.BACKUP_KEEP ?? DEFAULT_KEEP)!,
+		ageRecipients: e.BACKUP_AGE_RECIPIENTS ?? []
 	};
 }
 

@@ -1,4 +1,5 @@
 import * as auth from '$lib/server/auth';
+import * as backup from '$lib/server/backup';
 import * as candidatures from '$lib/server/candidatures';
 import * as courses from '$lib/server/courses';
 import { requireAdmin } from '$lib/server/http/guards';
@@ -24,19 +25,22 @@ const forPage = (lead: {
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	const [users, openLeads, failedNotifications, byStatus, modules, overview, stock] = await Promise.all([
-		auth.countUsers(),
-		leads.countOpen(),
-		leads.countFailedNotifications(),
-		candidatures.countByStatus(),
-		courses.count(),
-		leads.overview(),
-		images.slotsOnStock()
-	]);
+	const [users, openLeads, failedNotifications, byStatus, modules, overview, stock, backups] =
+		await Promise.all([
+			auth.countUsers(),
+			leads.countOpen(),
+			leads.countFailedNotifications(),
+			candidatures.countByStatus(),
+			courses.count(),
+			leads.overview(),
+			images.slotsOnStock(),
+			backup.staleness()
+		]);
 	return {
 		counts: { users, openLeads, failedNotifications, candidatures: byStatus, modules },
 		latestLeads: overview.latest.map(forPage),
 		failedLeads: overview.failed.map(forPage),
-		stockSlots: stock
+		stockSlots: stock,
+		backups: { stale: backups.stale, lastGood: backups.lastGood?.toISOString() ?? null }
 	};
 };

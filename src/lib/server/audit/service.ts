@@ -29,6 +29,9 @@ export const commandActor = (command: string): Actor => ({
 	email: `ligne de commande (${command})`
 });
 
+/** The server itself, on its schedule (BACKUP_SCHEDULE). */
+export const SCHEDULE_ACTOR: Actor = { id: null, email: 'le serveur (sauvegarde planifiée)' };
+
 export type Changes = Record<string, { before: unknown; after: unknown }>;
 
 export interface AuditEntry {

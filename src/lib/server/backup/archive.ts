@@ -8,11 +8,12 @@
  *   objects/<path>          every object of the bucket, its Content-Type and Cache-Control in the entry's headers
  *   manifest.json           last, once everything is known: counts, and every entry's size and SHA-256
  *
- * Everything is streamed: an archive of thousands of images is written and read with flat memory.
+ * Everything is streamed: an archive of thousands of images is written and read with flat memory. What leaves the
+ * server is that tar.gz encrypted with age (encryption.ts): `atelier-….tar.gz.age`.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { Transform, type Readable, type Writable } from 'node:stream';
+import { Transform, type Duplex, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
@@ -75,9 +76,11 @@ export class ArchiveWriter {
 	private readonly done: Promise<void>;
 	readonly entries: ManifestEntry[] = [];
 
-	constructor(output: Writable) {
+	/** `seal`, when given, encrypts the compressed archive on its way to `output` (encryption.ts). */
+	constructor(output: Writable, seal?: Duplex) {
 		// Images are already compressed; the tables compress well even at a low level, and the CPU stays free.
-		this.done = pipeline(this.pack, createGzip({ level: 4 }), output);
+		const gzip = createGzip({ level: 4 });
+		this.done = seal ? pipeline(this.pack, gzip, seal, output) : pipeline(this.pack, gzip, output);
 		// Without a listener, an output that fails before the first await would be an unhandled rejection.
 		this.done.catch(() => {});
 	}
@@ -91,20 +94,29 @@ export class ArchiveWriter {
 
 	/** A file whose size is known (a spooled table): streamed, never held whole. */
 	async addFile(name: string, file: string, size: number): Promise<void> {
+		await this.addStream(name, createReadStream(file), size);
+	}
+
+	/** An object of the bucket, streamed from the storage as it is read (one of 250 MB never sits in memory). */
+	addObject(path: string, body: Readable, size: number, meta: ObjectMeta): Promise<void> {
+		return this.addStream(`${OBJECT_PREFIX}${path}`, body, size, {
+			[PAX_CONTENT_TYPE]: meta.contentType,
+			[PAX_CACHE_CONTROL]: meta.cacheControl
+		});
+	}
+
+	private async addStream(
+		name: string,
+		source: Readable,
+		size: number,
+		pax?: Record<string, string>
+	): Promise<void> {
 		const hash = createHash('sha256');
-		await this.add(name, size, undefined, async (entry) => {
-			const source = createReadStream(file);
+		await this.add(name, size, pax, async (entry) => {
 			source.on('data', (chunk) => hash.update(chunk));
 			await pipeline(source, entry);
 		});
 		this.record(name, size, hash.digest('hex'));
-	}
-
-	addObject(path: string, body: Buffer, meta: ObjectMeta): Promise<void> {
-		return this.addBuffer(`${OBJECT_PREFIX}${path}`, body, {
-			[PAX_CONTENT_TYPE]: meta.contentType,
-			[PAX_CACHE_CONTROL]: meta.cacheControl
-		});
 	}
 
 	private record(name: string, size: number, sha256: string) {

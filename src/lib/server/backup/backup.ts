@@ -2,7 +2,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import type { Database } from '../db';
 import { appliedMigrations, shippedMigrations } from '../db/migrate';
 import type { Storage } from '../storage';
@@ -13,7 +13,6 @@ import {
 	FORMAT_VERSION,
 	HEADER_ENTRY,
 	MAX_ENTRY_BYTES,
-	readSmall,
 	SECRET_ENTRY,
 	TABLE_PREFIX,
 	type BackupHeader
@@ -40,9 +39,13 @@ export interface BackupSummary {
  * bucket one at a time (each image is small; thousands of them never sit in memory together), the manifest last.
  * On any failure the output is destroyed, so what was written reads as truncated and restore refuses it.
  */
-export async function writeBackup(source: BackupSource, output: Writable): Promise<BackupSummary> {
+export async function writeBackup(
+	source: BackupSource,
+	output: Writable,
+	options: { seal?: Duplex } = {}
+): Promise<BackupSummary> {
 	const { database, storage, signingSecret } = source;
-	const archive = new ArchiveWriter(output);
+	const archive = new ArchiveWriter(output, options.seal);
 	// Private: the spooled rows hold password hashes and people's details.
 	const spool = await mkdtemp(path.join(tmpdir(), 'atelier-backup-'));
 	try {
@@ -75,10 +78,15 @@ export async function writeBackup(source: BackupSource, output: Writable): Promi
 				vanished++;
 				continue;
 			}
-			const body = await readSmall(object.body, MAX_ENTRY_BYTES);
-			await archive.addObject(objectPath, body, object.info);
+			if (object.info.size > MAX_ENTRY_BYTES) {
+				object.body.destroy();
+				throw new Error(
+					`the object ${objectPath} is larger than an archive entry can be (${object.info.size} bytes)`
+				);
+			}
+			await archive.addObject(objectPath, object.body, object.info.size, object.info);
 			objects.count++;
-			objects.bytes += body.length;
+			objects.bytes += object.info.size;
 		}
 		const summary = { tables: Object.fromEntries(tables.map((t) => [t.table, t.rows])), objects };
 		await archive.finish(summary);
@@ -91,9 +99,12 @@ export async function writeBackup(source: BackupSource, output: Writable): Promi
 	}
 }
 
-/** `atelier-backup-2026-11-25T14-03-09Z.tar.gz`: sorts by date, safe in any file system and header. */
-export function backupFileName(now = new Date()): string {
-	return `atelier-backup-${now.toISOString().slice(0, 19).replaceAll(':', '-')}Z.tar.gz`;
+/**
+ * `atelier-backup-2026-11-25T14-03-09Z.tar.gz` (`.age` added when encrypted): sorts by date, safe in any file system
+ * and header. Scheduled backups are `atelier-scheduled-…`: retention removes only those.
+ */
+export function backupFileName(now = new Date(), kind = 'backup', sealed = false): string {
+	return `atelier-${kind}-${now.toISOString().slice(0, 19).replaceAll(':', '-')}Z.tar.gz${sealed ? '.age' : ''}`;
 }
 
 /** The job_runs row that tells admins when the data was last saved (both the command and the admin page). */

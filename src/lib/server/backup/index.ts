@@ -3,51 +3,51 @@
  * so the archive `npm run backup` would write comes from here. `npm run backup` and `npm run restore` call the
  * modules beside directly (src/server/backup.ts, restore.ts).
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { appDeps } from '../app';
 import { recordAudit, type Actor } from '../audit/service';
 import { database } from '../db';
-import { findJobRun, recordJobRun } from '../db/job-runs';
-import { ConflictError } from '../errors';
+import { recordJobRun } from '../db/job-runs';
+import { ConflictError, ValidationError } from '../errors';
 import { log } from '../log';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
+import { PRIVATE_DIR_MODE } from '../private-files';
 import { appRelease } from '../version';
 import { circumstancesOf, notify } from '../auth/notices';
 import { listAdmins } from '../auth/recovery';
 import type { SignInOrigin } from '../auth/session';
 import { securityNotices } from '../mail';
 import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from './backup';
+import { backupRecipients, installationKey, MIN_PASSPHRASE_LENGTH, sealing } from './encryption';
+import * as queries from './queries';
+import { describeKeepPolicy } from './retention';
+import { writeBackupFile } from './file';
+import { startBackupSchedule } from './schedule';
 import { countRows, schemaTables } from './tables';
 
 let inProgress = false;
 
 /**
  * At start, before migrations run on a database that holds data: an archive of it as it is, in
- * DATA_DIR/backups/atelier-before-<version>-<time>.tar.gz (the image's upgrade path; `npm run upgrade` takes its
- * own and turns this off for the server it starts). Written under a temporary name, renamed once complete. A
+ * DATA_DIR/backups/atelier-before-<version>-<time>.tar.gz.age (the image's upgrade path; `npm run upgrade` takes its
+ * own and turns this off for the server it starts), encrypted to the installation's key (and any configured
+ * recipients): a rollback on this machine restores it. Written under a temporary name, read back, renamed. A
  * failure stops the start: migrating without the backup that was asked for is not the server's call.
  */
 export async function backupBeforeMigrating(pending: readonly { tag: string }[]): Promise<void> {
 	const { storage, config } = appDeps();
 	const folder = path.join(config.dataDir, 'backups');
 	await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
-	const file = path.join(
-		folder,
-		backupFileName().replace('atelier-backup-', `atelier-before-${appRelease().version}-`)
-	);
-	const partial = `${file}.partial`;
+	const file = path.join(folder, backupFileName(new Date(), `before-${appRelease().version}`, true));
 	const started = Date.now();
 	try {
-		await writeBackup(
-			{ database, storage, signingSecret: config.signingSecret },
-			createWriteStream(partial, { mode: PRIVATE_FILE_MODE, flags: 'wx' })
-		);
-		await rename(partial, file);
+		const own = await installationKey(config.dataDir);
+		await writeBackupFile({ database, storage, signingSecret: config.signingSecret }, file, [
+			own.recipient,
+			...config.backup.ageRecipients
+		]);
 	} catch (error) {
-		await rm(partial, { force: true });
 		throw new Error(
 			`the backup before migrating (${pending.map((m) => m.tag).join(', ')}) failed: nothing was migrated. ` +
 				'Fix its cause, or set BACKUP_BEFORE_MIGRATING=false to migrate without it.',
@@ -61,37 +61,84 @@ export async function backupBeforeMigrating(pending: readonly { tag: string }[])
 	});
 }
 
-/** What a backup made now would hold, and when the last one was made. */
-export async function overview() {
-	const { db, storage } = appDeps();
-	const counts = await countRows(db, schemaTables);
-	let objects = 0;
-	for await (const objectPath of storage.list()) if (objectPath) objects++;
-	return {
-		rows: [...counts.values()].reduce((a, b) => a + b, 0),
-		users: counts.get('users') ?? 0,
-		leads: counts.get('leads') ?? 0,
-		objects,
-		database: database.driver,
-		storage: storage.driver,
-		last: await findJobRun(db, BACKUP_JOB)
-	};
+/** Starts BACKUP_SCHEDULE's backups on this instance (server start). */
+export function startSchedule(): void {
+	startBackupSchedule(() => {
+		const { storage, config, mail } = appDeps();
+		return { database, storage, config, mail };
+	});
 }
 
 /**
- * Starts a backup streamed to the caller. One at a time per server: a second download while one runs is refused
- * (each reads every table and image). A client that goes away stops the backup; it is logged, not recorded.
+ * What the admin page shows: the last backups (newest first), how the schedule is set up in words, and what a
+ * backup made now would hold.
+ */
+export async function overview() {
+	const { db, storage, config } = appDeps();
+	const counts = await countRows(db, schemaTables);
+	let objects = 0;
+	for await (const objectPath of storage.list()) if (objectPath) objects++;
+	const { backup } = config;
+	return {
+		users: counts.get('users') ?? 0,
+		leads: counts.get('leads') ?? 0,
+		objects,
+		runs: await queries.listBackupRuns(db, 20),
+		lastGood: await queries.lastGoodBackupAt(db),
+		setup: {
+			schedule: backup.schedule ? describeSchedule(backup.schedule) : null,
+			destinations: [
+				...(backup.dir ? ['un dossier du serveur'] : []),
+				...(backup.s3 ? [`un stockage S3 à part (${backup.s3.bucket})`] : [])
+			],
+			keep: describeKeepPolicy(backup.keep),
+			// Where the key that opens them is: away from the server (recipients), or on it (its own key).
+			keyOnServer: backup.ageRecipients.length === 0
+		}
+	};
+}
+
+/** The dashboard's warning: no backup that went through for more than a day and a half (or none at all). */
+export async function staleness(now = new Date()): Promise<{ lastGood: Date | null; stale: boolean }> {
+	const lastGood = await queries.lastGoodBackupAt(appDeps().db);
+	return { lastGood, stale: !lastGood || now.getTime() - lastGood.getTime() > STALE_AFTER_MS };
+}
+const STALE_AFTER_MS = 36 * 60 * 60 * 1000;
+
+/** How an archive downloaded from the admin page is sealed. */
+export { MIN_PASSPHRASE_LENGTH };
+export type DownloadSealing = { kind: 'keys' } | { kind: 'passphrase'; passphrase: string };
+
+/**
+ * Starts a backup streamed to the caller, encrypted (to the backup keys, or with the passphrase the admin typed).
+ * One at a time per server: a second download while one runs is refused (each reads every table and image). A
+ * client that goes away stops the backup; it is logged, not recorded.
  */
 export async function download(
 	admin: Actor,
-	origin: SignInOrigin
+	origin: SignInOrigin,
+	sealingChoice: DownloadSealing
 ): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
+	if (sealingChoice.kind === 'passphrase' && sealingChoice.passphrase.length < MIN_PASSPHRASE_LENGTH)
+		throw new ValidationError({
+			passphrase: [`La phrase de passe doit compter au moins ${MIN_PASSPHRASE_LENGTH} caractères.`]
+		});
 	if (inProgress) throw new ConflictError('Une sauvegarde est déjà en cours : attendez qu’elle se termine.');
 	inProgress = true;
 	const { db, storage, config } = appDeps();
+	let seal;
 	// The whole database and every image leave the server: the trail says who took them, before any byte goes.
 	try {
-		await recordAudit(db, admin, { kind: 'backup.downloaded', subjectType: 'backup' });
+		seal = await sealing(
+			sealingChoice.kind === 'passphrase'
+				? { passphrase: sealingChoice.passphrase }
+				: { recipients: (await backupRecipients(config.backup.ageRecipients, config.dataDir)).recipients }
+		);
+		await recordAudit(db, admin, {
+			kind: 'backup.downloaded',
+			subjectType: 'backup',
+			changes: { sealedWith: { before: null, after: sealingChoice.kind } }
+		});
 		// Every admin is told: an archive opens every account, a download nobody planned must not go unnoticed.
 		const circumstances = circumstancesOf(origin);
 		for (const to of await listAdmins(db))
@@ -107,9 +154,13 @@ export async function download(
 	}
 	const output = new PassThrough();
 	const started = Date.now();
+	const fileName = backupFileName(new Date(), 'backup', true);
+	let bytes = 0;
+	output.on('data', (chunk: Buffer) => (bytes += chunk.length));
 	writeBackup(
 		{ database: { db, driver: database.driver }, storage, signingSecret: config.signingSecret },
-		output
+		output,
+		{ seal }
 	)
 		.then(async (summary) => {
 			log.info('backup downloaded', {
@@ -124,8 +175,31 @@ export async function download(
 				new Date(),
 				describeBackup(summary, 'téléchargée depuis l’administration')
 			);
+			await queries.recordBackupRun(db, {
+				trigger: 'download',
+				fileName,
+				bytes,
+				destinations: ['téléchargement'],
+				verified: null,
+				encrypted: true
+			});
 		})
 		.catch((error: unknown) => log.warn('backup not completed', { adminId: admin.id, error }))
 		.finally(() => (inProgress = false));
-	return { fileName: backupFileName(), body: Readable.toWeb(output) as ReadableStream<Uint8Array> };
+	return { fileName, body: Readable.toWeb(output) as ReadableStream<Uint8Array> };
+}
+
+/** « chaque jour à 3 h 00 », or the pattern itself when it is not one of the usual shapes. */
+function describeSchedule(pattern: string): string {
+	const parts = pattern.trim().split(/\s+/);
+	if (parts.length === 5) {
+		const [minute, hour, day, month, weekday] = parts;
+		if (/^\d+$/.test(minute!) && /^\d+$/.test(hour!) && month === '*') {
+			const at = `${Number(hour)} h ${minute!.padStart(2, '0')}`;
+			if (day === '*' && weekday === '*') return `chaque jour à ${at}`;
+			const days = ['dimanche', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'];
+			if (day === '*' && /^[0-7]$/.test(weekday!)) return `chaque ${days[Number(weekday)]} à ${at}`;
+		}
+	}
+	return `selon le calendrier « ${pattern} »`;
 }

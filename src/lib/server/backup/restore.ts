@@ -31,8 +31,11 @@ import {
 } from './archive';
 import { countRows, dropTables, OPERATIONAL_TABLES, resetSequences, ourTables, TableLoader } from './tables';
 
-/** Opens the archive afresh for each pass (a file path, in practice). */
-export type ArchiveSource = () => Readable;
+/**
+ * Opens the archive's plain tar.gz afresh for each pass (a file, decrypted as it is read: encryption.ts). A key
+ * that opens nothing is refused here, before any byte is read.
+ */
+export type ArchiveSource = () => Readable | Promise<Readable>;
 
 export interface VerifiedBackup {
 	header: BackupHeader;
@@ -50,7 +53,7 @@ export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup>
 	const lines = new Map<string, number>();
 	let position = 0;
 	let migrationCount = 0;
-	const seen = await readArchive(open(), async (entry) => {
+	const seen = await readArchive(await open(), async (entry) => {
 		if (position++ === 0 && entry.name !== HEADER_ENTRY)
 			throw new InvalidArchiveError(`not an Atelier backup: it does not start with ${HEADER_ENTRY}`);
 		if (manifest) throw new InvalidArchiveError(`entry ${entry.name} after the manifest`);
@@ -220,7 +223,7 @@ export async function restoreBackup(
 				await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID.toString()}::bigint)`);
 			await dropTables(tx, ourTables());
 			await applyMigrationsWithin(tx, migrations.slice(0, verified.migrationCount));
-			const checked = await readArchive(open(), async (entry) => {
+			const checked = await readArchive(await open(), async (entry) => {
 				if (entry.name.startsWith(TABLE_PREFIX)) {
 					const loader = new TableLoader(tx, tableOf(entry.name));
 					let rest = '';

@@ -131,6 +131,32 @@ export const jobRuns = pgTable('job_runs', {
 });
 
 /**
+ * Each backup the server made or tried (issue « Backups »): scheduled ones, the admin page's downloads and
+ * `npm run backup`. What `/admin/sauvegarde` lists and the dashboard's « last good backup » reads. `error` is the
+ * cause in words (never row data); `destinations` where the file went (`dossier`, `s3`, `téléchargement`, `fichier`).
+ */
+export const backupRuns = pgTable(
+	'backup_runs',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		/** `schedule` | `download` | `command` */
+		trigger: text('trigger').notNull(),
+		startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+		finishedAt: timestamp('finished_at', { withTimezone: true }),
+		/** `running` | `ok` | `failed` */
+		status: text('status').notNull().default('running'),
+		fileName: text('file_name'),
+		bytes: bigint('bytes', { mode: 'number' }),
+		destinations: jsonb('destinations').$type<string[]>().notNull().default([]),
+		/** `read-back` (manifest and every checksum read again) | `restored` (into a throw-away database) | null */
+		verified: text('verified'),
+		encrypted: boolean('encrypted').notNull().default(true),
+		error: text('error')
+	},
+	(t) => [index('backup_runs_started_at_idx').on(t.startedAt)]
+);
+
+/**
  * Applications to the training programme (CONTRACT §5): `pending` → `approved` | `rejected`; `approved` →
  * `enrolled` once paid. One pending or approved candidature per e-mail (a partial unique index says so).
  */

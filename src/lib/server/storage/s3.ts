@@ -72,6 +72,16 @@ export class S3Storage implements Storage {
 		});
 	}
 
+	/** A file streamed up (multipart when large): the backups' own bucket receives archives of any size. */
+	async putFile(path: string, file: string, { contentType, cacheControl }: PutOptions): Promise<void> {
+		assertObjectPath(path);
+		await this.ensureBucket();
+		await this.client.fPutObject(this.bucket, path, file, {
+			'Content-Type': contentType,
+			'Cache-Control': cacheControl
+		});
+	}
+
 	async stat(path: string): Promise<ObjectInfo | null> {
 		assertObjectPath(path);
 		try {

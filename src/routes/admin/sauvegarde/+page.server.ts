@@ -8,7 +8,18 @@ import type { Actions, PageServerLoad } from './$types';
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
 	// The download wants a confirmation of ten minutes at most; until then the page offers to confirm first.
-	return { backup: await backup.overview(), confirmed: isRecentlyConfirmed(event) };
+	const phrase = event.url.searchParams.get('phrase');
+	return {
+		backup: await backup.overview(),
+		confirmed: isRecentlyConfirmed(event),
+		minPassphrase: backup.MIN_PASSPHRASE_LENGTH,
+		passphraseError:
+			phrase === 'courte'
+				? `La phrase de passe doit compter au moins ${backup.MIN_PASSPHRASE_LENGTH} caractères.`
+				: phrase === 'differente'
+					? 'Les deux phrases de passe ne sont pas identiques.'
+					: null
+	};
 };
 
 /** To /admin/confirmer unless this session confirmed within ten minutes; then the page offers the link. */

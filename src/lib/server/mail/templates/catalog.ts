@@ -5,6 +5,7 @@
 import type { Rendered } from '../render';
 import type { MailTheme } from '../theme';
 import { accountDeleted } from './account-deleted';
+import { backupFailed } from './backup-failed';
 import type { CandidatureForMail } from './candidature-answers';
 import { candidatureApproval } from './candidature-approval';
 import { candidatureConfirmation } from './candidature-confirmation';
@@ -234,6 +235,22 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 		audience: 'entreprise',
 		render: (theme) =>
 			security.backupDownloaded('Claire Dupont', 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
+	},
+	{
+		name: 'backup-failed',
+		label: 'Sauvegarde automatique en échec (à chaque administrateur)',
+		audience: 'entreprise',
+		render: (theme) =>
+			backupFailed(
+				'Claire Dupont',
+				{
+					at: SAMPLE_CIRCUMSTANCES.at,
+					cause: 'le stockage S3 des sauvegardes a refusé la clé d’accès (InvalidAccessKeyId)',
+					lastGood: new Date(SAMPLE_CIRCUMSTANCES.at.getTime() - 86_400_000)
+				},
+				'https://exemple.fr/admin/sauvegarde',
+				theme
+			)
 	},
 	{
 		name: 'device-link',

@@ -1,26 +1,47 @@
+import { redirect } from '@sveltejs/kit';
 import * as backup from '$lib/server/backup';
+import { ValidationError } from '$lib/server/errors';
 import { requireAdmin } from '$lib/server/http/guards';
 import { deferUntilConfirmed, isRecentlyConfirmed } from '$lib/server/http/reauthentication';
-import type { RequestHandler } from './$types';
+import type { RequestEvent, RequestHandler } from './$types';
 
 /**
- * The whole site as one archive (docs/operations.md), streamed as it is written. It opens every account, so the
- * session must have re-authenticated within ten minutes (else /admin/confirmer, then back to /admin/sauvegarde
- * with the link offered again), and every admin is e-mailed that it happened.
+ * The whole site as one archive (docs/operations.md), encrypted with age and streamed as it is written: GET seals it
+ * to the backup keys, POST with the passphrase the admin typed (form on /admin/sauvegarde). It opens every account,
+ * so the session must have re-authenticated within ten minutes (else /admin/confirmer, then back to
+ * /admin/sauvegarde with the download offered again), and every admin is e-mailed that it happened.
  */
-export const GET: RequestHandler = async (event) => {
+async function archive(event: RequestEvent, sealing: backup.DownloadSealing) {
 	const admin = await requireAdmin(event);
 	if (!isRecentlyConfirmed(event))
 		deferUntilConfirmed(event, 'backup', 'site', new URL('/admin/sauvegarde', event.url));
-	const { fileName, body } = await backup.download(admin, {
-		userAgent: event.request.headers.get('user-agent'),
-		address: event.getClientAddress()
-	});
+	const { fileName, body } = await backup.download(
+		admin,
+		{ userAgent: event.request.headers.get('user-agent'), address: event.getClientAddress() },
+		sealing
+	);
 	return new Response(body, {
 		headers: {
-			'content-type': 'application/gzip',
+			'content-type': 'application/octet-stream',
 			'content-disposition': `attachment; filename="${fileName}"`,
 			'cache-control': 'no-store'
 		}
 	});
+}
+
+export const GET: RequestHandler = (event) => archive(event, { kind: 'keys' });
+
+export const POST: RequestHandler = async (event) => {
+	const form = await event.request.formData().catch(() => null);
+	const passphrase = form?.get('passphrase');
+	const repeated = form?.get('confirmation');
+	if (typeof passphrase !== 'string' || passphrase.length < backup.MIN_PASSPHRASE_LENGTH)
+		redirect(303, '/admin/sauvegarde?phrase=courte#telecharger');
+	if (passphrase !== repeated) redirect(303, '/admin/sauvegarde?phrase=differente#telecharger');
+	try {
+		return await archive(event, { kind: 'passphrase', passphrase });
+	} catch (error) {
+		if (error instanceof ValidationError) redirect(303, '/admin/sauvegarde?phrase=courte#telecharger');
+		throw error;
+	}
 };

@@ -1,0 +1,223 @@
+/**
+ * Backups that happen by themselves (`BACKUP_SCHEDULE`, docs/operations.md « Scheduled backups »). At each time of
+ * the cron pattern, one instance — the one that takes the advisory lock, when several share a PostgreSQL
+ * database — writes an encrypted archive (file.ts: a temporary name, read back whole, then renamed), proves it
+ * restorable into a throw-away database once a week, sends it to each destination, and only then applies
+ * retention. Every run is in backup_runs (the admin page) and the audit trail; a failure is e-mailed to every admin.
+ */
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Cron } from 'croner';
+import { recordAudit, SCHEDULE_ACTOR } from '../audit/service';
+import { listAdmins } from '../auth/recovery';
+import type { Config } from '../config';
+import type { Database } from '../db';
+import { recordJobRun } from '../db/job-runs';
+import { onShutdown } from '../lifecycle';
+import { log } from '../log';
+import { backupFailed } from '../mail';
+import { notify } from '../auth/notices';
+import type { MailDeps } from '../mail/send';
+import { PRIVATE_DIR_MODE } from '../private-files';
+import type { Storage } from '../storage';
+import { BACKUP_JOB, backupFileName, describeBackup } from './backup';
+import { FolderDestination, S3Destination, type Destination } from './destinations';
+import { backupRecipients } from './encryption';
+import { writeBackupFile } from './file';
+import * as queries from './queries';
+import { backupsToRemove } from './retention';
+import { verifyByRestoring } from './verify';
+
+/** The session-level advisory lock that makes one instance of several run a slot's backup. */
+export const BACKUP_LOCK_ID = 7_232_180_317_463_001n;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface ScheduleDeps {
+	database: Pick<Database, 'db' | 'driver' | 'pg'>;
+	storage: Storage;
+	config: Config;
+	mail: MailDeps;
+}
+
+export type ScheduledOutcome =
+	| { status: 'ok'; fileName: string; bytes: number; verified: queries.Verification; removed: number }
+	| { status: 'failed'; error: string }
+	| { status: 'skipped'; reason: string };
+
+let runningHere = false;
+
+/**
+ * One slot's backup. `slot` is the time the pattern named (the same on every instance): a slot another instance
+ * already backed up is skipped.
+ */
+export async function runScheduledBackup(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutcome> {
+	if (runningHere) return { status: 'skipped', reason: 'the previous backup is still running' };
+	runningHere = true;
+	try {
+		const pg = deps.database.pg;
+		if (!pg) return await backUpSlot(deps, slot);
+		const connection = await pg.reserve();
+		try {
+			const [row] = await connection<
+				{ locked: boolean }[]
+			>`select pg_try_advisory_lock(${BACKUP_LOCK_ID.toString()}::bigint) as locked`;
+			if (!row?.locked) return { status: 'skipped', reason: 'another instance is backing up' };
+			try {
+				return await backUpSlot(deps, slot);
+			} finally {
+				await connection`select pg_advisory_unlock(${BACKUP_LOCK_ID.toString()}::bigint)`.catch(() => {});
+			}
+		} finally {
+			connection.release();
+		}
+	} finally {
+		runningHere = false;
+	}
+}
+
+async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutcome> {
+	const { database, config } = deps;
+	const db = database.db;
+	if (await queries.scheduledBackupSince(db, slot))
+		return { status: 'skipped', reason: 'another instance made this backup' };
+	await queries.abandonUnfinishedScheduled(db);
+
+	const started = new Date();
+	const fileName = backupFileName(started, 'scheduled', true);
+	const runId = await queries.startBackupRun(db, 'schedule', fileName);
+	const folder = config.backup.dir ?? path.join(config.dataDir, 'backups-outgoing');
+	const file = path.join(folder, fileName);
+	try {
+		await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
+		await removeLeftovers(folder);
+		const { recipients } = await backupRecipients(config.backup.ageRecipients, config.dataDir);
+		const written = await writeBackupFile(
+			{ database, storage: deps.storage, signingSecret: config.signingSecret },
+			file,
+			recipients
+		);
+		let verified: queries.Verification = 'read-back';
+		const lastRestore = await queries.lastRestoreCheckAt(db);
+		if (!lastRestore || started.getTime() - lastRestore.getTime() >= WEEK_MS) {
+			await verifyByRestoring(written.open);
+			verified = 'restored';
+		}
+		const destinations = destinationsOf(config);
+		for (const destination of destinations) await destination.receive(file, fileName);
+		if (!config.backup.dir) await rm(file, { force: true });
+
+		await queries.finishBackupRun(db, runId, {
+			bytes: written.bytes,
+			destinations: destinations.map((d) => d.label),
+			verified,
+			encrypted: true
+		});
+		await recordJobRun(db, BACKUP_JOB, new Date(), describeBackup(written.summary, 'sauvegarde planifiée'));
+		await recordAudit(db, SCHEDULE_ACTOR, {
+			kind: 'backup.scheduled',
+			subjectType: 'backup',
+			subjectId: runId,
+			changes: {
+				bytes: { before: null, after: written.bytes },
+				verified: { before: null, after: verified }
+			}
+		});
+		// Only now: a failed backup never removes the ones before it.
+		const removed = await applyRetention(destinations, config);
+		log.info('scheduled backup', {
+			file: fileName,
+			bytes: written.bytes,
+			verified,
+			destinations: destinations.map((d) => d.label),
+			removed,
+			ms: Date.now() - started.getTime()
+		});
+		return { status: 'ok', fileName, bytes: written.bytes, verified, removed };
+	} catch (error) {
+		await rm(`${file}.partial`, { force: true });
+		if (!config.backup.dir) await rm(file, { force: true });
+		const cause = describeFailure(error);
+		log.error('scheduled backup failed', { file: fileName, error });
+		await queries.failBackupRun(db, runId, cause).catch(() => {});
+		await recordAudit(db, SCHEDULE_ACTOR, {
+			kind: 'backup.scheduled_failed',
+			subjectType: 'backup',
+			subjectId: runId,
+			changes: { error: { before: null, after: cause } }
+		}).catch(() => {});
+		await tellAdmins(deps, started, cause).catch((mailError: unknown) =>
+			log.error('backup failure e-mail not sent', { error: mailError })
+		);
+		return { status: 'failed', error: cause };
+	}
+}
+
+function destinationsOf(config: Config): Destination[] {
+	const destinations: Destination[] = [];
+	if (config.backup.dir) destinations.push(new FolderDestination(config.backup.dir));
+	if (config.backup.s3) destinations.push(new S3Destination(config.backup.s3));
+	return destinations;
+}
+
+/** Removes, in every destination, the scheduled backups BACKUP_KEEP does not keep. A failure here is logged only. */
+async function applyRetention(destinations: Destination[], config: Config): Promise<number> {
+	let removed = 0;
+	for (const destination of destinations) {
+		try {
+			for (const old of backupsToRemove(await destination.scheduledBackups(), config.backup.keep)) {
+				await destination.remove(old.name);
+				removed++;
+			}
+		} catch (error) {
+			log.warn('backup retention failed', { destination: destination.label, error });
+		}
+	}
+	return removed;
+}
+
+/** A scheduled backup's partial file left by a server stopped mid-way (under the lock: nobody is writing it). */
+async function removeLeftovers(folder: string): Promise<void> {
+	for (const name of await readdir(folder))
+		if (/^atelier-scheduled-.*\.partial$/.test(name)) await rm(path.join(folder, name), { force: true });
+}
+
+/** The cause in words an administrator can pass on: the error's message, never a stack or row data. */
+function describeFailure(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	const code = (error as { code?: unknown }).code;
+	return `${message}${typeof code === 'string' && !message.includes(code) ? ` (${code})` : ''}`.slice(0, 500);
+}
+
+async function tellAdmins(deps: ScheduleDeps, at: Date, cause: string): Promise<void> {
+	const { config, database } = deps;
+	const admins = config.siteMode === 'platform' ? await listAdmins(database.db) : [];
+	// Showcase mode has no accounts: the business's address is told.
+	const recipients = admins.length ? admins : [{ name: 'Bonjour', email: config.adminEmail }];
+	const lastGood = await queries.lastGoodBackupAt(database.db);
+	const page = new URL('/admin/sauvegarde', config.origin).href;
+	for (const to of recipients)
+		notify(deps.mail, to, 'backup-failed', backupFailed(to.name, { at, cause, lastGood }, page));
+}
+
+/** Starts the schedule when BACKUP_SCHEDULE is set (server start); stops it on shutdown. */
+export function startBackupSchedule(deps: () => ScheduleDeps): void {
+	const { config } = deps();
+	const pattern = config.backup.schedule;
+	if (!pattern) return;
+	const job = new Cron(pattern, { protect: true }, async (self: Cron) => {
+		const slot = self.currentRun() ?? new Date();
+		try {
+			const outcome = await runScheduledBackup(deps(), slot);
+			if (outcome.status === 'skipped') log.info('scheduled backup skipped', { reason: outcome.reason });
+		} catch (error) {
+			log.error('scheduled backup failed', { error });
+		}
+	});
+	log.info('backup schedule', {
+		pattern,
+		next: job.nextRun()?.toISOString() ?? null,
+		folder: config.backup.dir,
+		s3: config.backup.s3 ? `${config.backup.s3.endpoint.host}/${config.backup.s3.bucket}` : null
+	});
+	onShutdown(() => job.stop());
+}

@@ -16,11 +16,12 @@ import { serverEntry, startServer } from '../support/server';
 test.describe.configure({ mode: 'serial' });
 
 const admin = { email: 'sauvegarde@exemple.fr', password: 'une phrase de passe solide', name: 'Sauvegarde' };
-const command = (name: string, args: string[], env: Record<string, string>) =>
+const command = (name: string, args: string[], env: Record<string, string>, input?: string) =>
 	spawnSync(process.execPath, [path.join(path.dirname(serverEntry), `${name}.js`), ...args], {
 		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', ...env },
 		encoding: 'utf8',
-		timeout: 60_000
+		timeout: 60_000,
+		input
 	});
 
 const signIn = (url: string) => sessionCookieFor(url, admin);
@@ -92,12 +93,41 @@ test(
 		expect(confirmed.status).toBe(303);
 		const download = await fetch(`${source.url}/admin/sauvegarde/archive`, { headers: { cookie } });
 		expect(download.status).toBe(200);
-		expect(download.headers.get('content-type')).toBe('application/gzip');
+		expect(download.headers.get('content-type')).toBe('application/octet-stream');
 		expect(download.headers.get('content-disposition')).toMatch(
-			/^attachment; filename="atelier-backup-[\dT-]+Z\.tar\.gz"$/
+			/^attachment; filename="atelier-backup-[\dT-]+Z\.tar\.gz\.age"$/
 		);
-		const archive = path.join(work, 'site.tar.gz');
+		// Encrypted with age to the installation's key (none configured): nothing of it reads as a tar.gz.
+		const archive = path.join(work, 'site.tar.gz.age');
 		writeFileSync(archive, Buffer.from(await download.arrayBuffer()));
+		const sealed = readFileSync(archive);
+		expect(sealed.subarray(0, 22).toString()).toBe('age-encryption.org/v1\n');
+		expect(sealed.toString('latin1')).toMatch(/\n-> X25519 /);
+		expect(sealed.includes(Buffer.from(admin.email))).toBe(false);
+		const key = path.join(source.dataDir, 'backup-key.txt');
+		expect(statSync(key).mode & 0o777).toBe(0o600);
+
+		// With a passphrase instead: the form posts it, the file is sealed with scrypt as age does it.
+		const tooShort = await fetch(`${source.url}/admin/sauvegarde/archive`, {
+			method: 'POST',
+			headers: { cookie, origin: source.url, 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ passphrase: 'court', confirmation: 'court' }),
+			redirect: 'manual'
+		});
+		expect(tooShort.status).toBe(303);
+		expect(tooShort.headers.get('location')).toContain('phrase=courte');
+		const passphrase = 'cheval agrafe batterie correct';
+		const withPassphrase = await fetch(`${source.url}/admin/sauvegarde/archive`, {
+			method: 'POST',
+			headers: { cookie, origin: source.url, 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ passphrase, confirmation: passphrase })
+		});
+		expect(withPassphrase.status).toBe(200);
+		const phraseArchive = path.join(work, 'phrase.tar.gz.age');
+		writeFileSync(phraseArchive, Buffer.from(await withPassphrase.arrayBuffer()));
+		expect(readFileSync(phraseArchive).toString('latin1')).toMatch(
+			/^age-encryption\.org\/v1\n-> scrypt \S+ 16\n/
+		);
 
 		// The page tells what it holds and when the last one was made; readable at both widths.
 		await page
@@ -109,35 +139,60 @@ test(
 			await page.setViewportSize({ width, height: 900 });
 			await page.goto(`${source.url}/admin/sauvegarde`);
 			await expect(page.getByRole('heading', { level: 1, name: 'Sauvegarde' })).toBeVisible();
-			await expect(
-				page.getByText(/Dernière sauvegarde le .*téléchargée depuis l’administration/)
-			).toBeVisible();
-			await expect(page.getByRole('link', { name: 'Télécharger la sauvegarde' })).toBeVisible();
+			// The two downloads, in words: when, how, where, encrypted, not verified (nobody read them back).
+			const runs = page.getByRole('region', { name: 'Dernières sauvegardes' }).getByRole('listitem');
+			await expect(runs).toHaveCount(2);
+			await expect(runs.first()).toContainText('Téléchargée');
+			await expect(runs.first()).toContainText('Réussie');
+			await expect(runs.first()).toContainText('téléchargement, chiffrée — non vérifiée');
+			// No schedule here: the page says so, without a command an office manager would not run.
+			await expect(page.getByText('Les sauvegardes automatiques ne sont pas activées.')).toBeVisible();
+			await expect(page.locator('main')).not.toContainText('npm');
+			await expect(page.locator('main')).not.toContainText('Lignes en base');
+			await expect(page.getByRole('link', { name: 'Télécharger' })).toBeVisible();
+			await expect(page.getByLabel('Phrase de passe', { exact: true })).toBeVisible();
 			await expectNoHorizontalScroll(page);
 			await page.screenshot({ path: test.info().outputPath(`sauvegarde-${width}.png`), fullPage: true });
 		}
 		await expectNoAxeViolation(page);
 		expect(await source.stop()).toBe(0);
 
-		// Restore into a DATA_DIR of its own: the first time it works, the second it refuses without --force.
+		// Restore into a DATA_DIR of its own. Without the key, refused, and nothing is left behind.
 		const target = path.join(work, 'restored');
-		const restored = command('restore', [archive], { DATA_DIR: target });
+		const keyless = command('restore', [archive], { DATA_DIR: target });
+		expect(keyless.status).toBe(1);
+		expect(keyless.stderr).toContain(
+			'encrypted to public keys: give the matching private key with --identity'
+		);
+		expect(existsSync(target)).toBe(false);
+		// With the installation's key: the first time it works, the second it refuses without --force.
+		const restored = command('restore', [archive, '--identity', key], { DATA_DIR: target });
 		expect(restored.stderr).toContain('checksums verified');
 		expect(restored.status, restored.stderr).toBe(0);
-		const again = command('restore', [archive], { DATA_DIR: target });
+		const again = command('restore', [archive, '--identity', key], { DATA_DIR: target });
 		expect(again.status).toBe(1);
 		expect(again.stderr).toMatch(
 			/The target is not empty \(rows: .*users 1; \d+ objects in the bucket private-gallery\)/
 		);
 		expect(again.stderr).toContain('--force');
-		expect(command('restore', [archive, '--force'], { DATA_DIR: target }).status).toBe(0);
+		expect(command('restore', [archive, '--identity', key, '--force'], { DATA_DIR: target }).status).toBe(0);
+
+		// The passphrase's archive: a wrong one is refused, the right one (read from standard input) restores.
+		const elsewhere = path.join(work, 'from-passphrase');
+		const wrong = command('restore', [phraseArchive], { DATA_DIR: elsewhere }, 'pas la bonne phrase\n');
+		expect(wrong.status).toBe(1);
+		expect(wrong.stderr).toContain('the passphrase does not open this archive. Nothing was changed.');
+		const right = command('restore', [phraseArchive], { DATA_DIR: elsewhere }, `${passphrase}\n`);
+		expect(right.status, right.stderr).toBe(0);
 
 		// A stopped server's DATA_DIR can be backed up by the command, into a folder, under a dated name.
 		const folder = path.join(work, 'backups');
 		spawnSync('mkdir', [folder]);
 		const cli = command('backup', [folder], { DATA_DIR: target });
 		expect(cli.status, cli.stderr).toBe(0);
-		expect(readdirSync(folder)).toEqual([expect.stringMatching(/^atelier-backup-.*\.tar\.gz$/)]);
+		expect(readdirSync(folder)).toEqual([expect.stringMatching(/^atelier-backup-.*\.tar\.gz\.age$/)]);
+		expect(cli.stderr).toContain('read back whole');
+		expect(cli.stderr).toContain(`this installation's own, ${path.join(target, 'backup-key.txt')}`);
 
 		const next = await startServer({ DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: target });
 		try {
@@ -182,7 +237,7 @@ test('npm run backup runs the built command and writes nothing under the applica
 			})
 			.sort();
 	const before = snapshot();
-	const archive = path.join(work, 'nuit.tar.gz');
+	const archive = path.join(work, 'nuit.tar.gz.age');
 	const run = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', archive], {
 		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: path.join(work, 'data') },
 		encoding: 'utf8',
@@ -214,7 +269,31 @@ test('npm run backup runs the built command and writes nothing under the applica
 	});
 	expect(intoFolder.status, intoFolder.stderr).toBe(0);
 	expect(statSync(nightly).isDirectory()).toBe(true);
-	expect(readdirSync(nightly)).toEqual([expect.stringMatching(/^atelier-backup-.*\.tar\.gz$/)]);
+	expect(readdirSync(nightly)).toEqual([expect.stringMatching(/^atelier-backup-.*\.tar\.gz\.age$/)]);
+	// A plain archive only when asked, and read only when told so (archives from before 0.4.0 are plain).
+	const plain = path.join(work, 'plain.tar.gz');
+	const plainRun = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', '--plain', plain], {
+		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: path.join(work, 'data') },
+		encoding: 'utf8',
+		timeout: 120_000
+	});
+	expect(plainRun.status, plainRun.stderr).toBe(0);
+	expect(plainRun.stderr).toContain('It is NOT encrypted');
+	expect(readFileSync(plain).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+	const plainRefused = verify(plain);
+	expect(plainRefused.status).toBe(1);
+	expect(plainRefused.stderr).toContain('this archive is not encrypted');
+	expect(plainRefused.stderr).toContain('with --plain');
+	const plainVerified = spawnSync(
+		process.execPath,
+		['scripts/command.mjs', 'backup', '--verify', plain, '--plain'],
+		{
+			env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: path.join(work, 'data') },
+			encoding: 'utf8',
+			timeout: 120_000
+		}
+	);
+	expect(plainVerified.status, plainVerified.stderr).toBe(0);
 	expect(snapshot()).toEqual(before);
 	// Without a build, it says what to do instead of building over the application.
 	const unbuilt = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', archive], {

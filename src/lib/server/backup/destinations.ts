@@ -3,7 +3,7 @@
  * of their own (BACKUP_S3_*, never the site's bucket or keys). Each lists the scheduled backups it holds, so that
  * retention removes only those: a backup someone wrote by hand or before an upgrade is never touched.
  */
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { BackupConfig } from '../config';
 import { S3Storage } from '../storage/s3';
@@ -17,7 +17,7 @@ export interface StoredBackup {
 export interface Destination {
 	/** In the admin page's words: « dossier du serveur », « stockage S3 (bucket) ». */
 	readonly label: string;
-	/** Receives the finished, verified file (already in place for the folder). */
+	/** Receives the finished, verified file (the folder takes it by a rename: it is the last one to receive it). */
 	receive(file: string, name: string): Promise<void>;
 	scheduledBackups(): Promise<StoredBackup[]>;
 	remove(name: string): Promise<void>;
@@ -28,10 +28,8 @@ export class FolderDestination implements Destination {
 	constructor(readonly dir: string) {}
 
 	async receive(file: string, name: string): Promise<void> {
-		// The schedule writes straight into the folder: the file is there under its name already.
-		if (path.resolve(file) !== path.join(this.dir, name))
-			throw new Error('the folder receives its own file only');
-		await stat(file);
+		// The schedule writes beside it (same file system): the backup appears under its name at once, or not at all.
+		await rename(file, path.join(this.dir, name));
 	}
 
 	async scheduledBackups(): Promise<StoredBackup[]> {

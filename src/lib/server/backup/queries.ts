@@ -1,5 +1,5 @@
 /** The backups' own SQL (backup_runs), and nothing else: each function takes the database or a transaction. */
-import { and, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { backupRuns } from '../db/schema';
 
@@ -75,13 +75,13 @@ export async function lastRestoreCheckAt(db: DbOrTx): Promise<Date | null> {
 	return row?.at ?? null;
 }
 
-/** Whether a scheduled backup started at or after `since` went through: another instance did this slot's. */
-export async function scheduledBackupSince(db: DbOrTx, since: Date): Promise<boolean> {
+/** Whether this slot's scheduled backup (named after the slot) went through: another instance made it. */
+export async function slotBackedUp(db: DbOrTx, fileName: string): Promise<boolean> {
 	const [row] = await db
 		.select({ id: backupRuns.id })
 		.from(backupRuns)
 		.where(
-			and(eq(backupRuns.trigger, 'schedule'), eq(backupRuns.status, 'ok'), gte(backupRuns.startedAt, since))
+			and(eq(backupRuns.trigger, 'schedule'), eq(backupRuns.status, 'ok'), eq(backupRuns.fileName, fileName))
 		)
 		.limit(1);
 	return Boolean(row);

@@ -78,22 +78,24 @@ export async function runScheduledBackup(deps: ScheduleDeps, slot: Date): Promis
 async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutcome> {
 	const { database, config } = deps;
 	const db = database.db;
-	if (await queries.scheduledBackupSince(db, slot))
+	// Named after the slot, which is the same on every instance and unique to this run.
+	const fileName = backupFileName(slot, 'scheduled', true);
+	if (await queries.slotBackedUp(db, fileName))
 		return { status: 'skipped', reason: 'another instance made this backup' };
 	await queries.abandonUnfinishedScheduled(db);
 
 	const started = new Date();
-	const fileName = backupFileName(started, 'scheduled', true);
 	const runId = await queries.startBackupRun(db, 'schedule', fileName);
 	const folder = config.backup.dir ?? path.join(config.dataDir, 'backups-outgoing');
-	const file = path.join(folder, fileName);
+	// Complete and read back, but not yet everywhere: a backup is in every destination or in none.
+	const pending = path.join(folder, `${fileName}.pending`);
 	try {
 		await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
 		await removeLeftovers(folder);
 		const { recipients } = await backupRecipients(config.backup.ageRecipients, config.dataDir);
 		const written = await writeBackupFile(
 			{ database, storage: deps.storage, signingSecret: config.signingSecret },
-			file,
+			pending,
 			recipients
 		);
 		let verified: queries.Verification = 'read-back';
@@ -102,9 +104,10 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 			await verifyByRestoring(written.open);
 			verified = 'restored';
 		}
+		// The off-site copy first: the folder's is a rename, which cannot fail half-way.
 		const destinations = destinationsOf(config);
-		for (const destination of destinations) await destination.receive(file, fileName);
-		if (!config.backup.dir) await rm(file, { force: true });
+		for (const destination of [...destinations].reverse()) await destination.receive(pending, fileName);
+		await rm(pending, { force: true });
 
 		await queries.finishBackupRun(db, runId, {
 			bytes: written.bytes,
@@ -134,8 +137,7 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 		});
 		return { status: 'ok', fileName, bytes: written.bytes, verified, removed };
 	} catch (error) {
-		await rm(`${file}.partial`, { force: true });
-		if (!config.backup.dir) await rm(file, { force: true });
+		await rm(pending, { force: true });
 		const cause = describeFailure(error);
 		log.error('scheduled backup failed', { file: fileName, error });
 		await queries.failBackupRun(db, runId, cause).catch(() => {});
@@ -175,10 +177,11 @@ async function applyRetention(destinations: Destination[], config: Config): Prom
 	return removed;
 }
 
-/** A scheduled backup's partial file left by a server stopped mid-way (under the lock: nobody is writing it). */
+/** A scheduled backup's files left by a server stopped mid-way (under the lock: nobody is writing them). */
 async function removeLeftovers(folder: string): Promise<void> {
 	for (const name of await readdir(folder))
-		if (/^atelier-scheduled-.*\.partial$/.test(name)) await rm(path.join(folder, name), { force: true });
+		if (/^atelier-scheduled-.*\.(?:partial|pending)$/.test(name))
+			await rm(path.join(folder, name), { force: true });
 }
 
 /** The cause in words an administrator can pass on: the error's message, never a stack or row data. */

@@ -1,0 +1,272 @@
+/**
+ * Scheduled backups (issue « Backups », points 1–5): one slot's run writes an age-encrypted archive that the server
+ * cannot read again, reads it back, proves it restorable weekly, puts it in the folder and the S3 bucket of the
+ * backups, keeps BACKUP_KEEP of them; one instance of several runs a slot; a failure leaves nothing new, removes
+ * nothing, is recorded and e-mailed to every admin. On PostgreSQL when DATABASE_URL is set, else on PGlite.
+ */
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generateX25519Identity, identityToRecipient } from 'age-encryption';
+import { Client } from 'minio';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openArchive, ArchiveKeyError } from '../../src/lib/server/backup/encryption';
+import { restoreBackup, verifyBackup } from '../../src/lib/server/backup/restore';
+import { BACKUP_LOCK_ID, runScheduledBackup, type ScheduleDeps } from '../../src/lib/server/backup/schedule';
+import { listBackupRuns } from '../../src/lib/server/backup/queries';
+import { loadConfig } from '../../src/lib/server/config';
+import * as schema from '../../src/lib/server/db/schema';
+import { smtpTransport } from '../../src/lib/server/mail';
+import { FsStorage } from '../../src/lib/server/storage';
+import { hashPassword } from '../../src/lib/server/auth/password';
+import { createTestDatabase, serverUrl, type TestDatabase } from '../helpers/database';
+import { dumpTables, seedDataset } from '../helpers/dataset';
+import { startS3, type RunningS3 } from '../helpers/s3';
+import { startSmtp, type RunningSmtp } from '../helpers/smtp';
+
+const SECRET = 'secret-de-signature-'.padEnd(64, 'x');
+
+let work: string;
+let database: TestDatabase;
+let storage: FsStorage;
+let s3: RunningS3;
+let smtp: RunningSmtp;
+let identity: string;
+let recipient: string;
+
+beforeAll(async () => {
+	work = await mkdtemp(path.join(tmpdir(), 'atelier-schedule-test-'));
+	database = await createTestDatabase();
+	storage = new FsStorage({
+		root: path.join(work, 'storage'),
+		bucket: 'private-gallery',
+		origin: new URL('https://atelier.test'),
+		secret: SECRET
+	});
+	await seedDataset(database.db, storage);
+	// A second admin: every admin is told of a failure.
+	await database.db.insert(schema.users).values({
+		email: 'associe@exemple.fr',
+		name: 'Associé',
+		passwordHash: await hashPassword('un mot de passe assez long'),
+		isAdmin: true
+	});
+	s3 = await startS3();
+	smtp = await startSmtp();
+	identity = await generateX25519Identity();
+	recipient = await identityToRecipient(identity);
+});
+afterAll(async () => {
+	await database?.dispose();
+	await s3?.close();
+	await smtp?.close();
+	await rm(work, { recursive: true, force: true });
+});
+
+function depsWith(env: Record<string, string>): ScheduleDeps {
+	const config = loadConfig({
+		DATA_DIR: path.join(work, 'data'),
+		SIGNING_SECRET: SECRET,
+		ORIGIN: 'https://atelier.test',
+		BACKUP_SCHEDULE: '0 3 * * *',
+		BACKUP_DIR: path.join(work, 'backups'),
+		BACKUP_S3_ENDPOINT: s3.endpoint.href,
+		BACKUP_S3_BUCKET: 'atelier-backups',
+		BACKUP_S3_ACCESS_KEY: s3.accessKey,
+		BACKUP_S3_SECRET_KEY: s3.secretKey,
+		BACKUP_AGE_RECIPIENTS: recipient,
+		...env
+	});
+	return {
+		database,
+		storage,
+		config,
+		mail: { db: database.db, transport: smtpTransport(smtp.url), from: 'Atelier <no-reply@atelier.test>' }
+	};
+}
+
+const s3Client = () =>
+	new Client({
+		endPoint: '127.0.0.1',
+		port: Number(s3.endpoint.port),
+		useSSL: false,
+		accessKey: s3.accessKey,
+		secretKey: s3.secretKey,
+		pathStyle: true
+	});
+
+async function keysInS3(): Promise<string[]> {
+	const keys: string[] = [];
+	for await (const item of s3Client().listObjectsV2('atelier-backups', '', true) as AsyncIterable<{
+		name: string;
+	}>)
+		keys.push(item.name);
+	return keys.sort();
+}
+
+const slot = (minutesAgo: number) => new Date(Date.UTC(2026, 10, 26, 3) - minutesAgo * 60_000);
+const folderBackups = async () =>
+	(await readdir(path.join(work, 'backups'))).filter((name) => name.startsWith('atelier-scheduled-')).sort();
+
+describe('scheduled backups', () => {
+	it('writes an archive only the key opens, to the folder and to S3, proven restorable, into PostgreSQL too', async () => {
+		const deps = depsWith({ BACKUP_KEEP: '2' });
+		const outcome = await runScheduledBackup(deps, slot(30));
+		expect(outcome).toMatchObject({ status: 'ok', verified: 'restored', fileName: expect.any(String) });
+		if (outcome.status !== 'ok') return;
+		expect(outcome.fileName).toBe('atelier-scheduled-2026-11-26T02-30-00Z.tar.gz.age');
+		expect(await folderBackups()).toEqual([outcome.fileName]);
+		expect(await keysInS3()).toEqual([`atelier/${outcome.fileName}`]);
+		const file = path.join(work, 'backups', outcome.fileName);
+
+		// age: the configured key's stanza and the throw-away one it was read back with; nothing readable inside.
+		const bytes = await readFile(file);
+		expect(bytes.subarray(0, 22).toString()).toBe('age-encryption.org/v1\n');
+		expect(bytes.toString('latin1').match(/\n-> X25519 /g)).toHaveLength(2);
+		expect(bytes.includes(Buffer.from('patronne@exemple.fr'))).toBe(false);
+		// The server kept no key: it made none of its own, and no other key opens the file.
+		const stranger = await generateX25519Identity();
+		expect(existsSync(path.join(work, 'data', 'backup-key.txt'))).toBe(false);
+		await expect(
+			verifyBackup(() =>
+				openArchive(file, () => createReadStream(file), {
+					identities: [stranger],
+					allowPlain: false
+				})
+			)
+		).rejects.toThrow(ArchiveKeyError);
+
+		// The standard tool opens it with the key, when this machine has it (CI installs it).
+		if (existsSync('/usr/bin/age')) {
+			const keyFile = path.join(work, 'key.txt');
+			await writeFile(keyFile, `${identity}\n`, { mode: 0o600 });
+			const listed = spawnSync('sh', ['-c', `age -d -i "${keyFile}" "${file}" | tar -tzf -`], {
+				encoding: 'utf8'
+			});
+			expect(listed.status, listed.stderr).toBe(0);
+			expect(listed.stdout).toContain('tables/users.ndjson');
+			expect(listed.stdout.trim().split('\n').at(-1)).toBe('manifest.json');
+		}
+
+		// Restored with the key into an empty database (a fresh PostgreSQL one when DATABASE_URL is set): the same rows.
+		const target = await createTestDatabase({ migrate: false });
+		try {
+			const open = () =>
+				openArchive(file, () => createReadStream(file), { identities: [identity], allowPlain: false });
+			const verified = await verifyBackup(open);
+			await restoreBackup(open, verified, {
+				database: target,
+				storage: new FsStorage({
+					root: path.join(work, 'restored-storage'),
+					bucket: 'private-gallery',
+					origin: new URL('https://atelier.test'),
+					secret: SECRET
+				}),
+				dataDir: path.join(work, 'restored-data')
+			});
+			const restored = await dumpTables(target.db);
+			const source = await dumpTables(database.db);
+			expect(restored.users).toEqual(source.users);
+			expect(restored.leads).toEqual(source.leads);
+		} finally {
+			await target.dispose();
+		}
+
+		const [run] = await listBackupRuns(database.db, 1);
+		expect(run).toMatchObject({
+			trigger: 'schedule',
+			status: 'ok',
+			fileName: outcome.fileName,
+			bytes: bytes.length,
+			verified: 'restored',
+			encrypted: true,
+			destinations: ['dossier du serveur', 'stockage S3 (atelier-backups)']
+		});
+		const trail = await database.db.select().from(schema.auditEvents);
+		expect(trail.filter((row) => row.kind === 'backup.scheduled')).toHaveLength(1);
+	});
+
+	it('keeps exactly BACKUP_KEEP in each place, the newest ones, and restores weekly only', async () => {
+		const deps = depsWith({ BACKUP_KEEP: '2' });
+		const outcomes = [];
+		for (const minutesAgo of [20, 10, 0]) outcomes.push(await runScheduledBackup(deps, slot(minutesAgo)));
+		expect(outcomes.map((o) => o.status)).toEqual(['ok', 'ok', 'ok']);
+		// Restored into a throw-away database once a week: the first run did it; these were read back.
+		expect(outcomes.map((o) => (o.status === 'ok' ? o.verified : null))).toEqual([
+			'read-back',
+			'read-back',
+			'read-back'
+		]);
+		const newest = [
+			'atelier-scheduled-2026-11-26T02-50-00Z.tar.gz.age',
+			'atelier-scheduled-2026-11-26T03-00-00Z.tar.gz.age'
+		];
+		expect(await folderBackups()).toEqual(newest);
+		expect(await keysInS3()).toEqual(newest.map((name) => `atelier/${name}`));
+		// A hand-made backup in the same folder is not the schedule's to remove.
+		await writeFile(path.join(work, 'backups', 'atelier-backup-2026-01-01T00-00-00Z.tar.gz.age'), 'mine');
+		expect((await runScheduledBackup(deps, slot(-10))).status).toBe('ok');
+		expect(await readdir(path.join(work, 'backups'))).toContain(
+			'atelier-backup-2026-01-01T00-00-00Z.tar.gz.age'
+		);
+		expect(await folderBackups()).toHaveLength(2);
+	});
+
+	it('runs a slot once: a slot done is skipped, and nothing runs while another instance holds the lock', async () => {
+		const deps = depsWith({ BACKUP_KEEP: '2' });
+		expect(await runScheduledBackup(deps, slot(-10))).toEqual({
+			status: 'skipped',
+			reason: 'another instance made this backup'
+		});
+		if (!serverUrl) return; // one process holds PGlite: there is no other instance
+		// Another instance in the middle of its backup: it holds the lock on its own connection.
+		const other = postgres(database.url!, { max: 1, onnotice: () => {} });
+		try {
+			await other`select pg_advisory_lock(${BACKUP_LOCK_ID.toString()}::bigint)`;
+			const before = await listBackupRuns(database.db, 100);
+			expect(await runScheduledBackup(deps, slot(-20))).toEqual({
+				status: 'skipped',
+				reason: 'another instance is backing up'
+			});
+			expect(await listBackupRuns(database.db, 100)).toHaveLength(before.length);
+		} finally {
+			await other.end();
+		}
+	});
+
+	it('a failure leaves nothing new, removes nothing, and is recorded and e-mailed to every admin', async () => {
+		const before = await folderBackups();
+		// The backups' S3 server is down (nothing listens on its port).
+		const deps = depsWith({ BACKUP_KEEP: '1', BACKUP_S3_ENDPOINT: 'http://127.0.0.1:9' });
+		const mails = smtp.received.length;
+		const outcome = await runScheduledBackup(deps, slot(-30));
+		expect(outcome.status).toBe('failed');
+		expect(await folderBackups()).toEqual(before);
+		expect((await readdir(path.join(work, 'backups'))).filter((n) => /\.(partial|pending)$/.test(n))).toEqual(
+			[]
+		);
+		const [run] = await listBackupRuns(database.db, 1);
+		expect(run).toMatchObject({
+			status: 'failed',
+			trigger: 'schedule',
+			error: expect.stringMatching(/ECONNREFUSED/)
+		});
+		const trail = await database.db.select().from(schema.auditEvents);
+		expect(trail.filter((row) => row.kind === 'backup.scheduled_failed')).toHaveLength(1);
+
+		const received = await smtp.waitFor(mails + 2, 10_000);
+		const failures = received
+			.slice(mails)
+			.filter((m) => m.parsed.subject === 'La sauvegarde automatique du site a échoué');
+		expect(failures.flatMap((m) => m.envelopeTo).sort()).toEqual([
+			'associe@exemple.fr',
+			'patronne@exemple.fr'
+		]);
+		expect(failures[0]!.parsed.text).toContain('ECONNREFUSED');
+		expect(failures[0]!.parsed.text).toContain('Dernière sauvegarde réussie');
+		expect(failures[0]!.parsed.text).toContain('https://atelier.test/admin/sauvegarde');
+	});
+});

@@ -230,4 +230,76 @@ describe('signing secret', () => {
 		loadConfig({ DATA_DIR: dir, SIGNING_SECRET: 's'.repeat(32) });
 		expect(() => statSync(path.join(dir, 'secret'))).toThrow();
 	});
+
+	describe('backups', () => {
+		const RECIPIENT = 'age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p';
+		const s3 = {
+			BACKUP_S3_ENDPOINT: 'https://s3.example.net',
+			BACKUP_S3_BUCKET: 'atelier-backups',
+			BACKUP_S3_ACCESS_KEY: 'backup-key',
+			BACKUP_S3_SECRET_KEY: 'backup-secret'
+		};
+
+		it('is off by default, into DATA_DIR/backups, keeping 7 days, 4 weeks and 6 months', () => {
+			const dir = freshDir();
+			expect(loadConfig({ DATA_DIR: dir }).backup).toEqual({
+				schedule: null,
+				dir: path.join(dir, 'backups'),
+				s3: null,
+				keep: { last: 0, daily: 7, weekly: 4, monthly: 6 },
+				ageRecipients: []
+			});
+		});
+
+		it('reads a schedule, recipients, an S3 bucket of its own and a retention', () => {
+			const config = loadConfig({
+				DATA_DIR: freshDir(),
+				BACKUP_SCHEDULE: '0 3 * * *',
+				BACKUP_AGE_RECIPIENTS: `${RECIPIENT}, ${RECIPIENT}`,
+				BACKUP_KEEP: '14d',
+				BACKUP_DIR: 'off',
+				...s3
+			});
+			expect(config.backup.schedule).toBe('0 3 * * *');
+			expect(config.backup.ageRecipients).toEqual([RECIPIENT, RECIPIENT]);
+			expect(config.backup.dir).toBeNull();
+			expect(config.backup.keep).toEqual({ last: 0, daily: 14, weekly: 0, monthly: 0 });
+			expect(config.backup.s3).toMatchObject({
+				bucket: 'atelier-backups',
+				prefix: 'atelier/',
+				region: 'us-east-1'
+			});
+			expect(loadConfig({ DATA_DIR: freshDir(), BACKUP_SCHEDULE: 'off' }).backup.schedule).toBeNull();
+		});
+
+		it('refuses what cannot work, naming the variable, and never quotes the backup keys', () => {
+			expect(refusal({ BACKUP_SCHEDULE: 'every night' }).message).toMatch(
+				/BACKUP_SCHEDULE: must be "off" or a cron/
+			);
+			expect(refusal({ BACKUP_SCHEDULE: '61 3 * * *' }).message).toContain('BACKUP_SCHEDULE');
+			expect(refusal({ BACKUP_KEEP: 'a week' }).message).toContain('BACKUP_KEEP: must say how many to keep');
+			expect(refusal({ BACKUP_AGE_RECIPIENTS: 'age1notakey' }).message).toContain(
+				'BACKUP_AGE_RECIPIENTS: must be age public keys'
+			);
+			expect(refusal({ BACKUP_AGE_RECIPIENTS: 'AGE-SECRET-KEY-1QQQ' }).message).toContain(
+				'BACKUP_AGE_RECIPIENTS'
+			);
+			expect(refusal({ BACKUP_S3_BUCKET: 'atelier-backups' }).message).toContain('set all four');
+			expect(refusal({ BACKUP_DIR: 'off' }).message).toContain('BACKUP_DIR: "off" needs BACKUP_S3_*');
+			expect(refusal({ ...s3, BACKUP_S3_PREFIX: '../up' }).message).toContain('BACKUP_S3_PREFIX');
+			const site = {
+				STORAGE_DRIVER: 's3',
+				S3_ENDPOINT: 'https://s3.example.net',
+				S3_BUCKET: 'atelier-backups',
+				S3_ACCESS_KEY: 'backup-key',
+				S3_SECRET_KEY: 'site-secret'
+			};
+			const sameBucket = refusal({ ...site, ...s3 }).message;
+			expect(sameBucket).toContain("BACKUP_S3_BUCKET: must be another bucket than the site's images");
+			expect(sameBucket).toContain("BACKUP_S3_ACCESS_KEY: must be other keys than the site's");
+			expect(refusal({ ...s3, BACKUP_S3_ACCESS_KEY: '', BACKUP_S3_SECRET_KEY: 'x' }).message).not.toContain(
+				'backup-secret'
+			);
+		});
+	});
 });

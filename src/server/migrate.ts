@@ -3,7 +3,9 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../lib/server/config';
 import { openDatabase } from '../lib/server/db';
 import { restrictNewFiles } from '../lib/server/private-files';
+import { startWithCommandSettings } from './heap';
 
+startWithCommandSettings();
 restrictNewFiles();
 try {
 	const config = loadConfig();

@@ -213,9 +213,9 @@ describe('backup and restore', () => {
 		const verified = await verifyBackup(opener(file));
 		let puts = 0;
 		const failing: Storage = Object.assign(Object.create(target.storage) as Storage, {
-			put: async (...args: Parameters<Storage['put']>) => {
+			putStream: async (...args: Parameters<Storage['putStream']>) => {
 				if (++puts === 3) throw new Error('disk full');
-				return target.storage.put(...args);
+				return target.storage.putStream(...args);
 			}
 		});
 		await expect(restoreBackup(opener(file), verified, { ...target, storage: failing })).rejects.toThrow(

@@ -238,9 +238,8 @@ export async function restoreBackup(
 					tables[loader.table] = loader.rows;
 				} else if (entry.name.startsWith(OBJECT_PREFIX) && entry.meta) {
 					const objectPath = entry.name.slice(OBJECT_PREFIX.length);
-					const body = await readSmall(entry.body, entry.size);
 					try {
-						await storage.put(objectPath, body, entry.meta);
+						await storage.putStream(objectPath, entry.body, entry.size, entry.meta);
 					} catch (error) {
 						throw new TargetError(`object ${objectPath} could not be stored: ${(error as Error).message}`);
 					}

@@ -4,8 +4,9 @@
  * checked by `verifySignedRequest`; without a valid signature no object is reachable.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
@@ -58,20 +59,38 @@ export class FsStorage implements Storage {
 		await access(this.dir, constants.W_OK);
 	}
 
-	async put(objectPath: string, body: Buffer, { contentType, cacheControl }: PutOptions): Promise<void> {
+	async put(objectPath: string, body: Buffer, options: PutOptions): Promise<void> {
+		await this.putStream(objectPath, Readable.from([body]), body.length, options);
+	}
+
+	async putStream(
+		objectPath: string,
+		body: Readable,
+		size: number,
+		{ contentType, cacheControl }: PutOptions
+	): Promise<void> {
 		const file = this.fileOf(objectPath);
 		await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-		const meta: Meta = {
-			contentType,
-			cacheControl,
-			etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`
-		};
 		// Write under temporary names and rename, so that a reader never sees half a file or a file without metadata.
 		const temp = `${file}.${randomUUID()}.tmp`;
-		await writeFile(`${temp}.meta`, JSON.stringify(meta), { mode: PRIVATE_FILE_MODE });
-		await writeFile(temp, body, { mode: PRIVATE_FILE_MODE });
-		await rename(`${temp}.meta`, `${file}.meta.json`);
-		await rename(temp, file);
+		try {
+			const hash = createHash('sha256');
+			let written = 0;
+			body.on('data', (chunk: Buffer) => {
+				hash.update(chunk);
+				written += chunk.length;
+			});
+			await pipeline(body, createWriteStream(temp, { mode: PRIVATE_FILE_MODE }));
+			if (written !== size) throw new Error(`${written} bytes received, ${size} announced`);
+			const meta: Meta = { contentType, cacheControl, etag: `"${hash.digest('hex').slice(0, 32)}"` };
+			await writeFile(`${temp}.meta`, JSON.stringify(meta), { mode: PRIVATE_FILE_MODE });
+			await rename(`${temp}.meta`, `${file}.meta.json`);
+			await rename(temp, file);
+		} catch (error) {
+			await rm(temp, { force: true });
+			await rm(`${temp}.meta`, { force: true });
+			throw error;
+		}
 	}
 
 	async stat(objectPath: string): Promise<ObjectInfo | null> {

@@ -3,6 +3,7 @@
  * when missing; new buckets are private (no policy is ever attached), so objects are reachable only with
  * credentials or a presigned URL.
  */
+import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { assertObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
 
@@ -67,6 +68,16 @@ export class S3Storage implements Storage {
 		assertObjectPath(path);
 		await this.ensureBucket();
 		await this.client.putObject(this.bucket, path, body, body.length, {
+			'Content-Type': contentType,
+			'Cache-Control': cacheControl
+		});
+	}
+
+	/** An object of known size streamed up (a restore's, of any size), never held whole. */
+	async putStream(path: string, body: Readable, size: number, { contentType, cacheControl }: PutOptions) {
+		assertObjectPath(path);
+		await this.ensureBucket();
+		await this.client.putObject(this.bucket, path, body, size, {
 			'Content-Type': contentType,
 			'Cache-Control': cacheControl
 		});

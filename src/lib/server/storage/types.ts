@@ -18,6 +18,8 @@ export interface Storage {
 	readonly driver: 'fs' | 's3';
 	readonly bucket: string;
 	put(path: string, body: Buffer, options: PutOptions): Promise<void>;
+	/** The same, from a stream of `size` bytes (a restore's objects, of any size): never held whole. */
+	putStream(path: string, body: Readable, size: number, options: PutOptions): Promise<void>;
 	/** null when the object does not exist. */
 	stat(path: string): Promise<ObjectInfo | null>;
 	/** A URL that lets its holder GET the object until it expires. */

@@ -7,9 +7,9 @@ test('an admin previews every e-mail template, in the light and the dark theme, 
 	await signInAsAdmin(page);
 	await page.goto('/admin/emails');
 	// One preview per template of the catalogue: leads (4), candidatures (4), members (3), the account's deletion
-	// as the business sees it (2), the security e-mails (13).
+	// as the business sees it (2), the security e-mails (13), the failed scheduled backup (1).
 	const links = page.getByRole('main').locator('a[href^="/admin/emails/"]');
-	await expect(links).toHaveCount(26);
+	await expect(links).toHaveCount(27);
 	for (const name of [
 		'Nouvelle demande de devis (à l’entreprise)',
 		'Candidature acceptée, lien de paiement (au candidat)',

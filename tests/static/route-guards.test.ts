@@ -136,6 +136,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const AUDITED_DOWNLOADS = new Set([
 	'src/routes/admin/demandes/export.csv/+server.ts GET',
 	'src/routes/admin/sauvegarde/archive/+server.ts GET',
+	'src/routes/admin/sauvegarde/archive/+server.ts POST',
 	'src/routes/admin/utilisateurs/[id=uuid]/donnees/+server.ts GET'
 ]);
 

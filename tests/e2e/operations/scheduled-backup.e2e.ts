@@ -168,6 +168,12 @@ test('the dashboard warns while no backup went through', async ({ page }) => {
 			'href',
 			'/admin/sauvegarde'
 		);
+		for (const width of [360, 1280]) {
+			await page.setViewportSize({ width, height: 800 });
+			await expectNoHorizontalScroll(page);
+			await page.screenshot({ path: test.info().outputPath(`tableau-de-bord-${width}.png`) });
+		}
+		await expectNoAxeViolation(page);
 	} finally {
 		expect(await server.stop()).toBe(0);
 	}

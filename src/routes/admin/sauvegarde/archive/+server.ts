@@ -1,5 +1,6 @@
 import { redirect } from '@sveltejs/kit';
 import * as backup from '$lib/server/backup';
+import type { SessionUser } from '$lib/server/auth';
 import { ValidationError } from '$lib/server/errors';
 import { requireAdmin } from '$lib/server/http/guards';
 import { deferUntilConfirmed, isRecentlyConfirmed } from '$lib/server/http/reauthentication';
@@ -11,8 +12,7 @@ import type { RequestEvent, RequestHandler } from './$types';
  * so the session must have re-authenticated within ten minutes (else /admin/confirmer, then back to
  * /admin/sauvegarde with the download offered again), and every admin is e-mailed that it happened.
  */
-async function archive(event: RequestEvent, sealing: backup.DownloadSealing) {
-	const admin = await requireAdmin(event);
+async function archive(event: RequestEvent, admin: SessionUser, sealing: backup.DownloadSealing) {
 	if (!isRecentlyConfirmed(event))
 		deferUntilConfirmed(event, 'backup', 'site', new URL('/admin/sauvegarde', event.url));
 	const { fileName, body } = await backup.download(
@@ -29,9 +29,13 @@ async function archive(event: RequestEvent, sealing: backup.DownloadSealing) {
 	});
 }
 
-export const GET: RequestHandler = (event) => archive(event, { kind: 'keys' });
+export const GET: RequestHandler = async (event) => {
+	const admin = await requireAdmin(event);
+	return archive(event, admin, { kind: 'keys' });
+};
 
 export const POST: RequestHandler = async (event) => {
+	const admin = await requireAdmin(event);
 	const form = await event.request.formData().catch(() => null);
 	const passphrase = form?.get('passphrase');
 	const repeated = form?.get('confirmation');
@@ -39,7 +43,7 @@ export const POST: RequestHandler = async (event) => {
 		redirect(303, '/admin/sauvegarde?phrase=courte#telecharger');
 	if (passphrase !== repeated) redirect(303, '/admin/sauvegarde?phrase=differente#telecharger');
 	try {
-		return await archive(event, { kind: 'passphrase', passphrase });
+		return await archive(event, admin, { kind: 'passphrase', passphrase });
 	} catch (error) {
 		if (error instanceof ValidationError) redirect(303, '/admin/sauvegarde?phrase=courte#telecharger');
 		throw error;

@@ -16,9 +16,8 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from '../lib/server/backup/backup';
+import { backupFileName, writeBackup } from '../lib/server/backup/backup';
 import { commandActor, recordAudit } from '../lib/server/audit/service';
-import { recordJobRun } from '../lib/server/db/job-runs';
 import { loadConfig } from '../lib/server/config';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { createStorage } from '../lib/server/storage';
@@ -86,7 +85,6 @@ async function main(argv: string[]): Promise<number> {
 		if (readOnly) {
 			console.log(JSON.stringify({ file, migrations: summary.migrations, rows }));
 		} else {
-			await recordJobRun(database.db, BACKUP_JOB, new Date(), describeBackup(summary, 'npm run backup'));
 			await recordBackupRun(database.db, {
 				trigger: 'command',
 				fileName: file ? path.basename(file) : null,

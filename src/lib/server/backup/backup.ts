@@ -106,11 +106,3 @@ export async function writeBackup(
 export function backupFileName(now = new Date(), kind = 'backup', sealed = false): string {
 	return `atelier-${kind}-${now.toISOString().slice(0, 19).replaceAll(':', '-')}Z.tar.gz${sealed ? '.age' : ''}`;
 }
-
-/** The job_runs row that tells admins when the data was last saved (both the command and the admin page). */
-export const BACKUP_JOB = 'backup';
-
-export function describeBackup(summary: Pick<BackupSummary, 'tables' | 'objects'>, how: string): string {
-	const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
-	return `${how} : ${rows} lignes, ${summary.objects.count} fichiers`;
-}

@@ -9,7 +9,6 @@ import { PassThrough, Readable } from 'node:stream';
 import { appDeps } from '../app';
 import { recordAudit, type Actor } from '../audit/service';
 import { database } from '../db';
-import { recordJobRun } from '../db/job-runs';
 import { ConflictError, ValidationError } from '../errors';
 import { log } from '../log';
 import { PRIVATE_DIR_MODE } from '../private-files';
@@ -18,7 +17,7 @@ import { circumstancesOf, notify } from '../auth/notices';
 import { listAdmins } from '../auth/recovery';
 import type { SignInOrigin } from '../auth/session';
 import { securityNotices } from '../mail';
-import { BACKUP_JOB, backupFileName, describeBackup, writeBackup } from './backup';
+import { backupFileName, writeBackup } from './backup';
 import { backupRecipients, installationKey, MIN_PASSPHRASE_LENGTH, sealing } from './encryption';
 import * as queries from './queries';
 import { describeKeepPolicy } from './retention';
@@ -105,8 +104,9 @@ export async function staleness(now = new Date()): Promise<{ lastGood: Date | nu
 }
 const STALE_AFTER_MS = 36 * 60 * 60 * 1000;
 
-/** How an archive downloaded from the admin page is sealed. */
 export { MIN_PASSPHRASE_LENGTH };
+
+/** How an archive downloaded from the admin page is sealed. */
 export type DownloadSealing = { kind: 'keys' } | { kind: 'passphrase'; passphrase: string };
 
 /**
@@ -169,12 +169,6 @@ export async function download(
 				rows: Object.values(summary.tables).reduce((a, b) => a + b, 0),
 				objects: summary.objects.count
 			});
-			await recordJobRun(
-				db,
-				BACKUP_JOB,
-				new Date(),
-				describeBackup(summary, 'téléchargée depuis l’administration')
-			);
 			await queries.recordBackupRun(db, {
 				trigger: 'download',
 				fileName,

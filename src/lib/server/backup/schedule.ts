@@ -12,7 +12,6 @@ import { recordAudit, SCHEDULE_ACTOR } from '../audit/service';
 import { listAdmins } from '../auth/recovery';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { recordJobRun } from '../db/job-runs';
 import { onShutdown } from '../lifecycle';
 import { log } from '../log';
 import { backupFailed } from '../mail';
@@ -20,7 +19,7 @@ import { notify } from '../auth/notices';
 import type { MailDeps } from '../mail/send';
 import { PRIVATE_DIR_MODE } from '../private-files';
 import type { Storage } from '../storage';
-import { BACKUP_JOB, backupFileName, describeBackup } from './backup';
+import { backupFileName } from './backup';
 import { FolderDestination, S3Destination, type Destination } from './destinations';
 import { backupRecipients } from './encryption';
 import { writeBackupFile } from './file';
@@ -115,7 +114,6 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 			verified,
 			encrypted: true
 		});
-		await recordJobRun(db, BACKUP_JOB, new Date(), describeBackup(written.summary, 'sauvegarde planifiée'));
 		await recordAudit(db, SCHEDULE_ACTOR, {
 			kind: 'backup.scheduled',
 			subjectType: 'backup',
@@ -195,9 +193,9 @@ async function tellAdmins(deps: ScheduleDeps, at: Date, cause: string): Promise<
 	const { config, database } = deps;
 	const admins = config.siteMode === 'platform' ? await listAdmins(database.db) : [];
 	// Showcase mode has no accounts: the business's address is told.
-	const recipients = admins.length ? admins : [{ name: 'Bonjour', email: config.adminEmail }];
+	const recipients = admins.length ? admins : [{ name: 'à l’équipe', email: config.adminEmail }];
 	const lastGood = await queries.lastGoodBackupAt(database.db);
-	const page = new URL('/admin/sauvegarde', config.origin).href;
+	const page = config.siteMode === 'platform' ? new URL('/admin/sauvegarde', config.origin).href : null;
 	for (const to of recipients)
 		notify(deps.mail, to, 'backup-failed', backupFailed(to.name, { at, cause, lastGood }, page));
 }

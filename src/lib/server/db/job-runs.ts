@@ -1,4 +1,4 @@
-/** When each periodic or operator job last ran (job_runs): leads retention, backups. Shown to admins. */
+/** When each periodic job last ran (job_runs): leads retention. Shown to admins. (Backups have backup_runs.) */
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from './index';
 import { jobRuns } from './schema';

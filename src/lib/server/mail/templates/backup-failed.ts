@@ -12,7 +12,8 @@ const when = (at: Date) =>
 export function backupFailed(
 	name: string,
 	failure: { at: Date; cause: string; lastGood: Date | null },
-	pageUrl: string,
+	/** The admin page that lists the backups; null in showcase mode, which has no admin. */
+	pageUrl: string | null,
 	theme: MailTheme = 'light'
 ) {
 	return letter(
@@ -31,7 +32,9 @@ export function backupFailed(
 					failure.lastGood ? `${when(failure.lastGood)} (heure de Paris)` : 'aucune'
 				]
 			],
-			button: { href: pageUrl, label: 'Voir les sauvegardes' }
+			...(pageUrl
+				? { button: { href: pageUrl, label: 'Voir les sauvegardes' } }
+				: { after: ['Le journal du serveur en donne le détail (ligne « scheduled backup failed »).'] })
 		},
 		theme
 	);

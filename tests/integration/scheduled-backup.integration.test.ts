@@ -10,7 +10,6 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
-import { Client } from 'minio';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive, ArchiveKeyError } from '../../src/lib/server/backup/encryption';
@@ -88,24 +87,7 @@ function depsWith(env: Record<string, string>): ScheduleDeps {
 	};
 }
 
-const s3Client = () =>
-	new Client({
-		endPoint: '127.0.0.1',
-		port: Number(s3.endpoint.port),
-		useSSL: false,
-		accessKey: s3.accessKey,
-		secretKey: s3.secretKey,
-		pathStyle: true
-	});
-
-async function keysInS3(): Promise<string[]> {
-	const keys: string[] = [];
-	for await (const item of s3Client().listObjectsV2('atelier-backups', '', true) as AsyncIterable<{
-		name: string;
-	}>)
-		keys.push(item.name);
-	return keys.sort();
-}
+const keysInS3 = () => s3.keys('atelier-backups');
 
 const slot = (minutesAgo: number) => new Date(Date.UTC(2026, 10, 26, 3) - minutesAgo * 60_000);
 const folderBackups = async () =>

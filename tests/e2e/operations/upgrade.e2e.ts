@@ -297,7 +297,9 @@ test(
 			await direct.waitFor('"listening"', 120_000);
 			const before = /"message":"backup before migrating","file":"([^"]+)"/.exec(direct.output());
 			expect(before, direct.output()).not.toBeNull();
-			expect(path.basename(before![1]!)).toMatch(new RegExp(`^atelier-before-${version}-.+\\.tar\\.gz\\.age$`));
+			expect(path.basename(before![1]!)).toMatch(
+				new RegExp(`^atelier-before-${version}-.+\\.tar\\.gz\\.age$`)
+			);
 			expect(existsSync(before![1]!)).toBe(true);
 			expect(direct.output().indexOf('backup before migrating')).toBeLessThan(
 				direct.output().indexOf(`"migration applied","tag":"${tag}"`)

@@ -1,13 +1,9 @@
 /** To every admin when a scheduled backup fails (issue « Backups », point 5): what failed, when, and where to look. */
+import { dateTime } from '$lib/format';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
 
-const when = (at: Date) =>
-	new Intl.DateTimeFormat('fr-FR', {
-		dateStyle: 'long',
-		timeStyle: 'short',
-		timeZone: 'Europe/Paris'
-	}).format(at);
+const when = (at: Date) => dateTime(at, 'long');
 
 export function backupFailed(
 	name: string,

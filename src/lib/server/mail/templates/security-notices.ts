@@ -4,6 +4,7 @@
  * ends with what to do when it was not them.
  */
 import { company } from '$content/agency/company';
+import { dateTime } from '$lib/format';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
 
@@ -16,12 +17,7 @@ export interface Circumstances {
 	network: string | null;
 }
 
-const when = (at: Date) =>
-	new Intl.DateTimeFormat('fr-FR', {
-		dateStyle: 'long',
-		timeStyle: 'short',
-		timeZone: 'Europe/Paris'
-	}).format(at);
+const when = (at: Date) => dateTime(at, 'long');
 
 /** The « Quand / Appareil / Réseau » rows every security e-mail carries. */
 export const circumstanceRows = (c: Circumstances): [string, string | null][] => [

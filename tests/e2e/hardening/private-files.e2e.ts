@@ -60,7 +60,8 @@ test('everything under DATA_DIR belongs to the service alone, even started with 
 			return 0;
 		}
 	};
-	await expect.poll(outboxSize).toBeGreaterThan(0);
+	// Written in the background: on a loaded 2-core machine, seconds after the answer.
+	await expect.poll(outboxSize, { timeout: 15_000 }).toBeGreaterThan(0);
 
 	// A file renamed into place while the walk reads (an image variant written in the background: `….tmp`, then
 	// its name) is gone by the time it is looked at: only what still exists is checked.

@@ -198,12 +198,21 @@ const siteModeGate: Handle = async ({ event, resolve }) => {
 	return problem(404, 'Cette adresse n’existe pas sur ce site.');
 };
 
-/** Exactly what a path without any route answers: the site's own 404 page, rendered in this mode's layout. */
+/**
+ * Exactly what a path without any route answers: the site's own 404 page, rendered in this mode's layout. Asked
+ * for uncompressed, and answered without the sub-request's encoding and length: this response goes through the
+ * compression of its own request (it used to carry the sub-request's `Content-Encoding: gzip` over a plain body,
+ * which browsers and decoding clients could not read).
+ */
 async function notFoundPage(event: RequestEvent): Promise<Response> {
-	const answer = await event.fetch(NO_SUCH_PATH, { headers: { accept: 'text/html' } });
+	const answer = await event.fetch(NO_SUCH_PATH, {
+		headers: { accept: 'text/html', 'accept-encoding': 'identity' }
+	});
+	const body = await answer.arrayBuffer();
 	const headers = new Headers(answer.headers);
+	for (const name of ['content-encoding', 'content-length', 'vary', 'etag']) headers.delete(name);
 	headers.set('cache-control', 'no-store');
-	return new Response(event.request.method === 'HEAD' ? null : answer.body, { status: 404, headers });
+	return new Response(event.request.method === 'HEAD' ? null : body, { status: 404, headers });
 }
 /** Matched by no route: its answer is the 404 page. */
 const NO_SUCH_PATH = '/.page-introuvable';

@@ -20,7 +20,8 @@ function routes(dir = routesDir, id = ''): { id: string; url: string; page: bool
 			? [
 					{
 						id: id || '/',
-						page: files.some((f) => f.startsWith('+page')),
+						// A page a browser reads (a +page.svelte); a route of actions only is answered as an API.
+						page: files.includes('+page.svelte'),
 						url:
 							(id || '/')
 								.replace(/\/\([^)]+\)/g, '')
@@ -50,8 +51,14 @@ test('every platform route answers 404 in showcase mode, pages and API alike, GE
 	const platformOnly = routes().filter((r) => !routeExistsIn(r.id === '/' ? '/' : r.id, 'showcase'));
 	expect(platformOnly.length).toBeGreaterThan(20);
 	for (const route of platformOnly) {
-		const get = await fetch(`${server.url}${route.url}`, { redirect: 'manual' });
+		const get = await fetch(`${server.url}${route.url}`, {
+			redirect: 'manual',
+			headers: { accept: 'text/html', 'accept-encoding': 'gzip, br' }
+		});
 		expect(get.status, `GET ${route.url} (${route.id})`).toBe(404);
+		// Read through a decoding client: the page itself, not a body its headers lie about.
+		const body = await get.text();
+		if (route.page) expect(body, `GET ${route.url}`).toMatch(/<title>Page introuvable — [^<]+<\/title>/);
 		const post = await fetch(`${server.url}${route.url}`, {
 			method: 'POST',
 			redirect: 'manual',
@@ -59,6 +66,27 @@ test('every platform route answers 404 in showcase mode, pages and API alike, GE
 			body: 'x=1'
 		});
 		expect(post.status, `POST ${route.url} (${route.id})`).toBe(404);
+	}
+});
+
+test('the 404 page of the other mode is readable in Chromium, in both modes', async ({ page, baseURL }) => {
+	// This file's server is in showcase mode; the suite's shared server is the platform.
+	for (const url of [
+		`${server.url}/login`,
+		`${server.url}/candidature`,
+		`${baseURL}/blog`,
+		`${baseURL}/secteurs`
+	]) {
+		const answer = await page.goto(url);
+		expect(answer?.status(), url).toBe(404);
+		await expect(page, url).toHaveTitle(/^Page introuvable — /);
+		await expect(page.getByRole('heading', { level: 1 }), url).toBeVisible();
+	}
+	// And with curl's defaults (no Accept-Encoding) and with gzip: the body reads as HTML either way.
+	for (const encoding of ['identity', 'gzip']) {
+		const answer = await fetch(`${baseURL}/realisations`, { headers: { 'accept-encoding': encoding } });
+		expect(answer.status).toBe(404);
+		expect(await answer.text()).toContain('Page introuvable');
 	}
 });
 

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { IMAGE_WIDTHS } from '../../src/lib/images';
-import { serveSlot, serveSlotImage, sizedValue } from '../../src/lib/server/images/proxy';
+import { IMAGE_WIDTHS, srcsetOf } from '../../src/lib/images';
+import { serveSlot, serveSlotImage, sizedValue, type ImageRequest } from '../../src/lib/server/images/proxy';
+import { versionOf } from '../../src/lib/server/images/slot-values';
 import { storeUpload } from '../../src/lib/server/images/upload';
 import { STALL_TIMEOUT_MS } from '../../src/lib/server/images/remote';
 import { imagesOfPage, setSiteImage, listSiteImages } from '../../src/lib/server/images/service';
@@ -133,9 +134,11 @@ describe.each([
 		const storage = make();
 		const deps = { storage, config: { imageRemoteHosts: [] } };
 		const stored = await storeUpload(storage, photo, 'image/jpeg', { maxEdge: 2560 });
-		// Asked before its widths are stored, a width gets the full image, briefly cached.
+		// Asked before its widths are stored, a width gets the full image, cached as the value is (no short
+		// stand-in cache: a page links the value only once its widths exist, uploadToSlot).
 		const early = await serveSlotImage(deps, slot, stored.value, { ...plain, width: 800 });
 		expect(early.status).toBe(200);
+		expect(early.headers.get('cache-control')).toBe('public, max-age=3300, s-maxage=3300');
 		await bytes(early);
 		await stored.variantsStored;
 		const full = await sharp(await bytes(await serveSlotImage(deps, slot, stored.value, plain))).metadata();
@@ -158,6 +161,30 @@ describe.each([
 		const old = await serveSlotImage(deps, slot, 'storage:old.webp', { ...plain, width: 480 });
 		expect(old.status).toBe(200);
 		expect(old.headers.get('x-image-fallback')).toBeNull();
+	});
+
+	it('caches a versioned URL for good, and only under the current value’s version', async () => {
+		const storage = make();
+		const deps = { storage, config: { imageRemoteHosts: [] } };
+		const small = await sharp(photo).resize({ width: 600 }).jpeg().toBuffer();
+		const stored = await storeUpload(storage, small, 'image/jpeg', { maxEdge: 2560 });
+		await stored.variantsStored;
+		expect(stored.stats.width).toBe(600);
+		const current = versionOf(stored.value);
+		const cacheOf = async (request: Partial<ImageRequest>) => {
+			const response = await serveSlotImage(deps, slot, stored.value, { ...plain, ...request });
+			const body = await bytes(response);
+			return { cache: response.headers.get('cache-control'), width: (await sharp(body).metadata()).width };
+		};
+		const forGood = 'public, max-age=31536000, immutable';
+		const hour = 'public, max-age=3300, s-maxage=3300';
+		expect(await cacheOf({ version: current })).toEqual({ cache: forGood, width: 600 });
+		expect(await cacheOf({ version: current, width: 480 })).toEqual({ cache: forGood, width: 480 });
+		// 800 is more than the photo has: its own 600 px answer that width for good, never a minute's stand-in.
+		expect(await cacheOf({ version: current, width: 800 })).toEqual({ cache: forGood, width: 600 });
+		// An old page's version, or none: the value may change behind that URL.
+		expect(await cacheOf({ version: 'ancienne00' })).toEqual({ cache: hour, width: 600 });
+		expect(await cacheOf({})).toEqual({ cache: hour, width: 600 });
 	});
 
 	it('streams a stored image with its headers, and answers If-None-Match with 304', async () => {
@@ -322,6 +349,26 @@ describe('site images table', () => {
 		const entry = (await listSiteImages(database.db, storage)).find((e) => e.key === 'macon_about')!;
 		expect(entry.isDefault).toBe(false);
 		expect(entry.previewUrl).not.toBe(entry.url);
+	});
+
+	it('offers in srcset only the widths the photo has, and its own', async () => {
+		const storage = makeFs();
+		const small = await storeUpload(
+			storage,
+			await sharp(photo).resize({ width: 600 }).jpeg().toBuffer(),
+			'image/jpeg',
+			{
+				maxEdge: 2560
+			}
+		);
+		await setSiteImage(deps(storage), { key: 'macon_about', url: small.value }, await admin());
+		const about = (await imagesOfPage(database.db, slotOf('macon_about')!.page)).macon_about!;
+		expect(about.sourceWidth).toBe(600);
+		expect(srcsetOf(about.src, about.sourceWidth)).toBe(`${about.src}&w=480 480w, ${about.src} 600w`);
+		// The box stays the slot's (the layout does not move), and the stock images keep their host's width.
+		expect(about.width).toBe(slotOf('macon_about')!.width);
+		const hero = (await imagesOfPage(database.db, slotOf('macon_hero')!.page)).macon_hero!;
+		expect(hero.sourceWidth).toBe(Number(new URL(slotOf('macon_hero')!.defaultUrl).searchParams.get('w')));
 	});
 
 	it.each([

@@ -67,6 +67,20 @@ test('an upload is stored privately and served through the proxy, never by a red
 	});
 	expect(again.status()).toBe(304);
 
+	// The home page offers the 600 px photo at the widths it has and its own, never 800/1200/1600; its
+	// versioned URL is cached for good, whatever width is asked.
+	const home = await (await page.request.get('/')).text();
+	const tag = /<img[^>]*src="(\/api\/img\/about\?v=[^"]+)"[^>]*>/.exec(home);
+	expect(tag).not.toBeNull();
+	const src = tag![1]!.replaceAll('&amp;', '&');
+	const srcset = /srcset="([^"]+)"/.exec(tag![0])![1]!.replaceAll('&amp;', '&');
+	expect(srcset).toBe(`${src}&w=480 480w, ${src} 600w`);
+	for (const url of [src, `${src}&w=480`, `${src}&w=800`]) {
+		const versioned = await page.request.get(url);
+		expect(versioned.status(), url).toBe(200);
+		expect(versioned.headers()['cache-control'], url).toBe('public, max-age=31536000, immutable');
+	}
+
 	// The private file itself is out of reach without a valid signature.
 	const naked = await page.request.get(`/storage/private-gallery/${body.path}`);
 	expect(naked.status()).toBe(403);

@@ -68,6 +68,8 @@ export const siteImages = pgTable('site_images', {
 	url: text('url').notNull(),
 	/** What the photo shows, written by the admin who chose it; null: the slot's own label. */
 	alt: text('alt'),
+	/** The photo's own width in pixels, when known: a page offers no `srcset` width it does not have. */
+	width: integer('width'),
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 	updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' })
 });

@@ -79,6 +79,8 @@ export async function uploadToSlot(request: Request, key: string, admin: AdminAc
 				alt: [`Texte alternatif invalide (une ligne, ${ALT_MAX} caractères au plus).`]
 			});
 	});
+	// The page links the photo only once its widths exist: a width asked under its `v` is cached for good.
+	await stored.variantsStored;
 	await replaceSlot({ key, url: stored.value, alt: stored.fields.alt }, admin);
 	const slot = slotOf(key)!;
 	return { ...stored, displayWidth: slot.width };

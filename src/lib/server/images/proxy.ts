@@ -12,11 +12,15 @@ import type { ImageWidth } from '$lib/images';
 import { FsStorage, storagePathOf, toStorageValue, type Storage } from '../storage';
 import { bundledFallback } from './fallbacks';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
-import { SIGNED_URL_SECONDS, storedValue } from './slot-values';
+import { SIGNED_URL_SECONDS, storedValue, versionOf } from './slot-values';
 import type { Slot } from './slots';
 import { variantPath } from './variants';
 
+/** An unversioned URL (`/api/img/hero`): the value behind it may change, so it is kept under an hour. */
 export const PROXY_CACHE_CONTROL = 'public, max-age=3300, s-maxage=3300';
+/** A versioned URL whose `v` is the current value's: those bytes never change behind it. */
+export const VERSIONED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** A stand-in served because the upstream failed: kept briefly, so the real image replaces it soon. */
 export const FALLBACK_CACHE_CONTROL = 'public, max-age=60';
 
 /**
@@ -32,11 +36,15 @@ const rememberFailure = (url: string) => {
 	recentFailures.set(url, Date.now() + FAILURE_MEMORY_MS);
 };
 
-/** What a request for a slot's image asks: a conditional GET, a HEAD, one of IMAGE_WIDTHS (null: full size). */
+/**
+ * What a request for a slot's image asks: a conditional GET, a HEAD, one of IMAGE_WIDTHS (null: full size), and
+ * the `v` of the page that links it (null: none).
+ */
 export interface ImageRequest {
 	ifNoneMatch: string | null;
 	head: boolean;
 	width?: ImageWidth | null;
+	version?: string | null;
 }
 
 /**
@@ -156,21 +164,23 @@ export async function serveSlotImage(
 	request: ImageRequest
 ): Promise<Response> {
 	const chosen = storedValue ?? slot.defaultUrl;
+	// Cached for good only under the URL of this very value: an old page's `v` gets today's image, briefly.
+	const cacheControl =
+		request.version && request.version === versionOf(chosen) ? VERSIONED_CACHE_CONTROL : PROXY_CACHE_CONTROL;
 	const sized = sizedValue(chosen, request.width);
 	const isVariant = storagePathOf(sized) !== null;
 	// A storage that just failed is not asked for a variant first: straight to the value (and its fallback).
 	if (sized !== chosen && !(isVariant && failedRecently(chosen))) {
-		const response = await serveValue(deps, slot, sized, request, { quiet: isVariant });
+		const response = await serveValue(deps, slot, sized, request, { quiet: isVariant, cacheControl });
 		if (response) return response;
 		// An upload made before widths existed has no variants: its full size is served instead. An external
 		// host that failed at one width is not asked again at another: the fallback follows.
 		if (!isVariant) return serveFallback(slot, chosen, request);
 	}
+	// A width the photo has no variant of (it is smaller, or older than widths): its full size is that width's
+	// answer for good, cached as the value is.
 	return (
-		(await serveValue(deps, slot, chosen, request, {
-			// The full image standing in for a width not made yet: cached briefly, so the width replaces it soon.
-			cacheControl: sized !== chosen ? FALLBACK_CACHE_CONTROL : PROXY_CACHE_CONTROL
-		})) ?? serveFallback(slot, chosen, request)
+		(await serveValue(deps, slot, chosen, request, { cacheControl })) ?? serveFallback(slot, chosen, request)
 	);
 }
 

@@ -3,12 +3,17 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { siteImages } from '../db/schema';
 
-export type StoredValues = Map<string, { url: string; alt: string | null; updatedAt: Date }>;
+export type StoredValues = Map<
+	string,
+	{ url: string; alt: string | null; width: number | null; updatedAt: Date }
+>;
 
 /** Every slot that has a value of its own (the others show their stock image). */
 export async function selectSlotValues(db: DbOrTx): Promise<StoredValues> {
 	const rows = await db.select().from(siteImages);
-	return new Map(rows.map((r) => [r.key, { url: r.url, alt: r.alt, updatedAt: r.updatedAt }]));
+	return new Map(
+		rows.map((r) => [r.key, { url: r.url, alt: r.alt, width: r.width, updatedAt: r.updatedAt }])
+	);
 }
 
 export const selectSlotValue = async (db: DbOrTx, key: string) =>
@@ -24,13 +29,17 @@ export async function upsertSlotValue(
 	key: string,
 	url: string,
 	alt: string | null,
+	width: number | null,
 	adminId: string
 ): Promise<Date> {
 	const now = new Date();
 	const [row] = await db
 		.insert(siteImages)
-		.values({ key, url, alt, updatedAt: now, updatedBy: adminId })
-		.onConflictDoUpdate({ target: siteImages.key, set: { url, alt, updatedAt: now, updatedBy: adminId } })
+		.values({ key, url, alt, width, updatedAt: now, updatedBy: adminId })
+		.onConflictDoUpdate({
+			target: siteImages.key,
+			set: { url, alt, width, updatedAt: now, updatedBy: adminId }
+		})
 		.returning({ updatedAt: siteImages.updatedAt });
 	return row!.updatedAt;
 }

@@ -1,5 +1,4 @@
 /** The rules of site images: which image each slot shows, its admin listing, and validated changes. */
-import { createHash } from 'node:crypto';
 import { changesOf, recordAudit, type AdminActor } from '../audit/service';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db';
@@ -7,7 +6,8 @@ import { ValidationError } from '../errors';
 import * as pageCache from '../pages/cache';
 import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
 import * as queries from './queries';
-import { SIGNED_URL_SECONDS, storedValues } from './slot-values';
+import sharp from 'sharp';
+import { SIGNED_URL_SECONDS, storedValues, versionOf, widthInUrl } from './slot-values';
 import { externalUrlProblem } from './remote';
 import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage } from './slots';
 
@@ -103,7 +103,15 @@ export async function setSiteImage(
 		const before = await queries.selectSlotValue(tx, slot.key);
 		let written: Date | null = null;
 		if (change.url === null) await queries.deleteSlotValue(tx, slot.key);
-		else written = await queries.upsertSlotValue(tx, slot.key, change.url, alt, admin.id);
+		else
+			written = await queries.upsertSlotValue(
+				tx,
+				slot.key,
+				change.url,
+				alt,
+				await photoWidth(deps.storage, change.url),
+				admin.id
+			);
 		await recordAudit(tx, admin, {
 			kind: change.url === null ? 'site_image.reset' : 'site_image.replaced',
 			subjectType: 'site_image',
@@ -125,8 +133,25 @@ export async function setSiteImage(
 export interface PageImage {
 	src: string;
 	alt: string;
+	/** The slot's box: reserves the space. */
 	width: number;
 	height: number;
+	/** The photo's own width: `srcset` offers no width above it. */
+	sourceWidth: number;
+}
+
+/**
+ * The photo's own width: a stored upload's, read from its header once when it is chosen; a stock host's, from the
+ * width its URL asks. Null when unknown (the slot's width is assumed, as before 0.4.0).
+ */
+async function photoWidth(storage: Storage, value: string): Promise<number | null> {
+	const objectPath = storagePathOf(value);
+	if (objectPath === null) return widthInUrl(value);
+	const object = await storage.read(objectPath);
+	if (!object) return null;
+	const chunks: Buffer[] = [];
+	for await (const chunk of object.body) chunks.push(chunk as Buffer);
+	return (await sharp(Buffer.concat(chunks)).metadata()).width ?? null;
 }
 
 /**
@@ -139,14 +164,15 @@ export async function imagesOfPage(db: DbOrTx, page: SitePage): Promise<Record<s
 		slotsOfPage(page).map((slot) => {
 			const row = values.get(slot.key);
 			const value = row?.url ?? slot.defaultUrl;
-			const version = createHash('sha256').update(value).digest('base64url').slice(0, 10);
+			const sourceWidth = (row ? row.width : null) ?? widthInUrl(value) ?? slot.width;
 			return [
 				slot.key,
 				{
-					src: `/api/img/${slot.key}?v=${version}`,
+					src: `/api/img/${slot.key}?v=${versionOf(value)}`,
 					alt: row?.alt ?? slot.label,
 					width: slot.width,
-					height: slot.height
+					height: slot.height,
+					sourceWidth
 				}
 			];
 		})

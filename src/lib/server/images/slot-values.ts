@@ -2,6 +2,7 @@
  * What the slots hold, read by both the admin's side (service.ts) and the public proxy (proxy.ts): the stored
  * values, cached briefly, and how long a signed URL to a stored image lasts.
  */
+import { createHash } from 'node:crypto';
 import type { DbOrTx } from '../db';
 import * as pageCache from '../pages/cache';
 import * as queries from './queries';
@@ -31,4 +32,21 @@ export async function storedValue(db: DbOrTx, key: string): Promise<string | nul
 		});
 	}
 	return (await cachedValues.values).get(key)?.url ?? null;
+}
+
+/**
+ * The `?v=` of a slot's image URL: a digest of its value. A URL whose `v` is the current value's names bytes that
+ * never change (cached for a year, immutable); the page carries a new `v` as soon as the value changes.
+ */
+export const versionOf = (value: string): string =>
+	createHash('sha256').update(value).digest('base64url').slice(0, 10);
+
+/** The width a stock host's URL asks for (`w=1600`), or null: what that photo is offered at. */
+export function widthInUrl(value: string): number | null {
+	try {
+		const w = Number(new URL(value).searchParams.get('w'));
+		return Number.isInteger(w) && w > 0 ? w : null;
+	} catch {
+		return null;
+	}
 }

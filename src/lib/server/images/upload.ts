@@ -181,8 +181,8 @@ export async function storeUpload(
 	const path = `${randomUUID()}.webp`;
 	const stored = { contentType: 'image/webp', cacheControl: STORED_CACHE_CONTROL };
 	await storage.put(path, webp, stored);
-	// The smaller widths follow the answer (the admin does not wait for them; shutdown does): until they are
-	// stored, the proxy serves the full image for a width, briefly cached.
+	// The smaller widths follow the answer (an API upload does not wait for them; shutdown does, and so does an
+	// upload into a slot before the page links it): until they are stored, the proxy serves the full image.
 	const variantsStored = inBackground(
 		variants().then((made) =>
 			Promise.all(made.map((v) => storage.put(variantPath(path, v.width), v.webp, stored))).then(() => {})

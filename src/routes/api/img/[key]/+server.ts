@@ -13,7 +13,8 @@ const serve: RequestHandler = async ({ params, request, url }) => {
 	const response = await images.serve(key, {
 		ifNoneMatch: request.headers.get('if-none-match'),
 		head: request.method === 'HEAD',
-		width
+		width,
+		version: url.searchParams.get('v')
 	});
 	return response ?? problem(404, `Aucune image ne porte la clé « ${key} ».`);
 };

@@ -1,0 +1,1 @@
+ALTER TABLE "site_images" ADD COLUMN "width" integer;

@@ -23,6 +23,10 @@ const config = {
 		// SvelteKit adds a per-response nonce to script-src; hooks.server.ts merges it into the full policy
 		// built from configuration (src/lib/server/http/security-headers.ts), so inline scripts need no 'unsafe-inline'.
 		csp: { mode: 'nonce', directives: { 'script-src': ['self'] } },
+		// A page's stylesheets are small (the root's 13 KB, 4 KB compressed; the others 1–7 KB): inlined in the page
+		// they cost no render-blocking request each — on a slow phone the first paint came after seven of them, and
+		// Lighthouse mobile measured 1.7 s instead of 1.2 s. style-src allows inline styles.
+		inlineStyleThreshold: 16 * 1024,
 		// Our own CSRF check (hooks) would duplicate this; keep SvelteKit's origin check for form posts.
 		csrf: { trustedOrigins: [] }
 	}

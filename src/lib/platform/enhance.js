@@ -19,6 +19,20 @@
 			});
 		});
 	}
+	// A form marked `data-checks="<url of form-checks.js>"` (the candidature wizard) checks its fields as they are
+	// filled in: the script comes only when a person starts typing (or presses its button), never with the page.
+	for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (
+		document.querySelectorAll('form[data-checks]')
+	)) {
+		/** @type {Promise<void> | null} */
+		let loading = null;
+		const load = () =>
+			(loading ??= import(/* @vite-ignore */ String(form.dataset.checks)).then((checks) =>
+				checks.checkForm(form)
+			));
+		form.addEventListener('focusin', load, { once: true });
+		form.addEventListener('input', load, { once: true });
+	}
 	// Back to a page kept in the back-forward cache: its buttons work again.
 	addEventListener('pageshow', (event) => {
 		if (!event.persisted) return;

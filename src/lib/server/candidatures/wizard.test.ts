@@ -3,6 +3,7 @@ import { WIZARD_STEPS } from '$lib/schemas/candidature';
 import {
 	answersAfterSave,
 	completeCandidature,
+	fieldMessages,
 	firstIncomplete,
 	postedStep,
 	RECAP,
@@ -113,5 +114,23 @@ describe('the recap and sending', () => {
 			unfinished: objectifs
 		});
 		expect(completeCandidature(all, { consent: false })).toEqual({ unfinished: recapitulatif });
+	});
+});
+
+describe('fieldMessages', () => {
+	it('gives the browser the schema’s own words for an empty and a malformed field', () => {
+		const you = fieldMessages(WIZARD_STEPS[0]);
+		expect(you.firstName).toEqual({ missing: 'Indiquez votre prénom.', format: undefined });
+		expect(you.phone).toEqual({
+			missing: 'Indiquez votre numéro de téléphone.',
+			format: 'Indiquez un numéro français (ex. 06 12 34 56 78).'
+		});
+		expect(you.postalCode?.format).toBe('Le code postal a 5 chiffres.');
+		const goals = fieldMessages(WIZARD_STEPS[2]);
+		expect(goals.hoursPerWeek?.format).toBe('Entre 1 et 40 heures.');
+		expect(goals.goals?.missing).toBe('Choisissez au moins un objectif.');
+		expect(fieldMessages(WIZARD_STEPS[3]).consent?.missing).toBe(
+			'Acceptez les CGV et la politique de confidentialité pour envoyer.'
+		);
 	});
 });

@@ -74,3 +74,30 @@ export function completeCandidature(
 	const whole = candidatureSchema.safeParse({ ...answers, consent: recap.consent, website: recap.website });
 	return whole.success ? { input: whole.data } : { unfinished: WIZARD_STEPS[firstIncomplete(answers)]! };
 }
+
+/** What the browser's checks say of a field (form-checks.js): the step schema's own words. */
+export interface FieldMessages {
+	/** Left empty. */
+	missing?: string;
+	/** Filled in, but not in the expected form (or out of range). */
+	format?: string;
+}
+
+/**
+ * Each field's messages, read from the step's schema by trying it on an empty and on a malformed value: the
+ * browser's checks (which know only the rules rendered on the controls) say exactly what the server would.
+ */
+export function fieldMessages(step: WizardStep): Record<string, FieldMessages> {
+	const messageFor = (field: string, value: unknown) => {
+		const result = step.schema.safeParse({ [field]: value });
+		return result.success ? undefined : result.error.issues.find((i) => i.path[0] === field)?.message;
+	};
+	return Object.fromEntries(
+		Object.keys(step.schema.shape).map((field) => {
+			const missing = messageFor(field, '') ?? messageFor(field, undefined);
+			// A malformed text, and a number out of range (the number fields' inputs send numbers).
+			const format = [messageFor(field, 'x'), messageFor(field, 0)].find((m) => m && m !== missing);
+			return [field, { missing, format }];
+		})
+	);
+}

@@ -1,7 +1,8 @@
 /**
- * The candidature wizard: four steps, each a form posted to `?/save` (superforms' enhance when JavaScript runs:
- * no page load between steps), validated by its own schema and kept in a server-side draft named by a cookie,
- * so that a reload or a return days later finds the answers. Which step may open and what a save keeps are the
+ * The candidature wizard: four steps, each a form posted to `?/save` and answered with the next step's page (no
+ * SvelteKit client: the page that brings in candidates ships only the static pages' small script, and the field
+ * checks when a person starts typing — src/lib/platform/form-checks.js), validated by its own schema and kept in
+ * a server-side draft named by a cookie, so that a reload or a return days later finds the answers. Which step may open and what a save keeps are the
  * domain's (`candidatures.wizard`); the last step makes the same domain call as `POST /api/candidature`.
  */
 import { fail, redirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
@@ -12,9 +13,6 @@ import { WIZARD_STEPS } from '$lib/schemas/candidature';
 import * as candidatures from '$lib/server/candidatures';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
-
-/** The wizard moves between its steps without a page load: SvelteKit's client runs here. */
-export const csr = true;
 
 const { wizard } = candidatures;
 const DRAFT_COOKIE_DAYS = 30;
@@ -49,7 +47,9 @@ export const load: PageServerLoad = async ({ url, cookies }) => {
 			id: step.slug,
 			errors: false
 		}),
-		answers: index === wizard.RECAP ? wizard.recapOf(answers) : null
+		answers: index === wizard.RECAP ? wizard.recapOf(answers) : null,
+		// What the browser's checks say of each field: the step schema's own words (form-checks.js).
+		fieldMessages: wizard.fieldMessages(step)
 	};
 };
 

@@ -80,7 +80,9 @@ test('with JavaScript on a phone: four steps checked as they are filled in, kept
 	await page.locator('html[data-hydrated]').waitFor();
 	await onStep(page, 1);
 	// Sent as the static pages are: no SvelteKit client, one small deferred script.
-	expect(await page.locator('script[src*="/_app/immutable/entry/"], link[rel="modulepreload"]').count()).toBe(0);
+	expect(await page.locator('script[src*="/_app/immutable/entry/"], link[rel="modulepreload"]').count()).toBe(
+		0
+	);
 	expect(await page.locator('script[src]').count()).toBe(1);
 	await expectNoAxeViolation(page);
 	await expectNoHorizontalScroll(page);

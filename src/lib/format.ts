@@ -8,3 +8,26 @@ export const dateTime = (value: string | Date, style: 'medium' | 'long' = 'mediu
 /** "12 mars 2026". */
 export const longDate = (value: string | Date) =>
 	new Date(value).toLocaleDateString('fr-FR', { dateStyle: 'long', timeZone: PARIS });
+
+/**
+ * "1 an", "12 ans", "0 personne": French puts the singular for 0 and 1. `plural` defaults to the word with an s.
+ * The one way a count meets its noun (never « an(s) »).
+ */
+export const countOf = (count: number, singular: string, plural = `${singular}s`) =>
+	`${count.toLocaleString('fr-FR')} ${Math.abs(count) < 2 ? singular : plural}`;
+
+/** "732 829 320 00074": a SIRET as INSEE prints it (SIREN in threes, then the establishment's five digits). */
+export const siret = (value: string) => {
+	const digits = value.replace(/\D/g, '');
+	return digits.length === 14
+		? `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6, 9)} ${digits.slice(9)}`
+		: value;
+};
+
+/** "6 h 30", "45 min": a duration given in minutes. */
+export const duration = (minutes: number) => {
+	const hours = Math.floor(minutes / 60);
+	const rest = minutes % 60;
+	if (!hours) return `${rest} min`;
+	return rest ? `${hours} h ${String(rest).padStart(2, '0')}` : `${hours} h`;
+};

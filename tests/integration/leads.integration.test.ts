@@ -392,7 +392,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		expect(await service.purgeOldLeads(database.db, 1095)).toBe(1);
 		expect((await database.db.select().from(leads)).map((l) => l.id)).toEqual([recent.id]);
 		const run = await service.lastRetentionRun(database.db);
-		expect(run?.detail).toBe('1 supprimée(s)');
+		expect(run?.detail).toBe('1 supprimée');
 		expect(await database.db.select().from(jobRuns)).toHaveLength(1);
 	});
 });

@@ -180,9 +180,31 @@ test('a member completes the module on a phone and the dashboard moves', async (
 	// The data asked again after the action brings the HTML: the module is still there, whole.
 	await expect(page.locator('.prose strong')).toHaveText('cherchent');
 	await expect(image).toBeVisible();
+	// The last module done: the main action leads to the course's end; going back on it is the small one.
+	const done = page.getByRole('region', { name: 'Module terminé' });
+	await expect(done.getByRole('link', { name: 'Voir le bilan du programme' })).toHaveClass(
+		/(?:^|\s)button(?:\s|$)/
+	);
+	await expect(page.getByRole('button', { name: 'Annuler : pas encore terminé' })).not.toHaveClass(
+		/(?:^|\s)button(?:\s|$)/
+	);
+	await expect(page.getByText(/^\d+\smin\s·\sTerminé$/)).toBeVisible();
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+	await page.screenshot({ path: test.info().outputPath('module-termine-360.png'), fullPage: true });
+	await done.getByRole('link', { name: 'Voir le bilan du programme' }).click();
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Programme terminé : bravo !');
+	await expect(
+		page.getByText(/Vous avez suivi tout le .+\s:\s1\smodule, soit \d+\smin de formation\./)
+	).toBeVisible();
+	await expect(page.getByRole('link', { name: 'Votre fiche Google : l’essentiel (v2)' })).toBeVisible();
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+	await page.screenshot({ path: test.info().outputPath('bilan-360.png'), fullPage: true });
 	await page.goto(`${base}/dashboard`);
 	await expect(page.getByText('100 % du programme')).toBeVisible();
 	await expect(page.getByText('Bravo, vous avez terminé tous les modules publiés.')).toBeVisible();
+	await expect(page.getByRole('link', { name: 'Voir le bilan du programme' })).toBeVisible();
 	await context.close();
 });
 

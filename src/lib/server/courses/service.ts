@@ -245,7 +245,7 @@ export interface Neighbour {
 
 /**
  * A module page: the module, whether the reader completed it, its neighbours among the published modules, and the
- * reader's progress figures. An unpublished module is not found, except for admins, who see a preview without
+ * reader's progress figures with the first other module left to do. An unpublished module is not found, except for admins, who see a preview without
  * neighbours. No query when the reader cache holds the reader's view and the module's HTML is rendered.
  */
 export async function modulePage(
@@ -259,13 +259,20 @@ export async function modulePage(
 	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
 	const at = published.indexOf(module);
 	const done = published.filter((m) => completed.has(m.id)).length;
+	const unfinished = published.find((m) => !completed.has(m.id) && m.id !== module.id);
 	return {
 		module,
 		html: await moduleHtml(db, module),
 		completed: completed.has(module.id),
 		previous: at > 0 ? neighbour(published[at - 1]!) : null,
 		next: at >= 0 && at < published.length - 1 ? neighbour(published[at + 1]!) : null,
-		progress: { completed: done, total: published.length, percent: percentOf(done, published.length) }
+		progress: {
+			completed: done,
+			total: published.length,
+			percent: percentOf(done, published.length),
+			/** The first other module not done yet: where to go once this one is; null when none is left. */
+			unfinished: unfinished ? neighbour(unfinished) : null
+		}
 	};
 }
 

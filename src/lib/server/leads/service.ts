@@ -2,6 +2,7 @@
  * Leads that are never lost (SEED.md parts 1, 4, 6): a request is stored first and notified second; spam is
  * stored too (flagged) but e-mails no one; a repeated submission returns the first id and sends nothing more.
  */
+import { countOf } from '$lib/format';
 import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
 import type { Db, DbOrTx } from '../db';
 import type { Lead } from '../db/schema';
@@ -296,7 +297,7 @@ export const RETENTION_JOB = 'leads-retention';
 export async function purgeOldLeads(db: DbOrTx, retentionDays: number, now = new Date()): Promise<number> {
 	const cutoff = new Date(now.getTime() - retentionDays * 24 * 60 * 60 * 1000);
 	const deleted = await queries.deleteOlderThan(db, cutoff);
-	await recordJobRun(db, RETENTION_JOB, now, `${deleted} supprimée(s)`);
+	await recordJobRun(db, RETENTION_JOB, now, countOf(deleted, 'supprimée'));
 	return deleted;
 }
 

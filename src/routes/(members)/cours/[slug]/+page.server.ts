@@ -24,7 +24,8 @@ export const load: PageServerLoad = async (event) => {
 				progress: {
 					completed: page.progress.completed,
 					total: page.progress.total,
-					percent: page.progress.percent
+					percent: page.progress.percent,
+					unfinished: page.progress.unfinished
 				},
 				// The module's HTML is in the page once, not again in the data the page hydrates from.
 				module: renderedOnServer(

@@ -78,11 +78,12 @@ async function freshAdminPage(browser: import('@playwright/test').Browser, javaS
 async function actThenConfirm(page: Page, name: string, button: RegExp, javaScript: boolean) {
 	await page.goto(`/admin/utilisateurs?q=${encodeURIComponent(name)}`);
 	if (javaScript) await untilHydrated(page);
-	page.once('dialog', (dialog) => dialog.accept());
-	await page
-		.getByRole('row', { name: new RegExp(name) })
-		.getByRole('button', { name: button })
-		.click();
+	const row = page.getByRole('row', { name: new RegExp(name) });
+	if (button.test('Supprimer')) {
+		// A deletion asks in the page first (no browser dialog), with and without JavaScript.
+		await row.locator('summary', { hasText: 'Supprimer' }).click();
+		await row.getByRole('button', { name: 'Oui, supprimer ce compte' }).click();
+	} else await row.getByRole('button', { name: button }).click();
 	await expect(page).toHaveURL(/\/admin\/confirmer\?redirectTo=/);
 	await expect(page.getByText('Après confirmation, l’action sera faite')).toContainText(name);
 	if (javaScript) await untilHydrated(page);

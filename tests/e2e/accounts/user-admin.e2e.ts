@@ -51,8 +51,10 @@ for (const javaScriptEnabled of [true, false]) {
 				await expect(row).toContainText('Administrateur');
 
 				// Within the ten minutes, no second confirmation.
-				page.once('dialog', (dialog) => dialog.accept());
-				await row.getByRole('button', { name: /Supprimer/ }).click();
+				// Asked in the page, not by the browser: the question names the account.
+				await row.locator('summary', { hasText: 'Supprimer' }).click();
+				await expect(row.getByText(`Supprimer le compte de ${name} ? C’est définitif.`)).toBeVisible();
+				await row.getByRole('button', { name: 'Oui, supprimer ce compte' }).click();
 				await expect(page.getByText('Compte supprimé')).toBeVisible();
 				await page.goto(`/admin/utilisateurs?q=${encodeURIComponent(name)}`);
 				await expect(page.getByText('Aucun utilisateur ne correspond')).toBeVisible();

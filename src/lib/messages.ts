@@ -64,10 +64,6 @@ export const FLASH_MESSAGES = {
 		text: 'Cette page est réservée aux administrateurs.',
 		link: { href: '/dashboard', label: 'Aller à votre espace membre' }
 	},
-	'admin-2fa-required': {
-		text: 'Activez la double authentification pour ouvrir l’administration.',
-		link: { href: '/profil/securite', label: 'Activer la double authentification' }
-	},
 	/** After a sign-in with a recovery code: `count` is how many are left. */
 	'recovery-code-used': {
 		text: (left: number) =>

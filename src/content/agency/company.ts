@@ -40,6 +40,8 @@ export const company = {
 	},
 	training: {
 		name: 'Programme Artisan en ligne',
+		/** The one promise of when a candidate hears back: every page and e-mail says it in these words. */
+		replyDelay: 'sous 5 jours ouvrés',
 		monthlyPriceTtc: '49 €',
 		minimumMonths: 0
 	}

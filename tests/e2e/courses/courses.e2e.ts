@@ -99,6 +99,10 @@ test('an admin writes a module with a live preview, the slug following the title
 	// The editor's effects settle: no error in the page (an endless effect is one, Svelte's update depth error).
 	const pageErrors: string[] = [];
 	page.on('pageerror', (error) => pageErrors.push(error.message));
+	// Nor a warning: superforms said « Duplicate form id's found » once the new module's page followed its creation.
+	page.on('console', (message) => {
+		if (message.type() === 'warning' || message.type() === 'error') pageErrors.push(message.text());
+	});
 	await signIn(page, base, E2E_ADMIN.email, E2E_ADMIN.password);
 	await page.goto(`${base}/admin/cours`);
 	await expectNoAxeViolation(page);

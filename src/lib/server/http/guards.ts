@@ -45,10 +45,10 @@ export async function requireAdmin(event: GuardEvent = getRequestEvent()): Promi
 	const user = event.locals.user;
 	const decision = decide(user, 'admin');
 	if (decision === 'allow') {
-		// ADMIN_2FA=required: an admin without a second factor enrols before the admin answers them.
+		// ADMIN_2FA=required: an admin without a second factor enrols before the admin answers them. The page they
+		// land on says why itself (no flash: it was said twice).
 		if (!auth.mustEnrol(user!)) return user!;
 		if (isApi(event)) throw new ForbiddenError(SECOND_FACTOR_REQUIRED);
-		setFlash(event.cookies, 'admin-2fa-required');
 		redirect(303, '/profil/securite');
 	}
 	if (isApi(event)) throw decision === 'unauthenticated' ? new UnauthorizedError() : new ForbiddenError();

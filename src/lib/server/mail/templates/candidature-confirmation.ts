@@ -15,7 +15,7 @@ export function candidatureConfirmation(
 			subject: `Votre candidature au ${programme} est bien reçue`,
 			heading: `Bonjour ${c.firstName},`,
 			paragraphs: [
-				`Merci pour votre candidature au ${programme}. Nous l’étudions et vous répondons par e-mail sous 5 jours ouvrés.`,
+				`Merci pour votre candidature au ${programme}. Nous l’étudions et vous répondons par e-mail ${company.training.replyDelay}.`,
 				'Si elle est retenue, vous recevrez un lien pour régler votre inscription ; votre accès aux cours s’ouvre dès le paiement.',
 				`Une question d’ici là ? Appelez-nous au ${company.phone}.`
 			]

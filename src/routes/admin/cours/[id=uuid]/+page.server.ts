@@ -16,13 +16,17 @@ export const load: PageServerLoad = async (event) => {
 		if (error instanceof AppError) return null;
 		throw error;
 	});
-	if (!module) return { module: null, form: await superValidate(zod4(moduleFormSchema)) };
+	// A form id of its own per module: the new-module page's form, still there during the navigation that follows a
+	// creation, is another form (superforms warned of two forms sharing the schema's default id).
+	const id = `module-${event.params.id}`;
+	if (!module) return { module: null, form: await superValidate(zod4(moduleFormSchema), { id }) };
 	const { title, slug, summary, content, durationMinutes, published } = module;
 	return {
 		module: { id: module.id, slug: module.slug, published: module.published },
 		form: await superValidate(
 			{ title, slug, summary, content, durationMinutes, published },
-			zod4(moduleFormSchema)
+			zod4(moduleFormSchema),
+			{ id }
 		)
 	};
 };
@@ -30,7 +34,9 @@ export const load: PageServerLoad = async (event) => {
 export const actions: Actions = {
 	save: async (event) => {
 		const admin = await requireAdmin(event);
-		const form = await superValidate(event.request, zod4(moduleFormSchema));
+		const form = await superValidate(event.request, zod4(moduleFormSchema), {
+			id: `module-${event.params.id}`
+		});
 		if (!form.valid) return fail(400, { form });
 		try {
 			const saved = await courses.update(

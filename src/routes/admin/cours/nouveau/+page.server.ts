@@ -7,15 +7,18 @@ import { formFailure } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
 import type { Actions, PageServerLoad } from './$types';
 
+const NEW_MODULE_FORM = 'module-new';
+
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	return { form: await superValidate(zod4(moduleFormSchema)) };
+	// Its own form id: the module's page that follows a creation has another (`module-<id>`).
+	return { form: await superValidate(zod4(moduleFormSchema), { id: NEW_MODULE_FORM }) };
 };
 
 export const actions: Actions = {
 	save: async (event) => {
 		const admin = await requireAdmin(event);
-		const form = await superValidate(event.request, zod4(moduleFormSchema));
+		const form = await superValidate(event.request, zod4(moduleFormSchema), { id: NEW_MODULE_FORM });
 		if (!form.valid) return fail(400, { form });
 		let id: string;
 		try {

@@ -91,7 +91,9 @@
 	setTimeout(() => {
 		const choice = storedChoice();
 		if (choice === 'accepted') showMaps();
-		else if (choice === null) openBanner(false);
+		// Asked only where there is something to consent to (the contact page's map): every other page opens
+		// without a banner over it. The footer's « Gérer les cookies » opens it anywhere.
+		else if (choice === null && maps.length) openBanner(false);
 		// Tests that drive these behaviours wait for this, as they do for the platform's hydration.
 		document.documentElement.dataset.hydrated = '';
 	});

@@ -94,7 +94,49 @@ function lighthouse(url, report) {
 	return { scores, audits };
 }
 
+/**
+ * Platform mode measures its pages with real photos, as a site shows them: an admin is made, and every image slot
+ * gets an upload of a photo from tests/fixtures/images (the large one where the slot is wide) through the same API
+ * the admin page uses. Without it each slot would be the stock host's, unreachable here, and its small fallback.
+ */
+async function withRealPhotos(base) {
+	const admin = { name: 'Lighthouse', email: 'lighthouse@exemple.fr', password: 'une phrase de passe solide' };
+	const setup = await fetch(`${base}/api/admin/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(admin)
+	});
+	if (setup.status !== 201) throw new Error(`admin setup answered ${setup.status}`);
+	const login = await fetch(`${base}/login`, {
+		method: 'POST',
+		headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+		body: new URLSearchParams({ email: admin.email, password: admin.password }),
+		redirect: 'manual'
+	});
+	const cookie = (login.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+	const headers = { cookie, origin: base };
+	const slots = await (await fetch(`${base}/api/admin/site-images`, { headers })).json();
+	const photos = ['Landscape_1', 'Landscape_3', 'Landscape_5', 'Landscape_6', 'Landscape_8', 'Landscape_9'];
+	let n = 0;
+	for (const slot of slots.images) {
+		const name = (slot.width ?? 0) >= 1200 ? '2569067123_aca715a2ee_o' : photos[n++ % photos.length];
+		const form = new FormData();
+		const bytes = readFileSync(path.join('tests/fixtures/images', `${name}.jpg`));
+		form.append('file', new Blob([bytes], { type: 'image/jpeg' }), `${name}.jpg`);
+		const upload = await fetch(`${base}/api/admin/upload`, { method: 'POST', headers, body: form });
+		if (upload.status !== 201) throw new Error(`upload answered ${upload.status}`);
+		const { value } = await upload.json();
+		const put = await fetch(`${base}/api/admin/site-images`, {
+			method: 'PUT',
+			headers: { ...headers, 'content-type': 'application/json' },
+			body: JSON.stringify({ key: slot.key, url: value, alt: slot.label ?? slot.key })
+		});
+		if (put.status !== 200) throw new Error(`site image ${slot.key} answered ${put.status}`);
+	}
+}
+
 const server = await startServer({ SITE_MODE: mode });
+if (mode === 'platform') await withRealPhotos(server.url);
 const out = mkdtempSync(path.join(tmpdir(), 'atelier-lighthouse-'));
 let failed = false;
 try {

@@ -244,12 +244,14 @@ describe(`members' progress on ${driverName}`, () => {
 			completed: false,
 			previous: { slug: a.slug, title: 'Un' },
 			next: { slug: c.slug, title: 'Trois' },
-			progress: { completed: 1, total: 3, percent: 33 }
+			// Where to go once this one is done: the first other module left, here the first of all.
+			progress: { completed: 1, total: 3, percent: 33, unfinished: { slug: a.slug, title: 'Un' } }
 		});
 		expect(await service.modulePage(database.db, readers, c.slug, member)).toMatchObject({
 			completed: true,
 			previous: { slug: b.slug, title: 'Deux' },
-			next: null
+			next: null,
+			progress: { unfinished: { slug: a.slug, title: 'Un' } }
 		});
 		// Unpublished, the middle module drops out of the others' neighbours and of the figures; its preview (an
 		// admin's) has no neighbours.
@@ -257,8 +259,8 @@ describe(`members' progress on ${driverName}`, () => {
 		const first = await service.modulePage(database.db, readers, a.slug, member);
 		expect(first).toMatchObject({ previous: null, next: { slug: c.slug, title: 'Trois' } });
 		const { completed, total, percent } = await service.progressOf(database.db, readers, memberId);
-		expect(first.progress).toEqual({ completed, total, percent });
-		expect(first.progress).toEqual({ completed: 1, total: 2, percent: 50 });
+		expect(first.progress).toEqual({ completed, total, percent, unfinished: null });
+		expect(first.progress).toEqual({ completed: 1, total: 2, percent: 50, unfinished: null });
 		expect(
 			await service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: true })
 		).toMatchObject({

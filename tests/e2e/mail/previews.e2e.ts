@@ -28,9 +28,12 @@ test('an admin previews every e-mail template, in the light and the dark theme, 
 	await page.getByRole('link', { name: 'Thème sombre' }).click();
 	await expect(page).toHaveURL(/theme=dark/);
 	await expect(frame.getByRole('heading', { name: 'Demande de devis maçonnerie' })).toBeVisible();
-	const dark = await frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
-	expect(dark).not.toBe(light);
-	expect(dark).toBe('rgb(17, 24, 39)');
+	// The frame reloads after the page's URL changed: its new body is waited for, not read once (a loaded
+	// machine read the light one still).
+	await expect
+		.poll(() => frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor))
+		.toBe('rgb(17, 24, 39)');
+	expect(light).not.toBe('rgb(17, 24, 39)');
 });
 
 test('an unknown template is a 404, and the previews are for admins only', async ({ page, browser }) => {

@@ -100,7 +100,11 @@ function lighthouse(url, report) {
  * the admin page uses. Without it each slot would be the stock host's, unreachable here, and its small fallback.
  */
 async function withRealPhotos(base) {
-	const admin = { name: 'Lighthouse', email: 'lighthouse@exemple.fr', password: 'une phrase de passe solide' };
+	const admin = {
+		name: 'Lighthouse',
+		email: 'lighthouse@exemple.fr',
+		password: 'une phrase de passe solide'
+	};
 	const setup = await fetch(`${base}/api/admin/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },

@@ -1,9 +1,10 @@
 // The checks a form's fields get while a person fills it in, loaded by enhance.js only once they start typing in a
 // form marked `data-checks` (the candidature wizard): the page itself ships no form library. The rules are the
 // ones the server rendered on each control from the step's schema (required, type, pattern, length, range), and
-// the words the schema's own (`data-messages` around the form: wizard.ts, fieldMessages); the server checks again
-// (a SIRET's checksum, say) and stays the judge. A field is checked when it is left after a change, and every field on
-// « Continuer »: the first wrong one takes the focus, with its message where the server puts its own.
+// the words are the schema's own (`data-messages` around the form: wizard.ts, fieldMessages); the server checks
+// again (a SIRET's checksum, say) and stays the judge. A field is checked when it is left after a change (its
+// message goes as soon as it is right), and every field on « Continuer »: the first wrong one takes the focus,
+// with its message where the server puts its own.
 // Plain JavaScript on purpose, as enhance.js: copied as a hashed asset, cached for good.
 
 /** @typedef {{ missing?: string, format?: string }} FieldMessages */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openArchive, ArchiveKeyError } from '../../src/lib/server/backup/encryption';
 import { restoreBackup, verifyBackup } from '../../src/lib/server/backup/restore';
 import { BACKUP_LOCK_ID, runScheduledBackup, type ScheduleDeps } from '../../src/lib/server/backup/schedule';
@@ -218,6 +218,31 @@ describe('scheduled backups', () => {
 			await other.end();
 		}
 	});
+
+	it.runIf(serverUrl)(
+		'a burst of instances on one slot: one backs up, the others skip, one row and one file',
+		async () => {
+			// Each instance its own copy of the module (its own "running here" flag), as separate servers have.
+			const instances = [];
+			for (let i = 0; i < 4; i++) {
+				vi.resetModules();
+				instances.push(
+					(await import('../../src/lib/server/backup/schedule')) as typeof import('../../src/lib/server/backup/schedule')
+				);
+			}
+			const deps = depsWith({ BACKUP_KEEP: '10' });
+			const burst = slot(-40);
+			const outcomes = await Promise.all(
+				instances.flatMap((instance) => [1, 2].map(() => instance.runScheduledBackup(deps, burst)))
+			);
+			expect(outcomes.filter((o) => o.status === 'ok')).toHaveLength(1);
+			expect(outcomes.filter((o) => o.status === 'skipped')).toHaveLength(outcomes.length - 1);
+			const name = 'atelier-scheduled-2026-11-26T03-40-00Z.tar.gz.age';
+			const runs = (await listBackupRuns(database.db, 100)).filter((r) => r.fileName === name);
+			expect(runs).toEqual([expect.objectContaining({ status: 'ok' })]);
+			expect((await folderBackups()).filter((f) => f === name)).toHaveLength(1);
+		}
+	);
 
 	it('a failure leaves nothing new, removes nothing, and is recorded and e-mailed to every admin', async () => {
 		const before = await folderBackups();

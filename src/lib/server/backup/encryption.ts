@@ -30,9 +30,6 @@ import { InvalidArchiveError } from './archive';
 const AGE_MAGIC = Buffer.from('age-encryption.org/v1\n');
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 
-/** The extension an encrypted archive's name ends with (after .tar.gz, as the age tool names its output). */
-export const SEALED_EXTENSION = '.age';
-
 /**
  * scrypt's cost for a passphrase typed on the admin page: 2^16 (64 MiB, about 0.2 s here) rather than age's
  * default 2^18 (256 MiB), which a running server should not take for one download; the page asks for a longer

@@ -9,12 +9,14 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { writeBackup, type BackupSource, type BackupSummary } from './backup';
 import { openArchive, sealing, throwAwayIdentity } from './encryption';
-import { verifyBackup, type ArchiveSource } from './restore';
+import { verifyBackup, type ArchiveSource, type VerifiedBackup } from './restore';
 import { InvalidArchiveError } from './archive';
 
 export interface WrittenBackup {
 	summary: BackupSummary;
 	bytes: number;
+	/** What reading it back found (header, manifest, secret): a restore of it need not read it a third time. */
+	verified: VerifiedBackup;
 	/** Reopens the written file as plain tar.gz — with the throw-away key while this object lives. */
 	open: ArchiveSource;
 }
@@ -53,6 +55,7 @@ export async function writeBackupFile(
 		return {
 			summary,
 			bytes: (await stat(file)).size,
+			verified: readBack,
 			open: () =>
 				openArchive(file, () => createReadStream(file), {
 					identities: identity ? [identity] : [],

@@ -100,7 +100,7 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 		let verified: queries.Verification = 'read-back';
 		const lastRestore = await queries.lastRestoreCheckAt(db);
 		if (!lastRestore || started.getTime() - lastRestore.getTime() >= WEEK_MS) {
-			await verifyByRestoring(written.open);
+			await verifyByRestoring(written.open, written.verified);
 			verified = 'restored';
 		}
 		// The off-site copy first: the folder's is a rename, which cannot fail half-way.

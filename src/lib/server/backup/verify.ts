@@ -10,7 +10,7 @@ import path from 'node:path';
 import { openDatabase } from '../db';
 import { FsStorage } from '../storage';
 import { InvalidArchiveError } from './archive';
-import { restoreBackup, verifyBackup, type ArchiveSource } from './restore';
+import { restoreBackup, verifyBackup, type ArchiveSource, type VerifiedBackup } from './restore';
 
 export interface VerificationSummary {
 	tables: Record<string, number>;
@@ -19,8 +19,12 @@ export interface VerificationSummary {
 	createdAt: string;
 }
 
-export async function verifyByRestoring(open: ArchiveSource): Promise<VerificationSummary> {
-	const verified = await verifyBackup(open);
+/** `checked`: the first pass's result when the caller made it already (the schedule reads its file back first). */
+export async function verifyByRestoring(
+	open: ArchiveSource,
+	checked?: VerifiedBackup
+): Promise<VerificationSummary> {
+	const verified = checked ?? (await verifyBackup(open));
 	const scratch = await mkdtemp(path.join(tmpdir(), 'atelier-verify-'));
 	const database = openDatabase({ url: null });
 	try {

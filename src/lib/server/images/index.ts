@@ -79,8 +79,9 @@ export async function uploadToSlot(request: Request, key: string, admin: AdminAc
 				alt: [`Texte alternatif invalide (une ligne, ${ALT_MAX} caractères au plus).`]
 			});
 	});
-	// The page links the photo only once its widths exist: a width asked under its `v` is cached for good.
-	await stored.variantsStored;
+	// The page links the photo only once its widths exist: a width asked under its `v` is cached for good. Widths
+	// that could not be stored (logged) are served from the full image: the photo is set all the same.
+	await stored.variantsStored.catch(() => {});
 	await replaceSlot({ key, url: stored.value, alt: stored.fields.alt }, admin);
 	const slot = slotOf(key)!;
 	return { ...stored, displayWidth: slot.width };

@@ -162,6 +162,9 @@ export async function download(
 		output,
 		{ seal }
 	)
+		// Free as soon as the last byte is out: a second download right after the first must not meet « en cours »
+		// while this one is still being recorded.
+		.finally(() => (inProgress = false))
 		.then(async (summary) => {
 			log.info('backup downloaded', {
 				adminId: admin.id,
@@ -178,8 +181,7 @@ export async function download(
 				encrypted: true
 			});
 		})
-		.catch((error: unknown) => log.warn('backup not completed', { adminId: admin.id, error }))
-		.finally(() => (inProgress = false));
+		.catch((error: unknown) => log.warn('backup not completed', { adminId: admin.id, error }));
 	return { fileName, body: Readable.toWeb(output) as ReadableStream<Uint8Array> };
 }
 

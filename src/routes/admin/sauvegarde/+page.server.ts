@@ -18,7 +18,8 @@ export const load: PageServerLoad = async (event) => {
 				? `La phrase de passe doit compter au moins ${backup.MIN_PASSPHRASE_LENGTH} caractères.`
 				: phrase === 'differente'
 					? 'Les deux phrases de passe ne sont pas identiques.'
-					: null
+					: null,
+		busy: event.url.searchParams.has('occupee')
 	};
 };
 

@@ -1,7 +1,7 @@
 import { redirect } from '@sveltejs/kit';
 import * as backup from '$lib/server/backup';
 import type { SessionUser } from '$lib/server/auth';
-import { ValidationError } from '$lib/server/errors';
+import { ConflictError, ValidationError } from '$lib/server/errors';
 import { requireAdmin } from '$lib/server/http/guards';
 import { deferUntilConfirmed, isRecentlyConfirmed } from '$lib/server/http/reauthentication';
 import type { RequestEvent, RequestHandler } from './$types';
@@ -15,11 +15,19 @@ import type { RequestEvent, RequestHandler } from './$types';
 async function archive(event: RequestEvent, admin: SessionUser, sealing: backup.DownloadSealing) {
 	if (!isRecentlyConfirmed(event))
 		deferUntilConfirmed(event, 'backup', 'site', new URL('/admin/sauvegarde', event.url));
-	const { fileName, body } = await backup.download(
-		admin,
-		{ userAgent: event.request.headers.get('user-agent'), address: event.getClientAddress() },
-		sealing
-	);
+	let download;
+	try {
+		download = await backup.download(
+			admin,
+			{ userAgent: event.request.headers.get('user-agent'), address: event.getClientAddress() },
+			sealing
+		);
+	} catch (error) {
+		// Another download is on its way: back to the page, which says so (never a 500).
+		if (error instanceof ConflictError) redirect(303, '/admin/sauvegarde?occupee=1#telecharger');
+		throw error;
+	}
+	const { fileName, body } = download;
 	return new Response(body, {
 		headers: {
 			'content-type': 'application/octet-stream',

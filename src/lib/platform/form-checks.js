@@ -76,15 +76,15 @@ export function checkForm(form) {
 		/** @type {Control[]} */ ([...form.elements]).filter((e) => e.willValidate && e.type !== 'hidden');
 	// A message goes as soon as what is typed is right; a new one comes when the field is left wrong. Never the
 	// other way round: a message removed as the field is left would move the button being clicked from under the
-	// pointer (between the press and the release), and the click would be lost.
-	const recheck = (/** @type {Event} */ event) => {
+	// pointer (between the press and the release), and the click would be lost. Hence `input` only, never
+	// `change`: a text field's `change` fires as it is left — at the press on « Continuer » when the field was
+	// corrected before this script arrived (a select, a box or a radio sends `input` as it is chosen).
+	form.addEventListener('input', (event) => {
 		const control = /** @type {Control} */ (event.target);
 		changed.add(control);
 		if (control.willValidate && control.getAttribute('aria-invalid') && !messageOf(control, messages))
 			show(control, '');
-	};
-	form.addEventListener('input', recheck);
-	form.addEventListener('change', recheck);
+	});
 	form.addEventListener('focusout', (event) => {
 		const control = /** @type {Control} */ (event.target);
 		if (!changed.has(control) || !control.willValidate) return;

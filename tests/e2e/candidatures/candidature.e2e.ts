@@ -234,6 +234,38 @@ test('with JavaScript on a phone: four steps checked as they are filled in, kept
 	await context.close();
 });
 
+test('a field put right before its checks arrive: the press on « Continuer » still sends the step', async ({
+	browser
+}) => {
+	// The page the server answers with an error loads the checks anew when a person starts typing. Put right
+	// before they arrive, the field still shows the server's message; the checks must not take it away as the
+	// field is left — at the press on the button, which would move from under the pointer and lose the click.
+	const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const page = await context.newPage();
+	await page.goto(`${base}/candidature`);
+	await page.locator('html[data-hydrated]').waitFor();
+	await stepOne(page, 'lea.retard@exemple.fr');
+	await page.getByLabel('Téléphone').fill('12 34');
+	await next(page);
+	await expect(page.getByText('Indiquez un numéro français')).toBeVisible();
+
+	let release = () => {};
+	const held = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/form-checks.*', async (route) => {
+		await held;
+		await route.continue();
+	});
+	await page.getByLabel('Téléphone').fill('06 12 34 56 78');
+	release();
+	await page.evaluate(async () => {
+		await import(String(document.querySelector<HTMLFormElement>('form[data-checks]')?.dataset.checks));
+	});
+	await expect(page.getByText('Indiquez un numéro français')).toBeVisible();
+	await next(page);
+	await onStep(page, 2);
+	await context.close();
+});
+
 test('without JavaScript on a desktop: each step is a form action, errors come from the server', async ({
 	browser,
 	pageProblems

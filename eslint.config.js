@@ -70,6 +70,20 @@ export default ts.config(
 		}
 	},
 	{
+		// What the server entry and the app share goes through one helper (process-wide.ts), not globalThis casts.
+		files: ['src/**/*.ts', 'src/**/*.svelte'],
+		ignores: ['src/lib/server/process-wide.ts', '**/*.test.ts'],
+		rules: {
+			'no-restricted-globals': [
+				'error',
+				{
+					name: 'globalThis',
+					message: 'Share a value between the two bundles with processWide() ($lib/server/process-wide).'
+				}
+			]
+		}
+	},
+	{
 		files: ['src/routes/**/*.ts', 'src/routes/**/*.svelte'],
 		rules: {
 			'no-restricted-imports': [

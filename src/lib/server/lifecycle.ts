@@ -1,23 +1,23 @@
 /**
  * Shutdown hooks shared by the server entry (build/server.js) and the SvelteKit app. They are two separate
- * bundles in one process, so the registry lives on globalThis under a registered symbol rather than in a
- * module variable that each bundle would hold its own copy of.
+ * bundles in one process, so the registry is process-wide (process-wide.ts) rather than a module variable that
+ * each bundle would hold its own copy of.
  */
 import { log } from './log';
+import { processWide } from './process-wide';
 
 type Hook = () => Promise<unknown> | unknown;
 
-const KEY = Symbol.for('atelier.shutdown-hooks');
-const registry = globalThis as unknown as { [KEY]?: Hook[] };
+const registry = processWide<Hook[]>('shutdown-hooks');
 
 export function onShutdown(hook: Hook): void {
-	(registry[KEY] ??= []).push(hook);
+	registry.ensure(() => []).push(hook);
 }
 
 /** Runs every hook once, most recent first (what opened last closes first), and never throws. */
 export async function runShutdownHooks(): Promise<void> {
-	const hooks = registry[KEY] ?? [];
-	registry[KEY] = [];
+	const hooks = registry.get() ?? [];
+	registry.set([]);
 	for (const hook of hooks.reverse()) {
 		try {
 			await hook();
@@ -27,8 +27,7 @@ export async function runShutdownHooks(): Promise<void> {
 	}
 }
 
-const PENDING = Symbol.for('atelier.background-tasks');
-const pending = globalThis as unknown as { [PENDING]?: Set<Promise<unknown>> };
+const pending = processWide<Set<Promise<unknown>>>('background-tasks');
 
 /**
  * Runs `task` after the answer has gone (an e-mail after the lead is stored): the visitor does not wait for it,
@@ -36,7 +35,7 @@ const pending = globalThis as unknown as { [PENDING]?: Set<Promise<unknown>> };
  * an unhandled rejection.
  */
 export function inBackground<T>(task: Promise<T>): Promise<T> {
-	const tasks = (pending[PENDING] ??= new Set());
+	const tasks = pending.ensure(() => new Set());
 	const tracked = task.finally(() => tasks.delete(tracked));
 	tracked.catch((error) => log.error('background task failed', { error }));
 	tasks.add(tracked);
@@ -45,7 +44,7 @@ export function inBackground<T>(task: Promise<T>): Promise<T> {
 
 /** Waits for the tasks still running, at most `timeoutMs`. */
 export async function settleBackgroundTasks(timeoutMs: number): Promise<void> {
-	const tasks = [...(pending[PENDING] ?? [])];
+	const tasks = [...(pending.get() ?? [])];
 	if (!tasks.length) return;
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	await Promise.race([

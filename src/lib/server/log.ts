@@ -4,6 +4,7 @@
  * callers cannot see, such as the SQL parameters (people's data, password hashes) inside a database error.
  */
 import { setBounded } from '../bounded-map.js';
+import { processWide } from './process-wide';
 
 type Fields = Record<string, unknown>;
 
@@ -61,11 +62,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
  * Shared by the server entry and the SvelteKit app, two bundles in one process (see lifecycle.ts): the level set
  * from LOG_LEVEL at start-up holds for both.
  */
-const LEVEL = Symbol.for('atelier.log-level');
-const shared = globalThis as unknown as { [LEVEL]?: number };
+const sharedLevel = processWide<number>('log-level');
 
 export function setLogLevel(level: LogLevel): void {
-	shared[LEVEL] = LOG_LEVELS.indexOf(level);
+	sharedLevel.set(LOG_LEVELS.indexOf(level));
 }
 
 /**
@@ -75,17 +75,17 @@ export function setLogLevel(level: LogLevel): void {
  * out on exit too (a kill -9 loses at most one turn's lines). Tests and commands write each line as it comes, where
  * the test runner sees it.
  */
-const BATCH = Symbol.for('atelier.log-batch');
 interface Batch {
 	lines: string[];
 	scheduled: boolean;
 }
-const batching = globalThis as unknown as { [BATCH]?: Batch };
+const batching = processWide<Batch>('log-batch');
 const BATCH_MAX_LINES = 500;
 
 export function batchOutputLines(): void {
-	if (batching[BATCH]) return;
-	const batch: Batch = (batching[BATCH] = { lines: [], scheduled: false });
+	if (batching.get()) return;
+	const batch: Batch = { lines: [], scheduled: false };
+	batching.set(batch);
 	process.on('exit', () => flush(batch));
 }
 
@@ -98,7 +98,7 @@ function flush(batch: Batch) {
 }
 
 function writeOut(line: string) {
-	const batch = batching[BATCH];
+	const batch = batching.get();
 	if (!batch) {
 		console.log(line);
 		return;
@@ -112,7 +112,7 @@ function writeOut(line: string) {
 }
 
 function write(level: LogLevel, message: string, fields: Fields = {}) {
-	if (LOG_LEVELS.indexOf(level) < (shared[LEVEL] ?? 1)) return;
+	if (LOG_LEVELS.indexOf(level) < (sharedLevel.get() ?? 1)) return;
 	const entry = { time: new Date().toISOString(), level, message, ...(clean(fields) as Fields) };
 	const line = JSON.stringify(entry);
 	if (level === 'debug' || level === 'info') writeOut(line);

@@ -4,11 +4,12 @@
  * goes back in `X-Request-Id` and on error pages, so that a visitor's "Référence" finds its line.
  *
  * The server entry sees every request and its end; only SvelteKit knows which route answered. They are two bundles
- * in one process (see lifecycle.ts), so the route is handed over through a registry on globalThis, keyed by id.
+ * in one process (process-wide.ts), so the route is handed over through a process-wide registry, keyed by id.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
+import { processWide } from '../process-wide';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -19,9 +20,7 @@ export function requestIdOf(given: string | string[] | undefined): string {
 	return typeof given === 'string' && ACCEPTED_ID.test(given) ? given : randomUUID();
 }
 
-const ROUTES = Symbol.for('atelier.request-routes');
-const shared = globalThis as unknown as { [ROUTES]?: Map<string, string | null> };
-const routes = (shared[ROUTES] ??= new Map());
+const routes = processWide<Map<string, string | null>>('request-routes').ensure(() => new Map());
 
 /** Called by SvelteKit's hook: the route that answers this request (null: none matched). */
 export function recordRoute(requestId: string | null, routeId: string | null): void {

@@ -6,6 +6,7 @@
  * module in it would be a second database.
  */
 
+import { processWide } from '../process-wide';
 import type { AnswerParts } from './problem';
 
 export const STRIPE_WEBHOOK_PATH = '/api/payments/webhook';
@@ -13,12 +14,11 @@ export const STRIPE_WEBHOOK_PATH = '/api/payments/webhook';
 /** Answers one delivery: the raw body (what the signature covers) and its Stripe-Signature header. */
 export type StripeWebhookAnswer = (raw: string, signature: string | null) => Promise<AnswerParts>;
 
-const KEY = Symbol.for('atelier.stripe-webhook');
-const shared = globalThis as unknown as Record<symbol, StripeWebhookAnswer | undefined>;
+const shared = processWide<StripeWebhookAnswer>('stripe-webhook');
 
 export function exposeStripeWebhook(answer: StripeWebhookAnswer): void {
-	shared[KEY] = answer;
+	shared.set(answer);
 }
 
 /** The app's answering function, or nothing when the app has not exposed it (this mode has no webhook). */
-export const exposedStripeWebhook = (): StripeWebhookAnswer | undefined => shared[KEY];
+export const exposedStripeWebhook = (): StripeWebhookAnswer | undefined => shared.get();

@@ -12,7 +12,7 @@
  *
  * How state is shared: build/server.js is bundled by esbuild separately from SvelteKit's output, so this module
  * is loaded twice in one process and every module-level variable (`pageCache`, the purge notifier) exists twice.
- * The two copies share the PageCache instance only through the `PAGE_CACHE_KEY` symbol on globalThis, which the
+ * The two copies share the PageCache instance only through a process-wide slot (process-wide.ts), which the
  * app sets at start-up (`exposePageCache`); the fast path reads the cache from there and nothing else: it answers
  * only what the app's handle chose to store, so which pages are cached in which mode is decided in one place.
  * Anything else the fast path needs comes from dependency-free modules (the cookie name, the security headers)
@@ -29,6 +29,7 @@ import type { Config } from '../config';
 import { REQUEST_ID_HEADER } from '../http/request-log';
 import { scriptSrcFrom, securityHeaders } from '../http/security-headers';
 import { log } from '../log';
+import { processWide } from '../process-wide';
 
 const CHANNEL = 'atelier_page_purge';
 
@@ -135,16 +136,15 @@ export class PageCache {
 
 export const pageCache = new PageCache();
 
-/** The one link between the two bundles (see the header): the app's PageCache, registered on globalThis. */
-export const PAGE_CACHE_KEY = Symbol.for('atelier.page-cache');
+/** The one link between the two bundles (see the header): the app's PageCache, shared process-wide. */
+const sharedPageCache = processWide<PageCache>('page-cache');
 
 /** Called once by the app at start-up (not on import: the server entry's bundle imports this module too). */
 export function exposePageCache(): void {
-	(globalThis as unknown as Record<symbol, PageCache>)[PAGE_CACHE_KEY] = pageCache;
+	sharedPageCache.set(pageCache);
 }
 
-const exposedPageCache = () =>
-	(globalThis as unknown as Record<symbol, PageCache | undefined>)[PAGE_CACHE_KEY];
+const exposedPageCache = () => sharedPageCache.get();
 
 let notifier: postgres.Sql | null = null;
 

@@ -15,6 +15,34 @@ const DOMAINS = readdirSync(new URL('./src/lib/server', import.meta.url), { with
 	.filter((entry) => entry.isDirectory() && !INFRASTRUCTURE.has(entry.name))
 	.map((entry) => entry.name);
 
+/** What no domain imports: configuration from SvelteKit's env, SvelteKit and superforms, another domain's SQL. */
+const DOMAIN_PATTERNS = [
+	{ group: ['$env/*'], message: 'Read configuration through $lib/server/config.' },
+	{
+		group: ['@sveltejs/kit', '@sveltejs/kit/*', 'sveltekit-superforms', 'sveltekit-superforms/*', '$app/*'],
+		message:
+			'Domains hold no SvelteKit or superforms code: put it in the route or in src/lib/server/http/ (CONTRIBUTING.md).'
+	},
+	{
+		group: ['../*/queries', '$lib/server/*/queries'],
+		message:
+			'A domain’s SQL is its own: call the other domain’s functions, not its queries.ts (CONTRIBUTING.md).'
+	}
+];
+/** What only a domain's queries.ts imports: the query builder and the tables (their types are free to all). */
+const SQL_PATTERNS = [
+	{
+		group: ['drizzle-orm', 'drizzle-orm/*'],
+		message: 'A domain’s SQL lives in its queries.ts (CONTRIBUTING.md).'
+	},
+	{
+		group: ['../db/schema', '$lib/server/db/schema'],
+		allowTypeImports: true,
+		message:
+			'A domain’s SQL lives in its queries.ts (CONTRIBUTING.md); import only types of the tables elsewhere.'
+	}
+];
+
 export default ts.config(
 	{
 		ignores: [
@@ -122,26 +150,13 @@ export default ts.config(
 		// adapters of src/lib/server/http/ (api, forms, guards, session cookie).
 		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.ts`),
 		ignores: ['**/*.test.ts'],
-		rules: {
-			'no-restricted-imports': [
-				'error',
-				{
-					patterns: [
-						{ group: ['$env/*'], message: 'Read configuration through $lib/server/config.' },
-						{
-							group: [
-								'@sveltejs/kit',
-								'@sveltejs/kit/*',
-								'sveltekit-superforms',
-								'sveltekit-superforms/*',
-								'$app/*'
-							],
-							message:
-								'Domains hold no SvelteKit or superforms code: put it in the route or in src/lib/server/http/ (CONTRIBUTING.md).'
-						}
-					]
-				}
-			]
-		}
+		rules: { 'no-restricted-imports': ['error', { patterns: DOMAIN_PATTERNS }] }
+	},
+	{
+		// …and its SQL in its queries.ts, the one file of the domain that imports drizzle-orm and the tables (types
+		// excepted). Excepted: backup's table copy (tables.ts), which walks every table of the schema.
+		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.ts`),
+		ignores: ['**/*.test.ts', '**/queries.ts', 'src/lib/server/backup/tables.ts'],
+		rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN_PATTERNS, ...SQL_PATTERNS] }] }
 	}
 );

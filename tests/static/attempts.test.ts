@@ -19,7 +19,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 const READS = new Set(['check', 'closedFor', 'waitFor', 'isClosed']);
-const COUNTS = new Set(['increment', 'hit', 'take']);
+const COUNTS = new Set(['increment', 'hit', 'take', 'countRequest']);
 
 const calleeName = (call: ts.CallExpression) =>
 	ts.isPropertyAccessExpression(call.expression)

@@ -4,7 +4,7 @@ import * as auth from './auth';
 import * as candidatures from './candidatures';
 import { config } from './config';
 import { db } from './db';
-import * as rateLimit from './abuse/rate-limit';
+import { purgeExpiredCounters } from './abuse/attempts';
 import * as leads from './leads';
 import { onShutdown } from './lifecycle';
 import { log } from './log';
@@ -27,7 +27,7 @@ export async function runMaintenance(): Promise<void> {
 	// Showcase mode has no accounts and no candidatures: its only counters are the quote form's rate limits.
 	const platform = config.siteMode === 'platform';
 	const sessions = platform ? await auth.purgeExpiredSessions() : 0;
-	const counters = await rateLimit.purgeExpired(db);
+	const counters = await purgeExpiredCounters(db);
 	const drafts = platform ? await candidatures.purgeOldDrafts() : 0;
 	if (sessions || counters || drafts)
 		log.info('maintenance', {

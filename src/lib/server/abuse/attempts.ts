@@ -10,9 +10,11 @@
  */
 import type { DbOrTx } from '../db';
 import { RateLimitedError } from '../errors';
-import * as rateLimit from './rate-limit';
+import * as rateLimit from './queries';
 
 const MINUTES_15 = 15 * 60;
+
+export type { Limit } from './queries';
 
 /** A budget of attempts: a fixed window (`Limit`) or the account's slow-down (`SlowDown`). */
 export type Rule = rateLimit.Limit | rateLimit.SlowDown;
@@ -79,3 +81,15 @@ export async function spendAttempt<T>(
 	for (const lane of [...reserved, ...lanes]) await settle(db, lane);
 	return result;
 }
+
+/**
+ * A request that is not a secret (a public form, registration, a reset or device link asked for): counted in its
+ * window, refused with 429 and its wait when past the limit. Nothing is given back.
+ */
+export async function countRequest(db: DbOrTx, limit: rateLimit.Limit, subject: string): Promise<void> {
+	const { count, retryAfter } = await rateLimit.increment(db, limit, subject);
+	if (count > limit.max) throw new RateLimitedError(Math.max(1, retryAfter));
+}
+
+/** The maintenance job: counters whose window or memory has ended. */
+export const purgeExpiredCounters = (db: DbOrTx) => rateLimit.purgeExpired(db);

@@ -4,7 +4,7 @@
  * second one with the same token is a replay.
  */
 import type { DbOrTx } from '../db';
-import { rateLimits } from '../db/schema';
+import { insertSpentFormToken } from './queries';
 import { sign, verifySignature } from '../signing';
 
 export const MIN_FILL_MS = 3_000;
@@ -31,16 +31,7 @@ export function checkFormToken(secret: string, token: string, now = Date.now()):
  */
 export async function spendFormToken(db: DbOrTx, token: string): Promise<boolean> {
 	const [issued] = token.split('.');
-	const spent = await db
-		.insert(rateLimits)
-		.values({
-			key: `form-token:${token}`,
-			count: 1,
-			resetAt: new Date(Number(issued) + MAX_AGE_MS)
-		})
-		.onConflictDoNothing()
-		.returning({ key: rateLimits.key });
-	return spent.length === 1;
+	return insertSpentFormToken(db, token, new Date(Number(issued) + MAX_AGE_MS));
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The accounts domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, count, desc, eq, gt, ilike, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { builtOnce } from '../db/built-once';
 import {
@@ -8,6 +8,7 @@ import {
 	memberships,
 	passwordTokens,
 	pendingSignIns,
+	recoveryCodes,
 	sessions,
 	totpFactors,
 	users,
@@ -342,4 +343,89 @@ export async function purgeExpiredSignInTokens(db: DbOrTx, now: Date): Promise<n
 		.where(lt(deviceLinks.expiresAt, now))
 		.returning({ hash: deviceLinks.hash });
 	return pending.length + links.length;
+}
+
+// ——— The second factor (two-factor.ts): the TOTP key, its last step, the recovery codes ———
+
+export type TotpFactor = typeof totpFactors.$inferSelect;
+
+/** The account's factor, confirmed or pending; `forUpdate` locks it for the transaction (enrolment's code). */
+export async function totpFactorOf(
+	db: DbOrTx,
+	userId: string,
+	forUpdate = false
+): Promise<TotpFactor | undefined> {
+	const query = db.select().from(totpFactors).where(eq(totpFactors.userId, userId));
+	return (await (forUpdate ? query.for('update') : query))[0];
+}
+
+export const hasConfirmedFactor = async (db: DbOrTx, userId: string) =>
+	(
+		await db
+			.select({ userId: totpFactors.userId })
+			.from(totpFactors)
+			.where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
+	).length > 0;
+
+/** A new pending key, replacing an earlier pending one. */
+export async function upsertPendingFactor(db: DbOrTx, userId: string, encryptedKey: string): Promise<void> {
+	await db
+		.insert(totpFactors)
+		.values({ userId, encryptedKey })
+		.onConflictDoUpdate({
+			target: totpFactors.userId,
+			set: { encryptedKey, lastStep: null, createdAt: new Date() }
+		});
+}
+
+export async function confirmFactor(db: DbOrTx, userId: string, at: Date, step: number): Promise<void> {
+	await db.update(totpFactors).set({ confirmedAt: at, lastStep: step }).where(eq(totpFactors.userId, userId));
+}
+
+/**
+ * Moves the factor's last used step to `step`, only forward: false when this code, or a later one, was already
+ * used. One UPDATE, so two requests with the same code cannot both pass.
+ */
+export async function advanceTotpStep(db: DbOrTx, userId: string, step: number): Promise<boolean> {
+	const moved = await db
+		.update(totpFactors)
+		.set({ lastStep: step })
+		.where(
+			and(eq(totpFactors.userId, userId), or(isNull(totpFactors.lastStep), lt(totpFactors.lastStep, step)))
+		)
+		.returning({ userId: totpFactors.userId });
+	return moved.length === 1;
+}
+
+export async function replaceRecoveryCodeHashes(db: DbOrTx, userId: string, hashes: string[]): Promise<void> {
+	await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+	await db.insert(recoveryCodes).values(hashes.map((hash) => ({ hash, userId })));
+}
+
+/** Spends an unused recovery code in the UPDATE that finds it: false when none matches. */
+export async function spendRecoveryCode(
+	db: DbOrTx,
+	userId: string,
+	hash: string,
+	at: Date
+): Promise<boolean> {
+	const spent = await db
+		.update(recoveryCodes)
+		.set({ usedAt: at })
+		.where(and(eq(recoveryCodes.hash, hash), eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
+		.returning({ hash: recoveryCodes.hash });
+	return spent.length === 1;
+}
+
+export async function countUnusedRecoveryCodes(db: DbOrTx, userId: string): Promise<number> {
+	const [row] = await db
+		.select({ n: count() })
+		.from(recoveryCodes)
+		.where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+	return row?.n ?? 0;
+}
+
+export async function deleteFactor(db: DbOrTx, userId: string): Promise<void> {
+	await db.delete(totpFactors).where(eq(totpFactors.userId, userId));
+	await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
 }

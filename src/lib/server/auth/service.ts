@@ -1,10 +1,10 @@
 /** Registration, sign-in, first-admin setup, profile changes: the rules of SEED.md part 5 and issue "Accounts". */
+import { countRequest, type Limit } from '../abuse/attempts';
 import { randomBytes } from 'node:crypto';
 import type { RegisterInput } from '$lib/schemas/auth';
 import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
-import * as rateLimit from '../abuse/rate-limit';
 import { recordAudit } from '../audit/service';
 import { hashPassword, passwordProblems } from './password';
 import { inBackground } from '../lifecycle';
@@ -29,7 +29,7 @@ const MINUTES_15 = 15 * 60;
 export const limits = {
 	registerAddress: { name: 'register-address', max: 20, windowSeconds: 60 * 60 },
 	setupAddress: { name: 'setup-address', max: 10, windowSeconds: MINUTES_15 }
-} satisfies Record<string, rateLimit.Limit>;
+} satisfies Record<string, Limit>;
 
 function assertPasswordPolicy(password: string, field = 'password') {
 	const problems = passwordProblems(password);
@@ -39,7 +39,7 @@ function assertPasswordPolicy(password: string, field = 'password') {
 const emailTaken = () => new ValidationError({ email: ['Un compte existe déjà avec cette adresse e-mail.'] });
 
 export async function register(db: Db, input: RegisterInput, address: string): Promise<SessionUser> {
-	await rateLimit.hit(db, limits.registerAddress, address);
+	await countRequest(db, limits.registerAddress, address);
 	assertPasswordPolicy(input.password);
 	const passwordHash = await hashPassword(input.password);
 	try {
@@ -109,7 +109,7 @@ export class AdminAlreadyExistsError extends ConflictError {
  * concurrent setups, so that of 20 simultaneous requests exactly one creates an admin and the others see it.
  */
 export async function setupFirstAdmin(db: Db, input: RegisterInput, address: string): Promise<SessionUser> {
-	await rateLimit.hit(db, limits.setupAddress, address);
+	await countRequest(db, limits.setupAddress, address);
 	if (await adminExists(db)) throw new AdminAlreadyExistsError();
 	assertPasswordPolicy(input.password);
 	const passwordHash = await hashPassword(input.password);
@@ -231,7 +231,7 @@ export async function setPasswordWithLink(
 export const resetLimits = {
 	address: { name: 'reset-address', max: 10, windowSeconds: 60 * 60 },
 	email: { name: 'reset-email', max: 3, windowSeconds: 60 * 60 }
-} satisfies Record<string, rateLimit.Limit>;
+} satisfies Record<string, Limit>;
 
 /**
  * "Mot de passe oublié": the same answer whether the address has an account or not (the caller answers before
@@ -245,8 +245,8 @@ export async function requestPasswordReset(
 	origin: URL
 ): Promise<{ user: SessionUser; link: string } | null> {
 	const account = email.trim().toLowerCase();
-	await rateLimit.hit(db, resetLimits.address, address);
-	await rateLimit.hit(db, resetLimits.email, account);
+	await countRequest(db, resetLimits.address, address);
+	await countRequest(db, resetLimits.email, account);
 	const user = await queries.userByEmail(db, account);
 	if (!user) return null;
 	return { user: toSessionUser(user), link: await issuePasswordLink(db, user.id, 'reset', origin) };

@@ -4,8 +4,7 @@
  * way in for the owner of an account that strangers keep slowed down: a link that makes a browser known.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { rules, spendAttempt, tryLane, type Lane } from '../abuse/attempts';
-import * as rateLimit from '../abuse/rate-limit';
+import { countRequest, rules, spendAttempt, tryLane, type Lane, type Limit } from '../abuse/attempts';
 import type { Db, DbOrTx } from '../db';
 import { AppError, RateLimitedError } from '../errors';
 import { deviceNonceFor } from './device';
@@ -136,7 +135,7 @@ export const deviceLinkLimits = {
 	/** One e-mail per account in five minutes, whoever asks: nobody can flood the owner's mailbox. */
 	account: { name: 'device-link-account', max: 1, windowSeconds: 5 * 60 },
 	address: { name: 'device-link-address', max: 10, windowSeconds: 60 * 60 }
-} satisfies Record<string, rateLimit.Limit>;
+} satisfies Record<string, Limit>;
 
 const linkHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -152,11 +151,11 @@ export async function issueDeviceLink(
 	now = Date.now()
 ): Promise<{ user: SessionUser; link: string } | null> {
 	const account = email.trim().toLowerCase();
-	await rateLimit.hit(db, deviceLinkLimits.address, address);
+	await countRequest(db, deviceLinkLimits.address, address);
 	const user = await queries.userByEmail(db, account);
 	if (!user) return null;
 	try {
-		await rateLimit.hit(db, deviceLinkLimits.account, account);
+		await countRequest(db, deviceLinkLimits.account, account);
 	} catch (error) {
 		// Sent in the last five minutes: that link still works, and the answer must not say so.
 		if (error instanceof RateLimitedError) return null;

@@ -3,12 +3,11 @@
  * after the password, a code refused once used, and its removal (by the owner with a code, or `npm run admin`
  * when the phone is lost). Rules only: the key's encryption and the codes' arithmetic are in totp.ts.
  */
-import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { recordAudit, type Actor } from '../audit/service';
 import type { Db, DbOrTx } from '../db';
-import { recoveryCodes, totpFactors } from '../db/schema';
 import { ValidationError } from '../errors';
 import { rules, spendAttempt, type Lane } from '../abuse/attempts';
+import * as queries from './queries';
 import {
 	decryptKey,
 	encryptKey,
@@ -41,22 +40,13 @@ export interface TwoFactorState {
 }
 
 export async function twoFactorState(db: DbOrTx, userId: string): Promise<TwoFactorState> {
-	const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, userId));
-	const left = await db
-		.select({ hash: recoveryCodes.hash })
-		.from(recoveryCodes)
-		.where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+	const factor = await queries.totpFactorOf(db, userId);
 	const enabled = !!factor?.confirmedAt;
-	return { enabled, since: factor?.confirmedAt ?? null, recoveryCodesLeft: enabled ? left.length : 0 };
+	const left = enabled ? await queries.countUnusedRecoveryCodes(db, userId) : 0;
+	return { enabled, since: factor?.confirmedAt ?? null, recoveryCodesLeft: left };
 }
 
-export const hasSecondFactor = async (db: DbOrTx, userId: string) =>
-	(
-		await db
-			.select({ userId: totpFactors.userId })
-			.from(totpFactors)
-			.where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
-	).length > 0;
+export const hasSecondFactor = (db: DbOrTx, userId: string) => queries.hasConfirmedFactor(db, userId);
 
 /**
  * Starts (or restarts) an enrolment: a new key, kept unconfirmed until a code from it is typed. What the page
@@ -71,14 +61,7 @@ export async function startEnrolment(
 	if (await hasSecondFactor(db, user.id))
 		throw new ValidationError({ code: ['La double authentification est déjà active sur ce compte.'] });
 	const key = newTotpKey();
-	const encryptedKey = encryptKey(signingSecret, key);
-	await db
-		.insert(totpFactors)
-		.values({ userId: user.id, encryptedKey })
-		.onConflictDoUpdate({
-			target: totpFactors.userId,
-			set: { encryptedKey, lastStep: null, createdAt: new Date() }
-		});
+	await queries.upsertPendingFactor(db, user.id, encryptKey(signingSecret, key));
 	return { uri: totpUri(key, issuer, user.email), typedKey: typedKey(key) };
 }
 
@@ -89,7 +72,7 @@ export async function pendingEnrolment(
 	user: { id: string; email: string },
 	issuer: string
 ): Promise<{ uri: string; typedKey: string } | null> {
-	const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, user.id));
+	const factor = await queries.totpFactorOf(db, user.id);
 	if (!factor || factor.confirmedAt) return null;
 	const key = decryptKey(signingSecret, factor.encryptedKey);
 	return { uri: totpUri(key, issuer, user.email), typedKey: typedKey(key) };
@@ -109,19 +92,12 @@ export async function confirmEnrolment(
 ): Promise<string[]> {
 	return spendAttempt(db, [lane], () =>
 		db.transaction(async (tx) => {
-			const [factor] = await tx
-				.select()
-				.from(totpFactors)
-				.where(eq(totpFactors.userId, userId))
-				.for('update');
+			const factor = await queries.totpFactorOf(tx, userId, true);
 			if (!factor || factor.confirmedAt)
 				throw new ValidationError({ code: ['Recommencez l’activation : aucune n’est en cours.'] });
 			const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
 			if (step === null) throw new ValidationError({ code: [WRONG_CODE] });
-			await tx
-				.update(totpFactors)
-				.set({ confirmedAt: now, lastStep: step })
-				.where(eq(totpFactors.userId, userId));
+			await queries.confirmFactor(tx, userId, now, step);
 			return replaceRecoveryCodes(tx, userId);
 		})
 	);
@@ -130,8 +106,7 @@ export async function confirmEnrolment(
 /** Ten new recovery codes; the old ones are void. Returned once, for the page to show: only hashes are kept. */
 async function replaceRecoveryCodes(tx: DbOrTx, userId: string): Promise<string[]> {
 	const fresh = newRecoveryCodes();
-	await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-	await tx.insert(recoveryCodes).values(fresh.map((c) => ({ hash: recoveryCodeHash(c), userId })));
+	await queries.replaceRecoveryCodeHashes(tx, userId, fresh.map(recoveryCodeHash));
 	return fresh;
 }
 
@@ -179,47 +154,17 @@ export async function verifySecondFactor(
 ): Promise<VerifiedCode> {
 	return spendAttempt(db, [lane], async () => {
 		const wrong = () => new ValidationError({ code: [WRONG_CODE] });
-		const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, userId));
+		const factor = await queries.totpFactorOf(db, userId);
 		if (!factor?.confirmedAt) throw wrong();
 		if (looksLikeRecoveryCode(code)) {
-			const spent = await db
-				.update(recoveryCodes)
-				.set({ usedAt: now })
-				.where(
-					and(
-						eq(recoveryCodes.hash, recoveryCodeHash(code)),
-						eq(recoveryCodes.userId, userId),
-						isNull(recoveryCodes.usedAt)
-					)
-				)
-				.returning({ hash: recoveryCodes.hash });
-			if (spent.length !== 1) throw wrong();
-			return { method: 'recovery', recoveryCodesLeft: await recoveryCodesLeft(db, userId) };
+			if (!(await queries.spendRecoveryCode(db, userId, recoveryCodeHash(code), now))) throw wrong();
+			return { method: 'recovery', recoveryCodesLeft: await queries.countUnusedRecoveryCodes(db, userId) };
 		}
 		const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
-		if (step === null) throw wrong();
-		const moved = await db
-			.update(totpFactors)
-			.set({ lastStep: step })
-			.where(
-				and(
-					eq(totpFactors.userId, userId),
-					// Only forward: a code already used, or older than one used, is refused.
-					or(isNull(totpFactors.lastStep), lt(totpFactors.lastStep, step))
-				)
-			)
-			.returning({ userId: totpFactors.userId });
-		if (moved.length !== 1) throw wrong();
-		return { method: 'totp', recoveryCodesLeft: await recoveryCodesLeft(db, userId) };
+		// Only forward: a code already used, or older than one used, is refused.
+		if (step === null || !(await queries.advanceTotpStep(db, userId, step))) throw wrong();
+		return { method: 'totp', recoveryCodesLeft: await queries.countUnusedRecoveryCodes(db, userId) };
 	});
-}
-
-async function recoveryCodesLeft(db: DbOrTx, userId: string): Promise<number> {
-	const left = await db
-		.select({ hash: recoveryCodes.hash })
-		.from(recoveryCodes)
-		.where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
-	return left.length;
 }
 
 /** The owner turns it off from their session, proving it with a code (or a recovery code); in the trail. */
@@ -242,7 +187,4 @@ export async function disableOwn(
 	});
 }
 
-export async function removeFactor(db: DbOrTx, userId: string): Promise<void> {
-	await db.delete(totpFactors).where(eq(totpFactors.userId, userId));
-	await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-}
+export const removeFactor = (db: DbOrTx, userId: string) => queries.deleteFactor(db, userId);

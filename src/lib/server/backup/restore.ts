@@ -9,9 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { sql } from 'drizzle-orm';
 import type { Database } from '../db';
-import { applyMigrationsWithin, MIGRATION_LOCK_ID, shippedMigrations } from '../db/migrate';
+import { applyMigrationsWithin, holdMigrationLockWithin, shippedMigrations } from '../db/migrate';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { isValidObjectPath, type Storage } from '../storage';
 import {
@@ -219,8 +218,7 @@ export async function restoreBackup(
 	try {
 		await database.db.transaction(async (tx) => {
 			// A server starting meanwhile on PostgreSQL waits here instead of migrating a half-restored schema.
-			if (database.driver === 'postgres')
-				await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID.toString()}::bigint)`);
+			if (database.driver === 'postgres') await holdMigrationLockWithin(tx);
 			await dropTables(tx, ourTables());
 			await applyMigrationsWithin(tx, migrations.slice(0, verified.migrationCount));
 			const checked = await readArchive(await open(), async (entry) => {

@@ -4,6 +4,7 @@
  * e-mail, each independent of the other) or reject. The payment link is stable: it makes a fresh session when
  * the last one expired.
  */
+import { countRequest, type Limit } from '../abuse/attempts';
 import type Stripe from 'stripe';
 import {
 	STATUS_LABELS,
@@ -15,7 +16,6 @@ import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { isUniqueViolation } from '../db/violations';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
-import * as rateLimit from '../abuse/rate-limit';
 import { changesOf, recordAudit, type Actor, type AdminActor } from '../audit/service';
 import { spamReason } from '../abuse/form-token';
 import { inBackground } from '../lifecycle';
@@ -43,7 +43,7 @@ export interface CandidatureDeps {
 }
 
 /** Per client address: a person applies once or twice; more is someone scripting the form. */
-export const submitLimit: rateLimit.Limit = { name: 'candidature-address', max: 5, windowSeconds: 60 * 60 };
+export const submitLimit: Limit = { name: 'candidature-address', max: 5, windowSeconds: 60 * 60 };
 
 /** 500 whose detail is the database's own message (SEED.md part 7): never the SQL, its parameters or a stack. */
 export class CandidatureStorageError extends AppError {
@@ -87,7 +87,7 @@ export async function submitCandidature(
 	now = new Date()
 ): Promise<{ id: string; status: 'pending'; spam: boolean; delivery: Promise<boolean> }> {
 	assertCanNotify(deps);
-	await rateLimit.hit(deps.db, submitLimit, address);
+	await countRequest(deps.db, submitLimit, address);
 	const reason = await spamReason(deps.db, deps.signingSecret, input, source);
 	let stored: Candidature;
 	try {

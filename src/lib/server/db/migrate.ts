@@ -165,6 +165,14 @@ export function migrationSteps(migrations: Migration[]): string[] {
 	return steps;
 }
 
+/**
+ * Holds the migration lock for the caller's transaction (PostgreSQL): a server starting meanwhile waits instead of
+ * migrating a schema the transaction is rewriting (a restore).
+ */
+export async function holdMigrationLockWithin(tx: Executor): Promise<void> {
+	await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID.toString()}::bigint)`);
+}
+
 /** Applies `migrations` inside the caller's transaction (drizzle's own migrator opens a transaction of its own). */
 export async function applyMigrationsWithin(tx: Executor, migrations: Migration[]): Promise<void> {
 	for (const step of migrationSteps(migrations)) await tx.execute(sql.raw(step));

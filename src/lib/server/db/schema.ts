@@ -74,7 +74,7 @@ export const siteImages = pgTable('site_images', {
 	updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' })
 });
 
-/** Fixed-window counters for rate limits, shared by every instance (abuse/rate-limit.ts). */
+/** Fixed-window counters for rate limits, shared by every instance (abuse/queries.ts). */
 export const rateLimits = pgTable(
 	'rate_limits',
 	{

@@ -2,12 +2,12 @@
  * Leads that are never lost (SEED.md parts 1, 4, 6): a request is stored first and notified second; spam is
  * stored too (flagged) but e-mails no one; a repeated submission returns the first id and sends nothing more.
  */
+import { countRequest, type Limit } from '../abuse/attempts';
 import { countOf } from '$lib/format';
 import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
 import type { Db, DbOrTx } from '../db';
 import type { Lead } from '../db/schema';
 import { NotFoundError } from '../errors';
-import * as rateLimit from '../abuse/rate-limit';
 import { changesOf, recordAudit, type Actor } from '../audit/service';
 import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps, type MailSender } from '../mail';
@@ -22,7 +22,7 @@ export type { LeadFilters };
 
 export type LeadKind = 'contact' | 'devis';
 
-export const submitLimit: rateLimit.Limit = { name: 'lead-address', max: 10, windowSeconds: 15 * 60 };
+export const submitLimit: Limit = { name: 'lead-address', max: 10, windowSeconds: 15 * 60 };
 const DUPLICATE_WINDOW = '1 minute';
 
 export interface LeadDeps {
@@ -55,7 +55,7 @@ export interface SubmitResult {
 export type LeadSource = 'page' | 'api';
 
 /** Machine clients without a form token: the time trap cannot vouch for them, so fewer per address. */
-export const untokenedLimit: rateLimit.Limit = {
+export const untokenedLimit: Limit = {
 	name: 'lead-address-untokened',
 	max: 3,
 	windowSeconds: 15 * 60
@@ -72,8 +72,8 @@ export async function submitLead(
 	address: string,
 	source: LeadSource = 'api'
 ): Promise<SubmitResult> {
-	await rateLimit.hit(deps.db, submitLimit, address);
-	if (source === 'api' && !input.formToken) await rateLimit.hit(deps.db, untokenedLimit, address);
+	await countRequest(deps.db, submitLimit, address);
+	if (source === 'api' && !input.formToken) await countRequest(deps.db, untokenedLimit, address);
 	const reason = await spamReason(deps.db, deps.signingSecret, input, source);
 	const email = input.email.toLowerCase();
 	const devis = kind === 'devis' ? (input as QuoteInput) : null;

@@ -7,22 +7,9 @@
  * hash, session and link tokens (only their hashes are stored, and they would identify a session), the admin who
  * decided on a candidature, Stripe's checkout links, spam scoring.
  */
-import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import {
-	candidatures,
-	emailChanges,
-	emails,
-	memberships,
-	moduleProgress,
-	modules,
-	sessions,
-	users,
-	recoveryCodes,
-	totpFactors
-} from '../db/schema';
 import { NotFoundError } from '../errors';
+import { personalRowsOf } from './queries';
 
 /** Bumped when a field changes meaning or leaves; new fields keep the version. */
 export const PERSONAL_DATA_FORMAT = 1;
@@ -30,134 +17,96 @@ export const PERSONAL_DATA_FORMAT = 1;
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 export async function personalDataOf(db: Db, userId: string, now = new Date()) {
-	return db.transaction(async (tx) => {
-		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
-		const [account] = await tx.select().from(users).where(eq(users.id, userId));
-		if (!account) throw new NotFoundError('Compte introuvable.');
-		const [theirCandidatures, theirMemberships, progress, mails, theirSessions, changes, factor, codes] =
-			await Promise.all([
-				// Theirs by account once enrolled, by address before (a candidature is made without an account).
-				tx
-					.select()
-					.from(candidatures)
-					.where(or(eq(candidatures.userId, userId), eq(candidatures.email, account.email)))
-					.orderBy(asc(candidatures.createdAt)),
-				tx
-					.select()
-					.from(memberships)
-					.where(eq(memberships.userId, userId))
-					.orderBy(asc(memberships.createdAt)),
-				tx
-					.select({ slug: modules.slug, title: modules.title, completedAt: moduleProgress.completedAt })
-					.from(moduleProgress)
-					.innerJoin(modules, eq(modules.id, moduleProgress.moduleId))
-					.where(eq(moduleProgress.userId, userId))
-					.orderBy(asc(moduleProgress.completedAt)),
-				tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
-				tx
-					.select({
-						createdAt: sessions.createdAt,
-						expiresAt: sessions.expiresAt,
-						lastSeenAt: sessions.lastSeenAt,
-						userAgent: sessions.userAgent,
-						network: sessions.network
-					})
-					.from(sessions)
-					.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
-					.orderBy(asc(sessions.createdAt)),
-				tx
-					.select()
-					.from(emailChanges)
-					.where(
-						and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now))
-					),
-				tx
-					.select({ confirmedAt: totpFactors.confirmedAt })
-					.from(totpFactors)
-					.where(eq(totpFactors.userId, userId)),
-				tx
-					.select({ usedAt: recoveryCodes.usedAt })
-					.from(recoveryCodes)
-					.where(eq(recoveryCodes.userId, userId))
-			]);
-		const enabledAt = factor[0]?.confirmedAt ?? null;
-		return {
-			format: PERSONAL_DATA_FORMAT,
-			generatedAt: now.toISOString(),
-			account: {
-				id: account.id,
-				email: account.email,
-				name: account.name,
-				role: account.isAdmin ? 'admin' : 'member',
-				createdAt: iso(account.createdAt),
-				lastSignInAt: iso(account.lastSignInAt)
-			},
-			// That a second factor exists and how many recovery codes are left; never the key or a code.
-			twoFactor: {
-				enabled: enabledAt !== null,
-				enabledAt: iso(enabledAt),
-				recoveryCodesLeft: enabledAt ? codes.filter((c) => c.usedAt === null).length : 0
-			},
-			pendingEmailChanges: changes.map((c) => ({
-				newEmail: c.newEmail,
-				requestedAt: iso(c.createdAt),
-				expiresAt: iso(c.expiresAt)
-			})),
-			candidatures: theirCandidatures.map((c) => ({
-				id: c.id,
-				status: c.status,
-				submittedAt: iso(c.createdAt),
-				consentAt: iso(c.consentAt),
-				firstName: c.firstName,
-				lastName: c.lastName,
-				email: c.email,
-				phone: c.phone,
-				postalCode: c.postalCode,
-				city: c.city,
-				trade: c.trade,
-				tradeOther: c.tradeOther,
-				company: c.company,
-				siret: c.siret,
-				yearsExperience: c.yearsExperience,
-				teamSize: c.teamSize,
-				currentSite: c.currentSite,
-				goals: c.goals,
-				presence: c.presence,
-				hoursPerWeek: c.hoursPerWeek,
-				motivation: c.motivation,
-				decidedAt: iso(c.decidedAt),
-				rejectionReason: c.rejectionReason
-			})),
-			memberships: theirMemberships.map((m) => ({
-				status: m.status,
-				currentPeriodEnd: iso(m.currentPeriodEnd),
-				startedAt: iso(m.createdAt),
-				lastChangedAt: iso(m.stateAt),
-				stripeCustomerId: m.stripeCustomerId,
-				stripeSubscriptionId: m.stripeSubscriptionId
-			})),
-			courseProgress: progress.map((p) => ({
-				module: p.slug,
-				title: p.title,
-				completedAt: iso(p.completedAt)
-			})),
-			emails: mails.map((m) => ({
-				to: m.to,
-				subject: m.subject,
-				kind: m.template,
-				status: m.status,
-				createdAt: iso(m.createdAt),
-				sentAt: iso(m.sentAt)
-			})),
-			sessions: theirSessions.map((s) => ({
-				openedAt: iso(s.createdAt),
-				lastSeenAt: iso(s.lastSeenAt),
-				expiresAt: iso(s.expiresAt),
-				userAgent: s.userAgent,
-				network: s.network
-			}))
-		};
-	});
+	const rows = await personalRowsOf(db, userId, now);
+	if (!rows) throw new NotFoundError('Compte introuvable.');
+	const {
+		account,
+		theirCandidatures,
+		theirMemberships,
+		progress,
+		mails,
+		theirSessions,
+		changes,
+		factor,
+		codes
+	} = rows;
+	const enabledAt = factor[0]?.confirmedAt ?? null;
+	return {
+		format: PERSONAL_DATA_FORMAT,
+		generatedAt: now.toISOString(),
+		account: {
+			id: account.id,
+			email: account.email,
+			name: account.name,
+			role: account.isAdmin ? 'admin' : 'member',
+			createdAt: iso(account.createdAt),
+			lastSignInAt: iso(account.lastSignInAt)
+		},
+		// That a second factor exists and how many recovery codes are left; never the key or a code.
+		twoFactor: {
+			enabled: enabledAt !== null,
+			enabledAt: iso(enabledAt),
+			recoveryCodesLeft: enabledAt ? codes.filter((c) => c.usedAt === null).length : 0
+		},
+		pendingEmailChanges: changes.map((c) => ({
+			newEmail: c.newEmail,
+			requestedAt: iso(c.createdAt),
+			expiresAt: iso(c.expiresAt)
+		})),
+		candidatures: theirCandidatures.map((c) => ({
+			id: c.id,
+			status: c.status,
+			submittedAt: iso(c.createdAt),
+			consentAt: iso(c.consentAt),
+			firstName: c.firstName,
+			lastName: c.lastName,
+			email: c.email,
+			phone: c.phone,
+			postalCode: c.postalCode,
+			city: c.city,
+			trade: c.trade,
+			tradeOther: c.tradeOther,
+			company: c.company,
+			siret: c.siret,
+			yearsExperience: c.yearsExperience,
+			teamSize: c.teamSize,
+			currentSite: c.currentSite,
+			goals: c.goals,
+			presence: c.presence,
+			hoursPerWeek: c.hoursPerWeek,
+			motivation: c.motivation,
+			decidedAt: iso(c.decidedAt),
+			rejectionReason: c.rejectionReason
+		})),
+		memberships: theirMemberships.map((m) => ({
+			status: m.status,
+			currentPeriodEnd: iso(m.currentPeriodEnd),
+			startedAt: iso(m.createdAt),
+			lastChangedAt: iso(m.stateAt),
+			stripeCustomerId: m.stripeCustomerId,
+			stripeSubscriptionId: m.stripeSubscriptionId
+		})),
+		courseProgress: progress.map((p) => ({
+			module: p.slug,
+			title: p.title,
+			completedAt: iso(p.completedAt)
+		})),
+		emails: mails.map((m) => ({
+			to: m.to,
+			subject: m.subject,
+			kind: m.template,
+			status: m.status,
+			createdAt: iso(m.createdAt),
+			sentAt: iso(m.sentAt)
+		})),
+		sessions: theirSessions.map((s) => ({
+			openedAt: iso(s.createdAt),
+			lastSeenAt: iso(s.lastSeenAt),
+			expiresAt: iso(s.expiresAt),
+			userAgent: s.userAgent,
+			network: s.network
+		}))
+	};
 }
 
 export type PersonalData = Awaited<ReturnType<typeof personalDataOf>>;

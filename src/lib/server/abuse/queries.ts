@@ -1,11 +1,11 @@
 /**
- * Fixed-window counters kept in PostgreSQL, so that every instance sees the same counts. One atomic upsert per
- * hit; a window that has ended starts again at 1.
+ * The abuse domain's SQL: counters kept in PostgreSQL (the rate_limits table), so that every instance sees the same
+ * counts — fixed windows (one atomic upsert per request; a window that has ended starts again at 1), the accounts'
+ * slow-down, and the spent form tokens. Private to abuse/: other domains count through attempts.ts (ESLint).
  */
 import { and, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { rateLimits } from '../db/schema';
-import { RateLimitedError } from '../errors';
 
 export interface Limit {
 	/** Names the counter, e.g. "login-account". */
@@ -17,7 +17,7 @@ export interface Limit {
 const keyOf = (limit: { name: string }, subject: string) => `${limit.name}:${subject}`;
 
 /** Counts one more event and returns the count in the current window. */
-async function increment(
+export async function increment(
 	db: DbOrTx,
 	limit: Limit,
 	subject: string
@@ -41,12 +41,6 @@ async function increment(
 			retryAfter: sql<number>`ceil(extract(epoch from ${rateLimits.resetAt} - now()))::int`
 		});
 	return row!;
-}
-
-/** Counts one more event; throws RateLimitedError when this one is past the limit (public forms). */
-export async function hit(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
-	const { count, retryAfter } = await increment(db, limit, subject);
-	if (count > limit.max) throw new RateLimitedError(Math.max(1, retryAfter));
 }
 
 /**
@@ -151,4 +145,14 @@ export async function purgeExpired(db: DbOrTx): Promise<number> {
 		.where(lt(rateLimits.resetAt, sql`now()`))
 		.returning({ key: rateLimits.key });
 	return deleted.length;
+}
+
+/** Records a form token as used, once: true the first time, false for a replay (abuse/form-token.ts). */
+export async function insertSpentFormToken(db: DbOrTx, token: string, expiresAt: Date): Promise<boolean> {
+	const spent = await db
+		.insert(rateLimits)
+		.values({ key: `form-token:${token}`, count: 1, resetAt: expiresAt })
+		.onConflictDoNothing()
+		.returning({ key: rateLimits.key });
+	return spent.length === 1;
 }

@@ -1,0 +1,85 @@
+/** The privacy domain's SQL: one account's rows, read together for the personal-data file (export.ts). */
+import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import {
+	candidatures,
+	emailChanges,
+	emails,
+	memberships,
+	moduleProgress,
+	modules,
+	sessions,
+	users,
+	recoveryCodes,
+	totpFactors
+} from '../db/schema';
+
+/**
+ * Everything stored about one account, read in one read-only snapshot so that its parts agree with each other;
+ * null when the account does not exist.
+ */
+export async function personalRowsOf(db: Db, userId: string, now: Date) {
+	return db.transaction(async (tx) => {
+		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+		const [account] = await tx.select().from(users).where(eq(users.id, userId));
+		if (!account) return null;
+		const [theirCandidatures, theirMemberships, progress, mails, theirSessions, changes, factor, codes] =
+			await Promise.all([
+				// Theirs by account once enrolled, by address before (a candidature is made without an account).
+				tx
+					.select()
+					.from(candidatures)
+					.where(or(eq(candidatures.userId, userId), eq(candidatures.email, account.email)))
+					.orderBy(asc(candidatures.createdAt)),
+				tx
+					.select()
+					.from(memberships)
+					.where(eq(memberships.userId, userId))
+					.orderBy(asc(memberships.createdAt)),
+				tx
+					.select({ slug: modules.slug, title: modules.title, completedAt: moduleProgress.completedAt })
+					.from(moduleProgress)
+					.innerJoin(modules, eq(modules.id, moduleProgress.moduleId))
+					.where(eq(moduleProgress.userId, userId))
+					.orderBy(asc(moduleProgress.completedAt)),
+				tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
+				tx
+					.select({
+						createdAt: sessions.createdAt,
+						expiresAt: sessions.expiresAt,
+						lastSeenAt: sessions.lastSeenAt,
+						userAgent: sessions.userAgent,
+						network: sessions.network
+					})
+					.from(sessions)
+					.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+					.orderBy(asc(sessions.createdAt)),
+				tx
+					.select()
+					.from(emailChanges)
+					.where(
+						and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now))
+					),
+				tx
+					.select({ confirmedAt: totpFactors.confirmedAt })
+					.from(totpFactors)
+					.where(eq(totpFactors.userId, userId)),
+				tx
+					.select({ usedAt: recoveryCodes.usedAt })
+					.from(recoveryCodes)
+					.where(eq(recoveryCodes.userId, userId))
+			]);
+		return {
+			account,
+			theirCandidatures,
+			theirMemberships,
+			progress,
+			mails,
+			theirSessions,
+			changes,
+			factor,
+			codes
+		};
+	});
+}

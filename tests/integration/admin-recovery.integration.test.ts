@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAdmins, passwordLinkFor, recoverAdmin } from '../../src/lib/server/auth/recovery';
-import { setPasswordWithLink } from '../../src/lib/server/auth/service';
+import { setPasswordWithLink } from '../../src/lib/server/auth/password-links';
 import { signIn } from '../helpers/sign-in';
 import { auditEvents, users } from '../../src/lib/server/db/schema';
 import { NotFoundError } from '../../src/lib/server/errors';

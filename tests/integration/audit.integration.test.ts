@@ -6,7 +6,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditPage, changesOf, purgeOldAudit, recordAudit } from '../../src/lib/server/audit/service';
-import { setupFirstAdmin } from '../../src/lib/server/auth/service';
+import { setupFirstAdmin } from '../../src/lib/server/auth/registration';
 import { passwordLinkFor, recoverAdmin } from '../../src/lib/server/auth/recovery';
 import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as courses from '../../src/lib/server/courses/service';

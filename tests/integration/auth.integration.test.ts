@@ -1,13 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rules } from '../../src/lib/server/abuse/attempts';
-import {
-	AdminAlreadyExistsError,
-	InvalidCredentialsError,
-	limits as accountLimits
-} from '../../src/lib/server/auth/service';
+import { AdminAlreadyExistsError, limits as accountLimits } from '../../src/lib/server/auth/registration';
+import { InvalidCredentialsError } from '../../src/lib/server/auth/sign-in';
 import { issueDeviceToken } from '../../src/lib/server/auth/device';
-import * as accounts from '../../src/lib/server/auth/service';
+import * as accounts from '../helpers/accounts';
 import type * as signInRules from '../../src/lib/server/auth/sign-in';
 import { signIn } from '../helpers/sign-in';
 import {

@@ -2,7 +2,7 @@
 import { signIn } from '../helpers/sign-in';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as accounts from '../../src/lib/server/auth/service';
+import * as accounts from '../helpers/accounts';
 import { emailChanges, users } from '../../src/lib/server/db/schema';
 import { ValidationError } from '../../src/lib/server/errors';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';

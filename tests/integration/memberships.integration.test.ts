@@ -6,7 +6,7 @@
 import { signIn } from '../helpers/sign-in';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import * as accounts from '../../src/lib/server/auth/service';
+import * as accounts from '../helpers/accounts';
 import { validateSessionToken, createSession, generateSessionToken } from '../../src/lib/server/auth/session';
 import {
 	candidatures,

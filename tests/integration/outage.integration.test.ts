@@ -12,7 +12,7 @@ import { isDatabaseUnavailable } from '../../src/lib/server/db/unavailable';
 import { OUTAGE_MESSAGE } from '../../src/lib/messages';
 import { api } from '../../src/lib/server/http/api';
 import { formFailure } from '../../src/lib/server/http/forms';
-import { adminState } from '../../src/lib/server/auth/service';
+import { adminState } from '../../src/lib/server/auth/registration';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
 let live: TestDatabase;

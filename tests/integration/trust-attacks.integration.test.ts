@@ -14,7 +14,7 @@ import { issueDeviceToken } from '../../src/lib/server/auth/device';
 import { hashPassword } from '../../src/lib/server/auth/password';
 import { reauthenticate } from '../../src/lib/server/auth/reauthentication';
 import { issuePasswordLink } from '../../src/lib/server/auth/recovery';
-import * as accounts from '../../src/lib/server/auth/service';
+import * as accounts from '../helpers/accounts';
 import { createSession, generateSessionToken, validateSessionToken } from '../../src/lib/server/auth/session';
 import {
 	beginSecondFactor,

@@ -4,10 +4,12 @@
  * never leaving the site without an administrator. Deleting an account is the memberships domain's (it cancels the
  * subscription first). Bundled into `npm run admin` too: it imports nothing that renders e-mails.
  */
-import type { Db } from '../db';
+import type { Db, DbOrTx } from '../db';
 import { ConflictError, NotFoundError } from '../errors';
 import { CLI_ACTOR, recordAudit, type Actor } from '../audit/service';
 import * as queries from './queries';
+import { toSessionUser } from './recovery';
+import type { SessionUser } from './session';
 import { hasSecondFactor, removeFactor } from './two-factor';
 
 const LAST_ADMIN = 'Il doit rester au moins un administrateur : nommez-en un autre d’abord.';
@@ -66,4 +68,29 @@ export async function assertDeletable(db: Db, targetId: string, actor: Actor): P
 	const target = await queries.userById(db, targetId);
 	if (!target) throw new NotFoundError('Compte introuvable.');
 	if (target.isAdmin && (await queries.countAdmins(db)) <= 1) throw new ConflictError(LAST_ADMIN);
+}
+
+/** The account with this id, as a session's user; NotFoundError when it is gone. */
+export async function accountById(db: DbOrTx, id: string): Promise<SessionUser> {
+	const user = await queries.userById(db, id);
+	if (!user) throw new NotFoundError('Compte introuvable.');
+	return toSessionUser(user);
+}
+
+export const countUsers = (db: DbOrTx): Promise<number> => queries.countUsers(db);
+
+export const USERS_PAGE_SIZE = 50;
+
+/** The admin's users list: one page (50) of the search, with the total and the page count. */
+export async function listUsers(
+	db: DbOrTx,
+	filters: { search?: string; role?: queries.UserRole },
+	page: number,
+	pageSize = USERS_PAGE_SIZE
+) {
+	const total = await queries.countMatchingUsers(db, filters);
+	const pages = Math.max(1, Math.ceil(total / pageSize));
+	const current = Math.min(Math.max(1, page), pages);
+	const rows = await queries.selectUsers(db, filters, pageSize, (current - 1) * pageSize);
+	return { users: rows, total, page: current, pages, pageSize };
 }

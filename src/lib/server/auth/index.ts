@@ -1,7 +1,9 @@
 /**
- * The accounts and access domain: its whole public surface, bound to the application's services (app.ts).
- * Tests call service.ts and session.ts with their own database. The SvelteKit side — guards and the session
- * cookie — is in src/lib/server/http/ (guards.ts, session-cookie.ts).
+ * The accounts and access domain: its whole public surface, bound to the application's services (app.ts). One
+ * file per concern — registration.ts (and the first admin), sign-in.ts, profile.ts, password-links.ts,
+ * administration.ts, two-factor.ts, session.ts — which tests call with their own database. A session opens only
+ * from a proof made here (proof.ts). The SvelteKit side — guards and the session cookie — is in
+ * src/lib/server/http/ (guards.ts, session-cookie.ts).
  */
 import type { RegisterInput } from '$lib/schemas/auth';
 import { company } from '$content/agency/company';
@@ -9,36 +11,43 @@ import { appDeps } from '../app';
 import type { Actor } from '../audit/service';
 import { issueDeviceToken } from './device';
 import { afterSignIn as afterSignInAt } from './redirects';
-import * as service from './service';
 import * as administration from './administration';
+import * as passwordLinks from './password-links';
+import * as profile from './profile';
+import { assertProof, proofOf, type SignInProof } from './proof';
+import * as registration from './registration';
 import * as reauthentication from './reauthentication';
 import * as session from './session';
 import * as signInRules from './sign-in';
 import type { SessionUser, SignInOrigin } from './session';
 import * as twoFactor from './two-factor';
 import { securityNotices } from '../mail';
-import { circumstancesOf, notify } from './notices';
+import { circumstancesOf, notify, type ChangeOrigin } from './notices';
 
-export const register = (input: RegisterInput, address: string) =>
-	service.register(appDeps().db, input, address);
+export type { ChangeOrigin };
+
+/** Tells the account's owner what changed, after the answer (notices.ts). */
+const tell = (to: { name: string; email: string }, template: string, letter: Parameters<typeof notify>[3]) =>
+	notify(appDeps().mail, to, template, letter);
+
+/** A new account: the proof of its password (it has no second factor yet). */
+export const register = async (input: RegisterInput, address: string) =>
+	proofOf(await registration.register(appDeps().db, input, address), 'password');
 /**
  * Signs in, letting a browser that signed in to this account before spend its own budget instead of the
- * strangers' lane (device.ts, abuse/attempts.ts); returns the user and this browser's new device token.
+ * strangers' lane (device.ts, abuse/attempts.ts); returns the proof of the password and this browser's new device
+ * token.
  */
 export async function signIn(email: string, password: string, address: string, deviceToken?: string) {
 	const { db, config } = appDeps();
 	const secret = config.signingSecret;
 	const { user } = await signInRules.signIn(db, email, password, address, { secret, token: deviceToken });
-	return { user, deviceToken: issueDeviceToken(secret, user.email) };
+	return { proof: proofOf(user, 'password'), deviceToken: issueDeviceToken(secret, user.email) };
 }
-/** Whether a sign-in of this account asks for a code after the password. */
-export const hasSecondFactor = (userId: string) => twoFactor.hasSecondFactor(appDeps().db, userId);
-/** The cookie's token between the password and the code (pending-sign-in.ts). */
-export const beginSecondFactor = (userId: string) => signInRules.beginSecondFactor(appDeps().db, userId);
 export const pendingSignInUser = (token: string | undefined) =>
 	signInRules.pendingSignInUser(appDeps().db, token);
 /**
- * The code after the password: the user to open a session for, what the code was (a recovery code says how many
+ * The code after the password: the proof that opens the session, what the code was (a recovery code says how many
  * are left), and this browser's new device token. A recovery code's use is e-mailed to the owner.
  */
 export async function completeSignIn(
@@ -47,25 +56,29 @@ export async function completeSignIn(
 	deviceToken: string | undefined,
 	origin: SignInOrigin
 ) {
-	const { db, config, mail } = appDeps();
+	const { db, config } = appDeps();
 	const done = await signInRules.completeSignIn(db, config.signingSecret, pendingToken, code, deviceToken);
 	if (done.code.method === 'recovery') {
 		const left = done.code.recoveryCodesLeft;
 		const notice = securityNotices.recoveryCodeUsed(done.user.name, left, circumstancesOf(origin));
-		notify(mail, done.user, 'recovery-code-used', notice);
+		tell(done.user, 'recovery-code-used', notice);
 	}
-	return { ...done, deviceToken: issueDeviceToken(config.signingSecret, done.user.email) };
+	return {
+		proof: proofOf(done.user, 'second-factor'),
+		code: done.code,
+		deviceToken: issueDeviceToken(config.signingSecret, done.user.email)
+	};
 }
 /**
  * « Recevoir un lien pour ce navigateur »: e-mails the owner a single-use link when the account exists and none
  * went in the last five minutes. Resolves the same either way (the page answers the same).
  */
 export async function sendDeviceLink(email: string, address: string, origin: SignInOrigin) {
-	const { db, config, mail } = appDeps();
+	const { db, config } = appDeps();
 	const issued = await signInRules.issueDeviceLink(db, email, address, config.origin);
 	if (!issued) return;
 	const letter = securityNotices.deviceLink(issued.user.name, issued.link, circumstancesOf(origin));
-	notify(mail, issued.user, 'device-link', letter);
+	tell(issued.user, 'device-link', letter);
 }
 /** A device link followed: the account, and the device token that makes this browser a known one. */
 export async function useDeviceLink(token: string) {
@@ -82,19 +95,12 @@ export const pendingTwoFactor = (user: { id: string; email: string }) => {
 	const { db, config } = appDeps();
 	return twoFactor.pendingEnrolment(db, config.signingSecret, user, TOTP_ISSUER);
 };
-/** Where a signed-in user's change came from: the e-mails that tell them about it name the device. */
-export interface ChangeOrigin {
-	sessionId: string;
-	userAgent: string | null;
-	address: string;
-}
 
 export async function confirmTwoFactor(user: SessionUser, origin: ChangeOrigin, code: string) {
-	const { db, config, mail } = appDeps();
+	const { db, config } = appDeps();
 	const lane = twoFactor.codeLanes.session(origin.sessionId);
 	const codes = await twoFactor.confirmEnrolment(db, config.signingSecret, user.id, code, lane);
-	notify(
-		mail,
+	tell(
 		user,
 		'second-factor-enabled',
 		securityNotices.secondFactorEnabled(user.name, circumstancesOf(origin))
@@ -102,14 +108,14 @@ export async function confirmTwoFactor(user: SessionUser, origin: ChangeOrigin, 
 	return codes;
 }
 export async function disableTwoFactor(user: SessionUser, origin: ChangeOrigin, code: string) {
-	const { db, config, mail } = appDeps();
+	const { db, config } = appDeps();
 	await twoFactor.disableOwn(db, config.signingSecret, user, origin.sessionId, code);
 	const notice = securityNotices.secondFactorDisabled(user.name, 'owner', circumstancesOf(origin));
-	notify(mail, user, 'second-factor-disabled', notice);
+	tell(user, 'second-factor-disabled', notice);
 }
 /** « Générer de nouveaux codes »: a code (or a recovery code) proves it is the owner; the old codes are void. */
 export async function regenerateRecoveryCodes(user: SessionUser, origin: ChangeOrigin, code: string) {
-	const { db, config, mail } = appDeps();
+	const { db, config } = appDeps();
 	const codes = await twoFactor.renewRecoveryCodes(
 		db,
 		config.signingSecret,
@@ -117,8 +123,7 @@ export async function regenerateRecoveryCodes(user: SessionUser, origin: ChangeO
 		twoFactor.codeLanes.session(origin.sessionId),
 		code
 	);
-	notify(
-		mail,
+	tell(
 		user,
 		'recovery-codes-renewed',
 		securityNotices.recoveryCodesRenewed(user.name, circumstancesOf(origin))
@@ -134,27 +139,27 @@ export const mustEnrol = (user: SessionUser) =>
  * The person is told by e-mail.
  */
 export async function setAdminRole(targetId: string, isAdmin: boolean, admin: Actor, origin: SignInOrigin) {
-	const { db, mail } = appDeps();
+	const { db } = appDeps();
 	const changed = await administration.setAdminRole(db, targetId, isAdmin, admin);
 	if (changed) {
-		const target = await service.accountById(db, targetId);
+		const target = await administration.accountById(db, targetId);
 		const notice = securityNotices.adminRightsChanged(
 			target.name,
 			isAdmin,
 			admin.email,
 			circumstancesOf(origin)
 		);
-		notify(mail, target, isAdmin ? 'admin-granted' : 'admin-revoked', notice);
+		tell(target, isAdmin ? 'admin-granted' : 'admin-revoked', notice);
 	}
 	return changed;
 }
 export async function removeSecondFactorOf(targetId: string, admin: Actor, origin: SignInOrigin) {
-	const { db, mail } = appDeps();
+	const { db } = appDeps();
 	const removed = await administration.removeSecondFactorOf(db, targetId, admin);
 	if (removed) {
-		const target = await service.accountById(db, targetId);
+		const target = await administration.accountById(db, targetId);
 		const notice = securityNotices.secondFactorDisabled(target.name, 'admin', circumstancesOf(origin));
-		notify(mail, target, 'second-factor-removed', notice);
+		tell(target, 'second-factor-removed', notice);
 	}
 	return removed;
 }
@@ -173,20 +178,20 @@ export const reauthenticate = (sessionId: string, user: Actor & { id: string }, 
 	);
 };
 
-export const setupFirstAdmin = (input: RegisterInput, address: string) =>
-	service.setupFirstAdmin(appDeps().db, input, address);
-export const adminState = () => service.adminState(appDeps().db);
-export const countUsers = () => service.countUsers(appDeps().db);
-export const accountById = (id: string) => service.accountById(appDeps().db, id);
-export const updateName = (userId: string, name: string) => service.updateName(appDeps().db, userId, name);
+/** The first administrator, while none exists: the proof of its password. */
+export const setupFirstAdmin = async (input: RegisterInput, address: string) =>
+	proofOf(await registration.setupFirstAdmin(appDeps().db, input, address), 'password');
+export const adminState = () => registration.adminState(appDeps().db);
+export const countUsers = () => administration.countUsers(appDeps().db);
+export const accountById = (id: string) => administration.accountById(appDeps().db, id);
+export const updateName = (userId: string, name: string) => profile.updateName(appDeps().db, userId, name);
 export async function changePassword(
 	change: { userId: string; currentPassword: string; newPassword: string },
 	origin: ChangeOrigin
 ) {
-	const { db, mail } = appDeps();
-	const user = await service.changePassword(db, { ...change, sessionId: origin.sessionId });
-	notify(
-		mail,
+	const { db } = appDeps();
+	const user = await profile.changePassword(db, { ...change, sessionId: origin.sessionId });
+	tell(
 		user,
 		'password-changed',
 		securityNotices.passwordChanged(user.name, 'profile', circumstancesOf(origin))
@@ -195,10 +200,27 @@ export async function changePassword(
 export const validateSession = (token: string) => session.validateSessionToken(appDeps().db, token);
 export const purgeExpiredSessions = () => session.purgeExpiredSessions(appDeps().db);
 
-/** A new session for the user: its token (for the cookie, never stored) and its row. */
-export async function openSession(userId: string, origin: session.SignInOrigin = {}) {
+/**
+ * Where a proof leads: a new session (its token, for the cookie, never stored, and its row) — or, when the proof
+ * is of a password or a link and the account has a second factor, the code step's pending sign-in, whatever proved
+ * the password. The one way a session opens.
+ */
+export async function openSession(
+	proof: SignInProof,
+	origin: session.SignInOrigin = {}
+): Promise<
+	{ next: 'session'; token: string; session: session.ActiveSession } | { next: 'code'; pendingToken: string }
+> {
+	assertProof(proof);
+	const { db } = appDeps();
+	if (proof.by !== 'second-factor' && (await twoFactor.hasSecondFactor(db, proof.user.id)))
+		return { next: 'code', pendingToken: await signInRules.beginSecondFactor(db, proof.user.id) };
 	const token = session.generateSessionToken();
-	return { token, session: await session.createSession(appDeps().db, token, userId, new Date(), origin) };
+	return {
+		next: 'session',
+		token,
+		session: await session.createSession(db, token, proof.user.id, new Date(), origin)
+	};
 }
 /** The user's open sessions (device, network, last seen), for /profil. */
 export const sessionsOf = (userId: string, currentSessionId: string | null) =>
@@ -207,41 +229,43 @@ export const endSession = (userId: string, handle: string) =>
 	session.endSessionByHandle(appDeps().db, userId, handle);
 export const endOtherSessions = (userId: string, currentSessionId: string) =>
 	session.invalidateOtherSessions(appDeps().db, userId, currentSessionId);
-export const passwordLinkState = (token: string) => service.passwordLinkState(appDeps().db, token);
-/** A reset or welcome link: the password is set, everything the old one opened is ended, the owner is told. */
+export const passwordLinkState = (token: string) => passwordLinks.passwordLinkState(appDeps().db, token);
+/**
+ * A reset or welcome link: the password is set, everything the old one opened is ended, the owner is told. The
+ * proof it returns is of a link: the account's second factor still follows.
+ */
 export async function setPasswordWithLink(token: string, password: string, origin: SignInOrigin) {
-	const { db, mail } = appDeps();
-	const user = await service.setPasswordWithLink(db, token, password);
-	notify(
-		mail,
+	const { db } = appDeps();
+	const user = await passwordLinks.setPasswordWithLink(db, token, password);
+	tell(
 		user,
 		'password-reset-done',
 		securityNotices.passwordChanged(user.name, 'link', circumstancesOf(origin))
 	);
-	return user;
+	return proofOf(user, 'link');
 }
 export const sendPasswordReset = (email: string, address: string) => {
 	const { db, mail, config } = appDeps();
-	return service.sendPasswordReset({ db, mail, origin: config.origin }, email, address);
+	return passwordLinks.sendPasswordReset({ db, mail, origin: config.origin }, email, address);
 };
 export const requestEmailChange = (
 	change: { userId: string; newEmail: string; password: string },
 	origin: ChangeOrigin
 ) => {
 	const { db, mail, config } = appDeps();
-	return service.requestEmailChange(
+	return profile.requestEmailChange(
 		{ db, mail, origin: config.origin },
 		{ ...change, sessionId: origin.sessionId }
 	);
 };
 export const emailChangeState = (token: string, userId: string) =>
-	service.emailChangeState(appDeps().db, token, userId);
+	profile.emailChangeState(appDeps().db, token, userId);
 export const confirmEmailChange = (token: string, userId: string, origin: SignInOrigin) => {
 	const { db, mail } = appDeps();
-	return service.confirmEmailChange({ db, mail }, token, userId, circumstancesOf(origin));
+	return profile.confirmEmailChange({ db, mail }, token, userId, circumstancesOf(origin));
 };
 export const listUsers = (filters: { search?: string; role?: 'admin' | 'member' }, page: number) =>
-	service.listUsers(appDeps().db, filters, page);
+	administration.listUsers(appDeps().db, filters, page);
 export const closeSession = (sessionId: string) => session.invalidateSession(appDeps().db, sessionId);
 
 /** Where to go after signing in: a safe `redirectTo` on this site (resolved against ORIGIN), else home. */
@@ -257,5 +281,6 @@ export { deviceCookieName, DEVICE_COOKIE_LIFETIME_MS } from './device';
 export { PENDING_SIGN_IN_LIFETIME_MS } from './pending-sign-in';
 export { PendingSignInEndedError, DEVICE_LINK_LIFETIME_MS } from './sign-in';
 export type { TwoFactorState } from './two-factor';
-export { PasswordLinkError } from './service';
+export { PasswordLinkError } from './password-links';
+export type { SignInProof } from './proof';
 export type { SessionUser, ActiveSession, SessionView } from './session';

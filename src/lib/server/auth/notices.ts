@@ -9,6 +9,13 @@ import type { Rendered } from '../mail/render';
 import { describeDevice, describeNetwork, keptUserAgent, networkOf } from './devices';
 import type { SignInOrigin } from './session';
 
+/** Where a signed-in user's change came from: the e-mails that tell them about it name the device. */
+export interface ChangeOrigin {
+	sessionId: string;
+	userAgent: string | null;
+	address: string;
+}
+
 /** The request that made the change; a command or another person's action has none. */
 export const circumstancesOf = (origin: SignInOrigin | null, at = new Date()): Circumstances => ({
 	at,

@@ -7,6 +7,7 @@ import commonPasswordsText from './common-passwords.txt?raw';
 const ARGON2ID = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1, outputLen: 32 } as const;
 
 import { PASSWORD_MAX, PASSWORD_MIN } from '$lib/schemas/auth';
+import { ValidationError } from '../errors';
 
 export function hashPassword(password: string): Promise<string> {
 	return hash(password, ARGON2ID);
@@ -45,4 +46,10 @@ export function passwordProblems(password: string): string[] {
 		return [`Le mot de passe doit contenir au plus ${PASSWORD_MAX} caractères.`];
 	if (isCommonPassword(password)) return ['Ce mot de passe est trop courant : choisissez-en un autre.'];
 	return [];
+}
+
+/** Refuses a new password that breaks the rules, naming the form's field. */
+export function assertPasswordPolicy(password: string, field = 'password') {
+	const problems = passwordProblems(password);
+	if (problems.length) throw new ValidationError({ [field]: problems });
 }

@@ -7,7 +7,7 @@ import { recordAudit, type Actor } from '../audit/service';
 import type { Db } from '../db';
 import { ValidationError } from '../errors';
 import * as queries from './queries';
-import { verifyOwnPassword } from './service';
+import { verifyOwnPassword } from './profile';
 import { codeLanes, hasSecondFactor, verifySecondFactor } from './two-factor';
 
 export const REAUTHENTICATION_LIFETIME_MS = 10 * 60 * 1000;

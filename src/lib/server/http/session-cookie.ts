@@ -72,17 +72,24 @@ type SessionEvent = Pick<RequestEvent, 'cookies' | 'locals'>;
 type EnterEvent = SessionEvent & Pick<RequestEvent, 'request' | 'getClientAddress'>;
 
 /**
- * A new session at every sign-in (never reuse one that existed before: session fixation), with what /profil
- * shows of it: the browser's User-Agent and the network of its address. Not exported: a route enters an account
- * through `enterAccount`, or `enterAfterSecondFactor` at the code step (tests/static/session-entry.test.ts).
+ * Opens what the proof leads to (auth's `openSession`): a new session at every sign-in (never one that existed
+ * before: session fixation), with what /profil shows of it — the browser's User-Agent and the network of its
+ * address; or, for an account with a second factor, the pending sign-in of the code step. Not exported: a route
+ * enters an account through `enterAccount`, or `enterAfterSecondFactor` at the code step
+ * (tests/static/session-entry.test.ts).
  */
-async function openSessionCookie(event: EnterEvent, userId: string): Promise<void> {
-	if (event.locals.session) await auth.closeSession(event.locals.session.id);
-	const { token, session } = await auth.openSession(userId, {
+async function open(event: EnterEvent, proof: auth.SignInProof) {
+	const opened = await auth.openSession(proof, {
 		userAgent: event.request.headers.get('user-agent'),
 		address: event.getClientAddress()
 	});
-	setSessionCookie(event.cookies, config.origin, token, session.expiresAt);
+	if (opened.next === 'code') {
+		setPendingSignIn(event.cookies, opened.pendingToken);
+		return opened;
+	}
+	if (event.locals.session) await auth.closeSession(event.locals.session.id);
+	setSessionCookie(event.cookies, config.origin, opened.token, opened.session.expiresAt);
+	return opened;
 }
 
 const codeStep = (redirectTo: string | null | undefined) =>
@@ -95,25 +102,21 @@ const codeStep = (redirectTo: string | null | undefined) =>
  */
 export async function enterAccount(
 	event: EnterEvent,
-	user: auth.SessionUser,
+	proof: auth.SignInProof,
 	{ redirectTo, deviceToken }: { redirectTo?: string | null; deviceToken?: string } = {}
 ): Promise<never> {
-	if (await auth.hasSecondFactor(user.id)) {
-		setPendingSignIn(event.cookies, await auth.beginSecondFactor(user.id));
-		redirect(303, codeStep(redirectTo));
-	}
-	await openSessionCookie(event, user.id);
+	if ((await open(event, proof)).next === 'code') redirect(303, codeStep(redirectTo));
 	if (deviceToken) setDeviceCookie(event.cookies, deviceToken);
-	redirect(303, auth.afterSignIn(user, redirectTo));
+	redirect(303, auth.afterSignIn(proof.user, redirectTo));
 }
 
-/** The code step's way in: only a code verified by `auth.completeSignIn` opens the session it was asked for. */
+/** The code step's way in: only the proof of a code verified by `auth.completeSignIn` opens the session. */
 export async function enterAfterSecondFactor(
 	event: EnterEvent,
 	signedIn: Awaited<ReturnType<typeof auth.completeSignIn>>
 ): Promise<void> {
 	clearPendingSignIn(event.cookies);
-	await openSessionCookie(event, signedIn.user.id);
+	await open(event, signedIn.proof);
 	setDeviceCookie(event.cookies, signedIn.deviceToken);
 }
 

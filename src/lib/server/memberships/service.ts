@@ -13,8 +13,9 @@ import { inBackground } from '../lifecycle';
 import { log } from '../log';
 import { accountDeleted, memberWelcome, securityNotices, sendWith, type MailDeps } from '../mail';
 import { describePaymentError, type Payments } from '../payments';
-import { assertDeletable } from '../auth/administration';
-import * as accounts from '../auth/service';
+import { accountById, assertDeletable } from '../auth/administration';
+import { deleteUser, verifyOwnPassword } from '../auth/profile';
+import { findOrCreateMember, issuePasswordLink } from '../auth/recovery';
 import type { SessionUser } from '../auth/session';
 import { recordAudit, type Actor } from '../audit/service';
 import * as candidatures from '../candidatures/service';
@@ -151,7 +152,7 @@ async function enrolPayer(
 	if (session.mode !== 'subscription' || !subscriptionId) return { outcome: 'ignored' };
 	const c = await ourCandidature(tx, session.client_reference_id ?? session.metadata?.candidatureId);
 	if (!c || c.status === 'enrolled') return { outcome: 'ignored' };
-	const { user } = await accounts.findOrCreateMember(tx, c.email, `${c.firstName} ${c.lastName}`);
+	const { user } = await findOrCreateMember(tx, c.email, `${c.firstName} ${c.lastName}`);
 	const existing = await queries.membershipBySubscription(tx, subscriptionId);
 	const customerId = idOf(session.customer);
 	if (!existing) {
@@ -174,7 +175,7 @@ async function enrolPayer(
 		});
 	}
 	await candidatures.enrol(tx, c.id, user.id);
-	const link = await accounts.issuePasswordLink(tx, user.id, 'welcome', deps.origin);
+	const link = await issuePasswordLink(tx, user.id, 'welcome', deps.origin);
 	return {
 		outcome: 'applied',
 		after: () =>
@@ -247,7 +248,7 @@ export async function deleteAccount(
 	who: { userId: string; sessionId: string },
 	password: string
 ): Promise<void> {
-	await removeAccount(deps, await accounts.verifyOwnPassword(deps.db, who, password), null);
+	await removeAccount(deps, await verifyOwnPassword(deps.db, who, password), null);
 }
 
 /**
@@ -260,7 +261,7 @@ export async function deleteAccountAsAdmin(
 	admin: Actor
 ): Promise<void> {
 	await assertDeletable(deps.db, targetId, admin);
-	await removeAccount(deps, await accounts.accountById(deps.db, targetId), admin);
+	await removeAccount(deps, await accountById(deps.db, targetId), admin);
 }
 
 async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Actor | null): Promise<void> {
@@ -285,7 +286,7 @@ async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Act
 	}
 	await deps.db.transaction(async (tx) => {
 		await candidatures.anonymiseFor(tx, user);
-		await accounts.deleteUser(tx, user.id);
+		await deleteUser(tx, user.id);
 		if (admin)
 			await recordAudit(tx, admin, {
 				kind: 'user.deleted',

@@ -37,7 +37,7 @@ export const actions: Actions = {
 			return failure;
 		}
 		// The password was right: the session opens now, or after the code when the account has a second factor.
-		return enterAccount(event, signedIn.user, {
+		return enterAccount(event, signedIn.proof, {
 			redirectTo: event.url.searchParams.get('redirectTo'),
 			deviceToken: signedIn.deviceToken
 		});

@@ -16,13 +16,13 @@ export const actions: Actions = {
 	default: async (event) => {
 		const form = await superValidate(event.request, zod4(registerSchema));
 		if (!form.valid) return fail(400, { form });
-		let user;
+		let proof;
 		try {
-			user = await auth.register(form.data, event.getClientAddress());
+			proof = await auth.register(form.data, event.getClientAddress());
 		} catch (error) {
 			form.data.password = '';
 			return formFailure(event, form, error);
 		}
-		return enterAccount(event, user, { redirectTo: event.url.searchParams.get('redirectTo') });
+		return enterAccount(event, proof, { redirectTo: event.url.searchParams.get('redirectTo') });
 	}
 };

@@ -21,13 +21,13 @@ export const actions: Actions = {
 	default: async (event) => {
 		const form = await superValidate(event.request, zod4(setupAdminSchema));
 		if (!form.valid) return fail(400, { form });
-		let user;
+		let proof;
 		try {
-			user = await auth.setupFirstAdmin(form.data, event.getClientAddress());
+			proof = await auth.setupFirstAdmin(form.data, event.getClientAddress());
 		} catch (error) {
 			form.data.password = '';
 			return formFailure(event, form, error);
 		}
-		return enterAccount(event, user, { redirectTo: '/admin' });
+		return enterAccount(event, proof, { redirectTo: '/admin' });
 	}
 };

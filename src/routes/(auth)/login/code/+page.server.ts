@@ -69,6 +69,6 @@ export const actions: Actions = {
 		await enterAfterSecondFactor(event, signedIn);
 		if (signedIn.code.method === 'recovery')
 			setFlash(event.cookies, 'recovery-code-used', signedIn.code.recoveryCodesLeft);
-		redirect(303, auth.afterSignIn(signedIn.user, event.url.searchParams.get('redirectTo')));
+		redirect(303, auth.afterSignIn(signedIn.proof.user, event.url.searchParams.get('redirectTo')));
 	}
 };

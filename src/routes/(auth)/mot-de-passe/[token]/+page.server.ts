@@ -20,9 +20,9 @@ export const actions: Actions = {
 	default: async (event) => {
 		const form = await superValidate(event.request, zod4(setPasswordSchema));
 		if (!form.valid) return fail(400, { form });
-		let user;
+		let proof;
 		try {
-			user = await auth.setPasswordWithLink(event.params.token, form.data.password, {
+			proof = await auth.setPasswordWithLink(event.params.token, form.data.password, {
 				userAgent: event.request.headers.get('user-agent'),
 				address: event.getClientAddress()
 			});
@@ -32,6 +32,6 @@ export const actions: Actions = {
 		}
 		// Every earlier session, pending sign-in and known browser ended with the reset. The link proves the
 		// mailbox, not the second factor: an account with one enters its code before any session opens.
-		return enterAccount(event, user);
+		return enterAccount(event, proof);
 	}
 };

@@ -1,4 +1,5 @@
-// Bundles the server entry and the commands (migrations, admin recovery, backup, restore) next to adapter-node's output (build/).
+// Bundles the server entry and the operators' commands (src/server/commands/: migrations, admin recovery, backup,
+// restore) next to adapter-node's output (build/).
 // Like adapter-node, it leaves out only package.json's `dependencies` (native code, WebAssembly, undici's optional
 // node:sqlite): everything else is bundled, so the production install holds those few packages and nothing else.
 import { build } from 'esbuild';
@@ -14,10 +15,9 @@ await build({
 	outfile: path.join(out, 'server.js'),
 	external: [...common.external, './handler.js']
 });
-await build({ ...common, entryPoints: ['src/server/migrate.ts'], outfile: path.join(out, 'migrate.js') });
-for (const command of ['admin', 'backup', 'restore'])
+for (const command of ['migrate', 'admin', 'backup', 'restore'])
 	await build({
 		...common,
-		entryPoints: [`src/server/${command}.ts`],
+		entryPoints: [`src/server/commands/${command}.ts`],
 		outfile: path.join(out, `${command}.js`)
 	});

@@ -18,14 +18,14 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 
-export const FORMAT = 'atelier-backup';
-export const FORMAT_VERSION = 1;
+const FORMAT = 'atelier-backup';
+const FORMAT_VERSION = 1;
 
 export const HEADER_ENTRY = 'atelier-backup.json';
-export const SECRET_ENTRY = 'secret';
-export const MANIFEST_ENTRY = 'manifest.json';
-export const TABLE_PREFIX = 'tables/';
-export const OBJECT_PREFIX = 'objects/';
+const SECRET_ENTRY = 'secret';
+const MANIFEST_ENTRY = 'manifest.json';
+const TABLE_PREFIX = 'tables/';
+const OBJECT_PREFIX = 'objects/';
 
 /**
  * Where the object's metadata rides in the tar entry's PAX headers: as extended attributes (`user.atelier.*`), the
@@ -85,16 +85,26 @@ export class ArchiveWriter {
 		this.done.catch(() => {});
 	}
 
-	async addBuffer(name: string, body: Buffer, pax?: Record<string, string>): Promise<void> {
+	private async addBuffer(name: string, body: Buffer, pax?: Record<string, string>): Promise<void> {
 		await this.add(name, body.length, pax, async (entry) => {
 			entry.end(body);
 		});
 		this.record(name, body.length, createHash('sha256').update(body).digest('hex'));
 	}
 
-	/** A file whose size is known (a spooled table): streamed, never held whole. */
-	async addFile(name: string, file: string, size: number): Promise<void> {
-		await this.addStream(name, createReadStream(file), size);
+	/** What made the archive: written first, so that a restore refuses what it cannot read before anything else. */
+	addHeader(fields: Omit<BackupHeader, 'format' | 'formatVersion'>): Promise<void> {
+		const header: BackupHeader = { format: FORMAT, formatVersion: FORMAT_VERSION, ...fields };
+		return this.addBuffer(HEADER_ENTRY, Buffer.from(JSON.stringify(header, null, '\t')));
+	}
+
+	addSecret(signingSecret: string): Promise<void> {
+		return this.addBuffer(SECRET_ENTRY, Buffer.from(signingSecret));
+	}
+
+	/** A table's rows, spooled to a file of known size: streamed, never held whole. */
+	addTable(table: string, file: string, size: number): Promise<void> {
+		return this.addStream(`${TABLE_PREFIX}${table}.ndjson`, createReadStream(file), size);
 	}
 
 	/** An object of the bucket, streamed from the storage as it is read (one of 250 MB never sits in memory). */
@@ -244,4 +254,50 @@ export async function readSmall(body: Readable, limit = 64 * 1024 * 1024): Promi
 		chunks.push(chunk as Buffer);
 	}
 	return Buffer.concat(chunks);
+}
+
+/** What an entry's name says it is: the one place names are decoded (restore and verification read through it). */
+export type EntryKind =
+	| { kind: 'header' }
+	| { kind: 'secret' }
+	| { kind: 'manifest' }
+	| { kind: 'table'; table: string }
+	| { kind: 'object'; path: string }
+	| { kind: 'unknown' };
+
+export function entryKind(name: string): EntryKind {
+	if (name === HEADER_ENTRY) return { kind: 'header' };
+	if (name === SECRET_ENTRY) return { kind: 'secret' };
+	if (name === MANIFEST_ENTRY) return { kind: 'manifest' };
+	if (name.startsWith(TABLE_PREFIX) && name.endsWith('.ndjson'))
+		return { kind: 'table', table: name.slice(TABLE_PREFIX.length, -'.ndjson'.length) };
+	if (name.startsWith(OBJECT_PREFIX)) return { kind: 'object', path: name.slice(OBJECT_PREFIX.length) };
+	return { kind: 'unknown' };
+}
+
+/** The header entry, refused when it is not ours or a newer format than this version reads. */
+export function parseHeader(body: Buffer): BackupHeader {
+	let header: BackupHeader;
+	try {
+		header = JSON.parse(body.toString('utf8')) as BackupHeader;
+	} catch {
+		throw new InvalidArchiveError(`${HEADER_ENTRY} is not JSON`);
+	}
+	if (header?.format !== FORMAT) throw new InvalidArchiveError('not an Atelier backup');
+	if (!Number.isInteger(header.formatVersion) || header.formatVersion > FORMAT_VERSION)
+		throw new InvalidArchiveError(
+			`this backup was written by a newer Atelier (${header.appVersion}, format ${header.formatVersion}): ` +
+				'restore it with that version or a later one'
+		);
+	return header;
+}
+
+export function parseManifest(body: Buffer): Manifest {
+	try {
+		const manifest = JSON.parse(body.toString('utf8')) as Manifest;
+		if (Array.isArray(manifest.entries) && manifest.tables && manifest.objects) return manifest;
+	} catch {
+		// reported below
+	}
+	throw new InvalidArchiveError(`${MANIFEST_ENTRY} is not a manifest`);
 }

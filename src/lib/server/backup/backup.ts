@@ -7,16 +7,7 @@ import type { Database } from '../db';
 import { appliedMigrations, shippedMigrations } from '../db/migrate';
 import type { Storage } from '../storage';
 import { appRelease } from '../version';
-import {
-	ArchiveWriter,
-	FORMAT,
-	FORMAT_VERSION,
-	HEADER_ENTRY,
-	MAX_ENTRY_BYTES,
-	SECRET_ENTRY,
-	TABLE_PREFIX,
-	type BackupHeader
-} from './archive';
+import { ArchiveWriter, MAX_ENTRY_BYTES } from './archive';
 import { snapshotTables } from './tables';
 
 export interface BackupSource {
@@ -51,9 +42,8 @@ export async function writeBackup(
 	try {
 		const applied = await appliedMigrations(database.db);
 		const last = applied.at(-1);
-		const header: BackupHeader = {
-			format: FORMAT,
-			formatVersion: FORMAT_VERSION,
+		const tables = await snapshotTables(database.db, spool);
+		await archive.addHeader({
 			appVersion: appRelease().version,
 			appCommit: appRelease().commit,
 			createdAt: new Date().toISOString(),
@@ -63,12 +53,9 @@ export async function writeBackup(
 				tag: shippedMigrations().find((m) => m.folderMillis === last?.when)?.tag ?? null,
 				when: last?.when ?? null
 			}
-		};
-		const tables = await snapshotTables(database.db, spool);
-		await archive.addBuffer(HEADER_ENTRY, Buffer.from(JSON.stringify(header, null, '\t')));
-		await archive.addBuffer(SECRET_ENTRY, Buffer.from(signingSecret));
-		for (const { table, file } of tables)
-			await archive.addFile(`${TABLE_PREFIX}${table}.ndjson`, file, (await stat(file)).size);
+		});
+		await archive.addSecret(signingSecret);
+		for (const { table, file } of tables) await archive.addTable(table, file, (await stat(file)).size);
 
 		const objects = { count: 0, bytes: 0 };
 		let vanished = 0;

@@ -1,7 +1,7 @@
 /**
  * Backups for the running server (admin page « Sauvegarde »): on the embedded database the server holds DATA_DIR,
  * so the archive `npm run backup` would write comes from here. `npm run backup` and `npm run restore` call the
- * modules beside directly (src/server/backup.ts, restore.ts).
+ * modules beside directly (src/server/commands/backup.ts, restore.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

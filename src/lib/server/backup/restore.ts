@@ -14,17 +14,14 @@ import { applyMigrationsWithin, holdMigrationLockWithin, shippedMigrations } fro
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { isValidObjectPath, type Storage } from '../storage';
 import {
-	FORMAT,
-	FORMAT_VERSION,
+	entryKind,
 	HEADER_ENTRY,
 	InvalidArchiveError,
-	TargetError,
-	MANIFEST_ENTRY,
-	OBJECT_PREFIX,
+	parseHeader,
+	parseManifest,
 	readArchive,
 	readSmall,
-	SECRET_ENTRY,
-	TABLE_PREFIX,
+	TargetError,
 	type BackupHeader,
 	type Manifest
 } from './archive';
@@ -53,23 +50,24 @@ export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup>
 	let position = 0;
 	let migrationCount = 0;
 	const seen = await readArchive(await open(), async (entry) => {
-		if (position++ === 0 && entry.name !== HEADER_ENTRY)
+		const what = entryKind(entry.name);
+		if (position++ === 0 && what.kind !== 'header')
 			throw new InvalidArchiveError(`not an Atelier backup: it does not start with ${HEADER_ENTRY}`);
 		if (manifest) throw new InvalidArchiveError(`entry ${entry.name} after the manifest`);
-		if (entry.name === HEADER_ENTRY) {
+		if (what.kind === 'header') {
 			// Refused at once, before the rest is read, when a newer version wrote it.
 			header = parseHeader(await readSmall(entry.body, 64 * 1024));
 			migrationCount = migrationCountOf(header);
-		} else if (entry.name === SECRET_ENTRY) secret = (await readSmall(entry.body, 4096)).toString('utf8');
-		else if (entry.name === MANIFEST_ENTRY) manifest = parseManifest(await readSmall(entry.body));
-		else if (entry.name.startsWith(TABLE_PREFIX)) {
+		} else if (what.kind === 'secret') secret = (await readSmall(entry.body, 4096)).toString('utf8');
+		else if (what.kind === 'manifest') manifest = parseManifest(await readSmall(entry.body));
+		else if (what.kind === 'table') {
 			let count = 0;
 			for await (const chunk of entry.body)
 				for (let at = (chunk as Buffer).indexOf(10); at !== -1; at = (chunk as Buffer).indexOf(10, at + 1))
 					count++;
-			lines.set(tableOf(entry.name), count);
-		} else if (entry.name.startsWith(OBJECT_PREFIX)) {
-			if (!isValidObjectPath(entry.name.slice(OBJECT_PREFIX.length)) || !entry.meta)
+			lines.set(what.table, count);
+		} else if (what.kind === 'object') {
+			if (!isValidObjectPath(what.path) || !entry.meta)
 				throw new InvalidArchiveError(`entry ${entry.name} is not an object Atelier wrote`);
 		} else throw new InvalidArchiveError(`unexpected entry ${entry.name}`);
 	});
@@ -80,7 +78,7 @@ export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup>
 		);
 	const found: Manifest = manifest;
 	const listed = new Map(found.entries.map((e) => [e.name, e]));
-	const read = seen.filter((e) => e.name !== MANIFEST_ENTRY);
+	const read = seen.filter((e) => entryKind(e.name).kind !== 'manifest');
 	if (read.length !== listed.size)
 		throw new InvalidArchiveError('the archive and its manifest list other entries');
 	for (const entry of read) {
@@ -104,32 +102,6 @@ export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup>
 	return { header: verified, manifest: found, migrationCount, secret };
 }
 
-function parseHeader(body: Buffer): BackupHeader {
-	let header: BackupHeader;
-	try {
-		header = JSON.parse(body.toString('utf8')) as BackupHeader;
-	} catch {
-		throw new InvalidArchiveError(`${HEADER_ENTRY} is not JSON`);
-	}
-	if (header?.format !== FORMAT) throw new InvalidArchiveError('not an Atelier backup');
-	if (!Number.isInteger(header.formatVersion) || header.formatVersion > FORMAT_VERSION)
-		throw new InvalidArchiveError(
-			`this backup was written by a newer Atelier (${header.appVersion}, format ${header.formatVersion}): ` +
-				'restore it with that version or a later one'
-		);
-	return header;
-}
-
-function parseManifest(body: Buffer): Manifest {
-	try {
-		const manifest = JSON.parse(body.toString('utf8')) as Manifest;
-		if (Array.isArray(manifest.entries) && manifest.tables && manifest.objects) return manifest;
-	} catch {
-		// reported below
-	}
-	throw new InvalidArchiveError(`${MANIFEST_ENTRY} is not a manifest`);
-}
-
 /** Where the backup's schema sits among this version's migrations; refuses one made by a newer version. */
 function migrationCountOf(header: BackupHeader): number {
 	const shipped = shippedMigrations();
@@ -143,8 +115,6 @@ function migrationCountOf(header: BackupHeader): number {
 	return index + 1;
 }
 
-const tableOf = (name: string) => name.slice(TABLE_PREFIX.length).replace(/\.ndjson$/, '');
-
 export interface RestoreTarget {
 	database: Database;
 	storage: Storage;
@@ -156,6 +126,8 @@ export interface RestoreTarget {
 export interface TargetContents {
 	rows: Record<string, number>;
 	objects: number;
+	/** The bucket's objects, listed once: a forced restore removes those the backup does not hold. */
+	objectPaths: Set<string>;
 }
 
 export async function inspectTarget({ database, storage }: RestoreTarget): Promise<TargetContents> {
@@ -163,9 +135,9 @@ export async function inspectTarget({ database, storage }: RestoreTarget): Promi
 	const rows = Object.fromEntries(
 		[...counts].filter(([table, count]) => count > 0 && !OPERATIONAL_TABLES.has(table))
 	);
-	let objects = 0;
-	for await (const objectPath of storage.list()) if (objectPath) objects++;
-	return { rows, objects };
+	const objectPaths = new Set<string>();
+	for await (const objectPath of storage.list()) if (objectPath) objectPaths.add(objectPath);
+	return { rows, objects: objectPaths.size, objectPaths };
 }
 
 export const isEmpty = (contents: TargetContents) =>
@@ -196,20 +168,23 @@ export interface RestoreSummary {
 
 /**
  * Pass two. Refuses a target that holds data unless `force`. The archive must have been verified first (its
- * migration count comes from there); sizes and checksums are checked again as it is read.
+ * migration count comes from there); sizes and checksums are checked again as it is read. `inspected`: what the
+ * caller already found in the target (`inspectTarget`), so that the bucket is listed once.
  */
 export async function restoreBackup(
 	open: ArchiveSource,
 	verified: VerifiedBackup,
 	target: RestoreTarget,
-	{ force = false, migrate = true } = {}
+	{
+		force = false,
+		migrate = true,
+		inspected
+	}: { force?: boolean; migrate?: boolean; inspected?: TargetContents } = {}
 ): Promise<RestoreSummary> {
 	const { database, storage } = target;
-	const before = await inspectTarget(target);
+	const before = inspected ?? (await inspectTarget(target));
 	if (!force && !isEmpty(before)) throw new TargetNotEmptyError(before);
-
-	const existingObjects = new Set<string>();
-	for await (const objectPath of storage.list()) existingObjects.add(objectPath);
+	const existingObjects = before.objectPaths;
 	const added: string[] = [];
 	const restoredObjects = new Set<string>();
 	const tables: Record<string, number> = {};
@@ -222,8 +197,9 @@ export async function restoreBackup(
 			await dropTables(tx, ourTables());
 			await applyMigrationsWithin(tx, migrations.slice(0, verified.migrationCount));
 			const checked = await readArchive(await open(), async (entry) => {
-				if (entry.name.startsWith(TABLE_PREFIX)) {
-					const loader = new TableLoader(tx, tableOf(entry.name));
+				const what = entryKind(entry.name);
+				if (what.kind === 'table') {
+					const loader = new TableLoader(tx, what.table);
 					let rest = '';
 					for await (const chunk of entry.body) {
 						const text = rest + (chunk as Buffer).toString('utf8');
@@ -234,8 +210,8 @@ export async function restoreBackup(
 					await loader.add(rest);
 					await loader.flush();
 					tables[loader.table] = loader.rows;
-				} else if (entry.name.startsWith(OBJECT_PREFIX) && entry.meta) {
-					const objectPath = entry.name.slice(OBJECT_PREFIX.length);
+				} else if (what.kind === 'object' && entry.meta) {
+					const objectPath = what.path;
 					try {
 						await storage.putStream(objectPath, entry.body, entry.size, entry.meta);
 					} catch (error) {
@@ -247,7 +223,7 @@ export async function restoreBackup(
 			});
 			const expected = new Map(verified.manifest.entries.map((e) => [e.name, e.sha256]));
 			for (const entry of checked)
-				if (entry.name !== MANIFEST_ENTRY && expected.get(entry.name) !== entry.sha256)
+				if (entryKind(entry.name).kind !== 'manifest' && expected.get(entry.name) !== entry.sha256)
 					throw new InvalidArchiveError(`the archive changed since it was checked (${entry.name})`);
 			for (const [table, rows] of Object.entries(verified.manifest.tables))
 				if (tables[table] !== rows)

@@ -11,7 +11,7 @@ import {
 	installationKeyFile,
 	readIdentityFile,
 	type OpeningKeys
-} from '../lib/server/backup/encryption';
+} from '../../lib/server/backup/encryption';
 import { CommandError, operatorPath } from './command';
 
 export interface KeyArguments {

@@ -13,9 +13,9 @@
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
-import { commandActor, recordAudit } from '../lib/server/audit/service';
-import { InvalidArchiveError, TargetError } from '../lib/server/backup/archive';
-import { ArchiveKeyError, openArchive, type OpeningKeys } from '../lib/server/backup/encryption';
+import { commandActor, recordAudit } from '../../lib/server/audit/service';
+import { InvalidArchiveError, TargetError } from '../../lib/server/backup/archive';
+import { ArchiveKeyError, openArchive, type OpeningKeys } from '../../lib/server/backup/encryption';
 import {
 	describeContents,
 	inspectTarget,
@@ -23,12 +23,11 @@ import {
 	restoreBackup,
 	TargetNotEmptyError,
 	verifyBackup
-} from '../lib/server/backup/restore';
-import { configuredDataDir, loadConfig } from '../lib/server/config';
-import { restrictNewFiles } from '../lib/server/private-files';
-import { createStorage } from '../lib/server/storage';
+} from '../../lib/server/backup/restore';
+import { configuredDataDir, loadConfig } from '../../lib/server/config';
+import { createStorage } from '../../lib/server/storage';
 import { openingKeys, takeKeyArguments } from './archive-keys';
-import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
+import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from './command';
 
 const USAGE =
 	'usage: npm run restore -- <file.tar.gz.age> [--identity <key file>] [--force] [--as-archived]\n' +
@@ -41,11 +40,10 @@ async function main(argv: string[]): Promise<number> {
 	const files = keyArguments.rest.filter((a) => a !== '--force' && a !== '--as-archived');
 	if (files.length !== 1 || files[0]!.startsWith('-')) {
 		console.error(USAGE);
-		return 2;
+		return EXIT.usage;
 	}
 	const file = operatorPath(files[0]!);
 	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
-	restrictNewFiles();
 	// A refused restore leaves DATA_DIR as it was: one that did not exist is not left behind, secret and all.
 	const dataDir = configuredDataDir();
 	const dataDirExisted = existsSync(dataDir);
@@ -94,7 +92,11 @@ async function restore(
 			if (!force) throw new TargetNotEmptyError(before);
 			console.error(`--force: replacing what is there now (${describeContents(before, storage.bucket)}).`);
 		}
-		const summary = await restoreBackup(open, verified, target, { force, migrate: !asArchived });
+		const summary = await restoreBackup(open, verified, target, {
+			force,
+			migrate: !asArchived,
+			inspected: before
+		});
 		// After the archive's own trail is in place: the restore itself is its newest row. Not into a schema left
 		// as archived, whose trail may not have the columns this version writes: the older release starts on it.
 		if (!asArchived)
@@ -121,7 +123,7 @@ async function restore(
 					`${config.dataDir}/secret: remove SIGNING_SECRET to use it, or set SIGNING_SECRET to that file's content.`
 			);
 		console.error('Start the server: sign-in, images and payment links are as they were at the backup.');
-		return 0;
+		return EXIT.done;
 	} catch (error) {
 		if (error instanceof TargetNotEmptyError)
 			throw new CommandError(

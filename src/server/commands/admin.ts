@@ -8,11 +8,11 @@
  * to run while a server holds DATA_DIR (the database belongs to one process), and says what to do instead.
  */
 import { z } from 'zod';
-import * as auth from '../lib/server/auth/recovery';
-import { removeSecondFactorByCli } from '../lib/server/auth/administration';
-import { loadConfig } from '../lib/server/config';
-import { AppError } from '../lib/server/errors';
-import { openCommandDatabase, runCommand } from './command';
+import * as auth from '../../lib/server/auth/recovery';
+import { removeSecondFactorByCli } from '../../lib/server/auth/administration';
+import { loadConfig } from '../../lib/server/config';
+import { AppError } from '../../lib/server/errors';
+import { openCommandDatabase, runCommand, EXIT } from './command';
 
 const USAGE = 'usage: npm run admin -- create <email> | reset-password <email> | remove-2fa <email> | list';
 const email = z.email();
@@ -21,11 +21,11 @@ async function main(argv: string[]): Promise<number> {
 	const [command, argument] = argv;
 	if (!command || !['create', 'reset-password', 'remove-2fa', 'list'].includes(command)) {
 		console.error(USAGE);
-		return 2;
+		return EXIT.usage;
 	}
 	if (command !== 'list' && !email.safeParse(argument ?? '').success) {
 		console.error(`${command} needs an e-mail address\n${USAGE}`);
-		return 2;
+		return EXIT.usage;
 	}
 	const config = loadConfig();
 	const database = openCommandDatabase(
@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
 					`${user.email}\t${user.name}\tcreated ${user.createdAt.toISOString().slice(0, 10)}\t` +
 						`last sign-in ${user.lastSignInAt?.toISOString().slice(0, 16).replace('T', ' ') ?? 'never'}`
 				);
-			return 0;
+			return EXIT.done;
 		}
 		if (command === 'create') {
 			const result = await auth.recoverAdmin(database.db, argument!, config.origin);
@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
 						: `${argument} was already an administrator. Open this link to set a new password (2 hours, once):`
 			);
 			console.log(result.link);
-			return 0;
+			return EXIT.done;
 		}
 		if (command === 'remove-2fa') {
 			const removed = await removeSecondFactorByCli(database.db, argument!);
@@ -64,16 +64,16 @@ async function main(argv: string[]): Promise<number> {
 					? `${argument} signs in with the password alone again; they can enrol a new phone from /profil/securite.`
 					: `${argument} had no second factor: nothing to remove.`
 			);
-			return 0;
+			return EXIT.done;
 		}
 		const link = await auth.passwordLinkFor(database.db, argument!, config.origin);
 		console.error(`Open this link to set a new password for ${argument} (2 hours, once):`);
 		console.log(link);
-		return 0;
+		return EXIT.done;
 	} catch (error) {
 		if (error instanceof AppError) {
 			console.error(error.message);
-			return 1;
+			return EXIT.failed;
 		}
 		throw error;
 	} finally {

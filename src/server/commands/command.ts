@@ -1,10 +1,16 @@
-/** What the operators' commands (`npm run admin`, `backup`, `restore`) share: opening the data, exiting, paths. */
+/**
+ * The one helper every operator command is built on (`npm run db:migrate`, `admin`, `backup`, `restore`; one file
+ * each in this folder, bundled beside the server by scripts/build-server.mjs): the process settings, the
+ * configuration's refusals, the data directory's lock, the database, the exit codes, the paths the operator typed.
+ * Messages are in English, as the server's log and the operations guide are; a refusal is one line, never a stack.
+ */
 import path from 'node:path';
 import v8 from 'node:v8';
-import { ConfigError, type Config } from '../lib/server/config';
-import { openDatabase, type Database } from '../lib/server/db';
-import { DataDirLockedError } from '../lib/server/db/data-dir-lock';
-import { startWithCommandSettings } from './heap';
+import { ConfigError, type Config } from '../../lib/server/config';
+import { openDatabase, type Database } from '../../lib/server/db';
+import { DataDirLockedError } from '../../lib/server/db/data-dir-lock';
+import { restrictNewFiles } from '../../lib/server/private-files';
+import { startWithCommandSettings } from '../heap';
 
 // As the server does (src/server/index.ts): a backup or restore of thousands of images should not hold hundreds
 // of megabytes of garbage that V8 would collect only once idle.
@@ -40,13 +46,20 @@ export function operatorPath(file: string): string {
 	return path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
 }
 
-/** Runs a command's main and exits with its code; expected refusals print one clear message. */
+/** How a command ends: 0 done, 1 refused or failed (the message says why), 2 not understood (the usage). */
+export const EXIT = { done: 0, failed: 1, usage: 2 } as const;
+
+/**
+ * Runs a command's main and exits with its code; expected refusals (configuration, CommandError) print one clear
+ * message. Every file a command makes (a backup, a restored DATA_DIR, the database) is readable by its owner only.
+ */
 export function runCommand(main: (argv: string[]) => Promise<number>): void {
+	restrictNewFiles();
 	main(process.argv.slice(2)).then(
 		(code) => process.exit(code),
 		(error) => {
 			console.error(error instanceof ConfigError || error instanceof CommandError ? error.message : error);
-			process.exit(1);
+			process.exit(EXIT.failed);
 		}
 	);
 }

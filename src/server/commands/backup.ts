@@ -16,24 +16,23 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { backupFileName, writeBackup } from '../lib/server/backup/backup';
-import { commandActor, recordAudit } from '../lib/server/audit/service';
-import { loadConfig } from '../lib/server/config';
-import { restrictNewFiles } from '../lib/server/private-files';
-import { createStorage } from '../lib/server/storage';
-import { InvalidArchiveError, TargetError } from '../lib/server/backup/archive';
+import { backupFileName, writeBackup } from '../../lib/server/backup/backup';
+import { commandActor, recordAudit } from '../../lib/server/audit/service';
+import { loadConfig } from '../../lib/server/config';
+import { createStorage } from '../../lib/server/storage';
+import { InvalidArchiveError, TargetError } from '../../lib/server/backup/archive';
 import {
 	ArchiveKeyError,
 	backupRecipients,
 	installationKey,
 	openArchive,
 	sealing
-} from '../lib/server/backup/encryption';
-import { writeBackupFile } from '../lib/server/backup/file';
-import { recordBackupRun } from '../lib/server/backup/queries';
-import { verifyByRestoring } from '../lib/server/backup/verify';
+} from '../../lib/server/backup/encryption';
+import { writeBackupFile } from '../../lib/server/backup/file';
+import { recordBackupRun } from '../../lib/server/backup/queries';
+import { verifyByRestoring } from '../../lib/server/backup/verify';
 import { openingKeys, takeKeyArguments, type KeyArguments } from './archive-keys';
-import { CommandError, openCommandDatabase, operatorPath, runCommand } from './command';
+import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from './command';
 
 const USAGE =
 	'usage: npm run backup -- [--plain] [--read-only] <file.tar.gz.age | folder | ->\n' +
@@ -44,15 +43,14 @@ async function main(argv: string[]): Promise<number> {
 	if (keyArguments.rest[0] === '--verify') return verify(keyArguments.rest.slice(1), keyArguments);
 	if (keyArguments.identityFiles.length) {
 		console.error(USAGE);
-		return 2;
+		return EXIT.usage;
 	}
 	const readOnly = keyArguments.rest.includes('--read-only');
 	const [target, ...rest] = keyArguments.rest.filter((arg) => arg !== '--read-only');
 	if (!target || rest.length || (readOnly && target === '-')) {
 		console.error(USAGE);
-		return 2;
+		return EXIT.usage;
 	}
-	restrictNewFiles();
 	const config = loadConfig();
 	const plain = keyArguments.plain;
 	let recipients: string[] | null = null;
@@ -119,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
 								'BACKUP_AGE_RECIPIENTS to a key that never is on it).'
 							: '.'))
 		);
-		return 0;
+		return EXIT.done;
 	} finally {
 		await database.close();
 	}
@@ -129,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
 async function verify(args: string[], keyArguments: KeyArguments): Promise<number> {
 	if (args.length !== 1 || args[0]!.startsWith('-')) {
 		console.error(USAGE);
-		return 2;
+		return EXIT.usage;
 	}
 	const file = operatorPath(args[0]!);
 	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
@@ -143,7 +141,7 @@ async function verify(args: string[], keyArguments: KeyArguments): Promise<numbe
 				`database: ${rows} rows in ${Object.keys(summary.tables).length} tables and ${summary.objects} objects, ` +
 				`every count and checksum as the manifest says (${((Date.now() - started) / 1000).toFixed(1)} s).`
 		);
-		return 0;
+		return EXIT.done;
 	} catch (error) {
 		if (error instanceof ArchiveKeyError) throw new CommandError(`${file}: ${error.message}.`);
 		if (error instanceof InvalidArchiveError || error instanceof TargetError)

@@ -19,18 +19,8 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
 export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 	const rows = await personalRowsOf(db, userId, now);
 	if (!rows) throw new NotFoundError('Compte introuvable.');
-	const {
-		account,
-		theirCandidatures,
-		theirMemberships,
-		progress,
-		mails,
-		theirSessions,
-		changes,
-		factor,
-		codes
-	} = rows;
-	const enabledAt = factor[0]?.confirmedAt ?? null;
+	const { account } = rows;
+	const enabledAt = rows.factor[0]?.confirmedAt ?? null;
 	return {
 		format: PERSONAL_DATA_FORMAT,
 		generatedAt: now.toISOString(),
@@ -46,14 +36,14 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 		twoFactor: {
 			enabled: enabledAt !== null,
 			enabledAt: iso(enabledAt),
-			recoveryCodesLeft: enabledAt ? codes.filter((c) => c.usedAt === null).length : 0
+			recoveryCodesLeft: enabledAt ? rows.codes.filter((c) => c.usedAt === null).length : 0
 		},
-		pendingEmailChanges: changes.map((c) => ({
+		pendingEmailChanges: rows.changes.map((c) => ({
 			newEmail: c.newEmail,
 			requestedAt: iso(c.createdAt),
 			expiresAt: iso(c.expiresAt)
 		})),
-		candidatures: theirCandidatures.map((c) => ({
+		candidatures: rows.theirCandidatures.map((c) => ({
 			id: c.id,
 			status: c.status,
 			submittedAt: iso(c.createdAt),
@@ -78,7 +68,7 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			decidedAt: iso(c.decidedAt),
 			rejectionReason: c.rejectionReason
 		})),
-		memberships: theirMemberships.map((m) => ({
+		memberships: rows.theirMemberships.map((m) => ({
 			status: m.status,
 			currentPeriodEnd: iso(m.currentPeriodEnd),
 			startedAt: iso(m.createdAt),
@@ -86,12 +76,12 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			stripeCustomerId: m.stripeCustomerId,
 			stripeSubscriptionId: m.stripeSubscriptionId
 		})),
-		courseProgress: progress.map((p) => ({
+		courseProgress: rows.progress.map((p) => ({
 			module: p.slug,
 			title: p.title,
 			completedAt: iso(p.completedAt)
 		})),
-		emails: mails.map((m) => ({
+		emails: rows.mails.map((m) => ({
 			to: m.to,
 			subject: m.subject,
 			kind: m.template,
@@ -99,7 +89,7 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			createdAt: iso(m.createdAt),
 			sentAt: iso(m.sentAt)
 		})),
-		sessions: theirSessions.map((s) => ({
+		sessions: rows.theirSessions.map((s) => ({
 			openedAt: iso(s.createdAt),
 			lastSeenAt: iso(s.lastSeenAt),
 			expiresAt: iso(s.expiresAt),

@@ -18,9 +18,10 @@ function sourceFiles(dir: string): string[] {
 
 /** What opens a session, and the one file allowed to call it. */
 const SESSION_OPENERS: [RegExp, string][] = [
-	[/\bcreateSession\(/, 'src/lib/server/auth/index.ts'],
+	[/\bcreateSession\(/, 'src/lib/server/auth/proof.ts'],
 	[/\bauth\.openSession\(/, 'src/lib/server/http/session-cookie.ts'],
 	[/\bproofOf\(/, 'src/lib/server/auth/index.ts'],
+	[/\bopenSessionFrom\(/, 'src/lib/server/auth/index.ts'],
 	[/\bsetSessionCookie\(/, 'src/lib/server/http/session-cookie.ts']
 ];
 const CODE_STEP = 'src/routes/(auth)/login/code/+page.server.ts';

@@ -14,7 +14,7 @@ import { afterSignIn as afterSignInAt } from './redirects';
 import * as administration from './administration';
 import * as passwordLinks from './password-links';
 import * as profile from './profile';
-import { assertProof, proofOf, type SignInProof } from './proof';
+import { openSessionFrom, proofOf, type SignInProof } from './proof';
 import * as registration from './registration';
 import * as reauthentication from './reauthentication';
 import * as session from './session';
@@ -23,12 +23,17 @@ import type { SessionUser, SignInOrigin } from './session';
 import * as twoFactor from './two-factor';
 import { securityNotices } from '../mail';
 import { circumstancesOf, notify, type ChangeOrigin } from './notices';
+import type { Circumstances } from '../mail';
 
 export type { ChangeOrigin };
 
-/** Tells the account's owner what changed, after the answer (notices.ts). */
-const tell = (to: { name: string; email: string }, template: string, letter: Parameters<typeof notify>[3]) =>
-	notify(appDeps().mail, to, template, letter);
+/** Tells the account's owner what changed, with when and from which device, after the answer (notices.ts). */
+const tell = (
+	to: { name: string; email: string },
+	template: string,
+	origin: SignInOrigin | null,
+	letter: (name: string, said: Circumstances) => Parameters<typeof notify>[3]
+) => notify(appDeps().mail, to, template, letter(to.name, circumstancesOf(origin)));
 
 /** A new account: the proof of its password (it has no second factor yet). */
 export const register = async (input: RegisterInput, address: string) =>
@@ -60,8 +65,7 @@ export async function completeSignIn(
 	const done = await signInRules.completeSignIn(db, config.signingSecret, pendingToken, code, deviceToken);
 	if (done.code.method === 'recovery') {
 		const left = done.code.recoveryCodesLeft;
-		const notice = securityNotices.recoveryCodeUsed(done.user.name, left, circumstancesOf(origin));
-		tell(done.user, 'recovery-code-used', notice);
+		tell(done.user, 'recovery-code-used', origin, (n, c) => securityNotices.recoveryCodeUsed(n, left, c));
 	}
 	return {
 		proof: proofOf(done.user, 'second-factor'),
@@ -77,8 +81,7 @@ export async function sendDeviceLink(email: string, address: string, origin: Sig
 	const { db, config } = appDeps();
 	const issued = await signInRules.issueDeviceLink(db, email, address, config.origin);
 	if (!issued) return;
-	const letter = securityNotices.deviceLink(issued.user.name, issued.link, circumstancesOf(origin));
-	tell(issued.user, 'device-link', letter);
+	tell(issued.user, 'device-link', origin, (n, c) => securityNotices.deviceLink(n, issued.link, c));
 }
 /** A device link followed: the account, and the device token that makes this browser a known one. */
 export async function useDeviceLink(token: string) {
@@ -100,18 +103,13 @@ export async function confirmTwoFactor(user: SessionUser, origin: ChangeOrigin, 
 	const { db, config } = appDeps();
 	const lane = twoFactor.codeLanes.session(origin.sessionId);
 	const codes = await twoFactor.confirmEnrolment(db, config.signingSecret, user.id, code, lane);
-	tell(
-		user,
-		'second-factor-enabled',
-		securityNotices.secondFactorEnabled(user.name, circumstancesOf(origin))
-	);
+	tell(user, 'second-factor-enabled', origin, (n, c) => securityNotices.secondFactorEnabled(n, c));
 	return codes;
 }
 export async function disableTwoFactor(user: SessionUser, origin: ChangeOrigin, code: string) {
 	const { db, config } = appDeps();
 	await twoFactor.disableOwn(db, config.signingSecret, user, origin.sessionId, code);
-	const notice = securityNotices.secondFactorDisabled(user.name, 'owner', circumstancesOf(origin));
-	tell(user, 'second-factor-disabled', notice);
+	tell(user, 'second-factor-disabled', origin, (n, c) => securityNotices.secondFactorDisabled(n, 'owner', c));
 }
 /** « Générer de nouveaux codes »: a code (or a recovery code) proves it is the owner; the old codes are void. */
 export async function regenerateRecoveryCodes(user: SessionUser, origin: ChangeOrigin, code: string) {
@@ -123,11 +121,7 @@ export async function regenerateRecoveryCodes(user: SessionUser, origin: ChangeO
 		twoFactor.codeLanes.session(origin.sessionId),
 		code
 	);
-	tell(
-		user,
-		'recovery-codes-renewed',
-		securityNotices.recoveryCodesRenewed(user.name, circumstancesOf(origin))
-	);
+	tell(user, 'recovery-codes-renewed', origin, (n, c) => securityNotices.recoveryCodesRenewed(n, c));
 	return codes;
 }
 /** Whether this admin must enrol before using the admin (ADMIN_2FA=required). */
@@ -143,13 +137,9 @@ export async function setAdminRole(targetId: string, isAdmin: boolean, admin: Ac
 	const changed = await administration.setAdminRole(db, targetId, isAdmin, admin);
 	if (changed) {
 		const target = await administration.accountById(db, targetId);
-		const notice = securityNotices.adminRightsChanged(
-			target.name,
-			isAdmin,
-			admin.email,
-			circumstancesOf(origin)
+		tell(target, isAdmin ? 'admin-granted' : 'admin-revoked', origin, (n, c) =>
+			securityNotices.adminRightsChanged(n, isAdmin, admin.email, c)
 		);
-		tell(target, isAdmin ? 'admin-granted' : 'admin-revoked', notice);
 	}
 	return changed;
 }
@@ -158,8 +148,9 @@ export async function removeSecondFactorOf(targetId: string, admin: Actor, origi
 	const removed = await administration.removeSecondFactorOf(db, targetId, admin);
 	if (removed) {
 		const target = await administration.accountById(db, targetId);
-		const notice = securityNotices.secondFactorDisabled(target.name, 'admin', circumstancesOf(origin));
-		tell(target, 'second-factor-removed', notice);
+		tell(target, 'second-factor-removed', origin, (n, c) =>
+			securityNotices.secondFactorDisabled(n, 'admin', c)
+		);
 	}
 	return removed;
 }
@@ -169,13 +160,8 @@ export const reauthenticationMethod = (userId: string) =>
 	reauthentication.reauthenticationMethod(appDeps().db, userId);
 export const reauthenticate = (sessionId: string, user: Actor & { id: string }, secret: string) => {
 	const { db, config } = appDeps();
-	return reauthentication.reauthenticate(
-		db,
-		config.signingSecret,
-		{ id: sessionId, userId: user.id },
-		user,
-		secret
-	);
+	const session = { id: sessionId, userId: user.id };
+	return reauthentication.reauthenticate(db, config.signingSecret, session, user, secret);
 };
 
 /** The first administrator, while none exists: the proof of its password. */
@@ -191,37 +177,14 @@ export async function changePassword(
 ) {
 	const { db } = appDeps();
 	const user = await profile.changePassword(db, { ...change, sessionId: origin.sessionId });
-	tell(
-		user,
-		'password-changed',
-		securityNotices.passwordChanged(user.name, 'profile', circumstancesOf(origin))
-	);
+	tell(user, 'password-changed', origin, (n, c) => securityNotices.passwordChanged(n, 'profile', c));
 }
 export const validateSession = (token: string) => session.validateSessionToken(appDeps().db, token);
 export const purgeExpiredSessions = () => session.purgeExpiredSessions(appDeps().db);
 
-/**
- * Where a proof leads: a new session (its token, for the cookie, never stored, and its row) — or, when the proof
- * is of a password or a link and the account has a second factor, the code step's pending sign-in, whatever proved
- * the password. The one way a session opens.
- */
-export async function openSession(
-	proof: SignInProof,
-	origin: session.SignInOrigin = {}
-): Promise<
-	{ next: 'session'; token: string; session: session.ActiveSession } | { next: 'code'; pendingToken: string }
-> {
-	assertProof(proof);
-	const { db } = appDeps();
-	if (proof.by !== 'second-factor' && (await twoFactor.hasSecondFactor(db, proof.user.id)))
-		return { next: 'code', pendingToken: await signInRules.beginSecondFactor(db, proof.user.id) };
-	const token = session.generateSessionToken();
-	return {
-		next: 'session',
-		token,
-		session: await session.createSession(db, token, proof.user.id, new Date(), origin)
-	};
-}
+/** Where a proof leads: a new session, or the code step for an account with a second factor (proof.ts). */
+export const openSession = (proof: SignInProof, origin: SignInOrigin = {}) =>
+	openSessionFrom(appDeps().db, proof, origin);
 /** The user's open sessions (device, network, last seen), for /profil. */
 export const sessionsOf = (userId: string, currentSessionId: string | null) =>
 	session.sessionsOf(appDeps().db, userId, currentSessionId);
@@ -237,11 +200,7 @@ export const passwordLinkState = (token: string) => passwordLinks.passwordLinkSt
 export async function setPasswordWithLink(token: string, password: string, origin: SignInOrigin) {
 	const { db } = appDeps();
 	const user = await passwordLinks.setPasswordWithLink(db, token, password);
-	tell(
-		user,
-		'password-reset-done',
-		securityNotices.passwordChanged(user.name, 'link', circumstancesOf(origin))
-	);
+	tell(user, 'password-reset-done', origin, (n, c) => securityNotices.passwordChanged(n, 'link', c));
 	return proofOf(user, 'link');
 }
 export const sendPasswordReset = (email: string, address: string) => {

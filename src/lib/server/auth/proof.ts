@@ -7,7 +7,16 @@
  * Unforgeable twice over: the type carries a brand no other module can name, and `openSession` accepts only an
  * object this module made (a private WeakSet), so a cast does not make one either.
  */
-import type { SessionUser } from './session';
+import type { Db } from '../db';
+import {
+	createSession,
+	generateSessionToken,
+	type ActiveSession,
+	type SessionUser,
+	type SignInOrigin
+} from './session';
+import { beginSecondFactor } from './sign-in';
+import { hasSecondFactor } from './two-factor';
 
 declare const madeHere: unique symbol;
 
@@ -29,4 +38,27 @@ export function proofOf(user: SessionUser, by: SignInProof['by']): SignInProof {
 /** Throws for anything this module did not make: a programming error, never a visitor's. */
 export function assertProof(proof: SignInProof): void {
 	if (!made.has(proof)) throw new Error('A session opens only from a proof made by the auth domain.');
+}
+
+/**
+ * Where a proof leads: a new session (its token, for the cookie, never stored, and its row) — or, when the proof is
+ * of a password or a link and the account has a second factor, the code step's pending sign-in, whatever proved
+ * the password. The one way a session opens.
+ */
+export async function openSessionFrom(
+	db: Db,
+	proof: SignInProof,
+	origin: SignInOrigin
+): Promise<
+	{ next: 'session'; token: string; session: ActiveSession } | { next: 'code'; pendingToken: string }
+> {
+	assertProof(proof);
+	if (proof.by !== 'second-factor' && (await hasSecondFactor(db, proof.user.id)))
+		return { next: 'code', pendingToken: await beginSecondFactor(db, proof.user.id) };
+	const token = generateSessionToken();
+	return {
+		next: 'session',
+		token,
+		session: await createSession(db, token, proof.user.id, new Date(), origin)
+	};
 }

@@ -127,6 +127,7 @@ export default ts.config(
 								'$lib/server/storage/*',
 								'$lib/server/config',
 								'$lib/server/app',
+								'$lib/server/*/queries',
 								'drizzle-orm',
 								'drizzle-orm/*'
 							],

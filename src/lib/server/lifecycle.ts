@@ -1,6 +1,6 @@
 /**
  * Shutdown hooks shared by the server entry (build/server.js) and the SvelteKit app. They are two separate
- * bundles in one process, so the registry is process-wide (process-wide.ts) rather than a module variable that
+ * bundles in one process, so the registry is process-wide (process-wide.js) rather than a module variable that
  * each bundle would hold its own copy of.
  */
 import { log } from './log';

@@ -4,7 +4,7 @@
  * goes back in `X-Request-Id` and on error pages, so that a visitor's "Référence" finds its line.
  *
  * The server entry sees every request and its end; only SvelteKit knows which route answered. They are two bundles
- * in one process (process-wide.ts), so the route is handed over through a process-wide registry, keyed by id.
+ * in one process (process-wide.js), so the route is handed over through a process-wide registry, keyed by id.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -12,7 +12,7 @@
  *
  * How state is shared: build/server.js is bundled by esbuild separately from SvelteKit's output, so this module
  * is loaded twice in one process and every module-level variable (`pageCache`, the purge notifier) exists twice.
- * The two copies share the PageCache instance only through a process-wide slot (process-wide.ts), which the
+ * The two copies share the PageCache instance only through a process-wide slot (process-wide.js), which the
  * app sets at start-up (`exposePageCache`); the fast path reads the cache from there and nothing else: it answers
  * only what the app's handle chose to store, so which pages are cached in which mode is decided in one place.
  * Anything else the fast path needs comes from dependency-free modules (the cookie name, the security headers)

@@ -35,6 +35,7 @@ import {
 import * as courses from '$lib/server/courses';
 import * as showcase from '$lib/server/showcase';
 import * as system from '$lib/server/system';
+import * as insights from '$lib/server/insights';
 
 export const init: ServerInit = async () => {
 	// Building and prerendering run this too: no migration, no LISTEN, no timers then.
@@ -60,6 +61,8 @@ export const init: ServerInit = async () => {
 	});
 	startMaintenance();
 	backup.startSchedule();
+	// The audience the server entry counts, written every few seconds (insights/audience.ts).
+	insights.startAudienceWriter();
 	await startPurgeListener(database.pg);
 	await courses.listenForChanges(database.pg);
 	exposePageCache();

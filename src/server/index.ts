@@ -16,6 +16,7 @@ import { appRelease } from '../lib/server/version';
 import { boundHeapGrowth, startWithAllocatorSettings } from './heap';
 import { admitBody } from './request-bodies';
 import { answerStripeWebhook } from './stripe-webhook';
+import { countEachAnswer } from './audience';
 import { STRIPE_WEBHOOK_PATH } from '../lib/server/http/stripe-webhook-bridge';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
@@ -56,8 +57,10 @@ async function main() {
 		(entry): entry is [string, string] => !!entry[1]
 	);
 	const answerFromCache = nodeFastPath(config);
+	const countAnswer = countEachAnswer(config);
 	const server = createServer((req, res) => {
 		const request = trackRequest(req, res);
+		countAnswer(req, res);
 		// A cached page (a bodiless GET or HEAD) is answered at once, its whole head written in one call.
 		if (answerFromCache(req, res, request.id)) return request.answeredBy('(page cache)');
 		res.setHeader(REQUEST_ID_HEADER, request.id);

@@ -36,7 +36,7 @@ describe('SQL where the rules say', () => {
 		expect(messages.some((m) => m.includes('not its queries.ts'))).toBe(true);
 	});
 
-	it('refuses globalThis outside process-wide.ts', async () => {
+	it('refuses globalThis outside process-wide.js', async () => {
 		const messages = await messagesFor('src/lib/server/log.ts', 'export const g = globalThis;\n');
 		expect(messages.some((m) => m.includes('processWide'))).toBe(true);
 	});

@@ -146,7 +146,11 @@ const envSchema = z.object({
 	BACKUP_S3_REGION: optional(z.string().regex(/^[a-z0-9-]+$/, 'must look like us-east-1')),
 	LOG_LEVEL: optional(
 		z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `"${l}"`).join(', ')}` })
-	)
+	),
+	ANALYTICS: optional(z.enum(['on', 'off'], { error: 'must be "on" or "off"' })),
+	// adapter-node reads these two itself; the server entry reads them here, to tell visitors apart as it does.
+	ADDRESS_HEADER: optional(z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name')),
+	XFF_DEPTH: optional(positiveInt(20))
 });
 
 export type StorageConfig =
@@ -207,6 +211,10 @@ export interface Config {
 	backup: BackupConfig;
 	/** What the log writes: debug adds the health checks' requests; warn and error leave out each request's line. */
 	logLevel: LogLevel;
+	/** Audience measurement inside the server, without cookies (insights/audience.ts); on unless ANALYTICS=off. */
+	analytics: boolean;
+	/** Behind a proxy: the header that carries the visitor's address, and how many proxies to count back. */
+	clientAddress: { header: string | null; xffDepth: number };
 }
 
 /** Large enough for a 20 MB upload plus its multipart envelope; every other route enforces a small limit itself. */
@@ -317,7 +325,9 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		admin2fa: e.ADMIN_2FA ?? 'optional',
 		backupBeforeMigrating: e.BACKUP_BEFORE_MIGRATING !== 'false',
 		backup,
-		logLevel: e.LOG_LEVEL ?? 'info'
+		logLevel: e.LOG_LEVEL ?? 'info',
+		analytics: e.ANALYTICS !== 'off',
+		clientAddress: { header: e.ADDRESS_HEADER?.toLowerCase() ?? null, xffDepth: e.XFF_DEPTH ?? 1 }
 	};
 }
 

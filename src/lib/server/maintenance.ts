@@ -5,6 +5,7 @@ import * as candidatures from './candidatures';
 import { config } from './config';
 import { db } from './db';
 import { purgeExpiredCounters } from './abuse/attempts';
+import * as insights from './insights';
 import * as leads from './leads';
 import { onShutdown } from './lifecycle';
 import { log } from './log';
@@ -13,14 +14,18 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
- * Leads past LEADS_RETENTION_DAYS are deleted (RGPD: kept no longer than needed), and the audit trail's rows past
- * three years (the only deletion its append-only trigger lets through).
+ * Leads past LEADS_RETENTION_DAYS are deleted (RGPD: kept no longer than needed), the audit trail's rows past
+ * three years (the only deletion its append-only trigger lets through), and the audience's counts past 25 months
+ * (CNIL's limit for audience measurement without consent).
  */
 export async function runRetention(): Promise<void> {
 	const deleted = await leads.purgeOld();
 	log.info('leads retention', { deleted, retentionDays: leads.retentionDays() });
 	const auditDeleted = await audit.purgeOld();
 	if (auditDeleted) log.info('audit retention', { deleted: auditDeleted, retentionYears: 3 });
+	const audienceDeleted = await insights.purgeOld();
+	if (audienceDeleted)
+		log.info('audience retention', { deleted: audienceDeleted, retentionMonths: insights.RETENTION_MONTHS });
 }
 
 export async function runMaintenance(): Promise<void> {

@@ -8,6 +8,7 @@ import { zod4, type ValidationAdapter } from 'sveltekit-superforms/adapters';
 import { LEAD_RECEIVED } from '$lib/messages';
 import { contactSchema, devisSchema, type ContactInput, type DevisInput } from '$lib/schemas/leads';
 import { formFailure } from '$lib/server/http/forms';
+import * as insights from '$lib/server/insights';
 import * as leads from '$lib/server/leads';
 
 /** One kind's load and action, typed by its own schema (each page gets its own form's type, with no cast). */
@@ -30,7 +31,8 @@ function leadForm<T extends ContactInput | DevisInput>(
 			const form = await superValidate(event.request, adapter);
 			if (!form.valid) return fail(400, { form });
 			try {
-				await leads.submit(kind, form.data, event.getClientAddress(), 'page');
+				const address = event.getClientAddress();
+				await leads.submit(kind, form.data, address, 'page', insights.originOf(event.request, address));
 			} catch (error) {
 				return formFailure(event, form, error);
 			}

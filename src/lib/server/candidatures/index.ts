@@ -7,6 +7,7 @@ import { appDeps } from '../app';
 import { issueFormToken } from '../abuse/form-token';
 import type { Actor, AdminActor } from '../audit/service';
 import { draftIdOf } from './drafts';
+import type { Origin } from '../insights/audience';
 import * as service from './service';
 import type { CandidatureDeps, CandidatureFilters } from './service';
 
@@ -22,8 +23,8 @@ function deps(): CandidatureDeps {
 	};
 }
 
-export const submit = (input: CandidatureInput, address: string, source: 'page' | 'api') =>
-	service.submitCandidature(deps(), input, address, source);
+export const submit = (input: CandidatureInput, address: string, source: 'page' | 'api', origin?: Origin) =>
+	service.submitCandidature(deps(), input, address, source, origin);
 export const list = (filters: CandidatureFilters, page: number) =>
 	service.listCandidatures(appDeps().db, filters, page);
 export const find = (id: string) => service.findCandidature(appDeps().db, id);

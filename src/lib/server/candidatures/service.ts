@@ -4,6 +4,7 @@
  * e-mail, each independent of the other) or reject. The payment link is stable: it makes a fresh session when
  * the last one expired.
  */
+import { originColumns, type Origin } from '../insights/audience';
 import { countRequest, type Limit } from '../abuse/attempts';
 import type Stripe from 'stripe';
 import {
@@ -84,6 +85,7 @@ export async function submitCandidature(
 	input: CandidatureInput,
 	address: string,
 	source: 'page' | 'api',
+	origin?: Origin,
 	now = new Date()
 ): Promise<{ id: string; status: 'pending'; spam: boolean; delivery: Promise<boolean> }> {
 	assertCanNotify(deps);
@@ -111,7 +113,8 @@ export async function submitCandidature(
 			motivation: input.motivation,
 			consentAt: now,
 			spam: reason !== null,
-			spamReason: reason
+			spamReason: reason,
+			...originColumns(origin)
 		});
 	} catch (error) {
 		if (isUniqueViolation(error)) throw new ConflictError(ALREADY_OPEN_MESSAGE);

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import {
 	bigint,
 	boolean,
+	date,
 	index,
 	integer,
 	jsonb,
@@ -18,6 +19,18 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * Where a lead or a candidature came from (issue "Insights", point 2): the page it was sent from, and — when the
+ * server saw the visitor land that day — the other site's host and the campaign (insights/audience.ts).
+ */
+const origin = () => ({
+	sourcePage: text('source_page'),
+	referrerHost: text('referrer_host'),
+	utmSource: text('utm_source'),
+	utmMedium: text('utm_medium'),
+	utmCampaign: text('utm_campaign')
+});
 
 export const users = pgTable(
 	'users',
@@ -104,7 +117,8 @@ export const leads = pgTable(
 		handled: boolean('handled').notNull().default(false),
 		createdAt: createdAt(),
 		notifiedAt: timestamp('notified_at', { withTimezone: true }),
-		notifyError: text('notify_error')
+		notifyError: text('notify_error'),
+		...origin()
 	},
 	(t) => [index('leads_created_at_idx').on(t.createdAt), index('leads_email_idx').on(t.email)]
 );
@@ -201,7 +215,8 @@ export const candidatures = pgTable(
 		checkoutAttempt: integer('checkout_attempt').notNull().default(0),
 		checkoutSessionId: text('checkout_session_id'),
 		checkoutUrl: text('checkout_url'),
-		userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' })
+		userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+		...origin()
 	},
 	(t) => [
 		index('candidatures_created_at_idx').on(t.createdAt),
@@ -439,4 +454,35 @@ export const appReleases = pgTable('app_releases', {
 	/** The newest migration applied by that release (its tag). */
 	migration: text('migration').notNull(),
 	at: timestamp('at', { withTimezone: true }).notNull().defaultNow()
+});
+
+/**
+ * Visits per day, page, source and device (insights/audience.ts): counts only, nothing that identifies a person.
+ * `visitors` counts the visitors of that row; a visitor of several pages is one in audience_visitors.
+ */
+export const audienceDaily = pgTable(
+	'audience_daily',
+	{
+		day: date('day', { mode: 'string' }).notNull(),
+		path: text('path').notNull(),
+		referrerHost: text('referrer_host').notNull().default(''),
+		utmSource: text('utm_source').notNull().default(''),
+		utmMedium: text('utm_medium').notNull().default(''),
+		utmCampaign: text('utm_campaign').notNull().default(''),
+		device: text('device', { enum: ['mobile', 'tablet', 'desktop'] }).notNull(),
+		views: integer('views').notNull(),
+		visitors: integer('visitors').notNull()
+	},
+	(t) => [
+		primaryKey({
+			name: 'audience_daily_pk',
+			columns: [t.day, t.path, t.referrerHost, t.utmSource, t.utmMedium, t.utmCampaign, t.device]
+		})
+	]
+);
+
+/** Distinct visitors of the whole site per day. */
+export const audienceVisitors = pgTable('audience_visitors', {
+	day: date('day', { mode: 'string' }).primaryKey(),
+	visitors: integer('visitors').notNull()
 });

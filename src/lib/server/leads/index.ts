@@ -7,6 +7,7 @@ import { appDeps } from '../app';
 import { agencySender, businessSender, maconDemoSender } from '../mail';
 import { issueFormToken } from '../abuse/form-token';
 import type { Actor } from '../audit/service';
+import type { Origin } from '../insights/audience';
 import * as service from './service';
 import type { InboxTab, LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
 
@@ -31,8 +32,9 @@ export const submit = (
 	kind: LeadKind,
 	input: ContactInput | QuoteInput,
 	address: string,
-	source: LeadSource
-) => service.submitLead(deps(), kind, input, address, source);
+	source: LeadSource,
+	origin?: Origin
+) => service.submitLead(deps(), kind, input, address, source, origin);
 export const list = (filters: LeadFilters) => service.listLeads(appDeps().db, filters);
 export const inbox = (tab: InboxTab, filters: LeadFilters, page: number) =>
 	service.inboxPage(appDeps().db, tab, filters, page);

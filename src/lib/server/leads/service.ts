@@ -2,6 +2,7 @@
  * Leads that are never lost (SEED.md parts 1, 4, 6): a request is stored first and notified second; spam is
  * stored too (flagged) but e-mails no one; a repeated submission returns the first id and sends nothing more.
  */
+import { originColumns, type Origin } from '../insights/audience';
 import { countRequest, type Limit } from '../abuse/attempts';
 import { countOf } from '$lib/format';
 import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
@@ -70,7 +71,8 @@ export async function submitLead(
 	kind: LeadKind,
 	input: ContactInput | QuoteInput,
 	address: string,
-	source: LeadSource = 'api'
+	source: LeadSource = 'api',
+	origin?: Origin
 ): Promise<SubmitResult> {
 	await countRequest(deps.db, submitLimit, address);
 	if (source === 'api' && !input.formToken) await countRequest(deps.db, untokenedLimit, address);
@@ -91,7 +93,8 @@ export async function submitLead(
 			projectType: devis?.projectType ?? null,
 			message: input.message,
 			spam: reason !== null,
-			spamReason: reason
+			spamReason: reason,
+			...originColumns(origin)
 		},
 		DUPLICATE_WINDOW
 	);

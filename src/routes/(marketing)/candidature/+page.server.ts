@@ -11,6 +11,7 @@ import { zod4 } from 'sveltekit-superforms/adapters';
 import { FIX_STEP } from '$lib/messages';
 import { WIZARD_STEPS } from '$lib/schemas/candidature';
 import * as candidatures from '$lib/server/candidatures';
+import * as insights from '$lib/server/insights';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -78,7 +79,9 @@ export const actions: Actions = {
 		const whole = wizard.completeCandidature(await readAnswers(token), form.data);
 		if ('unfinished' in whole) redirect(303, stepUrl(whole.unfinished));
 		try {
-			await candidatures.submit(whole.input, event.getClientAddress(), 'page');
+			const address = event.getClientAddress();
+			const origin = insights.originOf(event.request, address);
+			await candidatures.submit(whole.input, address, 'page', origin);
 		} catch (error) {
 			return formFailure(event, form, error);
 		}

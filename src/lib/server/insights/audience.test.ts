@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import {
+	AudienceTally,
+	campaignOf,
+	dayOf,
+	deviceOf,
+	isCountable,
+	referrerHostOf,
+	visitOfKey,
+	type CountableRequest
+} from './audience';
+
+const PHONE =
+	'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
+const DESKTOP =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+const page = (over: Partial<CountableRequest> & { headers?: CountableRequest['headers'] } = {}) => ({
+	method: 'GET',
+	url: '/macon',
+	status: 200,
+	contentType: 'text/html; charset=utf-8',
+	address: '203.0.113.7',
+	...over,
+	headers: { 'user-agent': PHONE, ...over.headers }
+});
+
+describe('what is counted', () => {
+	it('a person’s page answered 200 in HTML', () => {
+		expect(isCountable(page())).toBe(true);
+	});
+
+	it('never a bot, a prefetch, a HEAD, an error, an asset, the admin or the members’ area, nor Sec-GPC: 1', () => {
+		expect(
+			isCountable(page({ headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } }))
+		).toBe(false);
+		expect(isCountable(page({ headers: { 'user-agent': '' } }))).toBe(false);
+		expect(isCountable(page({ headers: { 'sec-purpose': 'prefetch;prerender' } }))).toBe(false);
+		expect(isCountable(page({ headers: { 'sec-gpc': '1' } }))).toBe(false);
+		expect(isCountable(page({ method: 'HEAD' }))).toBe(false);
+		expect(isCountable(page({ status: 404 }))).toBe(false);
+		expect(isCountable(page({ contentType: 'image/webp' }))).toBe(false);
+		for (const url of [
+			'/admin',
+			'/admin/demandes',
+			'/profil',
+			'/cours/un',
+			'/api/devis',
+			'/_app/x.js',
+			'/login'
+		])
+			expect(isCountable(page({ url }))).toBe(false);
+		expect(isCountable(page({ url: '/administratif' }))).toBe(true);
+	});
+});
+
+describe('what is kept of a visit', () => {
+	it('the other site’s host only, never ours, never the full referrer', () => {
+		expect(referrerHostOf('https://www.google.fr/search?q=macon+lyon', 'atelier.fr')).toBe('google.fr');
+		expect(referrerHostOf('https://atelier.fr/paysagiste', 'atelier.fr')).toBe('');
+		expect(referrerHostOf('https://www.atelier.fr/', 'atelier.fr')).toBe('');
+		expect(referrerHostOf('android-app://com.google', 'atelier.fr')).toBe('');
+		expect(referrerHostOf('pas une adresse', 'atelier.fr')).toBe('');
+	});
+
+	it('the campaign’s three utm fields, trimmed and bounded', () => {
+		expect(campaignOf('/macon?utm_source=Newsletter&utm_medium=email&utm_campaign=printemps&x=1')).toEqual({
+			utmSource: 'newsletter',
+			utmMedium: 'email',
+			utmCampaign: 'printemps'
+		});
+		expect(campaignOf('/macon').utmCampaign).toBe('');
+		expect(campaignOf(`/?utm_campaign=${'a'.repeat(500)}`).utmCampaign).toHaveLength(100);
+	});
+
+	it('a device class', () => {
+		expect(deviceOf(PHONE)).toBe('mobile');
+		expect(deviceOf(DESKTOP)).toBe('desktop');
+		expect(deviceOf('Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)')).toBe('tablet');
+	});
+
+	it('the day in France', () => {
+		expect(dayOf(new Date('2026-11-26T23:30:00Z'))).toBe('2026-11-27');
+		expect(dayOf(new Date('2026-07-01T21:59:00Z'))).toBe('2026-07-01');
+	});
+});
+
+describe('the tally', () => {
+	it('counts views and visitors per row, and each visitor once a day', () => {
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		const landing = page({
+			url: '/macon?utm_campaign=printemps',
+			headers: { referer: 'https://www.google.fr/' }
+		});
+		expect(tally.count(landing, 'atelier.fr')).toBe(true);
+		tally.count(landing, 'atelier.fr');
+		tally.count(page({ url: '/devis', headers: { referer: 'https://atelier.fr/macon' } }), 'atelier.fr');
+		tally.count(page({ address: '198.51.100.2', headers: { 'user-agent': DESKTOP } }), 'atelier.fr');
+		const { rows, days } = tally.drain();
+		expect(days.get('2026-11-26')).toBe(2);
+		const byPath = [...rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
+		expect(byPath).toContainEqual({
+			day: '2026-11-26',
+			path: '/macon',
+			referrerHost: 'google.fr',
+			utmSource: '',
+			utmMedium: '',
+			utmCampaign: 'printemps',
+			device: 'mobile',
+			views: 2,
+			visitors: 1
+		});
+		expect(byPath.find((r) => r.path === '/devis')).toMatchObject({
+			referrerHost: '',
+			views: 1,
+			visitors: 1
+		});
+		expect(tally.drain().rows.size).toBe(0);
+	});
+
+	it('remembers where a visitor landed, for the lead they send later; forgets everyone the next day', () => {
+		let now = new Date('2026-11-26T10:00:00Z');
+		const tally = new AudienceTally(() => now);
+		tally.count(
+			page({ url: '/macon?utm_campaign=printemps', headers: { referer: 'https://www.google.fr/' } }),
+			'atelier.fr'
+		);
+		tally.count(page({ url: '/devis', headers: { referer: 'https://atelier.fr/macon' } }), 'atelier.fr');
+		expect(tally.landingOf('203.0.113.7', PHONE)).toMatchObject({
+			path: '/macon',
+			referrerHost: 'google.fr',
+			utmCampaign: 'printemps'
+		});
+		expect(tally.landingOf('203.0.113.8', PHONE)).toBeNull();
+		const today = tally.visitorOf('203.0.113.7', PHONE);
+		now = new Date('2026-11-27T10:00:00Z');
+		expect(tally.visitorOf('203.0.113.7', PHONE)).not.toBe(today);
+		expect(tally.landingOf('203.0.113.7', PHONE)).toBeNull();
+	});
+
+	it('gives back the counts of a write that failed', () => {
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		tally.count(page(), 'atelier.fr');
+		const failed = tally.drain();
+		tally.count(page(), 'atelier.fr');
+		tally.restore(failed);
+		expect([...tally.drain().rows.values()]).toEqual([{ views: 2, visitors: 1 }]);
+	});
+});

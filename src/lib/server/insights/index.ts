@@ -1,0 +1,73 @@
+/**
+ * Insights (issue "Insights"): the audience counted inside the server without cookies (audience.ts), written to the
+ * database every few seconds, kept 25 months; and where a lead or a candidature came from. Bound to the
+ * application's services (app.ts); tests call audience.ts and queries.ts with their own database.
+ */
+import { appDeps } from '../app';
+import { onShutdown } from '../lifecycle';
+import { log } from '../log';
+import { audienceTally, dayOf, type Origin } from './audience';
+
+export type { Origin };
+import * as queries from './queries';
+
+/** How often each instance writes its counts: what a crash can lose at most. */
+export const WRITE_EVERY_MS = 5_000;
+/** CNIL's limit for consent-free audience measurement: 25 months, enforced by the retention job. */
+export const RETENTION_MONTHS = 25;
+
+/** Writes what was counted since the last write; a failed write gives its counts back for the next one. */
+export async function writeAudience(): Promise<void> {
+	const tally = audienceTally();
+	const counts = tally.drain();
+	try {
+		await queries.addCounts(appDeps().db, counts);
+	} catch (error) {
+		tally.restore(counts);
+		log.warn('audience counts not written; kept for the next try', { error });
+	}
+}
+
+let writer: NodeJS.Timeout | null = null;
+
+/** At start-up (init hook), when ANALYTICS is not off: the periodic write, and a last one at shutdown. */
+export function startAudienceWriter(): void {
+	if (writer || !appDeps().config.analytics) return;
+	writer = setInterval(() => void writeAudience(), WRITE_EVERY_MS);
+	writer.unref();
+	onShutdown(async () => {
+		if (writer) clearInterval(writer);
+		writer = null;
+		await writeAudience();
+	});
+}
+
+/** The retention job: counts older than 25 months go. */
+export function purgeOld(now = new Date()): Promise<number> {
+	const cutoff = new Date(now);
+	cutoff.setMonth(cutoff.getMonth() - RETENTION_MONTHS);
+	return queries.deleteCountsBefore(appDeps().db, dayOf(cutoff));
+}
+
+/**
+ * The origin of a form sent now: the page it was sent from (the Referer of the POST, on our own site: its path
+ * alone), and — when this process saw the visitor land today — the other site's host and the campaign. Nothing is
+ * read from or written to the browser: the landing is found by the same daily, salted, in-memory visitor hash the
+ * audience uses (audience.ts), and forgotten with it at the end of the day.
+ */
+export function originOf(request: Request, address: string): Origin {
+	const { config } = appDeps();
+	let sourcePage: string | null = null;
+	try {
+		const referer = new URL(request.headers.get('referer') ?? '');
+		if (referer.origin === config.origin.origin) sourcePage = referer.pathname.slice(0, 200);
+	} catch {
+		// No Referer (or not a URL): the page is unknown.
+	}
+	const landing = config.analytics
+		? audienceTally().landingOf(address, request.headers.get('user-agent') ?? '')
+		: null;
+	if (!landing) return { sourcePage };
+	const { referrerHost, utmSource, utmMedium, utmCampaign } = landing;
+	return { sourcePage, referrerHost, utmSource, utmMedium, utmCampaign };
+}

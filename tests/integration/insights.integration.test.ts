@@ -1,0 +1,125 @@
+/**
+ * The audience's counts in the database (issue "Insights", points 1 and 4): a batch is one statement whatever its
+ * size; instances add up, on PostgreSQL each through its own connections, written at the same moment; the retention
+ * keeps 25 months.
+ */
+import { asc, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { audienceDaily, audienceVisitors } from '../../src/lib/server/db/schema';
+import { AudienceTally, type CountableRequest } from '../../src/lib/server/insights/audience';
+import { addCounts, deleteCountsBefore } from '../../src/lib/server/insights/queries';
+import { createTestDatabase, driverName, serverUrl, type TestDatabase } from '../helpers/database';
+
+const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36';
+
+const visit = (address: string, url = '/macon', referer?: string): CountableRequest => ({
+	method: 'GET',
+	url,
+	status: 200,
+	contentType: 'text/html',
+	address,
+	headers: { 'user-agent': PHONE, ...(referer ? { referer } : {}) }
+});
+
+let database: TestDatabase;
+beforeAll(async () => {
+	database = await createTestDatabase();
+});
+afterAll(() => database.dispose());
+beforeEach(async () => {
+	await database.db.delete(audienceDaily);
+	await database.db.delete(audienceVisitors);
+});
+
+const today = () => new Date('2026-11-26T10:00:00Z');
+
+describe(`the audience's counts on ${driverName}`, () => {
+	it('writes a batch of thousands of rows in one statement, and adds the next batch to it', async () => {
+		const tally = new AudienceTally(today);
+		for (let i = 0; i < 3000; i++)
+			tally.count(visit(`10.1.${i >> 8}.${i & 255}`, `/page-${i}`), 'atelier.fr');
+		await addCounts(database.db, tally.drain());
+		for (let i = 0; i < 3000; i++)
+			tally.count(visit(`10.1.${i >> 8}.${i & 255}`, `/page-${i}`), 'atelier.fr');
+		await addCounts(database.db, tally.drain());
+		const [total] = await database.db
+			.select({ rows: sql<number>`count(*)::int`, views: sql<number>`sum(views)::int` })
+			.from(audienceDaily);
+		expect(total).toEqual({ rows: 3000, views: 6000 });
+		// The same visitors the second time: seen already today, not new ones.
+		expect(await database.db.select().from(audienceVisitors)).toEqual([
+			{ day: '2026-11-26', visitors: 3000 }
+		]);
+	});
+
+	it('keeps the source’s host and campaign, never the full referrer', async () => {
+		const tally = new AudienceTally(today);
+		tally.count(
+			visit('10.2.0.1', '/macon?utm_campaign=printemps', 'https://www.google.fr/search?q=macon'),
+			'atelier.fr'
+		);
+		await addCounts(database.db, tally.drain());
+		const rows = await database.db.select().from(audienceDaily);
+		expect(rows).toEqual([
+			{
+				day: '2026-11-26',
+				path: '/macon',
+				referrerHost: 'google.fr',
+				utmSource: '',
+				utmMedium: '',
+				utmCampaign: 'printemps',
+				device: 'mobile',
+				views: 1,
+				visitors: 1
+			}
+		]);
+	});
+
+	it('keeps 25 months: older days go, the rest stays', async () => {
+		for (const day of ['2024-09-30', '2024-10-01', '2026-11-26']) {
+			const tally = new AudienceTally(() => new Date(`${day}T10:00:00Z`));
+			tally.count(visit('10.3.0.1'), 'atelier.fr');
+			await addCounts(database.db, tally.drain());
+		}
+		expect(await deleteCountsBefore(database.db, '2024-10-01')).toBe(1);
+		const days = await database.db
+			.select({ day: audienceDaily.day })
+			.from(audienceDaily)
+			.orderBy(asc(audienceDaily.day));
+		expect(days.map((d) => d.day)).toEqual(['2024-10-01', '2026-11-26']);
+		expect((await database.db.select().from(audienceVisitors)).map((d) => d.day).sort()).toEqual([
+			'2024-10-01',
+			'2026-11-26'
+		]);
+	});
+
+	// Several instances share one database only on a server: PGlite belongs to one process.
+	it.runIf(serverUrl)(
+		'adds up what 4 instances count and write at the same moment, 20 times over',
+		async () => {
+			const { openDatabase } = await import('../../src/lib/server/db');
+			const instances = Array.from({ length: 4 }, () => ({
+				database: openDatabase({ url: database.url!, max: 2 }),
+				tally: new AudienceTally(today)
+			}));
+			try {
+				for (let round = 0; round < 20; round++) {
+					for (const [n, instance] of instances.entries())
+						for (let i = 0; i < 25; i++)
+							instance.tally.count(visit(`10.4.${n}.${i}`, i % 2 ? '/macon' : '/paysagiste'), 'atelier.fr');
+					await Promise.all(instances.map((i) => addCounts(i.database.db, i.tally.drain())));
+				}
+			} finally {
+				await Promise.all(instances.map((i) => i.database.close()));
+			}
+			const rows = await database.db.select().from(audienceDaily).orderBy(asc(audienceDaily.path));
+			expect(rows.map((r) => [r.path, r.views, r.visitors])).toEqual([
+				['/macon', 4 * 20 * 12, 4 * 12],
+				['/paysagiste', 4 * 20 * 13, 4 * 13]
+			]);
+			expect(await database.db.select().from(audienceVisitors)).toEqual([
+				{ day: '2026-11-26', visitors: 100 }
+			]);
+		}
+	);
+});

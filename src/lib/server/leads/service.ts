@@ -249,7 +249,12 @@ const CSV_HEADERS = [
 	'spam',
 	'traitée',
 	'notifiée le',
-	'erreur de notification'
+	'erreur de notification',
+	'envoyée depuis',
+	'site d’origine',
+	'utm_source',
+	'utm_medium',
+	'utm_campaign'
 ];
 
 /** The inbox as a spreadsheet: personal data leaving the site, so the trail records who took it and which part. */
@@ -281,7 +286,12 @@ export async function exportCsv(db: Db, filters: LeadFilters, admin: Actor): Pro
 			l.spam ? 'oui' : 'non',
 			l.handled ? 'oui' : 'non',
 			l.notifiedAt?.toISOString() ?? '',
-			l.notifyError
+			l.notifyError,
+			l.sourcePage,
+			l.referrerHost,
+			l.utmSource,
+			l.utmMedium,
+			l.utmCampaign
 		])
 	);
 }

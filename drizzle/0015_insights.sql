@@ -11,6 +11,13 @@ CREATE TABLE "audience_daily" (
 	CONSTRAINT "audience_daily_pk" PRIMARY KEY("day","path","referrer_host","utm_source","utm_medium","utm_campaign","device")
 );
 --> statement-breakpoint
+CREATE TABLE "audience_events" (
+	"day" date NOT NULL,
+	"kind" text NOT NULL,
+	"count" integer NOT NULL,
+	CONSTRAINT "audience_events_pk" PRIMARY KEY("day","kind")
+);
+--> statement-breakpoint
 CREATE TABLE "audience_visitors" (
 	"day" date PRIMARY KEY NOT NULL,
 	"visitors" integer NOT NULL

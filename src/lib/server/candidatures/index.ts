@@ -8,6 +8,7 @@ import { issueFormToken } from '../abuse/form-token';
 import type { Actor, AdminActor } from '../audit/service';
 import { draftIdOf } from './drafts';
 import type { Origin } from '../insights/audience';
+import { countEvent } from '../insights';
 import * as service from './service';
 import type { CandidatureDeps, CandidatureFilters } from './service';
 
@@ -47,7 +48,8 @@ export async function readDraft(cookieToken: string | undefined) {
 export async function saveDraft(cookieToken: string, answers: Record<string, unknown>) {
 	const id = draftIdOf(cookieToken);
 	if (!id) throw new Error('not a draft token');
-	await service.saveDraft(appDeps().db, id, answers);
+	// A draft started is the funnel's second step, and nothing else keeps it (drafts are deleted once sent).
+	if (await service.saveDraft(appDeps().db, id, answers)) countEvent('candidature-draft-started');
 }
 export async function deleteDraft(cookieToken: string | undefined) {
 	const id = draftIdOf(cookieToken);

@@ -136,12 +136,15 @@ export async function readDraft(db: DbOrTx, id: string, notBefore: Date) {
 	return row?.answers ?? null;
 }
 
-export async function writeDraft(db: DbOrTx, id: string, answers: Record<string, unknown>): Promise<void> {
+/** Writes the draft; true when it is a new one (PostgreSQL's `xmax` is 0 on a row the upsert inserted). */
+export async function writeDraft(db: DbOrTx, id: string, answers: Record<string, unknown>): Promise<boolean> {
 	const now = new Date();
-	await db
+	const [row] = await db
 		.insert(candidatureDrafts)
 		.values({ id, answers, updatedAt: now })
-		.onConflictDoUpdate({ target: candidatureDrafts.id, set: { answers, updatedAt: now } });
+		.onConflictDoUpdate({ target: candidatureDrafts.id, set: { answers, updatedAt: now } })
+		.returning({ inserted: sql<boolean>`(xmax = 0)` });
+	return row?.inserted === true;
 }
 
 export async function deleteDraft(db: DbOrTx, id: string): Promise<void> {

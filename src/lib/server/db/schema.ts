@@ -486,3 +486,17 @@ export const audienceVisitors = pgTable('audience_visitors', {
 	day: date('day', { mode: 'string' }).primaryKey(),
 	visitors: integer('visitors').notNull()
 });
+
+/**
+ * Steps counted per day that no other table keeps (insights/audience.ts): `candidature-draft-started` (a draft is
+ * deleted once sent or old, so the funnel could not count them afterwards).
+ */
+export const audienceEvents = pgTable(
+	'audience_events',
+	{
+		day: date('day', { mode: 'string' }).notNull(),
+		kind: text('kind').notNull(),
+		count: integer('count').notNull()
+	},
+	(t) => [primaryKey({ name: 'audience_events_pk', columns: [t.day, t.kind] })]
+);

@@ -144,11 +144,16 @@ export const visitOfKey = (key: string): Visit => {
 	};
 };
 
-/** Counts waiting to be written: views and new visitors per row, new visitors per day. */
+/** Counts waiting to be written: views and new visitors per row, new visitors per day, events per day. */
 export interface PendingCounts {
 	rows: Map<string, { views: number; visitors: number }>;
 	days: Map<string, number>;
+	/** `day\u0001kind` → how many. */
+	events: Map<string, number>;
 }
+
+/** Steps of a journey that no table keeps, counted per day. */
+export type AudienceEvent = 'candidature-draft-started';
 
 /** Past this many visitors in a day (per instance), new ones are counted as views only: memory stays bounded. */
 const MAX_VISITORS_A_DAY = 200_000;
@@ -167,7 +172,7 @@ export class AudienceTally {
 	private seen = new Map<string, Set<string>>();
 	/** Where each visitor of today first came from: what a lead or candidature sent later is attributed to. */
 	private landings = new Map<string, Source & { path: string }>();
-	private pending: PendingCounts = { rows: new Map(), days: new Map() };
+	private pending: PendingCounts = { rows: new Map(), days: new Map(), events: new Map() };
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -223,7 +228,7 @@ export class AudienceTally {
 	/** What was counted since the last drain; the tally starts the next batch empty. */
 	drain(): PendingCounts {
 		const drained = this.pending;
-		this.pending = { rows: new Map(), days: new Map() };
+		this.pending = { rows: new Map(), days: new Map(), events: new Map() };
 		return drained;
 	}
 
@@ -237,6 +242,14 @@ export class AudienceTally {
 			});
 		}
 		for (const [day, n] of counts.days) this.pending.days.set(day, (this.pending.days.get(day) ?? 0) + n);
+		for (const [key, n] of counts.events)
+			this.pending.events.set(key, (this.pending.events.get(key) ?? 0) + n);
+	}
+
+	/** One more of a step that no table keeps (a candidature draft started). */
+	countEvent(kind: AudienceEvent): void {
+		const key = `${dayOf(this.now())}\u0001${kind}`;
+		this.pending.events.set(key, (this.pending.events.get(key) ?? 0) + 1);
 	}
 
 	private rollDay() {

@@ -6,7 +6,7 @@
 import { appDeps } from '../app';
 import { onShutdown } from '../lifecycle';
 import { log } from '../log';
-import { audienceTally, dayOf, type Origin } from './audience';
+import { audienceTally, dayOf, type AudienceEvent, type Origin } from './audience';
 
 export type { Origin };
 import * as queries from './queries';
@@ -40,6 +40,11 @@ export function startAudienceWriter(): void {
 		writer = null;
 		await writeAudience();
 	});
+}
+
+/** One more of a journey's step that no table keeps (counted with the audience; nothing when it is off). */
+export function countEvent(kind: AudienceEvent): void {
+	if (appDeps().config.analytics) audienceTally().countEvent(kind);
 }
 
 /** The retention job: counts older than 25 months go. */

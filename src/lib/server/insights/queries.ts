@@ -1,7 +1,7 @@
 /** The insights domain's SQL: the audience's daily counts, written in one statement, read for the dashboard. */
 import { lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { audienceDaily, audienceVisitors } from '../db/schema';
+import { audienceDaily, audienceEvents, audienceVisitors } from '../db/schema';
 import { visitOfKey, type PendingCounts } from './audience';
 
 /**
@@ -24,7 +24,11 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		};
 	});
 	const days = [...counts.days].map(([day, visitors]) => ({ day, visitors }));
-	if (!rows.length && !days.length) return;
+	const events = [...counts.events].map(([key, count]) => {
+		const [day, kind] = key.split('\u0001');
+		return { day, kind, count };
+	});
+	if (!rows.length && !days.length && !events.length) return;
 	await db.execute(sql`
 		with added_rows as (
 			insert into ${audienceDaily}
@@ -41,8 +45,14 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 			select * from json_to_recordset(${JSON.stringify(days)}::json) as d(day date, visitors integer)
 			on conflict (day) do update set visitors = ${audienceVisitors}.visitors + excluded.visitors
 			returning 1
+		), added_events as (
+			insert into ${audienceEvents} (day, kind, count)
+			select * from json_to_recordset(${JSON.stringify(events)}::json) as e(day date, kind text, count integer)
+			on conflict on constraint audience_events_pk do update set count = ${audienceEvents}.count + excluded.count
+			returning 1
 		)
-		select (select count(*) from added_rows) as rows, (select count(*) from added_days) as days`);
+		select (select count(*) from added_rows) as rows, (select count(*) from added_days) as days,
+			(select count(*) from added_events) as events`);
 }
 
 /** Counts older than `day` (YYYY-MM-DD) are deleted: the retention of 25 months. */
@@ -52,5 +62,6 @@ export async function deleteCountsBefore(db: DbOrTx, day: string): Promise<numbe
 		.where(lt(audienceDaily.day, day))
 		.returning({ day: audienceDaily.day });
 	await db.delete(audienceVisitors).where(lt(audienceVisitors.day, day));
+	await db.delete(audienceEvents).where(lt(audienceEvents.day, day));
 	return rows.length;
 }

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { audienceDaily, audienceVisitors } from '../../src/lib/server/db/schema';
 import { AudienceTally, type CountableRequest } from '../../src/lib/server/insights/audience';
 import { addCounts, deleteCountsBefore } from '../../src/lib/server/insights/queries';
+import { dashboardFigures } from '../../src/lib/server/insights/dashboard';
+import { leads } from '../../src/lib/server/db/schema';
 import { createTestDatabase, driverName, serverUrl, type TestDatabase } from '../helpers/database';
 
 const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36';
@@ -91,6 +93,42 @@ describe(`the audience's counts on ${driverName}`, () => {
 			'2024-10-01',
 			'2026-11-26'
 		]);
+	});
+
+	it('gives the dashboard its figures: days filled, top pages and sources, leads per week by source, the funnel', async () => {
+		const tally = new AudienceTally(today);
+		tally.count(visit('10.5.0.1', '/macon?utm_campaign=printemps', 'https://www.google.fr/'), 'atelier.fr');
+		tally.count(visit('10.5.0.1', '/candidature'), 'atelier.fr');
+		tally.count(visit('10.5.0.2', '/candidature'), 'atelier.fr');
+		tally.count(visit('10.5.0.3', '/'), 'atelier.fr');
+		tally.countEvent('candidature-draft-started');
+		await addCounts(database.db, tally.drain());
+		await database.db.delete(leads);
+		await database.db.insert(leads).values([
+			{
+				kind: 'devis',
+				name: 'A',
+				email: 'a@exemple.fr',
+				message: 'm',
+				referrerHost: 'google.fr',
+				createdAt: today()
+			},
+			{ kind: 'devis', name: 'B', email: 'b@exemple.fr', message: 'm', createdAt: today() },
+			{ kind: 'devis', name: 'C', email: 'c@exemple.fr', message: 'm', spam: true, createdAt: today() }
+		]);
+		const figures = await dashboardFigures(database.db, '30j', today());
+		expect(figures.daily).toHaveLength(30);
+		expect(figures.daily.at(-1)).toEqual({ day: '2026-11-26', views: 4, visitors: 3 });
+		expect(figures.daily[0]).toEqual({ day: '2026-10-28', views: 0, visitors: 0 });
+		expect(figures.pages[0]).toEqual({ path: '/candidature', views: 2, visitors: 2 });
+		expect(figures.sources).toEqual([
+			{ source: '', views: 3, visitors: 3 },
+			{ source: 'google.fr', views: 1, visitors: 1 }
+		]);
+		const week = figures.leads.weeks.find((w) => w.week === '2026-11-23');
+		expect(week).toEqual({ week: '2026-11-23', bySource: { '': 1, 'google.fr': 1 }, total: 2 });
+		expect(figures.funnel.map((s) => s.count)).toEqual([2, 1, 0, 0, 0]);
+		expect(figures.members).toMatchObject({ active: 0, started: 0, ended: 0 });
 	});
 
 	// Several instances share one database only on a server: PGlite belongs to one process.

@@ -9,7 +9,9 @@ import { log } from '../log';
 import { audienceTally, dayOf, type AudienceEvent, type Origin } from './audience';
 
 export type { Origin };
+import * as dashboard from './dashboard';
 import * as queries from './queries';
+import { toCsv } from '../leads/csv';
 
 /** How often each instance writes its counts: what a crash can lose at most. */
 export const WRITE_EVERY_MS = 5_000;
@@ -76,3 +78,17 @@ export function originOf(request: Request, address: string): Origin {
 	const { referrerHost, utmSource, utmMedium, utmCampaign } = landing;
 	return { sourcePage, referrerHost, utmSource, utmMedium, utmCampaign };
 }
+
+/** The dashboard's figures over 30 days, 90 days or 12 months. */
+export const figures = (period: dashboard.Period) => dashboard.dashboardFigures(appDeps().db, period);
+
+/** The daily figures as a spreadsheet (day, views, visitors). */
+export async function dailyCsv(period: dashboard.Period): Promise<string> {
+	const daily = await dashboard.dailyFigures(appDeps().db, period);
+	return toCsv(
+		['jour', 'pages vues', 'visiteurs'],
+		daily.map((d) => [d.day, d.views, d.visitors])
+	);
+}
+
+export { isPeriod, PERIODS, type Period, type DashboardFigures } from './dashboard';

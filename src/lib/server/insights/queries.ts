@@ -1,7 +1,16 @@
 /** The insights domain's SQL: the audience's daily counts, written in one statement, read for the dashboard. */
-import { lt, sql } from 'drizzle-orm';
+import { lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { audienceDaily, audienceEvents, audienceVisitors } from '../db/schema';
+import { rowsOf } from '../db/migrate';
+import {
+	audienceDaily,
+	audienceEvents,
+	audienceVisitors,
+	candidatures,
+	leads,
+	memberships,
+	moduleProgress
+} from '../db/schema';
 import { visitOfKey, type PendingCounts } from './audience';
 
 /**
@@ -64,4 +73,127 @@ export async function deleteCountsBefore(db: DbOrTx, day: string): Promise<numbe
 	await db.delete(audienceVisitors).where(lt(audienceVisitors.day, day));
 	await db.delete(audienceEvents).where(lt(audienceEvents.day, day));
 	return rows.length;
+}
+
+// ——— The dashboard's figures (dashboard.ts): each one query over a range of days ———
+
+export interface DayRange {
+	/** First and last day, YYYY-MM-DD, both included. */
+	from: string;
+	to: string;
+}
+
+const inRange = (column: typeof audienceDaily.day | typeof audienceVisitors.day, range: DayRange) =>
+	sql`${column} between ${range.from}::date and ${range.to}::date`;
+
+/** Views per day (days without a visit are absent). */
+export const viewsPerDay = (db: DbOrTx, range: DayRange) =>
+	db
+		.select({ day: audienceDaily.day, views: sql<number>`sum(${audienceDaily.views})::int` })
+		.from(audienceDaily)
+		.where(inRange(audienceDaily.day, range))
+		.groupBy(audienceDaily.day);
+
+export const visitorsPerDay = (db: DbOrTx, range: DayRange) =>
+	db
+		.select({ day: audienceVisitors.day, visitors: audienceVisitors.visitors })
+		.from(audienceVisitors)
+		.where(inRange(audienceVisitors.day, range));
+
+export const topPages = (db: DbOrTx, range: DayRange, limit = 10) =>
+	db
+		.select({
+			path: audienceDaily.path,
+			views: sql<number>`sum(${audienceDaily.views})::int`,
+			visitors: sql<number>`sum(${audienceDaily.visitors})::int`
+		})
+		.from(audienceDaily)
+		.where(inRange(audienceDaily.day, range))
+		.groupBy(audienceDaily.path)
+		.orderBy(sql`2 desc`, audienceDaily.path)
+		.limit(limit);
+
+/** A visit's source: the other site, else the campaign's utm_source, else '' (direct). */
+const sourceOfRow = sql<string>`case when ${audienceDaily.referrerHost} <> '' then ${audienceDaily.referrerHost} else ${audienceDaily.utmSource} end`;
+
+export const topSources = (db: DbOrTx, range: DayRange, limit = 10) =>
+	db
+		.select({
+			source: sourceOfRow,
+			views: sql<number>`sum(${audienceDaily.views})::int`,
+			visitors: sql<number>`sum(${audienceDaily.visitors})::int`
+		})
+		.from(audienceDaily)
+		.where(inRange(audienceDaily.day, range))
+		.groupBy(sourceOfRow)
+		.orderBy(sql`2 desc`, sourceOfRow)
+		.limit(limit);
+
+/** The visits of one page (the funnel's first step: /candidature). */
+export async function visitsOf(db: DbOrTx, range: DayRange, path: string) {
+	const [row] = await db
+		.select({
+			views: sql<number>`coalesce(sum(${audienceDaily.views}), 0)::int`,
+			visitors: sql<number>`coalesce(sum(${audienceDaily.visitors}), 0)::int`
+		})
+		.from(audienceDaily)
+		.where(sql`${inRange(audienceDaily.day, range)} and ${audienceDaily.path} = ${path}`);
+	return row ?? { views: 0, visitors: 0 };
+}
+
+export async function eventsOf(db: DbOrTx, range: DayRange, kind: string): Promise<number> {
+	const [row] = await db
+		.select({ n: sql<number>`coalesce(sum(${audienceEvents.count}), 0)::int` })
+		.from(audienceEvents)
+		.where(
+			sql`${audienceEvents.day} between ${range.from}::date and ${range.to}::date and ${audienceEvents.kind} = ${kind}`
+		);
+	return row?.n ?? 0;
+}
+
+/** The start of a range's first day in France, as a timestamp (for tables that keep times, not days). */
+const parisStart = (day: string) => sql`(${day}::date)::timestamp at time zone 'Europe/Paris'`;
+const parisEnd = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 'Europe/Paris')`;
+const weekOf = (column: SQL) =>
+	sql<string>`to_char(date_trunc('week', ${column} at time zone 'Europe/Paris'), 'YYYY-MM-DD')`;
+
+/** Leads (not spam) per week (its Monday) and source: the other site, else utm_source, else ''. */
+export const leadsPerWeekBySource = (db: DbOrTx, range: DayRange) =>
+	db.execute<{ week: string; source: string; n: number }>(sql`
+		select ${weekOf(sql`created_at`)} as week,
+			coalesce(nullif(referrer_host, ''), nullif(utm_source, ''), '') as source,
+			count(*)::int as n
+		from ${leads}
+		where not spam and created_at >= ${parisStart(range.from)} and created_at < ${parisEnd(range.to)}
+		group by 1, 2 order by 1, 2`);
+
+/** The candidature funnel's steps kept in their own tables: sent (not spam), approved, paid. */
+export async function candidatureSteps(db: DbOrTx, range: DayRange) {
+	const within = (column: SQL) =>
+		sql`${column} >= ${parisStart(range.from)} and ${column} < ${parisEnd(range.to)}`;
+	const [row] = await db
+		.select({
+			submitted: sql<number>`(select count(*)::int from ${candidatures} where not spam and ${within(sql`created_at`)})`,
+			approved: sql<number>`(select count(*)::int from ${candidatures} where status in ('approved', 'enrolled') and ${within(sql`decided_at`)})`,
+			paid: sql<number>`(select count(*)::int from ${memberships} where ${within(sql`created_at`)})`
+		})
+		.from(sql`(select 1) as one`);
+	return row!;
+}
+
+/** Members: active now, new and ended in the range, and modules completed per week. */
+export async function memberFigures(db: DbOrTx, range: DayRange) {
+	const within = (column: SQL) =>
+		sql`${column} >= ${parisStart(range.from)} and ${column} < ${parisEnd(range.to)}`;
+	const [row] = await db
+		.select({
+			active: sql<number>`(select count(*)::int from ${memberships} where status in ('active', 'trialing', 'past_due'))`,
+			started: sql<number>`(select count(*)::int from ${memberships} where ${within(sql`created_at`)})`,
+			ended: sql<number>`(select count(*)::int from ${memberships} where status in ('canceled', 'unpaid', 'incomplete_expired') and ${within(sql`state_at`)})`
+		})
+		.from(sql`(select 1) as one`);
+	const completed = await db.execute<{ week: string; n: number }>(sql`
+		select ${weekOf(sql`completed_at`)} as week, count(*)::int as n from ${moduleProgress}
+		where ${within(sql`completed_at`)} group by 1 order by 1`);
+	return { ...row!, completedPerWeek: rowsOf<{ week: string; n: number }>(completed) };
 }

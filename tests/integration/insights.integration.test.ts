@@ -122,8 +122,8 @@ describe(`the audience's counts on ${driverName}`, () => {
 		expect(figures.daily[0]).toEqual({ day: '2026-10-28', views: 0, visitors: 0 });
 		expect(figures.pages[0]).toEqual({ path: '/candidature', views: 2, visitors: 2 });
 		expect(figures.sources).toEqual([
-			{ source: '', views: 3, visitors: 3 },
-			{ source: 'google.fr', views: 1, visitors: 1 }
+			{ source: '', views: 3 },
+			{ source: 'google.fr', views: 1 }
 		]);
 		const week = figures.leads.weeks.find((w) => w.week === '2026-11-23');
 		expect(week).toEqual({ week: '2026-11-23', bySource: { '': 1, 'google.fr': 1 }, total: 2 });

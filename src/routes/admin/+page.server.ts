@@ -4,6 +4,7 @@ import * as candidatures from '$lib/server/candidatures';
 import * as courses from '$lib/server/courses';
 import { requireAdmin } from '$lib/server/http/guards';
 import * as images from '$lib/server/images';
+import * as insights from '$lib/server/insights';
 import * as leads from '$lib/server/leads';
 import type { PageServerLoad } from './$types';
 
@@ -25,18 +26,35 @@ const forPage = (lead: {
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	const [users, openLeads, failedNotifications, byStatus, modules, overview, stock, backups] =
-		await Promise.all([
-			auth.countUsers(),
-			leads.countOpen(),
-			leads.countFailedNotifications(),
-			candidatures.countByStatus(),
-			courses.count(),
-			leads.overview(),
-			images.slotsOnStock(),
-			backup.staleness()
-		]);
+	const asked = event.url.searchParams.get('periode');
+	const period = insights.isPeriod(asked) ? asked : '30j';
+	const [
+		users,
+		openLeads,
+		failedNotifications,
+		byStatus,
+		modules,
+		overview,
+		stock,
+		backups,
+		unprotected,
+		figures
+	] = await Promise.all([
+		auth.countUsers(),
+		leads.countOpen(),
+		leads.countFailedNotifications(),
+		candidatures.countByStatus(),
+		courses.count(),
+		leads.overview(),
+		images.slotsOnStock(),
+		backup.staleness(),
+		auth.adminsWithoutSecondFactor(),
+		insights.figures(period)
+	]);
 	return {
+		period,
+		figures,
+		adminsWithoutSecondFactor: unprotected,
 		counts: { users, openLeads, failedNotifications, candidatures: byStatus, modules },
 		latestLeads: overview.latest.map(forPage),
 		failedLeads: overview.failed.map(forPage),

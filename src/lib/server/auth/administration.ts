@@ -94,3 +94,5 @@ export async function listUsers(
 	const rows = await queries.selectUsers(db, filters, pageSize, (current - 1) * pageSize);
 	return { users: rows, total, page: current, pages, pageSize };
 }
+
+export const adminsWithoutSecondFactor = (db: DbOrTx) => queries.countAdminsWithoutSecondFactor(db);

@@ -169,6 +169,7 @@ export const setupFirstAdmin = async (input: RegisterInput, address: string) =>
 	proofOf(await registration.setupFirstAdmin(appDeps().db, input, address), 'password');
 export const adminState = () => registration.adminState(appDeps().db);
 export const countUsers = () => administration.countUsers(appDeps().db);
+export const adminsWithoutSecondFactor = () => administration.adminsWithoutSecondFactor(appDeps().db);
 export const accountById = (id: string) => administration.accountById(appDeps().db, id);
 export const updateName = (userId: string, name: string) => profile.updateName(appDeps().db, userId, name);
 export async function changePassword(

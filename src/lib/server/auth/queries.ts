@@ -41,6 +41,20 @@ export async function countAdmins(db: DbOrTx): Promise<number> {
 	return row?.n ?? 0;
 }
 
+/** Administrators whose sign-in asks no second factor (the dashboard's to-do list). */
+export async function countAdminsWithoutSecondFactor(db: DbOrTx): Promise<number> {
+	const [row] = await db
+		.select({ n: count() })
+		.from(users)
+		.where(
+			and(
+				eq(users.isAdmin, true),
+				sql`not exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.id} and ${totpFactors.confirmedAt} is not null)`
+			)
+		);
+	return row?.n ?? 0;
+}
+
 export async function countUsers(db: DbOrTx): Promise<number> {
 	const [row] = await db.select({ n: count() }).from(users);
 	return row?.n ?? 0;

@@ -113,16 +113,15 @@ export const topPages = (db: DbOrTx, range: DayRange, limit = 10) =>
 		.orderBy(sql`2 desc`, audienceDaily.path)
 		.limit(limit);
 
-/** A visit's source: the other site, else the campaign's utm_source, else '' (direct). */
+/**
+ * A visit's source: the other site, else the campaign's utm_source, else '' (direct). Counted in page views only:
+ * a row's visitors are those of one page, and a visitor of two pages from one source would count twice.
+ */
 const sourceOfRow = sql<string>`case when ${audienceDaily.referrerHost} <> '' then ${audienceDaily.referrerHost} else ${audienceDaily.utmSource} end`;
 
 export const topSources = (db: DbOrTx, range: DayRange, limit = 10) =>
 	db
-		.select({
-			source: sourceOfRow,
-			views: sql<number>`sum(${audienceDaily.views})::int`,
-			visitors: sql<number>`sum(${audienceDaily.visitors})::int`
-		})
+		.select({ source: sourceOfRow, views: sql<number>`sum(${audienceDaily.views})::int` })
 		.from(audienceDaily)
 		.where(inRange(audienceDaily.day, range))
 		.groupBy(sourceOfRow)

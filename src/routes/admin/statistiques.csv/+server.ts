@@ -1,0 +1,17 @@
+import { attachment } from '$lib/server/http/attachment';
+import { requireAdmin } from '$lib/server/http/guards';
+import * as insights from '$lib/server/insights';
+import type { RequestHandler } from './$types';
+
+/** The dashboard's daily figures (day, page views, visitors) over the period it shows. */
+export const GET: RequestHandler = async (event) => {
+	await requireAdmin(event);
+	const asked = event.url.searchParams.get('periode');
+	const period = insights.isPeriod(asked) ? asked : '30j';
+	const day = new Date().toISOString().slice(0, 10);
+	return attachment(
+		await insights.dailyCsv(period),
+		`statistiques-${period}-${day}.csv`,
+		'text/csv; charset=utf-8'
+	);
+};

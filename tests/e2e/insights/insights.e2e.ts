@@ -1,0 +1,170 @@
+/**
+ * Issue "Insights": visitors browse as people do — one from a search engine with a campaign who sends a devis, one
+ * who comes directly — among a bot, a prefetch, a HEAD and a browser that asks not to be tracked (Sec-GPC); the
+ * dashboard then shows exactly the people's figures and the lead shows where it came from. Public pages set no
+ * cookie and use no storage. The dashboard at 360 and 1280 px: axe clean, no horizontal scroll.
+ */
+import type { Browser } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
+import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
+import { sessionCookieFor } from '../support/accounts';
+import { startIsolatedServer, type RunningServer } from '../support/server';
+import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
+import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+
+test.describe.configure({ mode: 'serial' });
+
+/** What a person's browser says (Playwright's own says HeadlessChrome, which the bot list rightly refuses). */
+const DESKTOP =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const PHONE =
+	'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const ADMIN = { name: 'Patron', email: 'patron@atelier.test', password: 'une phrase de passe solide' };
+
+let server: RunningServer;
+let smtp: RunningSmtp;
+test.beforeAll(async () => {
+	smtp = await startSmtp();
+	server = await startIsolatedServer({ SMTP_URL: smtp.url, ADMIN_EMAIL: ADMIN.email });
+	const setup = await fetch(`${server.url}/api/admin/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(ADMIN)
+	});
+	expect(setup.status).toBe(201);
+});
+test.afterAll(async () => {
+	expect(await server.stop()).toBe(0);
+	await smtp.close();
+});
+
+async function adminPage(browser: Browser, width: number) {
+	const cookie = await sessionCookieFor(server.url, ADMIN);
+	const context = await browser.newContext({ viewport: { width, height: 900 } });
+	await context.addCookies([
+		{ name: cookie.split('=')[0]!, value: cookie.slice(cookie.indexOf('=') + 1), url: server.url }
+	]);
+	return context.newPage();
+}
+
+test('people are counted, bots, prefetches and Sec-GPC are not; the lead says where it came from', async ({
+	browser
+}) => {
+	test.setTimeout(90_000);
+	// Someone searching: a search engine's page, a campaign link, then the quote form.
+	const searcher = await browser.newContext({ userAgent: DESKTOP });
+	const page = await searcher.newPage();
+	await page.goto(`${server.url}/macon?utm_source=google&utm_medium=cpc&utm_campaign=printemps`, {
+		referer: 'https://www.google.fr/search?q=macon+villefranche'
+	});
+	await page.goto(`${server.url}/devis`);
+	await page.getByLabel('Nom').fill('Inès Garnier');
+	await page.getByLabel('Adresse e-mail').fill('ines@exemple.fr');
+	await page.getByLabel('Téléphone').fill('06 98 76 54 32');
+	await page.getByLabel('Commune du chantier').fill('Anse');
+	await page.getByLabel('Type de projet').selectOption('facade');
+	await page.getByLabel('Décrivez vos travaux').fill('Un mur de clôture en pierre.');
+	await page.waitForTimeout(MIN_FILL_MS + 200);
+	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+	await expect(page.getByRole('status')).toContainText('Merci');
+	// Public pages keep nothing in the browser.
+	expect(await searcher.cookies()).toEqual([]);
+	expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+	await searcher.close();
+
+	// Someone who typed the address, on a phone: two pages.
+	const direct = await browser.newContext({ userAgent: PHONE });
+	const phone = await direct.newPage();
+	await phone.goto(`${server.url}/`);
+	await phone.goto(`${server.url}/paysagiste`);
+	await direct.close();
+
+	// Not people, or people who asked not to be counted.
+	const get = (headers: Record<string, string>, method = 'GET') =>
+		fetch(`${server.url}/macon`, { method, headers: { 'user-agent': DESKTOP, ...headers } });
+	expect(
+		(await get({ 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }))
+			.status
+	).toBe(200);
+	expect((await get({ 'sec-purpose': 'prefetch' })).status).toBe(200);
+	expect((await get({ 'sec-gpc': '1' })).status).toBe(200);
+	expect((await get({}, 'HEAD')).status).toBe(200);
+
+	// Within a write (every 5 s), the dashboard shows the people: 4 pages, 2 visitors, google.fr for one.
+	const admin = await adminPage(browser, 1280);
+	await expect
+		.poll(
+			async () => {
+				await admin.goto(`${server.url}/admin`);
+				return admin.getByText(/4 pages vues et 2 visites/).count();
+			},
+			{ timeout: 30_000, intervals: [1000] }
+		)
+		.toBe(1);
+	const pages = admin.getByRole('table').filter({ has: admin.getByRole('columnheader', { name: 'Page' }) });
+	for (const path of ['/macon', '/devis', '/', '/paysagiste'])
+		await expect(
+			pages.getByRole('row', { name: new RegExp(`^${path.replace('/', '\\/')} 1 1$`) })
+		).toHaveCount(1);
+	const sources = admin
+		.getByRole('table')
+		.filter({ has: admin.getByRole('columnheader', { name: 'Source' }) })
+		.first();
+	await expect(sources.getByRole('row', { name: 'Accès direct 3' })).toHaveCount(1);
+	await expect(sources.getByRole('row', { name: 'google.fr 1' })).toHaveCount(1);
+	const leadSources = admin.getByRole('table', { name: 'Demandes par source sur la période' });
+	await expect(leadSources.getByRole('row', { name: 'google.fr 1' })).toHaveCount(1);
+	await expect(admin.getByRole('row', { name: /Visites de la page candidature 0/ })).toHaveCount(1);
+
+	// The lead: the search engine and the campaign, and the page it was sent from.
+	await admin.goto(`${server.url}/admin/demandes`);
+	await expect(admin.getByRole('row', { name: /Inès Garnier/ })).toContainText(
+		'Venue de google.fr · campagne printemps (google, cpc)'
+	);
+	await admin.getByRole('link', { name: 'Inès Garnier' }).click();
+	await expect(admin.getByText('google.fr · campagne printemps (google, cpc)')).toBeVisible();
+	await expect(admin.getByText('Envoyée depuis /devis')).toBeVisible();
+	const csv = await admin.request.get(`${server.url}/admin/demandes/export.csv`);
+	expect(await csv.text()).toMatch(/;\/devis;google\.fr;google;cpc;printemps\r\n/);
+	const daily = await admin.request.get(`${server.url}/admin/statistiques.csv?periode=30j`);
+	expect(daily.headers()['content-type']).toContain('text/csv');
+	expect(await daily.text()).toMatch(/\d{4}-\d{2}-\d{2};4;2\r\n$/);
+});
+
+test('public pages answer without Set-Cookie', async () => {
+	for (const path of [
+		'/',
+		'/macon',
+		'/paysagiste',
+		'/devis',
+		'/contact',
+		'/candidature',
+		'/mentions-legales'
+	]) {
+		const response = await fetch(`${server.url}${path}`, { headers: { 'user-agent': DESKTOP } });
+		expect(response.status, path).toBe(200);
+		expect(response.headers.getSetCookie(), path).toEqual([]);
+	}
+});
+
+for (const width of [360, 1280])
+	test(`the dashboard at ${width} px: axe finds nothing, no horizontal scroll, every chart has its table`, async ({
+		browser
+	}) => {
+		const page = await adminPage(browser, width);
+		for (const period of ['30j', '90j', '12m']) {
+			await page.goto(`${server.url}/admin?periode=${period}`);
+			await expect(
+				page.getByRole('link', { name: period === '12m' ? '12 mois' : period.replace('j', ' jours') })
+			).toHaveAttribute('aria-current', 'page');
+		}
+		await expectNoAxeViolation(page);
+		await expectNoHorizontalScroll(page);
+		for (const caption of [
+			'Pages vues et visiteurs par jour',
+			'Demandes reçues par semaine',
+			'Modules terminés par semaine'
+		])
+			await expect(page.getByRole('table', { name: caption })).toHaveCount(1);
+		await page.screenshot({ path: `test-results/dashboard-${width}.png`, fullPage: true });
+	});

@@ -18,9 +18,25 @@ CREATE TABLE "audience_events" (
 	CONSTRAINT "audience_events_pk" PRIMARY KEY("day","kind")
 );
 --> statement-breakpoint
+CREATE TABLE "audience_pages" (
+	"day" date NOT NULL,
+	"path" text NOT NULL,
+	"views" integer NOT NULL,
+	"visitors" integer NOT NULL,
+	CONSTRAINT "audience_pages_pk" PRIMARY KEY("day","path")
+);
+--> statement-breakpoint
+CREATE TABLE "audience_sources" (
+	"day" date NOT NULL,
+	"source" text NOT NULL,
+	"views" integer NOT NULL,
+	CONSTRAINT "audience_sources_pk" PRIMARY KEY("day","source")
+);
+--> statement-breakpoint
 CREATE TABLE "audience_visitors" (
 	"day" date PRIMARY KEY NOT NULL,
-	"visitors" integer NOT NULL
+	"visitors" integer NOT NULL,
+	"views" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "candidatures" ADD COLUMN "source_page" text;--> statement-breakpoint

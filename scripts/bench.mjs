@@ -50,3 +50,8 @@ if (wanted('showcase')) {
 	const { benchShowcase } = await import('../bench/showcase.mjs');
 	await benchShowcase();
 }
+
+if (wanted('insights')) {
+	const { benchInsights } = await import('../bench/insights.mjs');
+	await benchInsights();
+}

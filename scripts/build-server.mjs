@@ -1,5 +1,5 @@
 // Bundles the server entry and the operators' commands (src/server/commands/: migrations, admin recovery, backup,
-// restore) next to adapter-node's output (build/).
+// restore, stats) next to adapter-node's output (build/).
 // Like adapter-node, it leaves out only package.json's `dependencies` (native code, WebAssembly, undici's optional
 // node:sqlite): everything else is bundled, so the production install holds those few packages and nothing else.
 import { build } from 'esbuild';
@@ -15,7 +15,7 @@ await build({
 	outfile: path.join(out, 'server.js'),
 	external: [...common.external, './handler.js']
 });
-for (const command of ['migrate', 'admin', 'backup', 'restore'])
+for (const command of ['migrate', 'admin', 'backup', 'restore', 'stats'])
 	await build({
 		...common,
 		entryPoints: [`src/server/commands/${command}.ts`],

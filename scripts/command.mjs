@@ -1,4 +1,4 @@
-// `npm run backup|restore|admin|db:migrate -- …`: runs the command the last build made (build/<name>.js), with
+// `npm run backup|restore|admin|stats|db:migrate -- …`: runs the command the last build made (build/<name>.js), with
 // .env when there is one. It builds nothing and writes nothing under the application's folder, so that a nightly
 // backup needs no write access to the code (issue "Durable and upgradable", point 7). `npm run build` (or the
 // first `npm start`) makes the commands.
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { buildDir, root } from './build-dir.mjs';
 import { readSettings, serverEnvironment } from './releases.mjs';
 
-const COMMANDS = new Set(['admin', 'backup', 'restore', 'migrate']);
+const COMMANDS = new Set(['admin', 'backup', 'restore', 'migrate', 'stats']);
 const [name, ...args] = process.argv.slice(2);
 if (!COMMANDS.has(name)) {
 	console.error(`usage: node scripts/command.mjs <${[...COMMANDS].join('|')}> [arguments]`);

@@ -60,9 +60,12 @@ async function main() {
 	const countAnswer = countEachAnswer(config);
 	const server = createServer((req, res) => {
 		const request = trackRequest(req, res);
-		countAnswer(req, res);
+		countAnswer.track(req, res);
 		// A cached page (a bodiless GET or HEAD) is answered at once, its whole head written in one call.
-		if (answerFromCache(req, res, request.id)) return request.answeredBy('(page cache)');
+		if (answerFromCache(req, res, request.id)) {
+			countAnswer.cached(res);
+			return request.answeredBy('(page cache)');
+		}
 		res.setHeader(REQUEST_ID_HEADER, request.id);
 		admitBody(req, res, headers, (admitted) => {
 			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.

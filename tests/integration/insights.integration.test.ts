@@ -5,7 +5,12 @@
  */
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { audienceDaily, audienceVisitors } from '../../src/lib/server/db/schema';
+import {
+	audienceDaily,
+	audiencePages,
+	audienceSources,
+	audienceVisitors
+} from '../../src/lib/server/db/schema';
 import { AudienceTally, type CountableRequest } from '../../src/lib/server/insights/audience';
 import { addCounts, deleteCountsBefore } from '../../src/lib/server/insights/queries';
 import { dashboardFigures } from '../../src/lib/server/insights/dashboard';
@@ -31,6 +36,8 @@ afterAll(() => database.dispose());
 beforeEach(async () => {
 	await database.db.delete(audienceDaily);
 	await database.db.delete(audienceVisitors);
+	await database.db.delete(audiencePages);
+	await database.db.delete(audienceSources);
 });
 
 const today = () => new Date('2026-11-26T10:00:00Z');
@@ -50,7 +57,15 @@ describe(`the audience's counts on ${driverName}`, () => {
 		expect(total).toEqual({ rows: 3000, views: 6000 });
 		// The same visitors the second time: seen already today, not new ones.
 		expect(await database.db.select().from(audienceVisitors)).toEqual([
-			{ day: '2026-11-26', visitors: 3000 }
+			{ day: '2026-11-26', visitors: 3000, views: 6000 }
+		]);
+		// The rollups the dashboard reads add up to the rows.
+		const [pages] = await database.db
+			.select({ rows: sql<number>`count(*)::int`, views: sql<number>`sum(views)::int` })
+			.from(audiencePages);
+		expect(pages).toEqual({ rows: 3000, views: 6000 });
+		expect(await database.db.select().from(audienceSources)).toEqual([
+			{ day: '2026-11-26', source: '', views: 6000 }
 		]);
 	});
 
@@ -156,7 +171,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 				['/paysagiste', 4 * 20 * 13, 4 * 13]
 			]);
 			expect(await database.db.select().from(audienceVisitors)).toEqual([
-				{ day: '2026-11-26', visitors: 100 }
+				{ day: '2026-11-26', visitors: 100, views: 2000 }
 			]);
 		}
 	);

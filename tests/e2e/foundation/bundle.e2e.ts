@@ -63,7 +63,7 @@ test('the built server imports only Node modules and the runtime dependencies', 
 	test.setTimeout(120_000);
 	expect(scripts(buildDir).length).toBeGreaterThan(10);
 	// The entries reach every chunk they load, statically or through import('./…').
-	const entries = ['server.js', 'migrate.js', 'admin.js', 'backup.js', 'restore.js'].map((name) =>
+	const entries = ['server.js', 'migrate.js', 'admin.js', 'backup.js', 'restore.js', 'stats.js'].map((name) =>
 		path.join(buildDir, name)
 	);
 	const imported = await importedPackages(entries);

@@ -8,7 +8,9 @@ import type { Browser } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { sessionCookieFor } from '../support/accounts';
-import { startIsolatedServer, type RunningServer } from '../support/server';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { serverEntry, startIsolatedServer, startServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
 import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
 
@@ -77,6 +79,9 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 	const phone = await direct.newPage();
 	await phone.goto(`${server.url}/`);
 	await phone.goto(`${server.url}/paysagiste`);
+	// Back home: the page cache answers it this time (before SvelteKit), and it counts all the same.
+	const again = await phone.goto(`${server.url}/`);
+	expect(again?.headers()['x-page-cache']).toBe('HIT');
 	await direct.close();
 
 	// Not people, or people who asked not to be counted.
@@ -90,19 +95,20 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 	expect((await get({ 'sec-gpc': '1' })).status).toBe(200);
 	expect((await get({}, 'HEAD')).status).toBe(200);
 
-	// Within a write (every 5 s), the dashboard shows the people: 4 pages, 2 visitors, google.fr for one.
+	// Within a write (every 5 s), the dashboard shows the people: 5 pages, 2 visitors, google.fr for one.
 	const admin = await adminPage(browser, 1280);
 	await expect
 		.poll(
 			async () => {
 				await admin.goto(`${server.url}/admin`);
-				return admin.getByText(/4 pages vues et 2 visites/).count();
+				return admin.getByText(/5 pages vues et 2 visites/).count();
 			},
 			{ timeout: 30_000, intervals: [1000] }
 		)
 		.toBe(1);
 	const pages = admin.getByRole('table').filter({ has: admin.getByRole('columnheader', { name: 'Page' }) });
-	for (const path of ['/macon', '/devis', '/', '/paysagiste'])
+	await expect(pages.getByRole('row', { name: /^\/ 2 1$/ })).toHaveCount(1);
+	for (const path of ['/macon', '/devis', '/paysagiste'])
 		await expect(
 			pages.getByRole('row', { name: new RegExp(`^${path.replace('/', '\\/')} 1 1$`) })
 		).toHaveCount(1);
@@ -110,7 +116,7 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 		.getByRole('table')
 		.filter({ has: admin.getByRole('columnheader', { name: 'Source' }) })
 		.first();
-	await expect(sources.getByRole('row', { name: 'Accès direct 3' })).toHaveCount(1);
+	await expect(sources.getByRole('row', { name: 'Accès direct 4' })).toHaveCount(1);
 	await expect(sources.getByRole('row', { name: 'google.fr 1' })).toHaveCount(1);
 	const leadSources = admin.getByRole('table', { name: 'Demandes par source sur la période' });
 	await expect(leadSources.getByRole('row', { name: 'google.fr 1' })).toHaveCount(1);
@@ -128,7 +134,7 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 	expect(await csv.text()).toMatch(/;\/devis;google\.fr;google;cpc;printemps\r\n/);
 	const daily = await admin.request.get(`${server.url}/admin/statistiques.csv?periode=30j`);
 	expect(daily.headers()['content-type']).toContain('text/csv');
-	expect(await daily.text()).toMatch(/\d{4}-\d{2}-\d{2};4;2\r\n$/);
+	expect(await daily.text()).toMatch(/\d{4}-\d{2}-\d{2};5;2\r\n$/);
 });
 
 test('public pages answer without Set-Cookie', async () => {
@@ -168,3 +174,28 @@ for (const width of [360, 1280])
 			await expect(page.getByRole('table', { name: caption })).toHaveCount(1);
 		await page.screenshot({ path: `test-results/dashboard-${width}.png`, fullPage: true });
 	});
+
+test('a stopping server writes its last counts, and npm run stats prints the last 30 days', async () => {
+	const own = await startServer({ DATABASE_URL: '' });
+	for (const referer of ['https://www.qwant.com/', undefined])
+		expect(
+			(
+				await fetch(`${own.url}/macon`, {
+					headers: { 'user-agent': DESKTOP, ...(referer ? { referer } : {}) }
+				})
+			).status
+		).toBe(200);
+	// Stopped at once, before the 5 s write: the shutdown writes what was counted.
+	expect(await own.stop()).toBe(0);
+	const stats = spawnSync(process.execPath, [path.join(path.dirname(serverEntry), 'stats.js')], {
+		env: { ...process.env, DATABASE_URL: '', DATA_DIR: own.dataDir },
+		encoding: 'utf8',
+		timeout: 60_000
+	});
+	expect(stats.stderr).toBe('');
+	expect(stats.status).toBe(0);
+	expect(stats.stdout).toMatch(/^total\s+2\s+1$/m);
+	expect(stats.stdout).toMatch(/^\s+2 {2}\/macon$/m);
+	expect(stats.stdout).toMatch(/^\s+1 {2}qwant\.com$/m);
+	expect(stats.stdout).toMatch(/^\s+1 {2}\(direct\)$/m);
+});

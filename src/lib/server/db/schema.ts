@@ -481,11 +481,37 @@ export const audienceDaily = pgTable(
 	]
 );
 
-/** Distinct visitors of the whole site per day. */
+/** The whole site per day: distinct visitors, and page views (the dashboard's daily series reads only this). */
 export const audienceVisitors = pgTable('audience_visitors', {
 	day: date('day', { mode: 'string' }).primaryKey(),
-	visitors: integer('visitors').notNull()
+	visitors: integer('visitors').notNull(),
+	views: integer('views').notNull().default(0)
 });
+
+/**
+ * audience_daily added up per page and per source (the host, else utm_source, else '' for direct), written in the
+ * same statement: a year's top pages and sources read a few thousand rows a month, not every row of every day.
+ */
+export const audiencePages = pgTable(
+	'audience_pages',
+	{
+		day: date('day', { mode: 'string' }).notNull(),
+		path: text('path').notNull(),
+		views: integer('views').notNull(),
+		visitors: integer('visitors').notNull()
+	},
+	(t) => [primaryKey({ name: 'audience_pages_pk', columns: [t.day, t.path] })]
+);
+
+export const audienceSources = pgTable(
+	'audience_sources',
+	{
+		day: date('day', { mode: 'string' }).notNull(),
+		source: text('source').notNull(),
+		views: integer('views').notNull()
+	},
+	(t) => [primaryKey({ name: 'audience_sources_pk', columns: [t.day, t.source] })]
+);
 
 /**
  * Steps counted per day that no other table keeps (insights/audience.ts): `candidature-draft-started` (a draft is

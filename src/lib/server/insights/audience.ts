@@ -15,6 +15,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isbot } from 'isbot';
+import { setBounded } from '../../bounded-map.js';
 import { processWide } from '../process-wide.js';
 
 export type Device = 'mobile' | 'tablet' | 'desktop';
@@ -55,13 +56,28 @@ export function isCountable(request: CountableRequest): boolean {
 	if (request.method !== 'GET' || request.status !== 200) return false;
 	if (!request.contentType?.startsWith('text/html')) return false;
 	const { headers } = request;
-	if (header(headers['sec-gpc']).trim() === '1') return false;
+	if (headers['sec-gpc'] !== undefined && header(headers['sec-gpc']).trim() === '1') return false;
 	// Chromium's prerender and prefetch say `Sec-Purpose: prefetch` (`;prerender`); older ones `Purpose`.
-	if (/prefetch|prerender/i.test(header(headers['sec-purpose']) + header(headers['purpose']))) return false;
+	if (
+		(headers['sec-purpose'] !== undefined || headers['purpose'] !== undefined) &&
+		/prefetch|prerender/i.test(header(headers['sec-purpose']) + header(headers['purpose']))
+	)
+		return false;
 	const agent = header(headers['user-agent']);
-	if (!agent || isbot(agent)) return false;
+	if (!agent || agentOf(agent).bot) return false;
 	const path = pathOf(request.url);
 	return path !== null && !NOT_COUNTED.test(path);
+}
+
+/** What a User-Agent says, looked up once per distinct string (the bot list is one large regular expression). */
+const agents = new Map<string, { bot: boolean; device: Device }>();
+function agentOf(agent: string) {
+	let known = agents.get(agent);
+	if (!known) {
+		known = { bot: isbot(agent), device: deviceOf(agent) };
+		setBounded(agents, agent, known, 2_000);
+	}
+	return known;
 }
 
 /** The path alone (no query), bounded; null when it is not one a page has. */
@@ -101,6 +117,8 @@ export function campaignOf(url: string): Pick<Source, 'utmSource' | 'utmMedium' 
 		utmCampaign: clean(query.get('utm_campaign'))
 	};
 }
+
+const NO_CAMPAIGN = { utmSource: '', utmMedium: '', utmCampaign: '' } as const;
 
 /** Phone, tablet or computer, from the User-Agent alone. */
 export function deviceOf(agent: string): Device {
@@ -191,11 +209,17 @@ export class AudienceTally {
 		if (!isCountable(request)) return false;
 		const agent = header(request.headers['user-agent']);
 		const visitor = this.visitorOf(request.address, agent);
+		const referer = request.headers.referer;
 		const source: Source = {
-			referrerHost: referrerHostOf(header(request.headers.referer), ownHost),
-			...campaignOf(request.url)
+			referrerHost: referer ? referrerHostOf(header(referer), ownHost) : '',
+			...(request.url.includes('?') ? campaignOf(request.url) : NO_CAMPAIGN)
 		};
-		const visit: Visit = { day: this.day, path: pathOf(request.url)!, device: deviceOf(agent), ...source };
+		const visit: Visit = {
+			day: this.day,
+			path: pathOf(request.url)!,
+			device: agentOf(agent).device,
+			...source
+		};
 		const key = keyOf(visit);
 		const row = this.pending.rows.get(key);
 		if (!row && this.pending.rows.size >= MAX_PENDING_ROWS) return false;
@@ -252,8 +276,14 @@ export class AudienceTally {
 		this.pending.events.set(key, (this.pending.events.get(key) ?? 0) + 1);
 	}
 
+	/** When the day was last read: formatting a date in Paris' time is slow, and a second late is close enough. */
+	private dayReadAt = -Infinity;
+
 	private rollDay() {
-		const today = dayOf(this.now());
+		const now = this.now();
+		if (now.getTime() - this.dayReadAt < 1_000 && now.getTime() >= this.dayReadAt) return;
+		this.dayReadAt = now.getTime();
+		const today = dayOf(now);
 		if (today === this.day) return;
 		this.day = today;
 		this.salt = randomBytes(32);

@@ -33,13 +33,12 @@ export interface DailyFigure {
 
 export async function dailyFigures(db: DbOrTx, period: Period, now = new Date()): Promise<DailyFigure[]> {
 	const range = rangeOf(period, now);
-	const [views, visitors] = await Promise.all([
-		queries.viewsPerDay(db, range),
-		queries.visitorsPerDay(db, range)
-	]);
-	const viewsOf = new Map(views.map((v) => [v.day, v.views]));
-	const visitorsOf = new Map(visitors.map((v) => [v.day, v.visitors]));
-	return range.days.map((day) => ({ day, views: viewsOf.get(day) ?? 0, visitors: visitorsOf.get(day) ?? 0 }));
+	const totals = new Map((await queries.totalsPerDay(db, range)).map((t) => [t.day, t]));
+	return range.days.map((day) => ({
+		day,
+		views: totals.get(day)?.views ?? 0,
+		visitors: totals.get(day)?.visitors ?? 0
+	}));
 }
 
 /** Every Monday from the range's first week to its last, YYYY-MM-DD. */

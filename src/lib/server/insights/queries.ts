@@ -1,10 +1,12 @@
 /** The insights domain's SQL: the audience's daily counts, written in one statement, read for the dashboard. */
-import { lt, sql, type SQL } from 'drizzle-orm';
+import { lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { rowsOf } from '../db/migrate';
 import {
 	audienceDaily,
 	audienceEvents,
+	audiencePages,
+	audienceSources,
 	audienceVisitors,
 	candidatures,
 	leads,
@@ -39,20 +41,41 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 	});
 	if (!rows.length && !days.length && !events.length) return;
 	await db.execute(sql`
-		with added_rows as (
-			insert into ${audienceDaily}
-				(day, path, referrer_host, utm_source, utm_medium, utm_campaign, device, views, visitors)
+		with batch as (
 			select * from json_to_recordset(${JSON.stringify(rows)}::json) as r(
 				day date, path text, referrer_host text, utm_source text, utm_medium text, utm_campaign text,
 				device text, views integer, visitors integer)
+		), added_rows as (
+			insert into ${audienceDaily}
+				(day, path, referrer_host, utm_source, utm_medium, utm_campaign, device, views, visitors)
+			select * from batch
 			on conflict on constraint audience_daily_pk do update set
 				views = ${audienceDaily}.views + excluded.views,
 				visitors = ${audienceDaily}.visitors + excluded.visitors
 			returning 1
+		), added_pages as (
+			insert into ${audiencePages} (day, path, views, visitors)
+			select day, path, sum(views), sum(visitors) from batch group by day, path
+			on conflict on constraint audience_pages_pk do update set
+				views = ${audiencePages}.views + excluded.views,
+				visitors = ${audiencePages}.visitors + excluded.visitors
+			returning 1
+		), added_sources as (
+			insert into ${audienceSources} (day, source, views)
+			select day, case when referrer_host <> '' then referrer_host else utm_source end, sum(views)
+			from batch group by 1, 2
+			on conflict on constraint audience_sources_pk do update set views = ${audienceSources}.views + excluded.views
+			returning 1
+		), totals as (
+			select coalesce(b.day, d.day) as day, coalesce(d.visitors, 0) as visitors, coalesce(b.views, 0) as views
+			from (select day, sum(views)::int as views from batch group by day) as b
+			full join json_to_recordset(${JSON.stringify(days)}::json) as d(day date, visitors integer) on d.day = b.day
 		), added_days as (
-			insert into ${audienceVisitors} (day, visitors)
-			select * from json_to_recordset(${JSON.stringify(days)}::json) as d(day date, visitors integer)
-			on conflict (day) do update set visitors = ${audienceVisitors}.visitors + excluded.visitors
+			insert into ${audienceVisitors} (day, visitors, views)
+			select day, visitors, views from totals
+			on conflict (day) do update set
+				visitors = ${audienceVisitors}.visitors + excluded.visitors,
+				views = ${audienceVisitors}.views + excluded.views
 			returning 1
 		), added_events as (
 			insert into ${audienceEvents} (day, kind, count)
@@ -60,7 +83,8 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 			on conflict on constraint audience_events_pk do update set count = ${audienceEvents}.count + excluded.count
 			returning 1
 		)
-		select (select count(*) from added_rows) as rows, (select count(*) from added_days) as days,
+		select (select count(*) from added_rows) as rows, (select count(*) from added_pages) as pages,
+			(select count(*) from added_sources) as sources, (select count(*) from added_days) as days,
 			(select count(*) from added_events) as events`);
 }
 
@@ -71,6 +95,8 @@ export async function deleteCountsBefore(db: DbOrTx, day: string): Promise<numbe
 		.where(lt(audienceDaily.day, day))
 		.returning({ day: audienceDaily.day });
 	await db.delete(audienceVisitors).where(lt(audienceVisitors.day, day));
+	await db.delete(audiencePages).where(lt(audiencePages.day, day));
+	await db.delete(audienceSources).where(lt(audienceSources.day, day));
 	await db.delete(audienceEvents).where(lt(audienceEvents.day, day));
 	return rows.length;
 }
@@ -83,60 +109,50 @@ export interface DayRange {
 	to: string;
 }
 
-const inRange = (column: typeof audienceDaily.day | typeof audienceVisitors.day, range: DayRange) =>
+const inRange = (column: SQLWrapper, range: DayRange) =>
 	sql`${column} between ${range.from}::date and ${range.to}::date`;
 
-/** Views per day (days without a visit are absent). */
-export const viewsPerDay = (db: DbOrTx, range: DayRange) =>
+/** Page views and visitors per day (days without a visit are absent). */
+export const totalsPerDay = (db: DbOrTx, range: DayRange) =>
 	db
-		.select({ day: audienceDaily.day, views: sql<number>`sum(${audienceDaily.views})::int` })
-		.from(audienceDaily)
-		.where(inRange(audienceDaily.day, range))
-		.groupBy(audienceDaily.day);
-
-export const visitorsPerDay = (db: DbOrTx, range: DayRange) =>
-	db
-		.select({ day: audienceVisitors.day, visitors: audienceVisitors.visitors })
+		.select({ day: audienceVisitors.day, views: audienceVisitors.views, visitors: audienceVisitors.visitors })
 		.from(audienceVisitors)
 		.where(inRange(audienceVisitors.day, range));
 
 export const topPages = (db: DbOrTx, range: DayRange, limit = 10) =>
 	db
 		.select({
-			path: audienceDaily.path,
-			views: sql<number>`sum(${audienceDaily.views})::int`,
-			visitors: sql<number>`sum(${audienceDaily.visitors})::int`
+			path: audiencePages.path,
+			views: sql<number>`sum(${audiencePages.views})::int`,
+			visitors: sql<number>`sum(${audiencePages.visitors})::int`
 		})
-		.from(audienceDaily)
-		.where(inRange(audienceDaily.day, range))
-		.groupBy(audienceDaily.path)
-		.orderBy(sql`2 desc`, audienceDaily.path)
+		.from(audiencePages)
+		.where(inRange(audiencePages.day, range))
+		.groupBy(audiencePages.path)
+		.orderBy(sql`2 desc`, audiencePages.path)
 		.limit(limit);
 
 /**
- * A visit's source: the other site, else the campaign's utm_source, else '' (direct). Counted in page views only:
- * a row's visitors are those of one page, and a visitor of two pages from one source would count twice.
+ * Where visits came from: the other site, else the campaign's utm_source, else '' (direct). Counted in page views
+ * only: a row's visitors are those of one page, and a visitor of two pages from one source would count twice.
  */
-const sourceOfRow = sql<string>`case when ${audienceDaily.referrerHost} <> '' then ${audienceDaily.referrerHost} else ${audienceDaily.utmSource} end`;
-
 export const topSources = (db: DbOrTx, range: DayRange, limit = 10) =>
 	db
-		.select({ source: sourceOfRow, views: sql<number>`sum(${audienceDaily.views})::int` })
-		.from(audienceDaily)
-		.where(inRange(audienceDaily.day, range))
-		.groupBy(sourceOfRow)
-		.orderBy(sql`2 desc`, sourceOfRow)
+		.select({ source: audienceSources.source, views: sql<number>`sum(${audienceSources.views})::int` })
+		.from(audienceSources)
+		.where(inRange(audienceSources.day, range))
+		.groupBy(audienceSources.source)
+		.orderBy(sql`2 desc`, audienceSources.source)
 		.limit(limit);
 
-/** The visits of one page (the funnel's first step: /candidature). */
 export async function visitsOf(db: DbOrTx, range: DayRange, path: string) {
 	const [row] = await db
 		.select({
-			views: sql<number>`coalesce(sum(${audienceDaily.views}), 0)::int`,
-			visitors: sql<number>`coalesce(sum(${audienceDaily.visitors}), 0)::int`
+			views: sql<number>`coalesce(sum(${audiencePages.views}), 0)::int`,
+			visitors: sql<number>`coalesce(sum(${audiencePages.visitors}), 0)::int`
 		})
-		.from(audienceDaily)
-		.where(sql`${inRange(audienceDaily.day, range)} and ${audienceDaily.path} = ${path}`);
+		.from(audiencePages)
+		.where(sql`${inRange(audiencePages.day, range)} and ${audiencePages.path} = ${path}`);
 	return row ?? { views: 0, visitors: 0 };
 }
 

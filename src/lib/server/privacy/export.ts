@@ -66,7 +66,15 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			hoursPerWeek: c.hoursPerWeek,
 			motivation: c.motivation,
 			decidedAt: iso(c.decidedAt),
-			rejectionReason: c.rejectionReason
+			rejectionReason: c.rejectionReason,
+			// Where it was sent from, and what brought the visitor that day (docs/personal-data.md).
+			origin: {
+				page: c.sourcePage,
+				referrerHost: c.referrerHost,
+				utmSource: c.utmSource,
+				utmMedium: c.utmMedium,
+				utmCampaign: c.utmCampaign
+			}
 		})),
 		memberships: rows.theirMemberships.map((m) => ({
 			status: m.status,

@@ -3,7 +3,8 @@
  * PostgreSQL in WebAssembly over Emscripten's NODEFS, whose files have no `fsync`: PostgreSQL's calls to it were
  * answered "done" without touching the disk, so `kill -9` was survived but a power cut could lose committed leads.
  * Here each `fsync` becomes Node's `fs.fsyncSync` on the real file. Emscripten's `fdatasync` does nothing, so the
- * start parameters make PostgreSQL flush its WAL with `fsync` (`wal_sync_method=fsync`, db/index.ts).
+ * start parameters make PostgreSQL flush its WAL with `fsync` (`wal_sync_method=fsync`, db/index.ts) (proof:
+ * `tests/integration/durability.integration.test.ts` › “flushes each acknowledged commit to the disk”).
  */
 import { fsyncSync, openSync, closeSync, readdirSync } from 'node:fs';
 import path from 'node:path';

@@ -138,6 +138,14 @@ describe('the tally', () => {
 		expect(tally.landingOf('203.0.113.7', PHONE)).toBeNull();
 	});
 
+	it('puts invented sources past 20 000 rows a day under « (autres) », so a flood of them adds no rows', () => {
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		for (let i = 0; i < 20_500; i++) tally.count(page({ url: `/macon?utm_campaign=c${i}` }), 'atelier.fr');
+		const rows = [...tally.drain().rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
+		expect(rows).toHaveLength(20_001);
+		expect(rows.find((r) => r.referrerHost === '(autres)')).toMatchObject({ utmCampaign: '', views: 500 });
+	});
+
 	it('gives back the counts of a write that failed', () => {
 		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
 		tally.count(page(), 'atelier.fr');

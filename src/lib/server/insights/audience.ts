@@ -174,9 +174,14 @@ export interface PendingCounts {
 export type AudienceEvent = 'candidature-draft-started';
 
 /** Past this many visitors in a day (per instance), new ones are counted as views only: memory stays bounded. */
-const MAX_VISITORS_A_DAY = 200_000;
-/** Past this many pending rows between two writes, new rows wait: a flood of invented paths cannot fill memory. */
-const MAX_PENDING_ROWS = 50_000;
+const MAX_VISITORS_A_DAY = 50_000;
+/**
+ * Past this many distinct rows in a day (per instance), a new page/source/campaign combination is counted under
+ * the source « (autres) »: the Referer and the utm fields are whatever a client sends, and an invented value per
+ * request must not become a row per request in the database.
+ */
+const MAX_ROWS_A_DAY = 20_000;
+const OTHER_SOURCES: Source = { referrerHost: '(autres)', utmSource: '', utmMedium: '', utmCampaign: '' };
 
 /**
  * The day's tally of one process. `count` is called by the server entry as each answer ends; `drain` by the app
@@ -191,6 +196,8 @@ export class AudienceTally {
 	/** Where each visitor of today first came from: what a lead or candidature sent later is attributed to. */
 	private landings = new Map<string, Source & { path: string }>();
 	private pending: PendingCounts = { rows: new Map(), days: new Map(), events: new Map() };
+	/** Every row counted today, to bound their number (MAX_ROWS_A_DAY). */
+	private rowsToday = new Set<string>();
 
 	constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -220,9 +227,11 @@ export class AudienceTally {
 			device: agentOf(agent).device,
 			...source
 		};
-		const key = keyOf(visit);
+		let key = keyOf(visit);
+		if (!this.rowsToday.has(key) && this.rowsToday.size >= MAX_ROWS_A_DAY)
+			key = keyOf({ ...visit, ...OTHER_SOURCES });
+		this.rowsToday.add(key);
 		const row = this.pending.rows.get(key);
-		if (!row && this.pending.rows.size >= MAX_PENDING_ROWS) return false;
 		const counted = row ?? { views: 0, visitors: 0 };
 		counted.views++;
 		let rowsOfVisitor = this.seen.get(visitor);
@@ -289,6 +298,7 @@ export class AudienceTally {
 		this.salt = randomBytes(32);
 		this.seen = new Map();
 		this.landings = new Map();
+		this.rowsToday = new Set();
 	}
 }
 

@@ -26,8 +26,7 @@ const forPage = (lead: {
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	const asked = event.url.searchParams.get('periode');
-	const period = insights.isPeriod(asked) ? asked : '30j';
+	const period = insights.periodOf(event.url.searchParams);
 	const [
 		users,
 		openLeads,

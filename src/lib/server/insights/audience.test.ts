@@ -155,3 +155,20 @@ describe('the tally', () => {
 		expect([...tally.drain().rows.values()]).toEqual([{ views: 2, visitors: 1 }]);
 	});
 });
+
+describe('the period a page asks for', () => {
+	it('is one of 30 days, 90 days, 12 months; anything else is 30 days', async () => {
+		const { periodOf } = await import('./dashboard');
+		expect(periodOf(new URLSearchParams('periode=12m'))).toBe('12m');
+		expect(periodOf(new URLSearchParams('periode=90j'))).toBe('90j');
+		for (const bad of [
+			'',
+			'periode=',
+			'periode=7j',
+			'periode=__proto__',
+			'periode=toString',
+			'periode=12m%00'
+		])
+			expect(periodOf(new URLSearchParams(bad))).toBe('30j');
+	});
+});

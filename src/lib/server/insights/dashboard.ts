@@ -10,7 +10,13 @@ import * as queries from './queries';
 
 export const PERIODS = { '30j': 30, '90j': 90, '12m': 365 } as const;
 export type Period = keyof typeof PERIODS;
-export const isPeriod = (value: string | null): value is Period => value !== null && value in PERIODS;
+export const isPeriod = (value: string | null): value is Period =>
+	value !== null && Object.hasOwn(PERIODS, value);
+/** The period a page asks for (`?periode=`); 30 days when it asks none, or one that is not. */
+export const periodOf = (search: URLSearchParams): Period => {
+	const asked = search.get('periode');
+	return isPeriod(asked) ? asked : '30j';
+};
 
 /** The period's days, the last one today (in France). */
 export function rangeOf(period: Period, now = new Date()): queries.DayRange & { days: string[] } {

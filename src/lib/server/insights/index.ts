@@ -91,4 +91,4 @@ export async function dailyCsv(period: dashboard.Period): Promise<string> {
 	);
 }
 
-export { isPeriod, PERIODS, type Period, type DashboardFigures } from './dashboard';
+export { periodOf, PERIODS, type Period, type DashboardFigures } from './dashboard';

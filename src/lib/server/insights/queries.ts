@@ -16,6 +16,12 @@ import {
 import { visitOfKey, type PendingCounts } from './audience';
 
 /**
+ * A visit's source, the one rule for the rollup and the leads: the other site, else the campaign's utm_source,
+ * else '' (direct). Over the columns of audience_daily, leads and candidatures alike.
+ */
+const SOURCE = sql.raw(`coalesce(nullif(referrer_host, ''), nullif(utm_source, ''), '')`);
+
+/**
  * Adds a batch of counts to the daily tables in one statement (both tables, through data-modifying CTEs), whatever
  * the batch's size: the rows travel as one JSON parameter. Instances add up: each adds its own counts.
  */
@@ -62,7 +68,7 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 			returning 1
 		), added_sources as (
 			insert into ${audienceSources} (day, source, views)
-			select day, case when referrer_host <> '' then referrer_host else utm_source end, sum(views)
+			select day, ${SOURCE}, sum(views)
 			from batch group by 1, 2
 			on conflict on constraint audience_sources_pk do update set views = ${audienceSources}.views + excluded.views
 			returning 1
@@ -176,7 +182,7 @@ const weekOf = (column: SQL) =>
 export const leadsPerWeekBySource = (db: DbOrTx, range: DayRange) =>
 	db.execute<{ week: string; source: string; n: number }>(sql`
 		select ${weekOf(sql`created_at`)} as week,
-			coalesce(nullif(referrer_host, ''), nullif(utm_source, ''), '') as source,
+			${SOURCE} as source,
 			count(*)::int as n
 		from ${leads}
 		where not spam and created_at >= ${parisStart(range.from)} and created_at < ${parisEnd(range.to)}

@@ -6,8 +6,7 @@ import type { RequestHandler } from './$types';
 /** The dashboard's daily figures (day, page views, visitors) over the period it shows. */
 export const GET: RequestHandler = async (event) => {
 	await requireAdmin(event);
-	const asked = event.url.searchParams.get('periode');
-	const period = insights.isPeriod(asked) ? asked : '30j';
+	const period = insights.periodOf(event.url.searchParams);
 	const day = new Date().toISOString().slice(0, 10);
 	return attachment(
 		await insights.dailyCsv(period),

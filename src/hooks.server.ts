@@ -175,11 +175,17 @@ const bodyLimits: Handle = async ({ event, resolve }) => {
  */
 const privateCaching: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
-	const shared = /(?:^|,)\s*public\s*(?:,|$)/i.test(response.headers.get('cache-control') ?? '');
+	const declared = response.headers.get('cache-control') ?? '';
+	const shared = /(?:^|,)\s*public\s*(?:,|$)/i.test(declared);
+	// A member's course file (a video and its ranges) is kept by their own browser, never by a shared cache: its
+	// route says `private, max-age=…` itself, and sets no cookie.
+	const keptByTheBrowserOnly =
+		/^\s*private\s*,\s*max-age=\d+\s*$/i.test(declared) && !response.headers.has('set-cookie');
 	const isPrivate =
-		isPrivatePath(event.url.pathname) ||
-		response.headers.has('set-cookie') ||
-		(event.locals.session !== null && !shared);
+		!keptByTheBrowserOnly &&
+		(isPrivatePath(event.url.pathname) ||
+			response.headers.has('set-cookie') ||
+			(event.locals.session !== null && !shared));
 	return isPrivate ? withHeaders(response, { 'cache-control': 'private, no-store' }) : response;
 };
 

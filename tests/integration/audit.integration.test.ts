@@ -12,12 +12,23 @@ import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as courses from '../../src/lib/server/courses/service';
 import { auditEvents, leads } from '../../src/lib/server/db/schema';
 import * as leadService from '../../src/lib/server/leads/service';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FsStorage } from '../../src/lib/server/storage';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
 let database: TestDatabase;
 const ADMIN = { id: '00000000-0000-4000-8000-0000000000a1', email: 'admin@atelier.test' };
 const OTHER = { id: '00000000-0000-4000-8000-0000000000a2', email: 'autre@atelier.test' };
 const origin = new URL('https://atelier.test');
+/** Where module files would go: these modules have none. */
+const storage = new FsStorage({
+	root: mkdtempSync(path.join(tmpdir(), 'atelier-audit-')),
+	bucket: 'private-gallery',
+	origin,
+	secret: 'x'.repeat(32)
+});
 
 beforeAll(async () => {
 	database = await createTestDatabase();
@@ -74,15 +85,13 @@ describe(`each admin action writes one row, in its transaction, on ${driverName}
 			{ ...MODULE, title: 'Les murs' },
 			OTHER
 		);
-		await courses.updateModule(
-			database.db,
-			new ReaderCache(),
+		await courses.updateModule(database.db, new ReaderCache(), storage,
 			a.id,
 			{ published: true, content: 'Plus de texte.' },
 			ADMIN
 		);
 		await courses.moveModule(database.db, new ReaderCache(), b.id, 'up', ADMIN);
-		await courses.deleteModule(database.db, new ReaderCache(), b.id, ADMIN);
+		await courses.deleteModule(database.db, new ReaderCache(), storage, b.id, ADMIN);
 		const rows = (await trail()).reverse();
 		expect(rows.map((r) => [r.kind, r.actorEmail, r.subjectId])).toEqual([
 			['module.created', ADMIN.email, a.id],
@@ -106,7 +115,7 @@ describe(`each admin action writes one row, in its transaction, on ${driverName}
 		const b = await courses.createModule(database.db, new ReaderCache(), { ...MODULE, slug: 'libre' }, ADMIN);
 		const before = await count();
 		await expect(
-			courses.updateModule(database.db, new ReaderCache(), b.id, { slug: 'pris' }, ADMIN)
+			courses.updateModule(database.db, new ReaderCache(), storage, b.id, { slug: 'pris' }, ADMIN)
 		).rejects.toMatchObject({
 			status: 409
 		});

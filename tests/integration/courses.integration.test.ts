@@ -19,12 +19,20 @@ import {
 	GET as read,
 	PUT as update
 } from '../../src/routes/api/admin/modules/[id=uuid]/+server';
+import { FsStorage } from '../../src/lib/server/storage';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
 let database: TestDatabase;
 let memberId: string;
 /** Each test's own: every service call below reads through it, so each write must drop what it changed. */
 let readers: ReaderCache;
+/** Where module files would go: none of these tests gives a module a file. */
+const storage = new FsStorage({
+	root: mkdtempSync(path.join(tmpdir(), 'atelier-courses-')),
+	bucket: 'private-gallery',
+	origin: new URL('http://localhost'),
+	secret: 'x'.repeat(32)
+});
 /** How long another instance may take to hear a change: far less than MAX_AGE_MS, after which it would read anyway. */
 const POLL = { timeout: 5_000, interval: 50 };
 const admin = { id: '00000000-0000-4000-8000-000000000001', email: 'a@x.fr', name: 'Admin', isAdmin: true };
@@ -206,7 +214,7 @@ describe(`members' progress on ${driverName}`, () => {
 			total: 3,
 			percent: 67
 		});
-		await service.updateModule(database.db, readers, b.id, { published: false }, admin);
+		await service.updateModule(database.db, readers, storage, b.id, { published: false }, admin);
 		const after = await service.progressOf(database.db, readers, memberId);
 		expect(after).toMatchObject({ completed: 1, total: 2, percent: 50 });
 		expect(after.next!.title).toBe('Trois');
@@ -255,7 +263,7 @@ describe(`members' progress on ${driverName}`, () => {
 		});
 		// Unpublished, the middle module drops out of the others' neighbours and of the figures; its preview (an
 		// admin's) has no neighbours.
-		await service.updateModule(database.db, readers, b.id, { published: false }, admin);
+		await service.updateModule(database.db, readers, storage, b.id, { published: false }, admin);
 		const first = await service.modulePage(database.db, readers, a.slug, member);
 		expect(first).toMatchObject({ previous: null, next: { slug: c.slug, title: 'Trois' } });
 		const { completed, total, percent } = await service.progressOf(database.db, readers, memberId);
@@ -290,12 +298,12 @@ describe(`members' progress on ${driverName}`, () => {
 	it('a module page shows the version it reads: an edit is rendered at once, then served from the cache', async () => {
 		const { a } = await three();
 		const reader = { id: memberId, isAdmin: false };
-		await service.updateModule(database.db, readers, a.id, { content: '## Avant\n\nLe *mortier*.' }, admin);
+		await service.updateModule(database.db, readers, storage, a.id, { content: '## Avant\n\nLe *mortier*.' }, admin);
 		const first = await service.modulePage(database.db, readers, a.slug, reader);
 		expect(first.html).toContain('<em>mortier</em>');
 		// The same version again: the cached HTML, the very same string.
 		expect((await service.modulePage(database.db, readers, a.slug, reader)).html).toBe(first.html);
-		await service.updateModule(database.db, readers, a.id, { content: '## Après\n\nLa **chaux**.' }, admin);
+		await service.updateModule(database.db, readers, storage, a.id, { content: '## Après\n\nLa **chaux**.' }, admin);
 		const edited = await service.modulePage(database.db, readers, a.slug, reader);
 		expect(edited.html).toContain('<strong>chaux</strong>');
 		expect(edited.html).not.toContain('mortier');
@@ -336,7 +344,7 @@ describe(`members' progress on ${driverName}`, () => {
 
 				await service.completeModule(database.db, readers, memberId, a.slug);
 				await expect.poll(async () => (await pageElsewhere(a.slug)).completed, POLL).toBe(true);
-				await service.updateModule(database.db, readers, b.id, { title: 'Deux, revu' }, admin);
+				await service.updateModule(database.db, readers, storage, b.id, { title: 'Deux, revu' }, admin);
 				await expect.poll(async () => (await pageElsewhere(a.slug)).next?.title, POLL).toBe('Deux, revu');
 				await service.undoModule(database.db, readers, memberId, a.slug);
 				await expect.poll(async () => (await pageElsewhere(b.slug)).progress.completed, POLL).toBe(0);

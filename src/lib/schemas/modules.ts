@@ -14,6 +14,29 @@ const slug = lineText()
 		'Lettres sans accent, chiffres et tirets seulement (ex. les-fondations).'
 	);
 
+/**
+ * A course file, as the upload's answer gave it: `storage:course/<uuid>.<ext>`. That it exists and is of the field's
+ * kind is the server's check (courses/service.ts), against what it read of the file.
+ */
+export const COURSE_FILE_VALUE =
+	/^storage:course\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:mp4|webm|vtt|webp|pdf)$/;
+const courseFile = (what: string) =>
+	z
+		.string({ error: `${what} : une valeur storage:course/… ou null.` })
+		.regex(COURSE_FILE_VALUE, `${what} : une valeur storage:course/… reçue d’un envoi, ou null.`);
+
+export const ATTACHMENTS_MAX = 20;
+const attachment = z.object(
+	{
+		value: courseFile('Pièce jointe'),
+		title: lineText('Donnez un titre à la pièce jointe.')
+			.trim()
+			.min(1, 'Donnez un titre à la pièce jointe.')
+			.max(120, 'Titre de pièce jointe trop long (120 caractères au plus).')
+	},
+	{ error: 'Pièce jointe : { value, title }.' }
+);
+
 const fields = {
 	slug,
 	title: lineText('Indiquez un titre.').trim().min(1, 'Indiquez un titre.').max(200, 'Titre trop long.'),
@@ -25,7 +48,14 @@ const fields = {
 		.int('Durée en minutes entières.')
 		.min(0, 'Durée positive.')
 		.max(1000, 'Durée trop longue (1 000 minutes au plus).'),
-	position: z.number({ error: 'Position : un nombre.' }).int().min(0).max(100_000)
+	position: z.number({ error: 'Position : un nombre.' }).int().min(0).max(100_000),
+	video: courseFile('Vidéo').nullable(),
+	captions: courseFile('Sous-titres').nullable(),
+	poster: courseFile('Affiche').nullable(),
+	attachments: z
+		.array(attachment, { error: 'Pièces jointes : une liste de { value, title }.' })
+		.max(ATTACHMENTS_MAX, `${ATTACHMENTS_MAX} pièces jointes au plus.`)
+		.refine((list) => new Set(list.map((a) => a.value)).size === list.length, 'Une pièce jointe figure deux fois.')
 };
 
 /** POST: the slug is made from the title when absent, the position is last when absent. */
@@ -36,11 +66,18 @@ export const moduleCreateSchema = z.object({
 	content: fields.content.default(''),
 	published: fields.published.default(false),
 	durationMinutes: fields.durationMinutes.default(0),
-	position: fields.position.optional()
+	position: fields.position.optional(),
+	video: fields.video.default(null),
+	captions: fields.captions.default(null),
+	poster: fields.poster.default(null),
+	attachments: fields.attachments.default([])
 });
 
 /** PUT: any subset. */
 export const moduleUpdateSchema = z.object(fields).partial();
+
+/** A hidden field of the editor: '' is no file; a value is checked as the API's (`moduleFilesFromForm`). */
+const formFile = () => z.string().max(200).default('');
 
 /** The editor's form: every field shown, the slug may be left empty to follow the title. */
 export const moduleFormSchema = z.object({
@@ -49,10 +86,31 @@ export const moduleFormSchema = z.object({
 	summary: fields.summary.default(''),
 	content: fields.content.default(''),
 	durationMinutes: fields.durationMinutes.default(0),
-	published: fields.published.default(false)
+	published: fields.published.default(false),
+	video: formFile(),
+	captions: formFile(),
+	poster: formFile(),
+	/** The list as JSON text, kept by the editor's script in a hidden field (read with `moduleAttachmentsSchema`). */
+	attachments: z.string().max(20_000).default('[]')
 });
 
-export type ModuleCreate = z.infer<typeof moduleCreateSchema>;
+/** The editor's file fields, read as the API's: '' is none, the attachments' JSON text is their list. */
+export const moduleFilesFromForm = z.object({
+	video: z.preprocess((v) => v || null, fields.video),
+	captions: z.preprocess((v) => v || null, fields.captions),
+	poster: z.preprocess((v) => v || null, fields.poster),
+	attachments: z.preprocess((v) => {
+		if (typeof v !== 'string' || v.trim() === '') return [];
+		try {
+			return JSON.parse(v);
+		} catch {
+			return null;
+		}
+	}, fields.attachments)
+});
+
+/** What a creation may be given (fields left out take their defaults). */
+export type ModuleCreate = z.input<typeof moduleCreateSchema>;
 export type ModuleUpdate = z.infer<typeof moduleUpdateSchema>;
 
 /** One-field admin actions on the list. */

@@ -110,6 +110,7 @@ const envSchema = z.object({
 		z.string().regex(/^(?:\d+[KMG]?|Infinity)$/i, 'must be a number of bytes, optionally with K, M or G')
 	),
 	IMAGE_MAX_EDGE: optional(positiveInt(16384)),
+	COURSE_VIDEO_MAX_MB: optional(positiveInt(1024 * 1024)),
 	LEADS_RETENTION_DAYS: optional(positiveInt(36500)),
 	ADMIN_2FA: optional(z.enum(['optional', 'required'], { error: 'must be "optional" or "required"' })),
 	BACKUP_BEFORE_MIGRATING: optional(z.enum(['true', 'false'], { error: 'must be "true" or "false"' })),
@@ -203,6 +204,8 @@ export interface Config {
 	siteMode: 'platform' | 'showcase';
 	bodySizeLimit: string;
 	imageMaxEdge: number;
+	/** The largest course video an admin may upload, in bytes (COURSE_VIDEO_MAX_MB, 2048 by default). */
+	courseVideoMaxBytes: number;
 	leadsRetentionDays: number;
 	/** `required`: an admin without a second factor must enrol before any admin page or API answers them. */
 	admin2fa: 'optional' | 'required';
@@ -321,6 +324,7 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		siteMode,
 		bodySizeLimit: e.BODY_SIZE_LIMIT ?? DEFAULT_BODY_SIZE_LIMIT,
 		imageMaxEdge: e.IMAGE_MAX_EDGE ?? 2560,
+		courseVideoMaxBytes: (e.COURSE_VIDEO_MAX_MB ?? 2048) * 1024 * 1024,
 		leadsRetentionDays: e.LEADS_RETENTION_DAYS ?? 1095,
 		admin2fa: e.ADMIN_2FA ?? 'optional',
 		backupBeforeMigrating: e.BACKUP_BEFORE_MIGRATING !== 'false',

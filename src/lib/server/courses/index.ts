@@ -7,10 +7,36 @@ import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import { appDeps } from '../app';
 import type { Actor } from '../audit/service';
 import type { Db } from '../db';
+import type { Module } from './queries';
 import { ReaderCache } from './reader-cache';
+import { NotFoundError } from '../errors';
+import { mediaResponse } from '../http/media';
 import * as service from './service';
+import { createUploadServer, type UploadServer } from './uploads';
 
 const db = () => appDeps().db;
+const storage = () => appDeps().storage;
+
+/** One tus server per database and storage: the application's, or a test's own (useDepsForTests). */
+const uploadServers = new WeakMap<Db, UploadServer & { storage: unknown }>();
+function uploads(): UploadServer {
+	const { db, storage, config } = appDeps();
+	let made = uploadServers.get(db);
+	if (!made || made.storage !== storage) {
+		made = {
+			...createUploadServer({
+				db,
+				storage,
+				dataDir: config.dataDir,
+				videoMaxBytes: config.courseVideoMaxBytes,
+				imageMaxEdge: config.imageMaxEdge
+			}),
+			storage
+		};
+		uploadServers.set(db, made);
+	}
+	return made!;
+}
 
 /** One reader cache per database: the application's, or a test's own (useDepsForTests). */
 const readerCaches = new WeakMap<Db, ReaderCache>();
@@ -30,8 +56,8 @@ export const create = (input: ModuleCreate, admin: Actor) =>
 	service.createModule(db(), readers(), input, admin);
 export const get = (id: string) => service.getModule(db(), id);
 export const update = (id: string, changes: ModuleUpdate, admin: Actor) =>
-	service.updateModule(db(), readers(), id, changes, admin);
-export const remove = (id: string, admin: Actor) => service.deleteModule(db(), readers(), id, admin);
+	service.updateModule(db(), readers(), storage(), id, changes, admin);
+export const remove = (id: string, admin: Actor) => service.deleteModule(db(), readers(), storage(), id, admin);
 export const move = (id: string, direction: 'up' | 'down', admin: Actor) =>
 	service.moveModule(db(), readers(), id, direction, admin);
 export const reorder = (ids: string[], admin: Actor) => service.reorderModules(db(), readers(), ids, admin);
@@ -42,5 +68,33 @@ export const complete = (userId: string, slug: string) =>
 	service.completeModule(db(), readers(), userId, slug);
 export const undo = (userId: string, slug: string) => service.undoModule(db(), readers(), userId, slug);
 
-export type { Progress, ModuleState } from './service';
+
+/** A tus request to `/api/admin/uploads` (the route has checked the admin and the origin). */
+export const handleUpload = (request: Request) => uploads().server.handleWeb(request);
+/** Daily: uploads untouched for a day, and files uploaded but never saved into a module, go. */
+export async function purgeAbandonedFiles(): Promise<{ uploads: number; files: number }> {
+	const uploadsRemoved = await uploads().store.deleteExpired();
+	const files = await service.purgeUnusedCourseFiles(db(), storage());
+	return { uploads: uploadsRemoved, files };
+}
+export const filesTotal = () => service.courseFilesTotal(db());
+export const editorFilesOf = (module: Module) => service.editorFilesOf(db(), module);
+/**
+ * A course file answered to a reader the route let through (members with access, admins), ranges and all; a
+ * NotFoundError when its module may not be read or the file is gone.
+ */
+export async function serveMedia(request: Request, objectPath: string, reader: { isAdmin: boolean }) {
+	const file = await service.courseMedia(db(), objectPath, reader);
+	const response = await mediaResponse(request, storage(), file.objectPath, {
+		downloadName: file.downloadName,
+		cacheControl: 'private, max-age=3600'
+	});
+	if (!response) throw new NotFoundError('Fichier introuvable.');
+	return response;
+}
+export const saveVideoPosition = (reader: { id: string; isAdmin: boolean }, slug: string, seconds: number) =>
+	service.saveVideoPosition(db(), readers(), reader, slug, seconds);
+
+export type { Progress, ModuleState, ModuleMedia, EditorFiles, EditorFile } from './service';
+export type { StoredCourseFile } from './uploads';
 export type { Module } from './queries';

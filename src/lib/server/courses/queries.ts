@@ -1,11 +1,19 @@
 /** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { builtOnce } from '../db/built-once';
-import { moduleProgress, modules, type Module } from '../db/schema';
+import {
+	courseFiles,
+	courseUploads,
+	moduleProgress,
+	modules,
+	videoPositions,
+	type CourseFile,
+	type Module
+} from '../db/schema';
 import type { CatalogueModule } from './reader-cache';
 
-export type { Module };
+export type { CourseFile, Module };
 export type NewModule = typeof modules.$inferInsert;
 
 export const allModules = (db: DbOrTx): Promise<Module[]> =>
@@ -25,7 +33,11 @@ export const catalogueModules = (db: DbOrTx): Promise<CatalogueModule[]> =>
 			summary: modules.summary,
 			durationMinutes: modules.durationMinutes,
 			published: modules.published,
-			updatedAt: modules.updatedAt
+			updatedAt: modules.updatedAt,
+			video: modules.video,
+			captions: modules.captions,
+			poster: modules.poster,
+			attachments: modules.attachments
 		})
 		.from(modules)
 		.orderBy(asc(modules.position), asc(modules.createdAt));
@@ -106,3 +118,139 @@ export async function countModules(db: DbOrTx): Promise<{ all: number; published
 		.from(modules);
 	return { all: row?.all ?? 0, published: Number(row?.published ?? 0) };
 }
+
+// ——— Course files and their uploads ———
+
+export type CourseUpload = typeof courseUploads.$inferSelect;
+
+export async function insertUpload(db: DbOrTx, values: typeof courseUploads.$inferInsert): Promise<void> {
+	await db.insert(courseUploads).values(values);
+}
+
+export const uploadById = async (db: DbOrTx, id: string): Promise<CourseUpload | undefined> =>
+	(await db.select().from(courseUploads).where(eq(courseUploads.id, id)))[0];
+
+/**
+ * Adds a part to an upload only if it still ends at `from`: of two writers that started at the same offset (two
+ * PATCHes, two instances), one extends it, the other finds nothing to update and gives its part up.
+ */
+export async function appendPart(
+	db: DbOrTx,
+	id: string,
+	from: number,
+	part: { path: string; size: number }
+): Promise<boolean> {
+	const updated = await db
+		.update(courseUploads)
+		.set({
+			offset: sql`${courseUploads.offset} + ${part.size}`,
+			parts: sql`${courseUploads.parts} || ${JSON.stringify([part])}::jsonb`,
+			updatedAt: new Date()
+		})
+		.where(and(eq(courseUploads.id, id), eq(courseUploads.offset, from)))
+		.returning({ id: courseUploads.id });
+	return updated.length === 1;
+}
+
+export async function deleteUpload(db: DbOrTx, id: string): Promise<CourseUpload | undefined> {
+	const [row] = await db.delete(courseUploads).where(eq(courseUploads.id, id)).returning();
+	return row;
+}
+
+/** Uploads nobody touched since `before`: abandoned. */
+export const staleUploads = (db: DbOrTx, before: Date) =>
+	db.select().from(courseUploads).where(lt(courseUploads.updatedAt, before));
+
+export async function insertCourseFile(db: DbOrTx, values: typeof courseFiles.$inferInsert): Promise<void> {
+	await db.insert(courseFiles).values(values);
+}
+
+export const courseFilesByPath = (db: DbOrTx, paths: string[]): Promise<CourseFile[]> =>
+	paths.length ? db.select().from(courseFiles).where(inArray(courseFiles.path, paths)) : Promise.resolve([]);
+
+export async function deleteCourseFile(db: DbOrTx, path: string): Promise<void> {
+	await db.delete(courseFiles).where(eq(courseFiles.path, path));
+}
+
+/** Course files stored but named by no module, older than `before`: uploaded, then never saved into a module. */
+export const unusedCourseFiles = (db: DbOrTx, before: Date): Promise<CourseFile[]> =>
+	db
+		.select()
+		.from(courseFiles)
+		.where(
+			and(
+				lt(courseFiles.createdAt, before),
+				sql`not exists (select 1 from ${modules} where ${modules.video} = 'storage:' || ${courseFiles.path}
+					or ${modules.captions} = 'storage:' || ${courseFiles.path}
+					or ${modules.poster} = 'storage:' || ${courseFiles.path}
+					or ${modules.attachments} @> jsonb_build_array(jsonb_build_object('value', 'storage:' || ${courseFiles.path})))`
+			)
+		);
+
+/** Whether any module still names `value` (as its video, captions, poster or one of its attachments). */
+export async function isCourseValueUsed(db: DbOrTx, value: string): Promise<boolean> {
+	const [row] = await db
+		.select({ n: count() })
+		.from(modules)
+		.where(
+			sql`${modules.video} = ${value} or ${modules.captions} = ${value} or ${modules.poster} = ${value}
+				or ${modules.attachments} @> ${JSON.stringify([{ value }])}::jsonb`
+		);
+	return (row?.n ?? 0) > 0;
+}
+
+/** How much the course's files take, and how many there are. */
+export async function courseFilesTotal(db: DbOrTx): Promise<{ files: number; bytes: number }> {
+	const [row] = await db
+		.select({ files: count(), bytes: sql<string | null>`sum(${courseFiles.size})` })
+		.from(courseFiles);
+	return { files: row?.files ?? 0, bytes: Number(row?.bytes ?? 0) };
+}
+
+/** The module that names a course file, and how (its attachment's title when it is one): who may fetch it. */
+export async function moduleOfCourseValue(
+	db: DbOrTx,
+	value: string
+): Promise<Pick<Module, 'id' | 'slug' | 'published' | 'attachments' | 'video' | 'captions' | 'poster'> | undefined> {
+	const [row] = await db
+		.select({
+			id: modules.id,
+			slug: modules.slug,
+			published: modules.published,
+			attachments: modules.attachments,
+			video: modules.video,
+			captions: modules.captions,
+			poster: modules.poster
+		})
+		.from(modules)
+		.where(
+			sql`${modules.video} = ${value} or ${modules.captions} = ${value} or ${modules.poster} = ${value}
+				or ${modules.attachments} @> ${JSON.stringify([{ value }])}::jsonb`
+		)
+		.orderBy(sql`${modules.published} desc`)
+		.limit(1);
+	return row;
+}
+
+// ——— Where members stopped in a video ———
+
+export async function saveVideoPosition(
+	db: DbOrTx,
+	userId: string,
+	moduleId: string,
+	seconds: number
+): Promise<void> {
+	await db
+		.insert(videoPositions)
+		.values({ userId, moduleId, seconds })
+		.onConflictDoUpdate({
+			target: [videoPositions.userId, videoPositions.moduleId],
+			set: { seconds, updatedAt: new Date() }
+		});
+}
+
+export const videoPositionsOf = (db: DbOrTx, userId: string) =>
+	db
+		.select({ moduleId: videoPositions.moduleId, seconds: videoPositions.seconds })
+		.from(videoPositions)
+		.where(eq(videoPositions.userId, userId));

@@ -13,7 +13,11 @@ const module = (title: string): CatalogueModule => ({
 	summary: '',
 	durationMinutes: 5,
 	published: true,
-	updatedAt: new Date(0)
+	updatedAt: new Date(0),
+	video: null,
+	captions: null,
+	poster: null,
+	attachments: []
 });
 
 /** A load the test finishes when it wants, counting how often it was started. */

@@ -33,6 +33,11 @@ export interface CatalogueModule {
 	durationMinutes: number;
 	published: boolean;
 	updatedAt: Date;
+	/** Its files (`storage:course/…` values): the lesson's video, captions, poster and worksheets. */
+	video: string | null;
+	captions: string | null;
+	poster: string | null;
+	attachments: { value: string; title: string }[];
 }
 
 /**

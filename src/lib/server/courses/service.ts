@@ -3,14 +3,16 @@
  * members read the published ones in order and mark them done. Who may read is the memberships domain's
  * `courseAccess`, the one access rule.
  */
-import { renderMarkdown, slugify } from '$lib/markdown';
+import { MODULE_MEDIA_PREFIX, renderMarkdown, slugify } from '$lib/markdown';
 import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
+import type { Storage } from '../storage';
+import { courseFilePathOf, type CourseFileKind } from './files';
 import type { Db, DbOrTx } from '../db';
 import { changesOf, recordAudit, type Actor } from '../audit/service';
 import { isUniqueViolation } from '../db/violations';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import * as queries from './queries';
-import type { Module } from './queries';
+import type { CourseFile, Module } from './queries';
 import type { CatalogueModule, ReaderCache } from './reader-cache';
 import { setBounded } from '../../bounded-map.js';
 
@@ -26,7 +28,18 @@ async function guardSlug<T>(task: () => Promise<T>): Promise<T> {
 }
 
 /** What the trail keeps of a module: its settings, and of its Markdown only how long it is. */
-const AUDITED_FIELDS = ['title', 'slug', 'summary', 'published', 'position', 'durationMinutes'] as const;
+const AUDITED_FIELDS = [
+	'title',
+	'slug',
+	'summary',
+	'published',
+	'position',
+	'durationMinutes',
+	'video',
+	'captions',
+	'poster',
+	'attachments'
+] as const;
 const audited = (module: Module | null) => module && { ...module, contentLength: module.content.length };
 
 function moduleChanges(before: Module | null, after: Module | null) {
@@ -43,6 +56,7 @@ export async function createModule(
 	if (!slug) throw new ValidationError({ slug: ['Indiquez l’adresse du module (le titre n’en donne pas).'] });
 	const created = await guardSlug(() =>
 		db.transaction(async (tx) => {
+			await checkCourseFiles(tx, input);
 			const module = await queries.insertModule(tx, {
 				...input,
 				slug,
@@ -70,13 +84,16 @@ export async function getModule(db: DbOrTx, id: string): Promise<Module> {
 export async function updateModule(
 	db: Db,
 	readers: ReaderCache,
+	storage: Storage,
 	id: string,
 	changes: ModuleUpdate,
 	admin: Actor
 ): Promise<Module> {
+	let released: string[] = [];
 	const updated = await guardSlug(() =>
 		db.transaction(async (tx) => {
 			const before = await getModule(tx, id);
+			await checkCourseFiles(tx, changes);
 			const updated = await queries.updateModule(tx, id, changes);
 			if (!updated) throw new NotFoundError('Module introuvable.');
 			await recordAudit(tx, admin, {
@@ -85,15 +102,24 @@ export async function updateModule(
 				subjectId: id,
 				changes: moduleChanges(before, updated)
 			});
+			const kept = new Set(courseValuesOf(updated));
+			released = courseValuesOf(before).filter((value) => !kept.has(value));
 			return updated;
 		})
 	);
+	await releaseCourseFiles(db, storage, released);
 	await readers.catalogueChanged();
 	return updated;
 }
 
-export async function deleteModule(db: Db, readers: ReaderCache, id: string, admin: Actor): Promise<void> {
-	await db.transaction(async (tx) => {
+export async function deleteModule(
+	db: Db,
+	readers: ReaderCache,
+	storage: Storage,
+	id: string,
+	admin: Actor
+): Promise<void> {
+	const before = await db.transaction(async (tx) => {
 		const before = await getModule(tx, id);
 		// Progress rows go with it (ON DELETE CASCADE).
 		if (!(await queries.deleteModule(tx, id))) throw new NotFoundError('Module introuvable.');
@@ -103,10 +129,99 @@ export async function deleteModule(db: Db, readers: ReaderCache, id: string, adm
 			subjectId: id,
 			changes: moduleChanges(before, null)
 		});
+		return before;
 	});
+	await releaseCourseFiles(db, storage, courseValuesOf(before));
 	// Its progress rows went too; a reader's kept ids of it are harmless (only the catalogue's modules count).
 	await readers.catalogueChanged();
 }
+
+// ——— The module's files ———
+
+type FileFields = Partial<Pick<Module, 'video' | 'captions' | 'poster' | 'attachments'>>;
+
+/** Every course file a module names. */
+export const courseValuesOf = (module: FileFields): string[] =>
+	[module.video, module.captions, module.poster, ...(module.attachments ?? []).map((a) => a.value)].filter(
+		(value): value is string => !!value
+	);
+
+const KIND_NOUN: Record<CourseFileKind, string> = {
+	video: 'une vidéo',
+	captions: 'un fichier de sous-titres',
+	poster: 'une affiche',
+	attachment: 'une pièce jointe (PDF)'
+};
+
+/**
+ * Each file a module is given must be one an upload stored (course_files), of the field's kind: a value typed by
+ * hand, another module's poster given as a video, a site image or another bucket's object is refused, naming the
+ * field.
+ */
+async function checkCourseFiles(db: DbOrTx, input: FileFields): Promise<void> {
+	const wanted: { field: string; value: string; kind: CourseFileKind }[] = [];
+	for (const kind of ['video', 'captions', 'poster'] as const) {
+		const value = input[kind];
+		if (value) wanted.push({ field: kind, value, kind });
+	}
+	input.attachments?.forEach(({ value }) => wanted.push({ field: 'attachments', value, kind: 'attachment' }));
+	if (!wanted.length) return;
+	const paths = wanted.map((w) => courseFilePathOf(w.value)).filter((p): p is string => !!p);
+	const found = new Map((await queries.courseFilesByPath(db, paths)).map((file) => [file.path, file]));
+	const errors: Record<string, string[]> = {};
+	for (const { field, value, kind } of wanted) {
+		const file = found.get(courseFilePathOf(value) ?? '');
+		const problem = !file
+			? `Fichier inconnu : envoyez-le depuis l’éditeur du module (${value.slice(0, 80)}).`
+			: file.kind !== kind
+				? `Ce fichier n’est pas ${KIND_NOUN[kind]} (${value.slice(0, 80)}).`
+				: null;
+		if (problem) (errors[field] ??= []).push(problem);
+	}
+	if (Object.keys(errors).length) throw new ValidationError(errors, 'Certains fichiers du module sont refusés.');
+}
+
+/** Files a module no longer names: deleted with their objects once no module names them. */
+async function releaseCourseFiles(db: Db, storage: Storage, values: string[]): Promise<void> {
+	for (const value of values) {
+		const objectPath = courseFilePathOf(value);
+		if (!objectPath || (await queries.isCourseValueUsed(db, value))) continue;
+		await queries.deleteCourseFile(db, objectPath);
+		await storage.delete(objectPath);
+		forgetCourseFile(objectPath);
+	}
+}
+
+/**
+ * Files uploaded and never saved into a module (an editor closed before « Enregistrer »), a day on: deleted with
+ * their objects. The daily maintenance runs it, with the abandoned uploads.
+ */
+export async function purgeUnusedCourseFiles(db: Db, storage: Storage, olderThanMs = 24 * 60 * 60 * 1000) {
+	const unused = await queries.unusedCourseFiles(db, new Date(Date.now() - olderThanMs));
+	for (const file of unused) {
+		await queries.deleteCourseFile(db, file.path);
+		await storage.delete(file.path);
+		forgetCourseFile(file.path);
+	}
+	return unused.length;
+}
+
+/** A course file's row never changes once written: kept per instance, read once (bounded). */
+const knownFiles = new Map<string, CourseFile>();
+const KNOWN_FILES_MAX = 2_000;
+const forgetCourseFile = (objectPath: string) => knownFiles.delete(objectPath);
+
+async function courseFilesOf(db: DbOrTx, values: string[]): Promise<Map<string, CourseFile>> {
+	const paths = values.map(courseFilePathOf).filter((p): p is string => !!p);
+	const missing = paths.filter((p) => !knownFiles.has(p));
+	for (const file of await queries.courseFilesByPath(db, missing)) setBounded(knownFiles, file.path, file, KNOWN_FILES_MAX);
+	return new Map(paths.flatMap((p) => (knownFiles.has(p) ? [[p, knownFiles.get(p)!] as const] : [])));
+}
+
+export const courseFilesTotal = (db: DbOrTx) => queries.courseFilesTotal(db);
+
+/** The members' URL of a course file. */
+const mediaUrl = (value: string) => `${MODULE_MEDIA_PREFIX}${courseFilePathOf(value)}`;
 
 export const listModules = (db: DbOrTx) => queries.allModules(db);
 export const countModules = (db: DbOrTx) => queries.countModules(db);
@@ -169,6 +284,8 @@ export interface ModuleState {
 	summary: string;
 	durationMinutes: number;
 	completed: boolean;
+	/** Where the reader stopped in its video, in seconds (the dashboard's « reprendre à … »); null if not started. */
+	resumeAt: number | null;
 }
 
 export interface Progress {
@@ -196,13 +313,18 @@ async function readerView(db: DbOrTx, readers: ReaderCache, userId: string) {
 /** A reader's progress over the published modules. */
 export async function progressOf(db: DbOrTx, readers: ReaderCache, userId: string): Promise<Progress> {
 	const { published, completed } = await readerView(db, readers, userId);
+	// Positions are read only when a video's module is left to do (the dashboard shows the next one's).
+	const positions = published.some((m) => m.video && !completed.has(m.id))
+		? new Map((await queries.videoPositionsOf(db, userId)).map((p) => [p.moduleId, p.seconds]))
+		: new Map<string, number>();
 	const modules = published.map((m) => ({
 		id: m.id,
 		slug: m.slug,
 		title: m.title,
 		summary: m.summary,
 		durationMinutes: m.durationMinutes,
-		completed: completed.has(m.id)
+		completed: completed.has(m.id),
+		resumeAt: m.video ? (positions.get(m.id) ?? null) : null
 	}));
 	const done = modules.filter((m) => m.completed).length;
 	return {
@@ -262,6 +384,7 @@ export async function modulePage(
 	const unfinished = published.find((m) => !completed.has(m.id) && m.id !== module.id);
 	return {
 		module,
+		media: await mediaOf(db, module, reader.id),
 		html: await moduleHtml(db, module),
 		completed: completed.has(module.id),
 		previous: at > 0 ? neighbour(published[at - 1]!) : null,
@@ -297,4 +420,122 @@ export async function completeModule(
 export async function undoModule(db: Db, readers: ReaderCache, userId: string, slug: string): Promise<void> {
 	await queries.markIncomplete(db, userId, (await publishedModule(db, slug)).id);
 	await readers.progressChanged(userId);
+}
+
+// ——— A lesson's media, for members ———
+
+export interface ModuleMedia {
+	video: { url: string; contentType: string; durationSeconds: number | null } | null;
+	captionsUrl: string | null;
+	posterUrl: string | null;
+	attachments: { title: string; url: string; size: number; contentType: string }[];
+	/** Where the reader stopped in the video, in seconds; null when they have not started it. */
+	resumeAt: number | null;
+}
+
+async function mediaOf(db: DbOrTx, module: CatalogueModule, readerId: string): Promise<ModuleMedia> {
+	const files = await courseFilesOf(db, courseValuesOf(module));
+	const file = (value: string | null) => (value ? files.get(courseFilePathOf(value) ?? '') : undefined);
+	const video = file(module.video);
+	const positions = video ? await queries.videoPositionsOf(db, readerId) : [];
+	return {
+		video: video
+			? { url: mediaUrl(module.video!), contentType: video.contentType, durationSeconds: video.durationSeconds }
+			: null,
+		captionsUrl: video && file(module.captions) ? mediaUrl(module.captions!) : null,
+		posterUrl: file(module.poster) ? mediaUrl(module.poster!) : null,
+		attachments: module.attachments.flatMap((a) => {
+			const stored = file(a.value);
+			return stored ? [{ title: a.title, url: mediaUrl(a.value), size: stored.size, contentType: stored.contentType }] : [];
+		}),
+		resumeAt: positions.find((p) => p.moduleId === module.id)?.seconds ?? null
+	};
+}
+
+/**
+ * Who may fetch a course file is who may read its module: a published module (the route has checked the member's
+ * access), or any module for an admin. An attachment downloads under its title. Not found otherwise — a file no
+ * module names, a deleted module's, an unpublished one's — so nothing tells a file exists.
+ */
+export async function courseMedia(
+	db: DbOrTx,
+	objectPath: string,
+	reader: { isAdmin: boolean }
+): Promise<{ objectPath: string; downloadName?: string }> {
+	const value = `storage:${objectPath}`;
+	if (!courseFilePathOf(value)) throw new NotFoundError('Fichier introuvable.');
+	const module = await queries.moduleOfCourseValue(db, value);
+	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Fichier introuvable.');
+	const attachment = module.attachments.find((a) => a.value === value);
+	if (!attachment) return { objectPath };
+	const extension = objectPath.slice(objectPath.lastIndexOf('.'));
+	const title = attachment.title.toLowerCase().endsWith(extension) ? attachment.title : `${attachment.title}${extension}`;
+	return { objectPath, downloadName: title };
+}
+
+/** Where a reader is in a module's video: kept to resume there. Seconds past the video's end are its end. */
+export async function saveVideoPosition(
+	db: DbOrTx,
+	readers: ReaderCache,
+	reader: { id: string; isAdmin: boolean },
+	slug: string,
+	seconds: number
+): Promise<void> {
+	const { catalogue } = await readerView(db, readers, reader.id);
+	const module = catalogue.find((m) => m.slug === slug);
+	if (!module || (!module.published && !reader.isAdmin) || !module.video)
+		throw new NotFoundError('Module introuvable.');
+	const video = (await courseFilesOf(db, [module.video])).get(courseFilePathOf(module.video) ?? '');
+	const end = video?.durationSeconds ?? Number.MAX_SAFE_INTEGER;
+	await queries.saveVideoPosition(db, reader.id, module.id, Math.max(0, Math.min(Math.floor(seconds), end)));
+}
+
+/** Every video position of a reader (their data file, the dashboard's « reprendre à … »). */
+export const videoPositionsOf = (db: DbOrTx, userId: string) => queries.videoPositionsOf(db, userId);
+
+// ——— The editor's view of a module's files ———
+
+export interface EditorFile {
+	value: string;
+	name: string;
+	contentType: string;
+	size: number;
+	durationSeconds: number | null;
+	indexAtEnd: boolean;
+	/** Where the admin previews it (the members' route, which lets admins through). */
+	url: string;
+}
+
+export interface EditorFiles {
+	video: EditorFile | null;
+	captions: EditorFile | null;
+	poster: EditorFile | null;
+	attachments: (EditorFile & { title: string })[];
+}
+
+/** What the module editor shows of each file: its name, size, duration, and the MP4 index warning. */
+export async function editorFilesOf(db: DbOrTx, module: Module): Promise<EditorFiles> {
+	const files = await courseFilesOf(db, courseValuesOf(module));
+	const describe = (value: string | null): EditorFile | null => {
+		const file = value ? files.get(courseFilePathOf(value) ?? '') : undefined;
+		if (!value || !file) return null;
+		return {
+			value,
+			name: file.originalName,
+			contentType: file.contentType,
+			size: file.size,
+			durationSeconds: file.durationSeconds,
+			indexAtEnd: file.indexAtEnd,
+			url: mediaUrl(value)
+		};
+	};
+	return {
+		video: describe(module.video),
+		captions: describe(module.captions),
+		poster: describe(module.poster),
+		attachments: module.attachments.flatMap((a) => {
+			const file = describe(a.value);
+			return file ? [{ ...file, title: a.title }] : [];
+		})
+	};
 }

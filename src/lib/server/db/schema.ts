@@ -320,10 +320,75 @@ export const modules = pgTable(
 		position: integer('position').notNull(),
 		published: boolean('published').notNull().default(false),
 		durationMinutes: integer('duration_minutes').notNull().default(0),
+		/** `storage:course/…` values of course files (courseFiles), or null: the lesson's video, its captions, its poster. */
+		video: text('video'),
+		captions: text('captions'),
+		poster: text('poster'),
+		/** The worksheets members keep, in the admin's order. */
+		attachments: jsonb('attachments').$type<ModuleAttachment[]>().notNull().default([]),
 		createdAt: createdAt(),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
 	},
 	(t) => [uniqueIndex('modules_slug_unique').on(t.slug), index('modules_position_idx').on(t.position)]
+);
+
+export interface ModuleAttachment {
+	/** `storage:course/…`, a course file of kind `attachment`. */
+	value: string;
+	title: string;
+}
+
+/**
+ * The files an admin uploaded for the course (issue "Learning, part 2"): one row per object under `course/` in the
+ * private bucket, written once its bytes were checked. What was read from the file is kept here (its kind by its
+ * first bytes, size, duration, whether an MP4 starts without its index), so a module names a file by its value and
+ * the server never trusts a client's word for any of it.
+ */
+export const courseFiles = pgTable('course_files', {
+	path: text('path').primaryKey(),
+	kind: text('kind', { enum: ['video', 'captions', 'poster', 'attachment'] }).notNull(),
+	contentType: text('content_type').notNull(),
+	size: bigint('size', { mode: 'number' }).notNull(),
+	durationSeconds: integer('duration_seconds'),
+	/** An MP4 whose index (moov) comes after the media: a phone downloads it all before it plays. */
+	indexAtEnd: boolean('index_at_end').notNull().default(false),
+	/** The name the admin's file had: shown in the editor, never used as a path. */
+	originalName: text('original_name').notNull().default(''),
+	createdAt: createdAt()
+});
+
+/**
+ * A course file being uploaded (tus, `/api/admin/uploads`): what has arrived so far, as parts in the private bucket
+ * under `uploads/<id>/`. Kept in the database so that any instance resumes it; a part is added only by an update
+ * that finds the offset it started from, so two writers never both extend an upload. Gone once the file is stored
+ * (or refused), or after 24 hours untouched.
+ */
+export const courseUploads = pgTable('course_uploads', {
+	id: text('id').primaryKey(),
+	kind: text('kind', { enum: ['video', 'captions', 'poster', 'attachment'] }).notNull(),
+	size: bigint('size', { mode: 'number' }).notNull(),
+	offset: bigint('offset', { mode: 'number' }).notNull().default(0),
+	parts: jsonb('parts').$type<{ path: string; size: number }[]>().notNull().default([]),
+	/** The tus Upload-Metadata as the client sent it (the kind, the file's name): shown, never trusted. */
+	metadata: jsonb('metadata').$type<Record<string, string | null>>().notNull().default({}),
+	createdAt: createdAt(),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+});
+
+/** Where a member stopped in a module's video, to resume there (kept every few seconds while it plays). */
+export const videoPositions = pgTable(
+	'video_positions',
+	{
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		moduleId: uuid('module_id')
+			.notNull()
+			.references(() => modules.id, { onDelete: 'cascade' }),
+		seconds: integer('seconds').notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [primaryKey({ columns: [t.userId, t.moduleId] })]
 );
 
 /** A member's completed modules: one row per (user, module), whatever the number of clicks. */
@@ -435,6 +500,7 @@ export const auditEvents = pgTable(
 
 export type Lead = typeof leads.$inferSelect;
 export type Module = typeof modules.$inferSelect;
+export type CourseFile = typeof courseFiles.$inferSelect;
 export type Membership = typeof memberships.$inferSelect;
 export type Candidature = typeof candidatures.$inferSelect;
 

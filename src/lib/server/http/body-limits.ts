@@ -21,6 +21,12 @@ export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 /** The upload routes: the photo plus room for the multipart envelope (boundaries, part headers, a few fields). */
 export const UPLOAD_BODY_LIMIT = UPLOAD_FILE_LIMIT + 64 * 1024;
 
+/**
+ * One PATCH of a course file's tus upload: the editor sends 8 MB at a time; a client may send up to 16 MB in one
+ * request (a larger file is many requests, each resumable).
+ */
+export const COURSE_CHUNK_LIMIT = 16 * 1024 * 1024;
+
 export interface RouteBodyLimit {
 	method: string;
 	/** The exact path, or an anchored pattern for a route with a parameter. */
@@ -35,6 +41,7 @@ export const ROUTE_BODY_LIMITS: readonly RouteBodyLimit[] = [
 	{ method: 'POST', path: '/api/admin/upload', limit: UPLOAD_BODY_LIMIT },
 	{ method: 'POST', path: '/admin/images', action: 'upload', limit: UPLOAD_BODY_LIMIT },
 	{ method: 'POST', path: '/api/payments/webhook', limit: WEBHOOK_BODY_LIMIT },
+	{ method: 'PATCH', path: /^\/api\/admin\/uploads\/[0-9a-f]{32}$/, limit: COURSE_CHUNK_LIMIT },
 	// An image for a course module, from its editor.
 	{
 		method: 'POST',

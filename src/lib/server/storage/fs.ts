@@ -11,7 +11,15 @@ import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'n
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { sign, verifySignature } from '../signing';
-import { assertObjectPath, isValidObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
+import {
+	assertObjectPath,
+	isValidObjectPath,
+	UPLOADS_FOLDER,
+	type ByteRange,
+	type ObjectInfo,
+	type PutOptions,
+	type Storage
+} from './types';
 
 interface Meta {
 	contentType: string;
@@ -106,10 +114,10 @@ export class FsStorage implements Storage {
 		}
 	}
 
-	async read(objectPath: string) {
+	async read(objectPath: string, range?: ByteRange) {
 		const info = await this.stat(objectPath);
 		if (!info) return null;
-		return { info, body: createReadStream(this.fileOf(objectPath)) };
+		return { info, body: createReadStream(this.fileOf(objectPath), range) };
 	}
 
 	async delete(objectPath: string): Promise<void> {
@@ -135,7 +143,12 @@ export class FsStorage implements Storage {
 		);
 		// An object is a file with its metadata beside it; temporary files of a put in progress are neither.
 		for (const file of files)
-			if (!file.endsWith('.meta.json') && files.has(`${file}.meta.json`) && isValidObjectPath(file))
+			if (
+				!file.endsWith('.meta.json') &&
+				files.has(`${file}.meta.json`) &&
+				isValidObjectPath(file) &&
+				!file.startsWith(UPLOADS_FOLDER)
+			)
 				yield file;
 	}
 

@@ -24,6 +24,8 @@ export {
 	assertObjectPath,
 	isValidObjectPath,
 	InvalidObjectPathError,
+	UPLOADS_FOLDER,
+	type ByteRange,
 	type ObjectInfo,
 	type Storage
 } from './types';

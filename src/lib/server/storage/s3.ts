@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { assertObjectPath, type ObjectInfo, type PutOptions, type Storage } from './types';
+import { assertObjectPath, UPLOADS_FOLDER, type ByteRange, type ObjectInfo, type PutOptions, type Storage } from './types';
 
 export interface S3StorageOptions {
 	endpoint: URL;
@@ -111,10 +111,13 @@ export class S3Storage implements Storage {
 		}
 	}
 
-	async read(path: string) {
+	async read(path: string, range?: ByteRange) {
 		const info = await this.stat(path);
 		if (!info) return null;
-		return { info, body: await this.client.getObject(this.bucket, path) };
+		const body = range
+			? await this.client.getPartialObject(this.bucket, path, range.start, range.end - range.start + 1)
+			: await this.client.getObject(this.bucket, path);
+		return { info, body };
 	}
 
 	async delete(path: string): Promise<void> {
@@ -127,7 +130,7 @@ export class S3Storage implements Storage {
 			for await (const item of this.client.listObjectsV2(this.bucket, '', true) as AsyncIterable<{
 				name?: string;
 			}>)
-				if (item.name) yield item.name;
+				if (item.name && !item.name.startsWith(UPLOADS_FOLDER)) yield item.name;
 		} catch (error) {
 			if (!isNotFound(error)) throw error;
 		}

@@ -5,6 +5,12 @@ export interface PutOptions {
 	cacheControl: string;
 }
 
+export interface ByteRange {
+	start: number;
+	/** Inclusive, as in a Range header. */
+	end: number;
+}
+
 export interface ObjectInfo {
 	size: number;
 	contentType: string;
@@ -24,13 +30,23 @@ export interface Storage {
 	stat(path: string): Promise<ObjectInfo | null>;
 	/** A URL that lets its holder GET the object until it expires. */
 	signedUrl(path: string, expiresInSeconds: number): Promise<string>;
-	read(path: string): Promise<{ info: ObjectInfo; body: Readable } | null>;
+	/**
+	 * The object, or only the bytes `start`–`end` (inclusive) of it: a video's range is asked of the storage as a
+	 * range, never read from the start.
+	 */
+	read(path: string, range?: ByteRange): Promise<{ info: ObjectInfo; body: Readable } | null>;
 	delete(path: string): Promise<void>;
-	/** Every object's path, in no set order, listed as it goes (a bucket may hold thousands): backups. */
+	/** Every object's path but uploads in progress (UPLOADS_FOLDER), in no set order, listed as it goes: backups. */
 	list(): AsyncIterable<string>;
 	/** Resolves when the bucket can be reached and written to (readiness); rejects with the reason otherwise. */
 	ping(): Promise<void>;
 }
+
+/**
+ * Uploads in progress keep their parts under this folder (courses/upload-store.ts). They are nobody's objects yet:
+ * `list()` leaves them out, so a backup or a restore never carries half an upload.
+ */
+export const UPLOADS_FOLDER = 'uploads/';
 
 export class InvalidObjectPathError extends Error {
 	constructor(path: string) {

@@ -8,6 +8,7 @@ import { AppError } from '$lib/server/errors';
 import { formFailure } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
 import * as images from '$lib/server/images';
+import { moduleFromForm } from '../module-form.server';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
@@ -19,12 +20,25 @@ export const load: PageServerLoad = async (event) => {
 	// A form id of its own per module: the new-module page's form, still there during the navigation that follows a
 	// creation, is another form (superforms warned of two forms sharing the schema's default id).
 	const id = `module-${event.params.id}`;
-	if (!module) return { module: null, form: await superValidate(zod4(moduleFormSchema), { id }) };
+	if (!module) return { module: null, files: null, form: await superValidate(zod4(moduleFormSchema), { id }) };
 	const { title, slug, summary, content, durationMinutes, published } = module;
+	const files = await courses.editorFilesOf(module);
 	return {
 		module: { id: module.id, slug: module.slug, published: module.published },
+		files,
 		form: await superValidate(
-			{ title, slug, summary, content, durationMinutes, published },
+			{
+				title,
+				slug,
+				summary,
+				content,
+				durationMinutes,
+				published,
+				video: module.video ?? '',
+				captions: module.captions ?? '',
+				poster: module.poster ?? '',
+				attachments: JSON.stringify(module.attachments)
+			},
 			zod4(moduleFormSchema),
 			{ id }
 		)
@@ -39,14 +53,7 @@ export const actions: Actions = {
 		});
 		if (!form.valid) return fail(400, { form });
 		try {
-			const saved = await courses.update(
-				event.params.id,
-				{
-					...form.data,
-					slug: form.data.slug || undefined
-				},
-				admin
-			);
+			const saved = await courses.update(event.params.id, moduleFromForm(form.data), admin);
 			form.data.slug = saved.slug;
 		} catch (error) {
 			return formFailure(event, form, error);

@@ -5,6 +5,7 @@ import { moduleFormSchema } from '$lib/schemas/modules';
 import * as courses from '$lib/server/courses';
 import { formFailure } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
+import { moduleFromForm } from '../module-form.server';
 import type { Actions, PageServerLoad } from './$types';
 
 const NEW_MODULE_FORM = 'module-new';
@@ -22,7 +23,7 @@ export const actions: Actions = {
 		if (!form.valid) return fail(400, { form });
 		let id: string;
 		try {
-			id = (await courses.create({ ...form.data, slug: form.data.slug || undefined }, admin)).id;
+			id = (await courses.create(moduleFromForm(form.data), admin)).id;
 		} catch (error) {
 			return formFailure(event, form, error);
 		}

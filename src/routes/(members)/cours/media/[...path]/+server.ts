@@ -1,24 +1,37 @@
 import { error } from '@sveltejs/kit';
 import { Readable } from 'node:stream';
+import * as courses from '$lib/server/courses';
+import { AppError } from '$lib/server/errors';
 import { requireUser } from '$lib/server/http/guards';
 import * as images from '$lib/server/images';
 import * as memberships from '$lib/server/memberships';
-import type { RequestHandler } from './$types';
+import type { RequestEvent, RequestHandler } from './$types';
 
 /**
- * The images of course modules, for those who may read the courses only: never a signed URL in a page. The
+ * The course's files, for those who may read the courses only, checked on every request (a range included): never
+ * a signed URL in a page. Under `course/`, a lesson's video, captions, poster and worksheets — served with byte
+ * ranges to whoever may read their module (courses.serveMedia); elsewhere, the images of a module's Markdown. The
  * object is streamed from the private bucket; a client that goes away cancels the stream (and the read).
  */
-export const GET: RequestHandler = async (event) => {
+async function serve(event: RequestEvent): Promise<Response> {
 	const user = requireUser(event);
 	const { access } = await memberships.accessOf(user);
-	if (!access.allowed) error(403, 'Les images des cours sont réservées aux membres.');
+	if (!access.allowed) error(403, 'Les fichiers des cours sont réservés aux membres.');
+	if (event.params.path.startsWith('course/')) {
+		try {
+			return await courses.serveMedia(event.request, event.params.path, user);
+		} catch (failure) {
+			if (failure instanceof AppError) error(failure.status, failure.message);
+			throw failure;
+		}
+	}
 	const stored = await images.readStored(event.params.path);
 	if (!stored) error(404, 'Image introuvable.');
 	stored.body.on('error', () => {
 		// A storage read that fails midway ends the response; the error is the storage driver's to log.
 	});
-	return new Response(Readable.toWeb(stored.body) as ReadableStream, {
+	if (event.request.method === 'HEAD') stored.body.destroy();
+	return new Response(event.request.method === 'HEAD' ? null : (Readable.toWeb(stored.body) as ReadableStream), {
 		headers: {
 			'content-type': stored.info.contentType,
 			'content-length': String(stored.info.size),
@@ -26,4 +39,7 @@ export const GET: RequestHandler = async (event) => {
 			'x-content-type-options': 'nosniff'
 		}
 	});
-};
+}
+
+export const GET: RequestHandler = serve;
+export const HEAD: RequestHandler = serve;

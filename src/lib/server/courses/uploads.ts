@@ -1,0 +1,306 @@
+/**
+ * Course files arrive through tus 1.0 at `/api/admin/uploads` (issue "Learning, part 2", point 1): `@tus/server`
+ * speaks the protocol (creation, HEAD, PATCH, termination, locks), our store keeps the bytes (upload-store.ts).
+ * An upload says what it is for (`kind` in Upload-Metadata) and its length; both are checked before anything is
+ * kept, its first bytes as soon as they arrive, and the whole file once complete: read through once to store it as
+ * `course/<uuid>.<ext>`, its MP4 boxes counted (a file cut short is refused) and its duration read by
+ * music-metadata. The last PATCH answers `{ value, contentType, size, durationSeconds }`. Whatever is refused
+ * leaves nothing behind: the upload's parts and the object are removed.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { PassThrough, Readable, Transform } from 'node:stream';
+import { once } from 'node:events';
+import { Server, MemoryLocker } from '@tus/server';
+import { parseStream } from 'music-metadata';
+import type { Db } from '../db';
+import { log } from '../log';
+import { optimiseImage } from '../images/upload';
+import { toStorageValue, type Storage } from '../storage';
+import {
+	ACCEPTED_LABEL,
+	COURSE_FOLDER,
+	formatMegabytes,
+	isCourseFileKind,
+	KIND_LABEL,
+	maxBytesOf,
+	Mp4BoxScanner,
+	sniff,
+	SNIFF_BYTES,
+	type CourseFileKind
+} from './files';
+import * as queries from './queries';
+import { CourseUploadStore, refusal, type TusRefusal } from './upload-store';
+
+export const UPLOADS_PATH = '/api/admin/uploads';
+
+export interface UploadDeps {
+	db: Db;
+	storage: Storage;
+	dataDir: string;
+	videoMaxBytes: number;
+	imageMaxEdge: number;
+}
+
+/** What the last PATCH answers, and what the editor puts in the module. */
+export interface StoredCourseFile {
+	value: string;
+	kind: CourseFileKind;
+	contentType: string;
+	size: number;
+	durationSeconds?: number;
+	/** An MP4 whose index is at its end: it starts slowly on phones (the editor says how to fix it). */
+	indexAtEnd?: boolean;
+	name: string;
+}
+
+const notOfKind = (kind: CourseFileKind) =>
+	refusal(415, `Ce fichier n’est pas ${ACCEPTED_LABEL[kind]} : son contenu ne correspond pas.`);
+
+function checkStart(kind: CourseFileKind, firstBytes: Uint8Array): void {
+	if (!sniff(kind, firstBytes)) throw notOfKind(kind);
+}
+
+/** The file's name as the admin had it, for display only: one line, no path, 200 characters at most. */
+const displayName = (metadata: Record<string, string | null> | undefined) =>
+	path
+		.basename(String(metadata?.filename ?? ''))
+		// eslint-disable-next-line no-control-regex
+		.replace(/[\u0000-\u001f\u007f]/g, '')
+		.slice(0, 200);
+
+export function createUploadServer(deps: UploadDeps) {
+	const store = new CourseUploadStore({
+		db: deps.db,
+		storage: deps.storage,
+		spoolDir: path.join(deps.dataDir, 'tmp', 'uploads'),
+		checkStart
+	});
+	const server = new Server({
+		path: UPLOADS_PATH,
+		datastore: store,
+		// One instance's PATCHes on an upload wait for each other; across instances the store's conditional update
+		// keeps a second writer from extending it.
+		locker: new MemoryLocker(),
+		relativeLocation: true,
+		// Same-origin only: no other site is given CORS headers.
+		allowedOrigins: [],
+		namingFunction: () => randomBytes(16).toString('hex'),
+		// Upload ids are ours (32 hex digits): anything else is no upload.
+		getFileIdFromRequest: (_req, last) => (last && /^[0-9a-f]{32}$/.test(last) ? last : undefined),
+		async onUploadCreate(_req, upload) {
+			const kind = upload.metadata?.kind;
+			if (!isCourseFileKind(kind))
+				throw refusal(400, 'Indiquez ce que le fichier est pour le module (vidéo, sous-titres, affiche ou pièce jointe).');
+			if (upload.size === undefined)
+				throw refusal(400, 'La taille du fichier doit être annoncée dès le début de l’envoi.');
+			if (upload.size === 0) throw refusal(400, 'Le fichier est vide.');
+			const max = maxBytesOf(kind, deps.videoMaxBytes);
+			if (upload.size > max)
+				throw refusal(413, `${KIND_LABEL[kind]} dépasse ${formatMegabytes(max)} (${formatMegabytes(upload.size)}).`);
+			return { metadata: { kind, filename: displayName(upload.metadata) } };
+		},
+		async onUploadFinish(_req, upload) {
+			const stored = await finishUpload(deps, store, upload.id);
+			return {
+				status_code: 200,
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(stored)
+			};
+		},
+		onResponseError(_req, error) {
+			if ('status_code' in error) return undefined;
+			log.error('course upload failed', { error });
+			return { status_code: 500, body: 'L’envoi a échoué côté serveur. Réessayez.\n' };
+		}
+	});
+	return { server, store };
+}
+
+export type UploadServer = ReturnType<typeof createUploadServer>;
+
+/**
+ * A complete upload becomes a course file: checked, stored under its own name, recorded. The upload is removed
+ * whatever happens; a refused file leaves no object either.
+ */
+async function finishUpload(deps: UploadDeps, store: CourseUploadStore, id: string): Promise<StoredCourseFile> {
+	const upload = await queries.uploadById(deps.db, id);
+	if (!upload) throw refusal(404, 'Envoi introuvable.');
+	const name = displayName(upload.metadata);
+	let objectPath: string | null = null;
+	try {
+		const file =
+			upload.kind === 'poster'
+				? await storePoster(deps, store.read(upload.parts))
+				: await storeFile(deps, upload.kind, store.read(upload.parts), upload.size);
+		objectPath = file.path;
+		await queries.insertCourseFile(deps.db, {
+			path: file.path,
+			kind: upload.kind,
+			contentType: file.contentType,
+			size: file.size,
+			durationSeconds: file.durationSeconds ?? null,
+			indexAtEnd: file.indexAtEnd ?? false,
+			originalName: name
+		});
+		return {
+			value: toStorageValue(file.path),
+			kind: upload.kind,
+			contentType: file.contentType,
+			size: file.size,
+			...(file.durationSeconds !== undefined && { durationSeconds: file.durationSeconds }),
+			...(upload.kind === 'video' && { indexAtEnd: file.indexAtEnd ?? false }),
+			name
+		};
+	} catch (error) {
+		if (objectPath) await deps.storage.delete(objectPath).catch(() => {});
+		throw error;
+	} finally {
+		await store.remove(id).catch(() => {});
+	}
+}
+
+interface WrittenFile {
+	path: string;
+	contentType: string;
+	size: number;
+	durationSeconds?: number;
+	indexAtEnd?: boolean;
+}
+
+/** A poster goes through the image pipeline (rotated, stripped, WebP ≤ 1 MB), like every image of the site. */
+async function storePoster(deps: UploadDeps, body: Readable): Promise<WrittenFile> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of body) chunks.push(chunk as Buffer);
+	const input = Buffer.concat(chunks);
+	const type = sniff('poster', input.subarray(0, SNIFF_BYTES));
+	if (!type?.imageType) throw notOfKind('poster');
+	let webp: Buffer;
+	try {
+		({ webp } = await optimiseImage(input, type.imageType, { maxEdge: Math.min(deps.imageMaxEdge, 1920) }));
+	} catch (error) {
+		throw refusal(422, (error as Error).message || 'L’image n’a pas pu être lue.');
+	}
+	const objectPath = `${COURSE_FOLDER}${randomUUID()}.webp`;
+	await deps.storage.put(objectPath, webp, { contentType: 'image/webp', cacheControl: 'private, max-age=0' });
+	return { path: objectPath, contentType: 'image/webp', size: webp.length };
+}
+
+/**
+ * A video, captions or an attachment: its type from its first bytes, then stored as it is read once, with its MP4
+ * boxes counted and (for a video) its duration read from the same bytes by music-metadata.
+ */
+async function storeFile(
+	deps: UploadDeps,
+	kind: CourseFileKind,
+	body: Readable,
+	size: number
+): Promise<WrittenFile> {
+	const inspected = new FileInspection(kind);
+	const objectPath = `${COURSE_FOLDER}${randomUUID()}.${await inspected.typeOf(body)}`;
+	const type = inspected.type!;
+	try {
+		await deps.storage.putStream(objectPath, inspected.stream, size, {
+			contentType: type.contentType,
+			cacheControl: 'private, max-age=0'
+		});
+		const { durationSeconds, indexAtEnd } = await inspected.result();
+		return { path: objectPath, contentType: type.contentType, size, durationSeconds, indexAtEnd };
+	} catch (error) {
+		await deps.storage.delete(objectPath).catch(() => {});
+		throw error;
+	}
+}
+
+const TRUNCATED = refusal(422, 'La vidéo est incomplète ou illisible : envoyez le fichier entier.');
+
+/**
+ * The bytes of a file on their way to storage: its type from the first ones, an MP4's boxes counted, and a video
+ * handed to music-metadata as well (its reading paces the copy, so nothing piles up; once it has the duration, it
+ * is no longer fed).
+ */
+class FileInspection {
+	type: ReturnType<typeof sniff> = null;
+	readonly stream: Transform;
+	private readonly boxes = new Mp4BoxScanner();
+	private parser: PassThrough | null = null;
+	private duration: Promise<number | undefined> = Promise.resolve(undefined);
+
+	constructor(private readonly kind: CourseFileKind) {
+		this.stream = new Transform({
+			transform: (chunk: Buffer, _encoding, done) => {
+				if (this.type?.extension === 'mp4') this.boxes.push(chunk);
+				const parser = this.parser;
+				if (parser && !parser.writableEnded && !parser.destroyed) {
+					if (!parser.write(chunk)) {
+						// Wait for the parser, unless it finishes or fails meanwhile.
+						Promise.race([once(parser, 'drain'), once(parser, 'close')]).then(
+							() => done(null, chunk),
+							() => done(null, chunk)
+						);
+						return;
+					}
+				}
+				done(null, chunk);
+			},
+			flush: (done) => {
+				this.parser?.end();
+				done();
+			}
+		});
+	}
+
+	/** Reads the first bytes of `body` (put back in front), and answers the object's extension. */
+	async typeOf(body: Readable): Promise<string> {
+		const head: Buffer[] = [];
+		let length = 0;
+		const iterator = body[Symbol.asyncIterator]();
+		while (length < SNIFF_BYTES) {
+			const next = await iterator.next();
+			if (next.done) break;
+			head.push(next.value as Buffer);
+			length += (next.value as Buffer).length;
+		}
+		this.type = sniff(this.kind, Buffer.concat(head).subarray(0, SNIFF_BYTES));
+		if (!this.type) {
+			await iterator.return?.();
+			throw notOfKind(this.kind);
+		}
+		if (this.kind === 'video') {
+			const parser = new PassThrough();
+			this.parser = parser;
+			this.duration = parseStream(parser, { mimeType: this.type.contentType, size: undefined }, {
+				duration: true,
+				skipCovers: true
+			}).then(
+				(metadata) => metadata.format.duration,
+				() => undefined
+			);
+			// Whatever the parser leaves unread once done is drained, so the copy never waits on it.
+			void this.duration.then(() => {
+				parser.resume();
+				parser.on('data', () => {});
+			});
+			parser.on('error', () => {});
+		}
+		const rest = (async function* () {
+			yield* head;
+			for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+		})();
+		// The whole body flows through the inspection into storage; an error on either side ends both.
+		Readable.from(rest, { objectMode: false })
+			.on('error', (error) => this.stream.destroy(error))
+			.pipe(this.stream);
+		return this.type.extension;
+	}
+
+	async result(): Promise<{ durationSeconds?: number; indexAtEnd?: boolean }> {
+		if (this.kind !== 'video') return {};
+		const seconds = await this.duration;
+		const boxes = this.type?.extension === 'mp4' ? this.boxes.result() : { complete: true, indexAtEnd: false };
+		if (!boxes.complete || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) throw TRUNCATED;
+		return { durationSeconds: Math.round(seconds), indexAtEnd: boxes.indexAtEnd };
+	}
+}
+
+export type { TusRefusal };

@@ -85,7 +85,10 @@ describe(`each admin action writes one row, in its transaction, on ${driverName}
 			{ ...MODULE, title: 'Les murs' },
 			OTHER
 		);
-		await courses.updateModule(database.db, new ReaderCache(), storage,
+		await courses.updateModule(
+			database.db,
+			new ReaderCache(),
+			storage,
 			a.id,
 			{ published: true, content: 'Plus de texte.' },
 			ADMIN

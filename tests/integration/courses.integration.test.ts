@@ -298,12 +298,26 @@ describe(`members' progress on ${driverName}`, () => {
 	it('a module page shows the version it reads: an edit is rendered at once, then served from the cache', async () => {
 		const { a } = await three();
 		const reader = { id: memberId, isAdmin: false };
-		await service.updateModule(database.db, readers, storage, a.id, { content: '## Avant\n\nLe *mortier*.' }, admin);
+		await service.updateModule(
+			database.db,
+			readers,
+			storage,
+			a.id,
+			{ content: '## Avant\n\nLe *mortier*.' },
+			admin
+		);
 		const first = await service.modulePage(database.db, readers, a.slug, reader);
 		expect(first.html).toContain('<em>mortier</em>');
 		// The same version again: the cached HTML, the very same string.
 		expect((await service.modulePage(database.db, readers, a.slug, reader)).html).toBe(first.html);
-		await service.updateModule(database.db, readers, storage, a.id, { content: '## Après\n\nLa **chaux**.' }, admin);
+		await service.updateModule(
+			database.db,
+			readers,
+			storage,
+			a.id,
+			{ content: '## Après\n\nLa **chaux**.' },
+			admin
+		);
 		const edited = await service.modulePage(database.db, readers, a.slug, reader);
 		expect(edited.html).toContain('<strong>chaux</strong>');
 		expect(edited.html).not.toContain('mortier');

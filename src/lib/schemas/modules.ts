@@ -55,7 +55,10 @@ const fields = {
 	attachments: z
 		.array(attachment, { error: 'Pièces jointes : une liste de { value, title }.' })
 		.max(ATTACHMENTS_MAX, `${ATTACHMENTS_MAX} pièces jointes au plus.`)
-		.refine((list) => new Set(list.map((a) => a.value)).size === list.length, 'Une pièce jointe figure deux fois.')
+		.refine(
+			(list) => new Set(list.map((a) => a.value)).size === list.length,
+			'Une pièce jointe figure deux fois.'
+		)
 };
 
 /** POST: the slug is made from the title when absent, the position is last when absent. */

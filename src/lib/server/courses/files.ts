@@ -16,7 +16,8 @@ export const isCourseFileKind = (value: unknown): value is CourseFileKind =>
 export const COURSE_FOLDER = 'course/';
 
 /** The `storage:` value of a course file: `storage:course/<uuid>.<ext>`, nothing else (no folder, no dot-dot). */
-export const COURSE_VALUE = /^storage:(course\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:mp4|webm|vtt|webp|pdf))$/;
+export const COURSE_VALUE =
+	/^storage:(course\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:mp4|webm|vtt|webp|pdf))$/;
 
 export const courseFilePathOf = (value: string): string | null => COURSE_VALUE.exec(value)?.[1] ?? null;
 
@@ -29,7 +30,11 @@ export interface SniffedType {
 
 const MP4: SniffedType = { contentType: 'video/mp4', extension: 'mp4', label: 'une vidéo MP4' };
 const WEBM: SniffedType = { contentType: 'video/webm', extension: 'webm', label: 'une vidéo WebM' };
-const VTT: SniffedType = { contentType: 'text/vtt; charset=utf-8', extension: 'vtt', label: 'des sous-titres WebVTT' };
+const VTT: SniffedType = {
+	contentType: 'text/vtt; charset=utf-8',
+	extension: 'vtt',
+	label: 'des sous-titres WebVTT'
+};
 const PDF: SniffedType = { contentType: 'application/pdf', extension: 'pdf', label: 'un PDF' };
 /** The poster goes through the image pipeline: it is stored as WebP whatever it came as. */
 const POSTER: SniffedType = { contentType: 'image/webp', extension: 'webp', label: 'une image' };
@@ -70,7 +75,10 @@ export const SNIFF_BYTES = 64;
  * What a file of `kind` is, by its first bytes; null when it is not a type that kind accepts. For a poster, the
  * image type the pipeline is to decode.
  */
-export function sniff(kind: CourseFileKind, bytes: Uint8Array): (SniffedType & { imageType?: AcceptedType }) | null {
+export function sniff(
+	kind: CourseFileKind,
+	bytes: Uint8Array
+): (SniffedType & { imageType?: AcceptedType }) | null {
 	switch (kind) {
 		case 'video':
 			return isMp4(bytes) ? MP4 : isWebm(bytes) ? WEBM : null;

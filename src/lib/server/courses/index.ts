@@ -57,7 +57,8 @@ export const create = (input: ModuleCreate, admin: Actor) =>
 export const get = (id: string) => service.getModule(db(), id);
 export const update = (id: string, changes: ModuleUpdate, admin: Actor) =>
 	service.updateModule(db(), readers(), storage(), id, changes, admin);
-export const remove = (id: string, admin: Actor) => service.deleteModule(db(), readers(), storage(), id, admin);
+export const remove = (id: string, admin: Actor) =>
+	service.deleteModule(db(), readers(), storage(), id, admin);
 export const move = (id: string, direction: 'up' | 'down', admin: Actor) =>
 	service.moveModule(db(), readers(), id, direction, admin);
 export const reorder = (ids: string[], admin: Actor) => service.reorderModules(db(), readers(), ids, admin);
@@ -67,7 +68,6 @@ export const page = (slug: string, reader: { id: string; isAdmin: boolean }) =>
 export const complete = (userId: string, slug: string) =>
 	service.completeModule(db(), readers(), userId, slug);
 export const undo = (userId: string, slug: string) => service.undoModule(db(), readers(), userId, slug);
-
 
 /** A tus request to `/api/admin/uploads` (the route has checked the admin and the origin). */
 export const handleUpload = (request: Request) => uploads().server.handleWeb(request);

@@ -211,7 +211,9 @@ export async function courseFilesTotal(db: DbOrTx): Promise<{ files: number; byt
 export async function moduleOfCourseValue(
 	db: DbOrTx,
 	value: string
-): Promise<Pick<Module, 'id' | 'slug' | 'published' | 'attachments' | 'video' | 'captions' | 'poster'> | undefined> {
+): Promise<
+	Pick<Module, 'id' | 'slug' | 'published' | 'attachments' | 'video' | 'captions' | 'poster'> | undefined
+> {
 	const [row] = await db
 		.select({
 			id: modules.id,

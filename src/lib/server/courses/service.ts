@@ -178,7 +178,8 @@ async function checkCourseFiles(db: DbOrTx, input: FileFields): Promise<void> {
 				: null;
 		if (problem) (errors[field] ??= []).push(problem);
 	}
-	if (Object.keys(errors).length) throw new ValidationError(errors, 'Certains fichiers du module sont refusés.');
+	if (Object.keys(errors).length)
+		throw new ValidationError(errors, 'Certains fichiers du module sont refusés.');
 }
 
 /** Files a module no longer names: deleted with their objects once no module names them. */
@@ -214,7 +215,8 @@ const forgetCourseFile = (objectPath: string) => knownFiles.delete(objectPath);
 async function courseFilesOf(db: DbOrTx, values: string[]): Promise<Map<string, CourseFile>> {
 	const paths = values.map(courseFilePathOf).filter((p): p is string => !!p);
 	const missing = paths.filter((p) => !knownFiles.has(p));
-	for (const file of await queries.courseFilesByPath(db, missing)) setBounded(knownFiles, file.path, file, KNOWN_FILES_MAX);
+	for (const file of await queries.courseFilesByPath(db, missing))
+		setBounded(knownFiles, file.path, file, KNOWN_FILES_MAX);
 	return new Map(paths.flatMap((p) => (knownFiles.has(p) ? [[p, knownFiles.get(p)!] as const] : [])));
 }
 
@@ -440,13 +442,19 @@ async function mediaOf(db: DbOrTx, module: CatalogueModule, readerId: string): P
 	const positions = video ? await queries.videoPositionsOf(db, readerId) : [];
 	return {
 		video: video
-			? { url: mediaUrl(module.video!), contentType: video.contentType, durationSeconds: video.durationSeconds }
+			? {
+					url: mediaUrl(module.video!),
+					contentType: video.contentType,
+					durationSeconds: video.durationSeconds
+				}
 			: null,
 		captionsUrl: video && file(module.captions) ? mediaUrl(module.captions!) : null,
 		posterUrl: file(module.poster) ? mediaUrl(module.poster!) : null,
 		attachments: module.attachments.flatMap((a) => {
 			const stored = file(a.value);
-			return stored ? [{ title: a.title, url: mediaUrl(a.value), size: stored.size, contentType: stored.contentType }] : [];
+			return stored
+				? [{ title: a.title, url: mediaUrl(a.value), size: stored.size, contentType: stored.contentType }]
+				: [];
 		}),
 		resumeAt: positions.find((p) => p.moduleId === module.id)?.seconds ?? null
 	};
@@ -469,7 +477,9 @@ export async function courseMedia(
 	const attachment = module.attachments.find((a) => a.value === value);
 	if (!attachment) return { objectPath };
 	const extension = objectPath.slice(objectPath.lastIndexOf('.'));
-	const title = attachment.title.toLowerCase().endsWith(extension) ? attachment.title : `${attachment.title}${extension}`;
+	const title = attachment.title.toLowerCase().endsWith(extension)
+		? attachment.title
+		: `${attachment.title}${extension}`;
 	return { objectPath, downloadName: title };
 }
 

@@ -29,7 +29,17 @@ export interface TusRefusal {
 	body: string;
 }
 
-export const refusal = (status_code: number, body: string): TusRefusal => ({ status_code, body: `${body}\n` });
+const ours = new WeakSet<object>();
+
+export function refusal(status_code: number, body: string): TusRefusal {
+	const answer = { status_code, body: `${body}\n` };
+	ours.add(answer);
+	return answer;
+}
+
+/** Whether a tus error is one of our refusals (French already), or the protocol's own. */
+export const isOurRefusal = (error: unknown) =>
+	typeof error === 'object' && error !== null && ours.has(error);
 
 export interface UploadStoreDeps {
 	db: Db;

@@ -30,7 +30,7 @@ import {
 	type CourseFileKind
 } from './files';
 import * as queries from './queries';
-import { CourseUploadStore, refusal, type TusRefusal } from './upload-store';
+import { CourseUploadStore, isOurRefusal, refusal, type TusRefusal } from './upload-store';
 
 export const UPLOADS_PATH = '/api/admin/uploads';
 
@@ -91,13 +91,19 @@ export function createUploadServer(deps: UploadDeps) {
 		async onUploadCreate(_req, upload) {
 			const kind = upload.metadata?.kind;
 			if (!isCourseFileKind(kind))
-				throw refusal(400, 'Indiquez ce que le fichier est pour le module (vidéo, sous-titres, affiche ou pièce jointe).');
+				throw refusal(
+					400,
+					'Indiquez ce que le fichier est pour le module (vidéo, sous-titres, affiche ou pièce jointe).'
+				);
 			if (upload.size === undefined)
 				throw refusal(400, 'La taille du fichier doit être annoncée dès le début de l’envoi.');
 			if (upload.size === 0) throw refusal(400, 'Le fichier est vide.');
 			const max = maxBytesOf(kind, deps.videoMaxBytes);
 			if (upload.size > max)
-				throw refusal(413, `${KIND_LABEL[kind]} dépasse ${formatMegabytes(max)} (${formatMegabytes(upload.size)}).`);
+				throw refusal(
+					413,
+					`${KIND_LABEL[kind]} dépasse ${formatMegabytes(max)} (${formatMegabytes(upload.size)}).`
+				);
 			return { metadata: { kind, filename: displayName(upload.metadata) } };
 		},
 		async onUploadFinish(_req, upload) {
@@ -109,7 +115,8 @@ export function createUploadServer(deps: UploadDeps) {
 			};
 		},
 		onResponseError(_req, error) {
-			if ('status_code' in error) return undefined;
+			if (isOurRefusal(error)) return undefined;
+			if ('status_code' in error) return protocolRefusal(error.status_code);
 			log.error('course upload failed', { error });
 			return { status_code: 500, body: 'L’envoi a échoué côté serveur. Réessayez.\n' };
 		}
@@ -120,10 +127,35 @@ export function createUploadServer(deps: UploadDeps) {
 export type UploadServer = ReturnType<typeof createUploadServer>;
 
 /**
+ * The protocol's own refusals (@tus/server's, in English), said in French with the same status — but the deferred
+ * length, which is a client's choice this server does not offer (400, not 501).
+ */
+function protocolRefusal(status: number): { status_code: number; body: string } {
+	const text: Record<number, string> = {
+		400: 'Requête d’envoi invalide (en-têtes tus).',
+		403: 'Cette opération sur l’envoi n’est pas permise.',
+		404: 'Envoi introuvable : il a été terminé, abandonné ou supprimé.',
+		409: 'Position d’envoi inattendue : le client doit demander où reprendre (HEAD).',
+		410: 'Cet envoi a expiré.',
+		412: 'Protocole tus 1.0 requis (en-tête Tus-Resumable).',
+		413: 'Envoi trop volumineux.',
+		415: 'Type de contenu inattendu : application/offset+octet-stream.',
+		460: 'Somme de contrôle refusée.',
+		501: 'La taille du fichier doit être annoncée dès le début de l’envoi.'
+	};
+	if (status === 501) return { status_code: 400, body: `${text[501]}\n` };
+	return { status_code: status, body: `${text[status] ?? 'Requête d’envoi refusée.'}\n` };
+}
+
+/**
  * A complete upload becomes a course file: checked, stored under its own name, recorded. The upload is removed
  * whatever happens; a refused file leaves no object either.
  */
-async function finishUpload(deps: UploadDeps, store: CourseUploadStore, id: string): Promise<StoredCourseFile> {
+async function finishUpload(
+	deps: UploadDeps,
+	store: CourseUploadStore,
+	id: string
+): Promise<StoredCourseFile> {
 	const upload = await queries.uploadById(deps.db, id);
 	if (!upload) throw refusal(404, 'Envoi introuvable.');
 	const name = displayName(upload.metadata);
@@ -269,10 +301,14 @@ class FileInspection {
 		if (this.kind === 'video') {
 			const parser = new PassThrough();
 			this.parser = parser;
-			this.duration = parseStream(parser, { mimeType: this.type.contentType, size: undefined }, {
-				duration: true,
-				skipCovers: true
-			}).then(
+			this.duration = parseStream(
+				parser,
+				{ mimeType: this.type.contentType, size: undefined },
+				{
+					duration: true,
+					skipCovers: true
+				}
+			).then(
 				(metadata) => metadata.format.duration,
 				() => undefined
 			);
@@ -297,8 +333,10 @@ class FileInspection {
 	async result(): Promise<{ durationSeconds?: number; indexAtEnd?: boolean }> {
 		if (this.kind !== 'video') return {};
 		const seconds = await this.duration;
-		const boxes = this.type?.extension === 'mp4' ? this.boxes.result() : { complete: true, indexAtEnd: false };
-		if (!boxes.complete || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) throw TRUNCATED;
+		const boxes =
+			this.type?.extension === 'mp4' ? this.boxes.result() : { complete: true, indexAtEnd: false };
+		if (!boxes.complete || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0)
+			throw TRUNCATED;
 		return { durationSeconds: Math.round(seconds), indexAtEnd: boxes.indexAtEnd };
 	}
 }

@@ -6,9 +6,7 @@
 import type { ByteRange } from '../storage';
 
 export type RangeDecision =
-	| { kind: 'whole' }
-	| { kind: 'partial'; range: ByteRange }
-	| { kind: 'unsatisfiable' };
+	{ kind: 'whole' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 const SINGLE_RANGE = /^bytes=(\d*)-(\d*)$/;
 

@@ -32,7 +32,8 @@ export async function mediaResponse(
 		'content-type': info.contentType
 	});
 	if (downloadName !== undefined) headers.set('content-disposition', attachmentDisposition(downloadName));
-	if (noneMatch(request.headers.get('if-none-match'), info.etag)) return new Response(null, { status: 304, headers });
+	if (noneMatch(request.headers.get('if-none-match'), info.etag))
+		return new Response(null, { status: 304, headers });
 
 	const decision = ifRangeHolds(request.headers.get('if-range'), info.etag, info.lastModified)
 		? decideRange(request.headers.get('range'), info.size)

@@ -5,7 +5,14 @@
  */
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { assertObjectPath, UPLOADS_FOLDER, type ByteRange, type ObjectInfo, type PutOptions, type Storage } from './types';
+import {
+	assertObjectPath,
+	UPLOADS_FOLDER,
+	type ByteRange,
+	type ObjectInfo,
+	type PutOptions,
+	type Storage
+} from './types';
 
 export interface S3StorageOptions {
 	endpoint: URL;

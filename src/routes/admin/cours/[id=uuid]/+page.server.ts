@@ -20,7 +20,8 @@ export const load: PageServerLoad = async (event) => {
 	// A form id of its own per module: the new-module page's form, still there during the navigation that follows a
 	// creation, is another form (superforms warned of two forms sharing the schema's default id).
 	const id = `module-${event.params.id}`;
-	if (!module) return { module: null, files: null, form: await superValidate(zod4(moduleFormSchema), { id }) };
+	if (!module)
+		return { module: null, files: null, form: await superValidate(zod4(moduleFormSchema), { id }) };
 	const { title, slug, summary, content, durationMinutes, published } = module;
 	const files = await courses.editorFilesOf(module);
 	return {

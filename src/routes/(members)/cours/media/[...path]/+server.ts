@@ -31,14 +31,17 @@ async function serve(event: RequestEvent): Promise<Response> {
 		// A storage read that fails midway ends the response; the error is the storage driver's to log.
 	});
 	if (event.request.method === 'HEAD') stored.body.destroy();
-	return new Response(event.request.method === 'HEAD' ? null : (Readable.toWeb(stored.body) as ReadableStream), {
-		headers: {
-			'content-type': stored.info.contentType,
-			'content-length': String(stored.info.size),
-			'cache-control': 'private, max-age=3600',
-			'x-content-type-options': 'nosniff'
+	return new Response(
+		event.request.method === 'HEAD' ? null : (Readable.toWeb(stored.body) as ReadableStream),
+		{
+			headers: {
+				'content-type': stored.info.contentType,
+				'content-length': String(stored.info.size),
+				'cache-control': 'private, max-age=3600',
+				'x-content-type-options': 'nosniff'
+			}
 		}
-	});
+	);
 }
 
 export const GET: RequestHandler = serve;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, duration, siret } from './format';
+import { countOf, duration, fileSize, siret, videoTime } from './format';
 
 describe('format', () => {
 	it('puts the singular for 0 and 1, the plural from 2', () => {
@@ -22,5 +22,14 @@ describe('format', () => {
 		expect(duration(60)).toBe('1 h');
 		expect(duration(390)).toBe('6 h 30');
 		expect(duration(65)).toBe('1 h 05');
+	});
+
+	it('says a place in a video and a file size as people read them', () => {
+		expect(videoTime(252)).toBe('4 min 12');
+		expect(videoTime(45.9)).toBe('45 s');
+		expect(videoTime(3725)).toBe('1 h 02 min 05');
+		expect(fileSize(608)).toBe('608 o');
+		expect(fileSize(1.4 * 1024 * 1024)).toBe('1,4 Mo');
+		expect(fileSize(12 * 1024)).toBe('12 Ko');
 	});
 });

@@ -31,3 +31,27 @@ export const duration = (minutes: number) => {
 	if (!hours) return `${rest} min`;
 	return rest ? `${hours} h ${String(rest).padStart(2, '0')}` : `${hours} h`;
 };
+
+/** "4 min 12", "45 s", "1 h 02 min 05": a place in a video, given in seconds. */
+export const videoTime = (totalSeconds: number) => {
+	const seconds = Math.max(0, Math.floor(totalSeconds));
+	const hours = Math.floor(seconds / 3600);
+	const minutes = Math.floor((seconds % 3600) / 60);
+	const rest = String(seconds % 60).padStart(2, '0');
+	if (hours) return `${hours} h ${String(minutes).padStart(2, '0')} min ${rest}`;
+	if (minutes) return `${minutes} min ${rest}`;
+	return `${seconds % 60} s`;
+};
+
+/** "608 o", "12 Ko", "1,4 Mo", "2,1 Go": a file's size, as French software says it. */
+export const fileSize = (bytes: number) => {
+	const units = ['o', 'Ko', 'Mo', 'Go'];
+	let value = bytes;
+	let unit = 0;
+	while (value >= 1024 && unit < units.length - 1) {
+		value /= 1024;
+		unit++;
+	}
+	const digits = unit === 0 || value >= 10 ? 0 : 1;
+	return `${value.toLocaleString('fr-FR', { maximumFractionDigits: digits })} ${units[unit]}`;
+};

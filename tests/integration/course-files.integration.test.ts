@@ -171,11 +171,16 @@ for (const storageDriver of ['fs', 's3'] as const) {
 
 		// ——— tus ———
 
-		const tusCall = (method: string, id: string | null, headers: Record<string, string>, body?: BodyInit) =>
+		const tusCall = (
+			method: string,
+			id: string | null,
+			headers: Record<string, string>,
+			body?: BodyInit | Uint8Array
+		) =>
 			call(tus[method as keyof typeof tus], `/api/admin/uploads${id ? `/${id}` : ''}`, {
 				method,
 				headers: { 'tus-resumable': '1.0.0', ...headers },
-				body,
+				body: body as BodyInit | undefined,
 				user: admin,
 				params: id ? { id } : {},
 				routeId: '/api/admin/uploads/[[id]]'
@@ -191,7 +196,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			return { answer, id };
 		}
 
-		const patch = (id: string, offset: number, bytes: BodyInit) =>
+		const patch = (id: string, offset: number, bytes: BodyInit | Uint8Array) =>
 			tusCall(
 				'PATCH',
 				id,
@@ -205,7 +210,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			if (!id) return answer;
 			let last = answer;
 			for (let offset = 0; offset < bytes.length; offset += chunk) {
-				last = await patch(id, offset, bytes.subarray(offset, offset + chunk));
+				last = await patch(id, offset, new Uint8Array(bytes.subarray(offset, offset + chunk)));
 				if (last.status !== 204 && last.status !== 200) return last;
 			}
 			return last;

@@ -12,7 +12,8 @@ import {
 	moduleProgress,
 	modules,
 	sessions,
-	users
+	users,
+	videoPositions
 } from '../../src/lib/server/db/schema';
 import { NotFoundError } from '../../src/lib/server/errors';
 import { personalDataOf, type PersonalData } from '../../src/lib/server/privacy/export';
@@ -93,6 +94,10 @@ beforeAll(async () => {
 		{ userId: claireId, moduleId: first!.id },
 		{ userId: otherId, moduleId: first!.id }
 	]);
+	await db.insert(videoPositions).values([
+		{ userId: claireId, moduleId: first!.id, seconds: 252 },
+		{ userId: otherId, moduleId: first!.id, seconds: 17 }
+	]);
 	await db.insert(emails).values([
 		{
 			to: 'claire@exemple.fr',
@@ -132,6 +137,7 @@ describe(`a member's data on ${driverName}`, () => {
 			expect.objectContaining({ status: 'active', stripeSubscriptionId: 'sub_claire' })
 		]);
 		expect(data.courseProgress.map((p) => p.module)).toEqual(['fondations']);
+		expect(data.videoPositions).toEqual([expect.objectContaining({ module: 'fondations', seconds: 252 })]);
 		expect(data.emails.map((m) => m.to)).toEqual(['claire@exemple.fr']);
 		// Open sessions only; the expired one is gone from the file as it is from the site.
 		expect(data.sessions).toHaveLength(1);

@@ -2,6 +2,7 @@
 import * as audit from './audit';
 import * as auth from './auth';
 import * as candidatures from './candidatures';
+import * as courses from './courses';
 import { config } from './config';
 import { db } from './db';
 import { purgeExpiredCounters } from './abuse/attempts';
@@ -34,11 +35,15 @@ export async function runMaintenance(): Promise<void> {
 	const sessions = platform ? await auth.purgeExpiredSessions() : 0;
 	const counters = await purgeExpiredCounters(db);
 	const drafts = platform ? await candidatures.purgeOldDrafts() : 0;
-	if (sessions || counters || drafts)
+	// Course uploads untouched for a day, and files uploaded but never saved into a module.
+	const abandoned = platform ? await courses.purgeAbandonedFiles() : { uploads: 0, files: 0 };
+	if (sessions || counters || drafts || abandoned.uploads || abandoned.files)
 		log.info('maintenance', {
 			expiredSessions: sessions,
 			expiredRateLimits: counters,
-			expiredCandidatureDrafts: drafts
+			expiredCandidatureDrafts: drafts,
+			abandonedCourseUploads: abandoned.uploads,
+			unusedCourseFiles: abandoned.files
 		});
 }
 

@@ -89,6 +89,13 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			title: p.title,
 			completedAt: iso(p.completedAt)
 		})),
+		/** Where they stopped in each lesson's video, to resume there. */
+		videoPositions: rows.positions.map((p) => ({
+			module: p.slug,
+			title: p.title,
+			seconds: p.seconds,
+			savedAt: iso(p.updatedAt)
+		})),
 		emails: rows.mails.map((m) => ({
 			to: m.to,
 			subject: m.subject,

@@ -8,6 +8,7 @@ import {
 	emails,
 	memberships,
 	moduleProgress,
+	videoPositions,
 	modules,
 	sessions,
 	users,
@@ -24,52 +25,65 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
 		const [account] = await tx.select().from(users).where(eq(users.id, userId));
 		if (!account) return null;
-		const [theirCandidatures, theirMemberships, progress, mails, theirSessions, changes, factor, codes] =
-			await Promise.all([
-				// Theirs by account once enrolled, by address before (a candidature is made without an account).
-				tx
-					.select()
-					.from(candidatures)
-					.where(or(eq(candidatures.userId, userId), eq(candidatures.email, account.email)))
-					.orderBy(asc(candidatures.createdAt)),
-				tx
-					.select()
-					.from(memberships)
-					.where(eq(memberships.userId, userId))
-					.orderBy(asc(memberships.createdAt)),
-				tx
-					.select({ slug: modules.slug, title: modules.title, completedAt: moduleProgress.completedAt })
-					.from(moduleProgress)
-					.innerJoin(modules, eq(modules.id, moduleProgress.moduleId))
-					.where(eq(moduleProgress.userId, userId))
-					.orderBy(asc(moduleProgress.completedAt)),
-				tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
-				tx
-					.select({
-						createdAt: sessions.createdAt,
-						expiresAt: sessions.expiresAt,
-						lastSeenAt: sessions.lastSeenAt,
-						userAgent: sessions.userAgent,
-						network: sessions.network
-					})
-					.from(sessions)
-					.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
-					.orderBy(asc(sessions.createdAt)),
-				tx
-					.select()
-					.from(emailChanges)
-					.where(
-						and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now))
-					),
-				tx
-					.select({ confirmedAt: totpFactors.confirmedAt })
-					.from(totpFactors)
-					.where(eq(totpFactors.userId, userId)),
-				tx
-					.select({ usedAt: recoveryCodes.usedAt })
-					.from(recoveryCodes)
-					.where(eq(recoveryCodes.userId, userId))
-			]);
+		const [
+			theirCandidatures,
+			theirMemberships,
+			progress,
+			mails,
+			theirSessions,
+			changes,
+			factor,
+			codes,
+			positions
+		] = await Promise.all([
+			// Theirs by account once enrolled, by address before (a candidature is made without an account).
+			tx
+				.select()
+				.from(candidatures)
+				.where(or(eq(candidatures.userId, userId), eq(candidatures.email, account.email)))
+				.orderBy(asc(candidatures.createdAt)),
+			tx.select().from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)),
+			tx
+				.select({ slug: modules.slug, title: modules.title, completedAt: moduleProgress.completedAt })
+				.from(moduleProgress)
+				.innerJoin(modules, eq(modules.id, moduleProgress.moduleId))
+				.where(eq(moduleProgress.userId, userId))
+				.orderBy(asc(moduleProgress.completedAt)),
+			tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
+			tx
+				.select({
+					createdAt: sessions.createdAt,
+					expiresAt: sessions.expiresAt,
+					lastSeenAt: sessions.lastSeenAt,
+					userAgent: sessions.userAgent,
+					network: sessions.network
+				})
+				.from(sessions)
+				.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+				.orderBy(asc(sessions.createdAt)),
+			tx
+				.select()
+				.from(emailChanges)
+				.where(
+					and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now))
+				),
+			tx
+				.select({ confirmedAt: totpFactors.confirmedAt })
+				.from(totpFactors)
+				.where(eq(totpFactors.userId, userId)),
+			tx.select({ usedAt: recoveryCodes.usedAt }).from(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
+			tx
+				.select({
+					slug: modules.slug,
+					title: modules.title,
+					seconds: videoPositions.seconds,
+					updatedAt: videoPositions.updatedAt
+				})
+				.from(videoPositions)
+				.innerJoin(modules, eq(modules.id, videoPositions.moduleId))
+				.where(eq(videoPositions.userId, userId))
+				.orderBy(asc(videoPositions.updatedAt))
+		]);
 		return {
 			account,
 			theirCandidatures,
@@ -79,7 +93,8 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			theirSessions,
 			changes,
 			factor,
-			codes
+			codes,
+			positions
 		};
 	});
 }

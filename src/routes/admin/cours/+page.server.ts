@@ -6,8 +6,9 @@ import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	const modules = await courses.list();
+	const [modules, files] = await Promise.all([courses.list(), courses.filesTotal()]);
 	return {
+		files,
 		modules: modules.map((m) => ({
 			id: m.id,
 			slug: m.slug,

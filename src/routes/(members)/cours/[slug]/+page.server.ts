@@ -18,6 +18,7 @@ export const load: PageServerLoad = async (event) => {
 			grace: access.reason === 'grace' ? access.until.toISOString() : null,
 			page: {
 				completed: page.completed,
+				media: page.media,
 				previous: page.previous,
 				next: page.next,
 				// The bar's figures only: the list of modules is the dashboard's, not this page's data.

@@ -3,6 +3,7 @@
  * the editor, a paying member completes it on a phone and sees the dashboard move; axe on the admin and member
  * pages; a signed-out visitor and a non-member are kept out.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { expect, test } from '../support/fixtures';
@@ -108,7 +109,7 @@ test('an admin writes a module with a live preview, the slug following the title
 	await expectNoAxeViolation(page);
 	await page.getByRole('link', { name: 'Nouveau module' }).click();
 	await page.locator('html[data-hydrated]').waitFor();
-	await page.getByLabel('Titre').fill('Votre fiche Google : l’essentiel');
+	await page.getByLabel('Titre', { exact: true }).fill('Votre fiche Google : l’essentiel');
 	await expect(page.getByLabel('Adresse (/cours/…)')).toHaveValue('votre-fiche-google-l-essentiel');
 	await page.getByLabel('Durée (minutes)').fill('15');
 	await page
@@ -126,7 +127,7 @@ test('an admin writes a module with a live preview, the slug following the title
 	await expect(page.getByRole('heading', { name: 'Modifier le module' })).toBeVisible();
 
 	// Unsaved changes are not lost on a stray navigation: the browser asks first.
-	await page.getByLabel('Titre').fill('Votre fiche Google : l’essentiel (v2)');
+	await page.getByLabel('Titre', { exact: true }).fill('Votre fiche Google : l’essentiel (v2)');
 	page.once('dialog', (dialog) => dialog.dismiss());
 	await page.getByRole('link', { name: '← Tous les modules' }).click();
 	await expect(page.getByRole('heading', { name: 'Modifier le module' })).toBeVisible();
@@ -244,4 +245,216 @@ test('signed out → sign-in; a registered visitor without membership → how to
 	const missing = await page.goto(`${base}/cours/nexiste-pas`);
 	expect(missing!.status()).toBe(404);
 	pageProblems.length = 0;
+});
+
+// ——— Lessons people watch, files they keep (issue "Learning, part 2") ———
+
+const MEDIA = path.resolve(import.meta.dirname, '../../fixtures/media');
+const VIDEO_MODULE = 'filmer-un-chantier';
+const CHUNK = 8 * 1024 * 1024;
+
+/**
+ * A 20 MB lesson: the fixture's MP4 (index first) with a `free` box after it, which players skip — large enough to
+ * go in three PATCHes of 8 MB, and still a whole, valid MP4 of 12 s.
+ */
+function paddedLesson(): string {
+	const lesson = readFileSync(path.join(MEDIA, 'lesson.mp4'));
+	const padding = 20 * 1024 * 1024;
+	const free = Buffer.alloc(padding);
+	free.writeUInt32BE(padding, 0);
+	free.write('free', 4, 'latin1');
+	const file = test.info().outputPath('lecon-filmer-un-chantier.mp4');
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, Buffer.concat([lesson, free]));
+	return file;
+}
+
+test('an admin uploads a lesson video in the editor: cut at a third, it resumes where it was; captions, a poster and a worksheet too', async ({
+	browser
+}) => {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+	const page = await context.newPage();
+	await signIn(page, base, E2E_ADMIN.email, E2E_ADMIN.password);
+	const created = await page.request.post(`${base}/api/admin/modules`, {
+		data: {
+			title: 'Filmer un chantier',
+			slug: VIDEO_MODULE,
+			durationMinutes: 12,
+			content: 'Regardez la vidéo.'
+		},
+		headers: { origin: base }
+	});
+	expect(created.status()).toBe(201);
+	const { id } = await created.json();
+	await page.goto(`${base}/admin/cours/${id}`);
+	await page.locator('html[data-hydrated]').waitFor();
+
+	// The second PATCH (the middle third) has its connection cut once; every PATCH's starting offset is noted.
+	const offsets: number[] = [];
+	let cut = false;
+	await page.route('**/api/admin/uploads/*', async (route) => {
+		const request = route.request();
+		if (request.method() === 'PATCH') {
+			const offset = Number(request.headers()['upload-offset']);
+			offsets.push(offset);
+			if (offset === CHUNK && !cut) {
+				cut = true;
+				await route.abort('connectionreset');
+				return;
+			}
+		}
+		await route.continue();
+	});
+	const file = paddedLesson();
+	await page.getByLabel('Choisir une vidéo').setInputFiles(file);
+	const videoSection = page.getByRole('region', { name: 'Vidéo' });
+	await expect(videoSection.getByText(/lecon-filmer-un-chantier\.mp4\s·\s20\sMo\s·\s12\ss/)).toBeVisible({
+		timeout: 30_000
+	});
+	expect(cut).toBe(true);
+	// Resumed from the cut, never from the start: 0, 8 MB (cut), 8 MB again, 16 MB.
+	expect(offsets).toEqual([0, CHUNK, CHUNK, 2 * CHUNK]);
+	await page.unroute('**/api/admin/uploads/*');
+	// The preview plays what was stored.
+	await expect
+		.poll(() => videoSection.locator('video').evaluate((v: HTMLVideoElement) => Math.round(v.duration)))
+		.toBe(12);
+	// An MP4 whose index is first gets no warning.
+	await expect(videoSection.getByRole('note')).toHaveCount(0);
+
+	await page.getByLabel('Choisir des sous-titres').setInputFiles(path.join(MEDIA, 'lesson.vtt'));
+	await expect(
+		page.getByRole('region', { name: 'Sous-titres' }).getByText(/lesson\.vtt\s·\s139\so/)
+	).toBeVisible();
+	await page.getByLabel('Choisir une affiche').setInputFiles(path.join(FIXTURES, 'Landscape_2.jpg'));
+	await expect(page.getByRole('img', { name: 'Affiche de la vidéo' })).toBeVisible();
+	await page.getByLabel('Ajouter une fiche PDF').setInputFiles(path.join(MEDIA, 'fiche.pdf'));
+	await page.getByLabel('Titre de la fiche 1').fill('Fiche : les bons angles');
+	// A file that is not what it says: the server's French message, and nothing added.
+	await page.getByLabel('Ajouter une fiche PDF').setInputFiles({
+		name: 'fiche.pdf',
+		mimeType: 'application/pdf',
+		buffer: Buffer.from('MZ\x90\x00 not a pdf at all', 'latin1')
+	});
+	await expect(page.getByRole('alert').filter({ hasText: 'n’est pas un PDF' })).toBeVisible();
+	await expect(page.getByLabel('Titre de la fiche 2')).toHaveCount(0);
+
+	await page.getByLabel('Publié (visible des membres)').check();
+	await expectNoAxeViolation(page);
+	await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+	await expect(page.getByText('Module enregistré.')).toBeVisible();
+	await page.screenshot({ path: test.info().outputPath('editeur-fichiers-1280.png'), fullPage: true });
+
+	// What was saved is what the server shows after a reload.
+	await page.reload();
+	await expect(page.getByRole('region', { name: 'Vidéo' }).getByText(/20\sMo\s·\s12\ss/)).toBeVisible();
+	await expect(page.getByLabel('Titre de la fiche 1')).toHaveValue('Fiche : les bons angles');
+	await page.goto(`${base}/admin/cours`);
+	await expect(page.getByTestId('course-files-total')).toContainText('4 fichiers');
+	await context.close();
+});
+
+test('an MP4 that keeps its index at the end gets the warning and how to fix it', async ({ browser }) => {
+	const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const page = await context.newPage();
+	await signIn(page, base, E2E_ADMIN.email, E2E_ADMIN.password);
+	await page.goto(`${base}/admin/cours/nouveau`);
+	await page.locator('html[data-hydrated]').waitFor();
+	await page.getByLabel('Choisir une vidéo').setInputFiles(path.join(MEDIA, 'index-at-end.mp4'));
+	const warning = page.getByRole('region', { name: 'Vidéo' }).getByRole('note');
+	await expect(warning).toContainText('index à la fin');
+	await expect(warning).toContainText('-movflags +faststart');
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+	await page.screenshot({ path: test.info().outputPath('editeur-index-360.png'), fullPage: true });
+	await context.close();
+});
+
+test('a member plays the lesson on a phone with captions, seeks to the middle, leaves, and comes back there; the worksheet downloads with its title', async ({
+	browser
+}) => {
+	const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const page = await context.newPage();
+	await signIn(page, base, MEMBER, PASSWORD);
+	// The first module done, the lesson is what comes next.
+	await page.goto(`${base}/cours/votre-fiche-google-l-essentiel-v2`);
+	await page.getByRole('button', { name: 'Marquer comme terminé' }).click();
+	await expect(page.getByRole('button', { name: 'Annuler : pas encore terminé' })).toBeVisible();
+
+	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
+	await page.locator('html[data-hydrated]').waitFor();
+	const video = page.locator('video');
+	await expect(video).toHaveAttribute('preload', 'metadata');
+	await expect(video).toHaveAttribute('playsinline', '');
+	await expect(video).toHaveAttribute('poster', /^\/cours\/media\/course\/[\w-]+\.webp$/);
+	const track = video.locator('track');
+	await expect(track).toHaveAttribute('kind', 'captions');
+	await expect(track).toHaveAttribute('srclang', 'fr');
+	await expect(track).toHaveAttribute('default', '');
+	await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+	expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(12);
+
+	// Seek to the middle, as a thumb on the bar would; the caption of that moment shows.
+	await video.evaluate(async (v: HTMLVideoElement) => {
+		v.muted = true;
+		await v.play();
+		v.currentTime = 6;
+		await new Promise((resolve) => v.addEventListener('seeked', resolve, { once: true }));
+		v.pause();
+	});
+	await expect
+		.poll(() =>
+			video.evaluate((v: HTMLVideoElement) => {
+				const cues = v.textTracks[0]?.activeCues;
+				return cues && cues.length ? (cues[0] as VTTCue).text : null;
+			})
+		)
+		.toBe('Montrez vos chantiers en photos.');
+	expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]!.mode)).toBe('showing');
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+	await page.screenshot({ path: test.info().outputPath('lecon-360.png'), fullPage: true });
+
+	// The worksheet: listed with its type and size, downloaded under its title.
+	const sheet = page.getByRole('region', { name: 'Fiches à garder' });
+	await expect(sheet.getByText(/PDF\s·\s608\so/)).toBeVisible();
+	const [download] = await Promise.all([
+		page.waitForEvent('download'),
+		sheet.getByRole('link', { name: 'Fiche : les bons angles' }).click()
+	]);
+	expect(download.suggestedFilename()).toMatch(/les bons angles\.pdf$/);
+	expect(readFileSync(await download.path()).equals(readFileSync(path.join(MEDIA, 'fiche.pdf')))).toBe(true);
+
+	// Leaving keeps the place; the dashboard says where the lesson resumes.
+	await page.goto(`${base}/dashboard`);
+	const resume = page.getByRole('link', { name: /Continuer\s:\sreprendre\sà\s6\ss/ });
+	await expect(resume).toBeVisible();
+	await resume.click();
+	await page.locator('html[data-hydrated]').waitFor();
+	await expect(page.getByText(/Reprise\sà\s6\ss, là où vous vous étiez arrêté\./)).toBeVisible();
+	await expect
+		.poll(() =>
+			page.locator('video').evaluate((v: HTMLVideoElement) => (v.readyState >= 1 ? v.currentTime : -1))
+		)
+		.toBeGreaterThanOrEqual(5.9);
+	await context.close();
+});
+
+test('without JavaScript the lesson still plays from its own URL and the worksheet still downloads', async ({
+	browser
+}) => {
+	const context = await browser.newContext({ javaScriptEnabled: false });
+	const page = await context.newPage();
+	await signIn(page, base, MEMBER, PASSWORD);
+	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
+	const source = page.locator('video source');
+	const src = (await source.getAttribute('src'))!;
+	expect(src).toMatch(/^\/cours\/media\/course\/[\w-]+\.mp4#t=6$/);
+	const range = await page.request.get(`${base}${src.split('#')[0]}`, { headers: { range: 'bytes=0-99' } });
+	expect(range.status()).toBe(206);
+	const sheet = page.getByRole('link', { name: 'Fiche : les bons angles' });
+	const file = await page.request.get(`${base}${await sheet.getAttribute('href')}`);
+	expect(file.status()).toBe(200);
+	expect(file.headers()['content-disposition']).toContain('attachment');
+	await context.close();
 });

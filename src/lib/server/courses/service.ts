@@ -462,8 +462,9 @@ async function mediaOf(db: DbOrTx, module: CatalogueModule, readerId: string): P
 
 /**
  * Who may fetch a course file is who may read its module: a published module (the route has checked the member's
- * access), or any module for an admin. An attachment downloads under its title. Not found otherwise — a file no
- * module names, a deleted module's, an unpublished one's — so nothing tells a file exists.
+ * access), or any module for an admin — and an admin, a file just uploaded (the editor's preview). An attachment
+ * downloads under its title. Not found otherwise — a file no module names, a deleted module's, an unpublished
+ * one's — so nothing tells a file exists.
  */
 export async function courseMedia(
 	db: DbOrTx,
@@ -473,7 +474,12 @@ export async function courseMedia(
 	const value = `storage:${objectPath}`;
 	if (!courseFilePathOf(value)) throw new NotFoundError('Fichier introuvable.');
 	const module = await queries.moduleOfCourseValue(db, value);
-	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Fichier introuvable.');
+	if (!module) {
+		// Just uploaded, not saved into a module yet: the admin previews it in the editor.
+		if (reader.isAdmin && (await queries.courseFilesByPath(db, [objectPath])).length) return { objectPath };
+		throw new NotFoundError('Fichier introuvable.');
+	}
+	if (!module.published && !reader.isAdmin) throw new NotFoundError('Fichier introuvable.');
 	const attachment = module.attachments.find((a) => a.value === value);
 	if (!attachment) return { objectPath };
 	const extension = objectPath.slice(objectPath.lastIndexOf('.'));

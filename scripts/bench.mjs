@@ -55,3 +55,8 @@ if (wanted('insights')) {
 	const { benchInsights } = await import('../bench/insights.mjs');
 	await benchInsights();
 }
+
+if (wanted('media')) {
+	const { benchMedia } = await import('../bench/media.mjs');
+	await benchMedia();
+}

@@ -26,6 +26,8 @@ import { isPrivatePath } from '$lib/pages/registry';
 import { problem } from '$lib/server/http/problem';
 import { answerStripeEvent } from '$lib/server/http/stripe-webhook';
 import { STRIPE_WEBHOOK_PATH, exposeStripeWebhook } from '$lib/server/http/stripe-webhook-bridge';
+import { COURSE_MEDIA_ROUTE, exposeCourseMedia } from '$lib/server/http/course-media-bridge';
+import { answerCourseMedia } from '$lib/server/http/course-media';
 import {
 	createHandle as createPageCaching,
 	exposePageCache,
@@ -69,6 +71,8 @@ export const init: ServerInit = async () => {
 	// The server entry answers Stripe's webhook itself in production, in the modes that have its route (whose id is
 	// its path); without this, SvelteKit answers it.
 	if (routeExistsIn(STRIPE_WEBHOOK_PATH, config.siteMode)) exposeStripeWebhook(answerStripeEvent);
+	// And the course's files, piped from storage with the same checks as their route (src/server/course-media.ts).
+	if (routeExistsIn(COURSE_MEDIA_ROUTE, config.siteMode)) exposeCourseMedia(answerCourseMedia);
 };
 
 /** Tells the request log (server entry) which route answers: its line names the route, never the raw path. */

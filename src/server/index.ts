@@ -17,6 +17,8 @@ import { boundHeapGrowth, startWithAllocatorSettings } from './heap';
 import { admitBody } from './request-bodies';
 import { answerStripeWebhook } from './stripe-webhook';
 import { countEachAnswer } from './audience';
+import { answerCourseMedia } from './course-media';
+import { COURSE_MEDIA_ROUTE } from '../lib/server/http/course-media-bridge';
 import { STRIPE_WEBHOOK_PATH } from '../lib/server/http/stripe-webhook-bridge';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
@@ -72,10 +74,14 @@ async function main() {
 			for (const [name, value] of headers) res.setHeader(name, value);
 			// Stripe's deliveries are answered here, before SvelteKit (stripe-webhook.ts says why).
 			if (answerStripeWebhook(admitted, res)) return request.answeredBy(STRIPE_WEBHOOK_PATH);
-			handler(admitted, res, () => {
-				res.statusCode = 404;
-				res.end('Not found');
-			});
+			const toSvelteKit = () =>
+				handler(admitted, res, () => {
+					res.statusCode = 404;
+					res.end('Not found');
+				});
+			// The course's files are piped from storage here (course-media.ts); what the app leaves goes to SvelteKit.
+			if (answerCourseMedia(admitted, res, toSvelteKit)) return request.answeredBy(COURSE_MEDIA_ROUTE);
+			toSvelteKit();
 		});
 	});
 	server.keepAliveTimeout = 65_000;

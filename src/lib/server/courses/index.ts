@@ -10,7 +10,7 @@ import type { Db } from '../db';
 import type { Module } from './queries';
 import { ReaderCache } from './reader-cache';
 import { NotFoundError } from '../errors';
-import { mediaResponse } from '../http/media';
+import { mediaAnswer, type MediaRequest } from '../http/media';
 import * as service from './service';
 import { createUploadServer, type UploadServer } from './uploads';
 
@@ -80,17 +80,17 @@ export async function purgeAbandonedFiles(): Promise<{ uploads: number; files: n
 export const filesTotal = () => service.courseFilesTotal(db());
 export const editorFilesOf = (module: Module) => service.editorFilesOf(db(), module);
 /**
- * A course file answered to a reader the route let through (members with access, admins), ranges and all; a
- * NotFoundError when its module may not be read or the file is gone.
+ * A course file answered to a reader let through (members with access, admins), ranges and all; a NotFoundError
+ * when its module may not be read or the file is gone. The SvelteKit route and the server entry both answer it.
  */
-export async function serveMedia(request: Request, objectPath: string, reader: { isAdmin: boolean }) {
+export async function mediaAnswerOf(request: MediaRequest, objectPath: string, reader: { isAdmin: boolean }) {
 	const file = await service.courseMedia(db(), objectPath, reader);
-	const response = await mediaResponse(request, storage(), file.objectPath, {
+	const answer = await mediaAnswer(request, storage(), file.objectPath, {
 		downloadName: file.downloadName,
 		cacheControl: 'private, max-age=3600'
 	});
-	if (!response) throw new NotFoundError('Fichier introuvable.');
-	return response;
+	if (!answer) throw new NotFoundError('Fichier introuvable.');
+	return answer;
 }
 export const saveVideoPosition = (reader: { id: string; isAdmin: boolean }, slug: string, seconds: number) =>
 	service.saveVideoPosition(db(), readers(), reader, slug, seconds);

@@ -10,7 +10,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
-import { once } from 'node:events';
 import { Server, MemoryLocker } from '@tus/server';
 import { parseStream } from 'music-metadata';
 import type { Db } from '../db';
@@ -265,11 +264,14 @@ class FileInspection {
 				const parser = this.parser;
 				if (parser && !parser.writableEnded && !parser.destroyed) {
 					if (!parser.write(chunk)) {
-						// Wait for the parser, unless it finishes or fails meanwhile.
-						Promise.race([once(parser, 'drain'), once(parser, 'close')]).then(
-							() => done(null, chunk),
-							() => done(null, chunk)
-						);
+						// Wait for the parser, unless it finishes or fails meanwhile; both listeners go once either fires.
+						const resume = () => {
+							parser.off('drain', resume);
+							parser.off('close', resume);
+							done(null, chunk);
+						};
+						parser.on('drain', resume);
+						parser.on('close', resume);
 						return;
 					}
 				}

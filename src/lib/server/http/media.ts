@@ -1,12 +1,13 @@
 /**
  * An object of the private bucket answered to someone already allowed to have it (the course's files): ranges,
- * HEAD, a strong ETag, 304, private caching, nosniff, and a download name for an attachment. The body is the
- * storage's stream passed on as it is read (never buffered); a client that goes away cancels it, and so the read.
+ * HEAD, a strong ETag, 304, private caching, nosniff, and a download name for an attachment. The answer's body is
+ * the storage's stream, read as it is sent: the server entry pipes it to the socket (course-media-bridge.ts), the
+ * SvelteKit route wraps it in a Response; a client that goes away ends the read either way. No SvelteKit import.
  */
 import { Readable } from 'node:stream';
 import type { Storage } from '../storage';
-import { contentRange, decideRange, ifRangeHolds, noneMatch } from './byte-ranges';
 import { attachmentDisposition } from './attachment';
+import { contentRange, decideRange, ifRangeHolds, noneMatch } from './byte-ranges';
 
 export interface MediaOptions {
 	/** The name an attachment downloads under; absent, the object is shown inline (a video, its captions). */
@@ -14,47 +15,76 @@ export interface MediaOptions {
 	cacheControl: string;
 }
 
+/** What a request reads of a media request: the method and the three conditional headers. */
+export interface MediaRequest {
+	method: string;
+	header: (name: 'range' | 'if-range' | 'if-none-match') => string | null;
+}
+
+export interface MediaAnswer {
+	status: number;
+	headers: Record<string, string>;
+	/** Opens the body: the storage's stream of the bytes to send; null for HEAD, 304, 416 and an empty object. */
+	body: (() => Promise<Readable | null>) | null;
+	/** The same bytes as a file on this machine (the files driver): the server entry sends them from it. */
+	file?: { path: string; start: number; end: number };
+}
+
 /** null when the object is not in the bucket. */
-export async function mediaResponse(
-	request: Request,
+export async function mediaAnswer(
+	request: MediaRequest,
 	storage: Storage,
 	objectPath: string,
 	{ downloadName, cacheControl }: MediaOptions
-): Promise<Response | null> {
+): Promise<MediaAnswer | null> {
 	const info = await storage.stat(objectPath);
 	if (!info) return null;
-	const headers = new Headers({
+	const headers: Record<string, string> = {
 		'accept-ranges': 'bytes',
 		'cache-control': cacheControl,
 		etag: info.etag,
 		'last-modified': info.lastModified.toUTCString(),
 		'x-content-type-options': 'nosniff',
 		'content-type': info.contentType
-	});
-	if (downloadName !== undefined) headers.set('content-disposition', attachmentDisposition(downloadName));
-	if (noneMatch(request.headers.get('if-none-match'), info.etag))
-		return new Response(null, { status: 304, headers });
+	};
+	if (downloadName !== undefined) headers['content-disposition'] = attachmentDisposition(downloadName);
+	if (noneMatch(request.header('if-none-match'), info.etag)) return { status: 304, headers, body: null };
 
-	const decision = ifRangeHolds(request.headers.get('if-range'), info.etag, info.lastModified)
-		? decideRange(request.headers.get('range'), info.size)
+	const decision = ifRangeHolds(request.header('if-range'), info.etag, info.lastModified)
+		? decideRange(request.header('range'), info.size)
 		: ({ kind: 'whole' } as const);
 	if (decision.kind === 'unsatisfiable') {
-		headers.set('content-range', `bytes */${info.size}`);
-		headers.delete('content-type');
-		headers.set('content-length', '0');
-		return new Response(null, { status: 416, headers });
+		delete headers['content-type'];
+		return {
+			status: 416,
+			headers: { ...headers, 'content-range': `bytes */${info.size}`, 'content-length': '0' },
+			body: null
+		};
 	}
 	const range = decision.kind === 'partial' ? decision.range : null;
 	const length = range ? range.end - range.start + 1 : info.size;
-	headers.set('content-length', String(length));
-	if (range) headers.set('content-range', contentRange(range, info.size));
+	headers['content-length'] = String(length);
+	if (range) headers['content-range'] = contentRange(range, info.size);
 	const status = range ? 206 : 200;
-	if (request.method === 'HEAD' || length === 0) return new Response(null, { status, headers });
+	if (request.method === 'HEAD' || length === 0) return { status, headers, body: null };
 
-	const object = await storage.read(objectPath, range ?? undefined);
-	if (!object) return null;
-	object.body.on('error', () => {
+	const start = range?.start ?? 0;
+	const end = range?.end ?? info.size - 1;
+	const open = async () => (await storage.read(objectPath, range ?? undefined))?.body ?? null;
+	return {
+		status,
+		headers,
+		body: open,
+		...(storage.localFile && { file: { path: storage.localFile(objectPath), start, end } })
+	};
+}
+
+/** The same answer as a web Response (the SvelteKit route's). */
+export async function mediaResponse({ status, headers, body }: MediaAnswer): Promise<Response> {
+	const stream = body ? await body() : null;
+	if (body && !stream) return new Response('Fichier introuvable.', { status: 404 });
+	stream?.on('error', () => {
 		// A storage read that fails midway ends the response short; the client sees the cut and asks again.
 	});
-	return new Response(Readable.toWeb(object.body) as ReadableStream, { status, headers });
+	return new Response(stream ? (Readable.toWeb(stream) as ReadableStream) : null, { status, headers });
 }

@@ -120,6 +120,10 @@ export class FsStorage implements Storage {
 		return { info, body: createReadStream(this.fileOf(objectPath), range) };
 	}
 
+	localFile(objectPath: string): string {
+		return this.fileOf(objectPath);
+	}
+
 	async delete(objectPath: string): Promise<void> {
 		const file = this.fileOf(objectPath);
 		await rm(file, { force: true });

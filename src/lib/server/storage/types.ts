@@ -36,6 +36,11 @@ export interface Storage {
 	 */
 	read(path: string, range?: ByteRange): Promise<{ info: ObjectInfo; body: Readable } | null>;
 	delete(path: string): Promise<void>;
+	/**
+	 * The object's file on this machine, when the driver keeps objects as files (the files driver): a course video is
+	 * then sent from it with two reused buffers (server entry), instead of a new buffer per chunk. Absent for S3.
+	 */
+	localFile?(path: string): string;
 	/** Every object's path but uploads in progress (UPLOADS_FOLDER), in no set order, listed as it goes: backups. */
 	list(): AsyncIterable<string>;
 	/** Resolves when the bucket can be reached and written to (readiness); rejects with the reason otherwise. */

@@ -3,13 +3,15 @@ import { Readable } from 'node:stream';
 import * as courses from '$lib/server/courses';
 import { AppError } from '$lib/server/errors';
 import { requireUser } from '$lib/server/http/guards';
+import { mediaResponse } from '$lib/server/http/media';
 import * as images from '$lib/server/images';
 import * as memberships from '$lib/server/memberships';
 import type { RequestEvent, RequestHandler } from './$types';
 
 /**
  * The course's files, for those who may read the courses only, checked on every request (a range included): never
- * a signed URL in a page. Under `course/`, a lesson's video, captions, poster and worksheets — served with byte
+ * a signed URL in a page. In production the server entry answers the course's own files itself with the same rules
+ * (src/server/course-media.ts), and hands this route what it does not answer (no session, no access, no file). Under `course/`, a lesson's video, captions, poster and worksheets — served with byte
  * ranges to whoever may read their module (courses.serveMedia); elsewhere, the images of a module's Markdown. The
  * object is streamed from the private bucket; a client that goes away cancels the stream (and the read).
  */
@@ -19,7 +21,11 @@ async function serve(event: RequestEvent): Promise<Response> {
 	if (!access.allowed) error(403, 'Les fichiers des cours sont réservés aux membres.');
 	if (event.params.path.startsWith('course/')) {
 		try {
-			return await courses.serveMedia(event.request, event.params.path, user);
+			const request = {
+				method: event.request.method,
+				header: (name: string) => event.request.headers.get(name)
+			};
+			return await mediaResponse(await courses.mediaAnswerOf(request, event.params.path, user));
 		} catch (failure) {
 			if (failure instanceof AppError) error(failure.status, failure.message);
 			throw failure;

@@ -4,10 +4,12 @@
  * pages; a signed-out visitor and a non-member are kept out.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { expect, test } from '../support/fixtures';
-import { E2E_ADMIN, PASSWORD, register, signIn } from '../support/accounts';
+import { E2E_ADMIN, PASSWORD, register, sessionCookieFor, signIn } from '../support/accounts';
+import { requestHead } from '../support/raw-http';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startFakeStripe, type FakeStripe } from '../../helpers/fake-stripe';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
@@ -457,4 +459,49 @@ test('without JavaScript the lesson still plays from its own URL and the workshe
 	expect(file.status()).toBe(200);
 	expect(file.headers()['content-disposition']).toContain('attachment');
 	await context.close();
+});
+
+test('the course files answered by the server entry: a visitor is sent to sign in, a non-member refused, a download cut midway leaves the server serving the same bytes', async () => {
+	const member = await sessionCookieFor(base, { email: MEMBER, password: PASSWORD });
+	const page = await (await fetch(`${base}/cours/${VIDEO_MODULE}`, { headers: { cookie: member } })).text();
+	const src = /<source src="([^"#]+)/.exec(page)![1]!;
+
+	const visitor = await fetch(`${base}${src}`, { redirect: 'manual' });
+	expect(visitor.status).toBe(303);
+	expect(visitor.headers.get('location')).toContain('/login?redirectTo=');
+	const outsider = await sessionCookieFor(base, { email: 'sans.abonnement@exemple.fr', password: PASSWORD });
+	expect((await fetch(`${base}${src}`, { headers: { cookie: outsider, range: 'bytes=0-9' } })).status).toBe(
+		403
+	);
+
+	const head = await fetch(`${base}${src}`, { method: 'HEAD', headers: { cookie: member } });
+	expect(head.status).toBe(200);
+	const size = Number(head.headers.get('content-length'));
+	expect(size).toBeGreaterThan(20 * 1024 * 1024);
+	// The headers every response carries, and the file's own.
+	expect(head.headers.get('content-security-policy')).toBeTruthy();
+	expect(head.headers.get('x-content-type-options')).toBe('nosniff');
+	expect(head.headers.get('cache-control')).toBe('private, max-age=3600');
+
+	// A player that goes away after a few hundred kilobytes of a whole-file range.
+	const socket = net.connect(Number(new URL(base).port), new URL(base).hostname);
+	socket.write(requestHead('GET', src, base, { cookie: member, range: 'bytes=0-' }));
+	let received = 0;
+	await new Promise<void>((resolve) =>
+		socket.on('data', (chunk: Buffer) => {
+			received += chunk.length;
+			if (received > 300_000) {
+				socket.destroy();
+				resolve();
+			}
+		})
+	);
+	expect((await fetch(`${base}/healthz`)).status).toBe(200);
+	const lesson = readFileSync(path.join(MEDIA, 'lesson.mp4'));
+	const again = await fetch(`${base}${src}`, { headers: { cookie: member, range: 'bytes=1000-1999' } });
+	expect(again.status).toBe(206);
+	expect(Buffer.from(await again.arrayBuffer()).equals(lesson.subarray(1000, 2000))).toBe(true);
+	const tail = await fetch(`${base}${src}`, { headers: { cookie: member, range: 'bytes=-16' } });
+	expect(tail.headers.get('content-range')).toBe(`bytes ${size - 16}-${size - 1}/${size}`);
+	expect(Buffer.from(await tail.arrayBuffer()).equals(Buffer.alloc(16))).toBe(true);
 });

@@ -33,6 +33,7 @@ export const AUDIT_KINDS = {
 	'module.updated': 'Module modifié',
 	'module.deleted': 'Module supprimé',
 	'modules.reordered': 'Modules réordonnés',
+	'course_file.uploaded': 'Fichier de cours envoyé',
 	'image.uploaded': 'Image envoyée',
 	'site_image.replaced': 'Photo du site remplacée',
 	'site_image.reset': 'Photo du site remise par défaut',
@@ -53,6 +54,7 @@ export const AUDIT_SUBJECTS: Record<string, { label: string; href?: (id: string)
 	leads: { label: 'Demandes' },
 	module: { label: 'Module', href: (id) => `/admin/cours/${id}` },
 	modules: { label: 'Modules' },
+	course_file: { label: 'Fichier de cours' },
 	site_image: { label: 'Emplacement d’image' },
 	object: { label: 'Fichier' },
 	user: { label: 'Compte' },
@@ -83,5 +85,10 @@ export const AUDIT_FIELDS: Record<string, string> = {
 	subscriptionCancelled: 'Abonnement résilié',
 	rows: 'Lignes',
 	objects: 'Fichiers',
-	replaced: 'Données remplacées'
+	replaced: 'Données remplacées',
+	size: 'Taille (octets)',
+	video: 'Vidéo',
+	captions: 'Sous-titres',
+	poster: 'Affiche',
+	attachments: 'Pièces jointes'
 };

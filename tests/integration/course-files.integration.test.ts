@@ -17,7 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
 import { loadConfig } from '../../src/lib/server/config';
 import * as courses from '../../src/lib/server/courses';
-import { courseFiles, courseUploads, memberships, modules, users } from '../../src/lib/server/db/schema';
+import {
+	auditEvents,
+	courseFiles,
+	courseUploads,
+	memberships,
+	modules,
+	users
+} from '../../src/lib/server/db/schema';
 import { FsStorage, S3Storage, type Storage } from '../../src/lib/server/storage';
 import { GET as media, HEAD as mediaHead } from '../../src/routes/(members)/cours/media/[...path]/+server';
 import { POST as position } from '../../src/routes/(members)/cours/[slug]/position/+server';
@@ -277,6 +284,12 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			expect(sha(Buffer.concat(chunks))).toBe(sha(video));
 			expect(object!.info.contentType).toBe('video/mp4');
 			expect(await leftovers()).toEqual({ rows: 0, parts: [], spooled: [] });
+			// The audit trail says who stored it.
+			const [audited] = await database.db
+				.select()
+				.from(auditEvents)
+				.where(sql`subject_id = ${stored.value.slice('storage:'.length)}`);
+			expect(audited).toMatchObject({ kind: 'course_file.uploaded', actorId: admin.id });
 		});
 
 		it('WebM, WebVTT, a PDF and a poster (made WebP by the image pipeline); an MP4 with its index at the end is flagged', async () => {

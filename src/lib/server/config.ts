@@ -110,7 +110,8 @@ const envSchema = z.object({
 		z.string().regex(/^(?:\d+[KMG]?|Infinity)$/i, 'must be a number of bytes, optionally with K, M or G')
 	),
 	IMAGE_MAX_EDGE: optional(positiveInt(16384)),
-	COURSE_VIDEO_MAX_MB: optional(positiveInt(1024 * 1024)),
+	// A backup's entry holds 8 GiB less one byte (a tar header's size field): a video must fit in one.
+	COURSE_VIDEO_MAX_MB: optional(positiveInt(8191)),
 	LEADS_RETENTION_DAYS: optional(positiveInt(36500)),
 	ADMIN_2FA: optional(z.enum(['optional', 'required'], { error: 'must be "optional" or "required"' })),
 	BACKUP_BEFORE_MIGRATING: optional(z.enum(['true', 'false'], { error: 'must be "true" or "false"' })),

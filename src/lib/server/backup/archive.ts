@@ -37,8 +37,13 @@ const PAX_CACHE_CONTROL = 'SCHILY.xattr.user.atelier.cache-control';
 const OLD_PAX_CONTENT_TYPE = 'ATELIER.content-type';
 const OLD_PAX_CACHE_CONTROL = 'ATELIER.cache-control';
 
-/** Entries are tables and images: nothing in a sound archive comes near this; a bigger one is refused unread. */
+/** Entries but the bucket's objects (tables, the header, the manifest): nothing in a sound archive comes near this; a bigger one is refused unread. */
 export const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+/**
+ * The bucket's objects, a course's videos among them (up to COURSE_VIDEO_MAX_MB): streamed in and out, never held,
+ * up to what a tar header's size field holds (11 octal digits: 8 GiB less one byte).
+ */
+export const MAX_OBJECT_ENTRY_BYTES = 0o77777777777;
 
 export interface BackupHeader {
 	format: typeof FORMAT;
@@ -196,7 +201,8 @@ export async function readArchive(
 			const { name, size = 0, type } = entry.header;
 			const pax = (entry.header.pax ?? {}) as Record<string, string>;
 			if (type !== 'file') throw new InvalidArchiveError(`unexpected ${type} entry ${name} in the archive`);
-			if (size > MAX_ENTRY_BYTES) throw new InvalidArchiveError(`entry ${name} is too large (${size} bytes)`);
+			const limit = entryKind(name).kind === 'object' ? MAX_OBJECT_ENTRY_BYTES : MAX_ENTRY_BYTES;
+			if (size > limit) throw new InvalidArchiveError(`entry ${name} is too large (${size} bytes)`);
 			const hash = createHash('sha256');
 			let read = 0;
 			const counted = new Transform({

@@ -7,7 +7,7 @@ import type { Database } from '../db';
 import { appliedMigrations, shippedMigrations } from '../db/migrate';
 import type { Storage } from '../storage';
 import { appRelease } from '../version';
-import { ArchiveWriter, MAX_ENTRY_BYTES } from './archive';
+import { ArchiveWriter, MAX_OBJECT_ENTRY_BYTES } from './archive';
 import { snapshotTables } from './tables';
 
 export interface BackupSource {
@@ -65,7 +65,7 @@ export async function writeBackup(
 				vanished++;
 				continue;
 			}
-			if (object.info.size > MAX_ENTRY_BYTES) {
+			if (object.info.size > MAX_OBJECT_ENTRY_BYTES) {
 				object.body.destroy();
 				throw new Error(
 					`the object ${objectPath} is larger than an archive entry can be (${object.info.size} bytes)`

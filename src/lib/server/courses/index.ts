@@ -69,8 +69,11 @@ export const complete = (userId: string, slug: string) =>
 	service.completeModule(db(), readers(), userId, slug);
 export const undo = (userId: string, slug: string) => service.undoModule(db(), readers(), userId, slug);
 
-/** A tus request to `/api/admin/uploads` (the route has checked the admin and the origin). */
-export const handleUpload = (request: Request) => uploads().server.handleWeb(request);
+/**
+ * A tus request to `/api/admin/uploads` (the route has checked the admin and the origin); a file stored is
+ * recorded in the audit trail as the admin's.
+ */
+export const handleUpload = (request: Request, admin: Actor) => uploads().handle(request, admin);
 /** Daily: uploads untouched for a day, and files uploaded but never saved into a module, go. */
 export async function purgeAbandonedFiles(): Promise<{ uploads: number; files: number }> {
 	const uploadsRemoved = await uploads().store.deleteExpired();

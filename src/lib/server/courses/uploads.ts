@@ -10,9 +10,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Server, MemoryLocker } from '@tus/server';
 import { parseStream } from 'music-metadata';
 import type { Db } from '../db';
+import { recordAudit, type Actor } from '../audit/service';
 import { log } from '../log';
 import { optimiseImage } from '../images/upload';
 import { toStorageValue, type Storage } from '../storage';
@@ -69,6 +71,8 @@ const displayName = (metadata: Record<string, string | null> | undefined) =>
 		.slice(0, 200);
 
 export function createUploadServer(deps: UploadDeps) {
+	/** Who sent each request being handled: the audit row of a stored file names them. */
+	const senders = new WeakMap<Request, Actor>();
 	const store = new CourseUploadStore({
 		db: deps.db,
 		storage: deps.storage,
@@ -105,8 +109,13 @@ export function createUploadServer(deps: UploadDeps) {
 				);
 			return { metadata: { kind, filename: displayName(upload.metadata) } };
 		},
-		async onUploadFinish(_req, upload) {
-			const stored = await finishUpload(deps, store, upload.id);
+		async onUploadFinish(req, upload) {
+			const stored = await finishUpload(
+				deps,
+				store,
+				upload.id,
+				senders.get(req as unknown as Request) ?? null
+			);
 			return {
 				status_code: 200,
 				headers: { 'content-type': 'application/json' },
@@ -120,7 +129,14 @@ export function createUploadServer(deps: UploadDeps) {
 			return { status_code: 500, body: 'L’envoi a échoué côté serveur. Réessayez.\n' };
 		}
 	});
-	return { server, store };
+	return {
+		server,
+		store,
+		handle(request: Request, admin: Actor): Promise<Response> {
+			senders.set(request, admin);
+			return server.handleWeb(request);
+		}
+	};
 }
 
 export type UploadServer = ReturnType<typeof createUploadServer>;
@@ -153,7 +169,8 @@ function protocolRefusal(status: number): { status_code: number; body: string } 
 async function finishUpload(
 	deps: UploadDeps,
 	store: CourseUploadStore,
-	id: string
+	id: string,
+	admin: Actor | null
 ): Promise<StoredCourseFile> {
 	const upload = await queries.uploadById(deps.db, id);
 	if (!upload) throw refusal(404, 'Envoi introuvable.');
@@ -165,14 +182,23 @@ async function finishUpload(
 				? await storePoster(deps, store.read(upload.parts))
 				: await storeFile(deps, upload.kind, store.read(upload.parts), upload.size);
 		objectPath = file.path;
-		await queries.insertCourseFile(deps.db, {
-			path: file.path,
-			kind: upload.kind,
-			contentType: file.contentType,
-			size: file.size,
-			durationSeconds: file.durationSeconds ?? null,
-			indexAtEnd: file.indexAtEnd ?? false,
-			originalName: name
+		await deps.db.transaction(async (tx) => {
+			await queries.insertCourseFile(tx, {
+				path: file.path,
+				kind: upload.kind,
+				contentType: file.contentType,
+				size: file.size,
+				durationSeconds: file.durationSeconds ?? null,
+				indexAtEnd: file.indexAtEnd ?? false,
+				originalName: name
+			});
+			if (admin)
+				await recordAudit(tx, admin, {
+					kind: 'course_file.uploaded',
+					subjectType: 'course_file',
+					subjectId: file.path,
+					changes: { kind: { before: null, after: upload.kind }, size: { before: null, after: file.size } }
+				});
 		});
 		return {
 			value: toStorageValue(file.path),
@@ -326,9 +352,8 @@ class FileInspection {
 			for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
 		})();
 		// The whole body flows through the inspection into storage; an error on either side ends both.
-		Readable.from(rest, { objectMode: false })
-			.on('error', (error) => this.stream.destroy(error))
-			.pipe(this.stream);
+		// An error on either side ends both; storage's putStream sees it and rejects.
+		pipeline(Readable.from(rest, { objectMode: false }), this.stream).catch(() => {});
 		return this.type.extension;
 	}
 

@@ -6,6 +6,7 @@ import { requireUser } from '$lib/server/http/guards';
 import { mediaResponse } from '$lib/server/http/media';
 import * as images from '$lib/server/images';
 import * as memberships from '$lib/server/memberships';
+import type { SessionUser } from '$lib/server/auth/session';
 import type { RequestEvent, RequestHandler } from './$types';
 
 /**
@@ -15,8 +16,7 @@ import type { RequestEvent, RequestHandler } from './$types';
  * ranges to whoever may read their module (courses.serveMedia); elsewhere, the images of a module's Markdown. The
  * object is streamed from the private bucket; a client that goes away cancels the stream (and the read).
  */
-async function serve(event: RequestEvent): Promise<Response> {
-	const user = requireUser(event);
+async function serve(event: RequestEvent, user: SessionUser): Promise<Response> {
 	const { access } = await memberships.accessOf(user);
 	if (!access.allowed) error(403, 'Les fichiers des cours sont réservés aux membres.');
 	if (event.params.path.startsWith('course/')) {
@@ -50,5 +50,12 @@ async function serve(event: RequestEvent): Promise<Response> {
 	);
 }
 
-export const GET: RequestHandler = serve;
-export const HEAD: RequestHandler = serve;
+export const GET: RequestHandler = async (event) => {
+	const user = requireUser(event);
+	return serve(event, user);
+};
+
+export const HEAD: RequestHandler = async (event) => {
+	const user = requireUser(event);
+	return serve(event, user);
+};

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../images/upload';
 import { JSON_BODY_LIMIT } from './api';
 import {
+	COURSE_CHUNK_LIMIT,
 	DEFAULT_BODY_LIMIT,
 	UPLOAD_BODY_LIMIT,
 	UPLOAD_FILE_LIMIT,
@@ -20,6 +21,20 @@ describe('bodyLimit', () => {
 		);
 		expect(UPLOAD_BODY_LIMIT).toBeGreaterThan(20 * 1024 * 1024);
 		expect(UPLOAD_BODY_LIMIT).toBeLessThanOrEqual(20 * 1024 * 1024 + 64 * 1024);
+	});
+
+	it('gives a course file’s PATCH 16 MB (the editor sends 8 MB), and only a PATCH of an upload id', () => {
+		const id = '0123456789abcdef0123456789abcdef';
+		expect(bodyLimit('PATCH', `/api/admin/uploads/${id}`)).toBe(COURSE_CHUNK_LIMIT);
+		expect(COURSE_CHUNK_LIMIT).toBe(16 * 1024 * 1024);
+		for (const [method, target] of [
+			['POST', '/api/admin/uploads'],
+			['POST', `/api/admin/uploads/${id}`],
+			['PATCH', `/api/admin/uploads/${id}/x`],
+			['PATCH', `/api/admin/uploads/${id.toUpperCase()}`],
+			['PATCH', `/api/admin/uploads/%2e%2e`]
+		])
+			expect(bodyLimit(method!, target!)).toBe(DEFAULT_BODY_LIMIT);
 	});
 
 	it.each([

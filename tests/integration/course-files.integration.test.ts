@@ -233,7 +233,12 @@ for (const storageDriver of ['fs', 's3'] as const) {
 					() => []
 				);
 			const spooled = await readdir(path.join(dataDir, 'tmp', 'uploads')).catch(() => []);
-			return { rows: rows.length, parts: parts.filter((p) => !p.endsWith('/') && p.includes('-')), spooled };
+			return {
+				rows: rows.length,
+				// A part's object (and, on the files driver, not its metadata file beside it).
+				parts: parts.filter((p) => p.includes('-') && !p.endsWith('.meta.json')),
+				spooled
+			};
 		}
 
 		const objectCount = async () => {
@@ -408,6 +413,12 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			const { id } = await createUpload('video', video.length);
 			expect((await patch(id!, 0, video.subarray(0, 100_000))).status).toBe(204);
 			const orphan = await (await upload('attachment', fixture('fiche.pdf'))).json();
+			// Half an upload is nobody's object: a backup (which lists the bucket) never carries its parts.
+			expect((await leftovers()).parts).toHaveLength(1);
+			const listed: string[] = [];
+			for await (const key of storage.list()) listed.push(key);
+			expect(listed.filter((key) => key.startsWith('uploads/'))).toEqual([]);
+			expect(listed).toContain(orphan.value.slice('storage:'.length));
 			// Not yet a day: kept.
 			expect(await courses.purgeAbandonedFiles()).toEqual({ uploads: 0, files: 0 });
 			await database.db.execute(sql`update course_uploads set updated_at = now() - interval '25 hours'`);

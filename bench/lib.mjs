@@ -251,3 +251,22 @@ export async function withBenchDatabase(part, task) {
 		await admin.end();
 	}
 }
+
+/** Makes the first admin of a fresh server and signs them in: the session's `cookie` header (name=value). */
+export async function signedInAdmin(server, admin) {
+	const setup = await fetch(`${server.url}/api/admin/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(admin)
+	});
+	if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`);
+	const login = await fetch(`${server.url}/login`, {
+		method: 'POST',
+		headers: { origin: server.url, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ email: admin.email, password: admin.password }),
+		redirect: 'manual'
+	});
+	const cookie = login.headers.get('set-cookie')?.split(';')[0];
+	if (!cookie) throw new Error('no session cookie');
+	return cookie;
+}

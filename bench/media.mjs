@@ -11,7 +11,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
-import { fmt, median, rssOf, startServer } from './lib.mjs';
+import { fmt, median, rssOf, signedInAdmin, startServer } from './lib.mjs';
 
 const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
 const VIDEO_BYTES = 100 * 1024 * 1024;
@@ -100,20 +100,7 @@ async function digestOf(url, headers, range) {
 
 /** A signed-in admin's cookie, a published module whose video went in as the editor sends it (tus, 8 MB a PATCH). */
 async function lessonOnServer(server) {
-	const setup = await fetch(`${server.url}/api/admin/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(ADMIN)
-	});
-	if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`);
-	const login = await fetch(`${server.url}/login`, {
-		method: 'POST',
-		headers: { origin: server.url, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
-		redirect: 'manual'
-	});
-	const cookie = login.headers.get('set-cookie')?.split(';')[0];
-	if (!cookie) throw new Error('no session cookie');
+	const cookie = await signedInAdmin(server, ADMIN);
 	const headers = { cookie };
 	const video = lessonOf(VIDEO_BYTES);
 	const tusHeaders = { ...headers, origin: server.url, 'tus-resumable': '1.0.0' };

@@ -3,7 +3,7 @@
 // /aide — a page of the same build that reads the session and renders a static paragraph — in the same run. On the
 // embedded database, then on a PostgreSQL server when one answers (each query costs more in the embedded engine,
 // which runs in the server's own thread: the same pages, the same queries, other ratios).
-import { fmt, load, median, pairedRatio, startServer, withBenchDatabase } from './lib.mjs';
+import { fmt, load, median, pairedRatio, signedInAdmin, startServer, withBenchDatabase } from './lib.mjs';
 
 const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
 const WORDS = 'maçonnerie enduit chaux façade mur pierre terrasse dallage fondation linteau'.split(' ');
@@ -27,24 +27,7 @@ export async function benchMembers() {
 async function measure(env, suffix, label) {
 	const server = await startServer(env);
 	try {
-		const setup = await fetch(`${server.url}/api/admin/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(ADMIN)
-		});
-		if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`);
-		const login = await fetch(`${server.url}/login`, {
-			method: 'POST',
-			headers: {
-				origin: server.url,
-				accept: 'text/html',
-				'content-type': 'application/x-www-form-urlencoded'
-			},
-			body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
-			redirect: 'manual'
-		});
-		const cookie = login.headers.get('set-cookie')?.split(';')[0];
-		if (!cookie) throw new Error('no session cookie');
+		const cookie = await signedInAdmin(server, ADMIN);
 		const headers = { cookie };
 		for (let i = 0; i < 30; i++) {
 			const created = await fetch(`${server.url}/api/admin/modules`, {

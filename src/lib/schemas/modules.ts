@@ -113,6 +113,17 @@ export const moduleFilesFromForm = z.object({
 });
 
 /** What a creation may be given (fields left out take their defaults). */
+/** A course file as the module editor shows it (the server's course_files row, and where to preview it). */
+export interface CourseFileView {
+	value: string;
+	name: string;
+	contentType: string;
+	size: number;
+	durationSeconds: number | null;
+	indexAtEnd: boolean;
+	url: string;
+}
+
 export type ModuleCreate = z.input<typeof moduleCreateSchema>;
 export type ModuleUpdate = z.infer<typeof moduleUpdateSchema>;
 

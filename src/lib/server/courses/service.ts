@@ -4,7 +4,7 @@
  * `courseAccess`, the one access rule.
  */
 import { MODULE_MEDIA_PREFIX, renderMarkdown, slugify } from '$lib/markdown';
-import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
+import type { CourseFileView, ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import type { Storage } from '../storage';
 import { courseFilePathOf, type CourseFileKind } from './files';
 import type { Db, DbOrTx } from '../db';
@@ -511,16 +511,8 @@ export const videoPositionsOf = (db: DbOrTx, userId: string) => queries.videoPos
 
 // ——— The editor's view of a module's files ———
 
-export interface EditorFile {
-	value: string;
-	name: string;
-	contentType: string;
-	size: number;
-	durationSeconds: number | null;
-	indexAtEnd: boolean;
-	/** Where the admin previews it (the members' route, which lets admins through). */
-	url: string;
-}
+/** What the editor shows of a file (client-safe: the schema module's). */
+export type EditorFile = CourseFileView;
 
 export interface EditorFiles {
 	video: EditorFile | null;

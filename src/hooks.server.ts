@@ -237,11 +237,28 @@ const pageCaching = createPageCaching({
 		config.siteMode === 'showcase' ? showcase.freshMs(path) : registryPolicy(config.siteMode)(path)
 });
 
+/**
+ * `?/default` names the action SvelteKit reserves for a form without a name: asked for by name, SvelteKit throws a
+ * plain Error (a 500, its stack logged at `error`) whether or not the page has a default action. It is a client's
+ * mistake — no page of ours sends it — and is answered so: 400, a line at `info` like every client error.
+ */
+const reservedActionName: Handle = ({ event, resolve }) => {
+	// SvelteKit throws at any `/default` among the query's names (actions.js, call_action).
+	if (event.request.method !== 'POST' || !event.url.searchParams.has('/default')) return resolve(event);
+	log.info('client error', {
+		method: 'POST',
+		route: event.route.id,
+		reason: 'reserved action name "default"'
+	});
+	return problem(400, 'Action de formulaire inconnue : envoyez le formulaire de la page.');
+};
+
 export const handle: Handle = sequence(
 	routeForTheLog,
 	withSecurityHeaders,
 	compression,
 	bodyLimits,
+	reservedActionName,
 	siteModeGate,
 	authenticate,
 	privateCaching,

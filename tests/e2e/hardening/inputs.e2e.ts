@@ -44,3 +44,17 @@ for (const [path, form] of [
 		expect(await response.text()).toMatch(/caractère invisible non autorisé|Adresse e-mail invalide/);
 	});
 }
+
+// SvelteKit throws a plain Error for the action name it reserves, asked for by name: a 500 with a stack, before.
+for (const path of ['/login?/default', '/register?/default', '/contact?/default', '/login?x=1&/default']) {
+	test(`POST ${path}: the reserved action name is a 400, not a 500`, async ({ request }) => {
+		const base = process.env.E2E_BASE_URL!;
+		const response = await request.post(path, {
+			form: { email: 'a@exemple.fr', password: 'un mot de passe' },
+			headers: { origin: base, accept: 'text/html' },
+			maxRedirects: 0
+		});
+		expect(response.status()).toBe(400);
+		expect(await response.text()).toContain('Action de formulaire inconnue');
+	});
+}

@@ -1,4 +1,5 @@
 import type { Handle, HandleServerError, RequestEvent, ServerInit } from '@sveltejs/kit';
+import { error } from '@sveltejs/kit';
 import { isDatabaseUnavailable } from '$lib/server/db/unavailable';
 import { outageAnswer } from '$lib/server/http/outage';
 import { sequence } from '@sveltejs/kit/hooks';
@@ -253,12 +254,43 @@ const reservedActionName: Handle = ({ event, resolve }) => {
 	return problem(400, 'Action de formulaire inconnue : envoyez le formulaire de la page.');
 };
 
+/**
+ * Behind a proxy, ADDRESS_HEADER names the header that carries the visitor's address; a request without it (a
+ * health check, a direct hit past the proxy, a proxy set up wrong) made adapter-node throw a plain Error wherever the
+ * address was asked for — every form, a 500 with a stack. It is answered 400 instead, and said once in the log at
+ * `warn`, naming the setting: the operator's cue. Requests that never ask for the address (/healthz, pages, images)
+ * are answered as usual.
+ */
+let missingAddressHeaderSaid = false;
+const clientAddressOrBadRequest: Handle = ({ event, resolve }) => {
+	const header = config.clientAddress.header;
+	if (!header) return resolve(event);
+	const fromAdapter = event.getClientAddress.bind(event);
+	event.getClientAddress = () => {
+		try {
+			return fromAdapter();
+		} catch {
+			if (!missingAddressHeaderSaid) {
+				missingAddressHeaderSaid = true;
+				log.warn('a request came without the address header that ADDRESS_HEADER names: answered 400', {
+					setting: 'ADDRESS_HEADER',
+					header,
+					hint: 'does the reverse proxy set it on every request, and do clients reach the server past it?'
+				});
+			}
+			error(400, 'Requête incomplète : l’adresse du visiteur manque (en-tête du proxy).');
+		}
+	};
+	return resolve(event);
+};
+
 export const handle: Handle = sequence(
 	routeForTheLog,
 	withSecurityHeaders,
 	compression,
 	bodyLimits,
 	reservedActionName,
+	clientAddressOrBadRequest,
 	siteModeGate,
 	authenticate,
 	privateCaching,

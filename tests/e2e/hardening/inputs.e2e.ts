@@ -1,4 +1,5 @@
 /** Text that PostgreSQL would refuse is refused first, with the field named (issue "Hardening", point 8). */
+import { startIsolatedServer } from '../support/server';
 import { expect, test } from '../support/fixtures';
 
 const contact = {
@@ -58,3 +59,41 @@ for (const path of ['/login?/default', '/register?/default', '/contact?/default'
 		expect(await response.text()).toContain('Action de formulaire inconnue');
 	});
 }
+
+test('with ADDRESS_HEADER set, a request without that header is a 400 and one warn naming the setting — not a 500 on every form', async () => {
+	const server = await startIsolatedServer({ ADDRESS_HEADER: 'x-real-ip' });
+	try {
+		const send = (headers: Record<string, string>) =>
+			fetch(`${server.url}/api/contact`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: JSON.stringify(contact)
+			});
+		// A health check comes straight, without the proxy's header: it never needed the address.
+		expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+		for (let i = 0; i < 3; i++) {
+			const missing = await send({});
+			expect(missing.status).toBe(400);
+			expect((await missing.json()).detail).toContain('adresse du visiteur manque');
+		}
+		const form = await fetch(`${server.url}/contact`, {
+			method: 'POST',
+			headers: {
+				origin: server.url,
+				accept: 'text/html',
+				'content-type': 'application/x-www-form-urlencoded'
+			},
+			body: new URLSearchParams(contact)
+		});
+		expect(form.status).toBe(400);
+		expect((await send({ 'x-real-ip': '203.0.113.9' })).status).toBe(201);
+		const warnings = server
+			.output()
+			.split('\n')
+			.filter((line) => line.includes('"level":"warn"') && line.includes('ADDRESS_HEADER'));
+		expect(warnings).toHaveLength(1);
+		expect(server.output()).not.toContain('"level":"error"');
+	} finally {
+		expect(await server.stop()).toBe(0);
+	}
+});

@@ -1,7 +1,7 @@
 // `npm run upgrade [-- --service <unit>]`, after `git pull && npm ci` (docs/operations.md, "Upgrading"):
 //  1. builds the new version beside the running one (builds/<version>-<commit>; nothing the server reads changes);
 //  2. stops the server (it drains in-flight requests) — the site is down from here…
-//  3. writes a backup of the data as they are (DATA_DIR/backups/atelier-before-<version>-<time>.tar.gz), with the new
+//  3. writes a backup of the data as they are (DATA_DIR/backups/atelier-before-<version>-<time>.tar.gz.age), with the new
 //     build's backup command in --read-only mode: no migration, nothing written into the database;
 //  4. makes the new build current and starts its server, which applies the migrations (each one logged) and
 //     listens — …to the moment /healthz answers with the new version. That downtime is measured and printed.

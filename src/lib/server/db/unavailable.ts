@@ -17,23 +17,30 @@ const UNAVAILABLE_CODES = new Set([
 	'CONNECTION_CLOSED',
 	'CONNECTION_DESTROYED',
 	'CONNECT_TIMEOUT',
-	// PostgreSQL: connection exceptions, shutdown, too many connections, database gone
-	'08000',
-	'08001',
-	'08003',
-	'08004',
-	'08006',
-	'57P01',
-	'57P02',
-	'57P03',
-	'53300',
-	'3D000'
+	// PostgreSQL: the database named does not exist (dropped, or not yet restored)
+	'3D000',
+	// PostgreSQL: « object not in prerequisite state » — a database refusing connections for maintenance — and
+	// « read-only SQL transaction » — a replica, or a primary demoted by a failover
+	'55000',
+	'25006'
 ]);
+
+/**
+ * PostgreSQL's classes of errors that are the server's state, not the query's (by SQLSTATE class, so that codes
+ * not listed one by one count too): 08 connection exception, 53 insufficient resources (disk full, out of memory,
+ * too many connections), 57 operator intervention (shutdown, crash recovery, a cancelled statement), 58 system
+ * error (I/O).
+ */
+const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58']);
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+const isUnavailableCode = (code: string) =>
+	UNAVAILABLE_CODES.has(code) || (SQLSTATE.test(code) && UNAVAILABLE_CLASSES.has(code.slice(0, 2)));
 
 export function isDatabaseUnavailable(error: unknown): boolean {
 	for (let current = error, depth = 0; current && depth < 6; depth++) {
 		const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
-		if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+		if (typeof code === 'string' && isUnavailableCode(code)) return true;
 		if (typeof message === 'string' && /PGlite is closed/.test(message)) return true;
 		current = cause;
 	}

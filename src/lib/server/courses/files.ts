@@ -3,6 +3,7 @@
  * by the file's first bytes, never by its name or a declared type — and how large it may be. Pure: the upload
  * store (uploads.ts) and the modules' rules (service.ts) apply them.
  */
+import { COURSE_FILE_VALUE } from '$lib/schemas/modules';
 import type { AcceptedType } from '../images/signature';
 import { detectImageType } from '../images/signature';
 
@@ -15,11 +16,9 @@ export const isCourseFileKind = (value: unknown): value is CourseFileKind =>
 /** Course files live under this folder of the private bucket; a module names only these. */
 export const COURSE_FOLDER = 'course/';
 
-/** The `storage:` value of a course file: `storage:course/<uuid>.<ext>`, nothing else (no folder, no dot-dot). */
-export const COURSE_VALUE =
-	/^storage:(course\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:mp4|webm|vtt|webp|pdf))$/;
-
-export const courseFilePathOf = (value: string): string | null => COURSE_VALUE.exec(value)?.[1] ?? null;
+/** A course file's path from its `storage:` value (the modules schema's one pattern), or null for any other value. */
+export const courseFilePathOf = (value: string): string | null =>
+	COURSE_FILE_VALUE.test(value) ? value.slice('storage:'.length) : null;
 
 export interface SniffedType {
 	contentType: string;

@@ -31,7 +31,7 @@ import {
 	type CourseFileKind
 } from './files';
 import * as queries from './queries';
-import { CourseUploadStore, isOurRefusal, refusal, type TusRefusal } from './upload-store';
+import { CourseUploadStore, isOurRefusal, refusal } from './upload-store';
 
 export const UPLOADS_PATH = '/api/admin/uploads';
 
@@ -367,5 +367,3 @@ class FileInspection {
 		return { durationSeconds: Math.round(seconds), indexAtEnd: boxes.indexAtEnd };
 	}
 }
-
-export type { TusRefusal };

@@ -32,24 +32,28 @@ export function answerCourseMedia(
 	if (!answer || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
 	const objectPath = objectPathOf(req.url);
 	if (!objectPath) return false;
-	answer({ method: req.method, objectPath, headers: req.headers }).then(
-		async (media) => {
-			if (!media) return fallback();
-			if (res.destroyed) return;
-			if (media.file) {
+	answer({ method: req.method, objectPath, headers: req.headers })
+		.then(
+			async (media) => {
+				if (!media) return fallback();
+				if (res.destroyed) return;
+				if (media.file) {
+					res.writeHead(media.status, media.headers);
+					await sendFile(media.file, res).catch(() => res.destroy());
+					return;
+				}
+				const body = media.body ? await media.body() : null;
+				if (media.body && !body) return fallback();
 				res.writeHead(media.status, media.headers);
-				await sendFile(media.file, res).catch(() => res.destroy());
-				return;
-			}
-			const body = media.body ? await media.body() : null;
-			if (media.body && !body) return fallback();
-			res.writeHead(media.status, media.headers);
-			if (!body) return void res.end();
-			// A client gone midway destroys the response, and pipeline the storage's stream with it.
-			await pipeline(body, res).catch(() => {});
-		},
-		() => fallback()
-	);
+				if (!body) return void res.end();
+				// A client gone midway destroys the response, and pipeline the storage's stream with it.
+				await pipeline(body, res).catch(() => {});
+			},
+			() => fallback()
+		)
+		// Whatever went wrong once the answer began (a storage stream that failed to open, a header already sent):
+		// the response is cut, never a rejection left unhandled, which would stop the process.
+		.catch(() => res.destroy());
 	return true;
 }
 
@@ -85,6 +89,10 @@ async function sendFile(
 			previous = new Promise<void>((resolve, reject) =>
 				res.write(buffer.subarray(0, bytesRead), (error) => (error ? reject(error) : resolve()))
 			);
+			// A reset connection fails the pending write while the next read is awaited, before anything awaits
+			// `previous`: without a handler now, that rejection would be unhandled and stop the process. The
+			// next race still sees it.
+			previous.catch(() => {});
 		}
 		await Promise.race([previous, gone]);
 		if (!res.destroyed) res.end();

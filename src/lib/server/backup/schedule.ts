@@ -12,7 +12,7 @@ import { recordAudit, SCHEDULE_ACTOR } from '../audit/service';
 import { listAdmins } from '../auth/recovery';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { onShutdown } from '../lifecycle';
+import { inBackground, onShutdown } from '../lifecycle';
 import { log } from '../log';
 import { backupFailed } from '../mail';
 import { notify } from '../auth/notices';
@@ -207,13 +207,19 @@ export function startBackupSchedule(deps: () => ScheduleDeps): void {
 	if (!pattern) return;
 	const job = new Cron(pattern, { protect: true }, async (self: Cron) => {
 		const slot = self.currentRun() ?? new Date();
-		try {
-			const outcome = await runScheduledBackup(deps(), slot);
-			if (outcome.status === 'skipped') log.info('scheduled backup skipped', { reason: outcome.reason });
-		} catch (error) {
-			log.error('scheduled backup failed', { error });
-		}
+		// A run under way when the server stops is waited for (settleBackgroundTasks, bounded) before the database
+		// closes: a backup sent but not yet pruned everywhere would leave the destinations disagreeing.
+		await inBackground(
+			runScheduledBackup(deps(), slot).then(
+				(outcome) => {
+					if (outcome.status === 'skipped') log.info('scheduled backup skipped', { reason: outcome.reason });
+				},
+				(error: unknown) => log.error('scheduled backup failed', { error })
+			)
+		);
 	});
+	// No new run once the server has begun to stop (the entry says so before it waits for the running one).
+	process.once('sveltekit:shutdown', () => job.stop());
 	log.info('backup schedule', {
 		pattern,
 		next: job.nextRun()?.toISOString() ?? null,

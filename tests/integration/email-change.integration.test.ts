@@ -3,6 +3,7 @@ import { signIn } from '../helpers/sign-in';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as accounts from '../helpers/accounts';
+import { issueDeviceLink, spendDeviceLink } from '../../src/lib/server/auth/sign-in';
 import { emailChanges, users } from '../../src/lib/server/db/schema';
 import { ValidationError } from '../../src/lib/server/errors';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
@@ -132,5 +133,23 @@ describe(`changing the e-mail address on ${driverName}`, () => {
 		expect((await database.db.select().from(users).where(eq(users.id, user.id)))[0]!.email).toBe(
 			'leo@exemple.fr'
 		);
+	});
+
+	it('voids the device links sent before it: followed afterwards, one makes no known browser', async () => {
+		const user = await accounts.register(
+			database.db,
+			{ name: 'Iris', email: 'iris@exemple.fr', password },
+			'10.0.1.5'
+		);
+		const sent = await issueDeviceLink(database.db, user.email, '10.0.1.5', deps().origin);
+		const link = await accounts.requestEmailChange(deps(), {
+			userId: user.id,
+			sessionId: 'session-iris',
+			newEmail: 'iris@nouveau.fr',
+			password
+		});
+		await accounts.confirmEmailChange(deps(), tokenOf(link), user.id, circumstances);
+		await settleBackgroundTasks(15_000);
+		expect(await spendDeviceLink(database.db, tokenOf(sent!.link))).toBeNull();
 	});
 });

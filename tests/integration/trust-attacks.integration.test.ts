@@ -280,6 +280,118 @@ describe(`a reset ends every way back in, on ${driverName}`, () => {
 	});
 });
 
+describe(`budgets that add up, on ${driverName}`, () => {
+	const wrongCodes = (userId: string, deviceToken: string | undefined, times: number) =>
+		Array.from({ length: times }, async () =>
+			completeSignIn(database.db, SECRET, await beginSecondFactor(database.db, userId), '000000', deviceToken)
+		);
+	/** The places an account's rows of one rule hold. */
+	const spent = async (name: string, subject: (key: string) => boolean) =>
+		(
+			await database.db
+				.select()
+				.from(rateLimits)
+				.where(like(rateLimits.key, `${name}:%`))
+		)
+			.filter((row) => subject(row.key))
+			.reduce((sum, row) => sum + row.count, 0);
+
+	it('every code of one account, whatever browser types it, counts against one ceiling; the owner still gets in', async () => {
+		const { user } = await account({ twoFactor: true });
+		// Someone with the password and the mailbox: a device link every five minutes, a day of them — here 8
+		// browsers made known by links, 4 by sign-ins of their own, and unknown ones, all at once.
+		const linked = Array.from({ length: 8 }, (_, i) =>
+			issueDeviceToken(SECRET, user.email, Date.now() - i, 'link')
+		);
+		const known = Array.from({ length: 4 }, (_, i) => issueDeviceToken(SECRET, user.email, Date.now() - i));
+		const results = await Promise.allSettled([
+			...linked.flatMap((token) => wrongCodes(user.id, token, 20)),
+			...known.flatMap((token) => wrongCodes(user.id, token, 20)),
+			...wrongCodes(user.id, undefined, 40)
+		]);
+		const counts = tally(results);
+		console.info(`${results.length} parallel wrong codes from 13 browsers on ${driverName}:`, counts);
+		expect(counts.checked).toBeGreaterThan(0);
+		expect(counts.checked).toBeLessThanOrEqual(rules.codeCeiling.max);
+		expect(counts.refused).toBe(results.length - counts.checked!);
+		// Linked and unknown browsers together spent no more than the strangers' 5; every place the ceiling
+		// holds is a code evaluated (the attempts a narrower lane refused gave theirs back).
+		const ofUser = (rowKey: string) => rowKey.endsWith(`:${user.id}`);
+		expect(await spent(rules.codeAccount.name, ofUser)).toBeLessThanOrEqual(rules.codeAccount.max);
+		expect(await spent(rules.codeCeiling.name, ofUser)).toBe(counts.checked);
+	});
+
+	it('strangers’ codes never close the ceiling to the owner’s browser', async () => {
+		const { user, key } = await account({ twoFactor: true });
+		const linked = Array.from({ length: 6 }, () => issueDeviceToken(SECRET, user.email, Date.now(), 'link'));
+		const counts = tally(
+			await Promise.allSettled([
+				...linked.flatMap((token) => wrongCodes(user.id, token, 30)),
+				...wrongCodes(user.id, undefined, 30)
+			])
+		);
+		// A browser made known by a link brings no codes: linked and unknown browsers share the strangers' 5.
+		expect(counts.checked).toBeLessThanOrEqual(rules.codeAccount.max);
+		const another = issueDeviceToken(SECRET, user.email, Date.now(), 'link');
+		await expect(
+			completeSignIn(
+				database.db,
+				SECRET,
+				await beginSecondFactor(database.db, user.id),
+				codeAt(key!, new Date()),
+				another
+			)
+		).rejects.toBeInstanceOf(RateLimitedError);
+		// The browser that signed in with every factor before gets in at once.
+		const owners = issueDeviceToken(SECRET, user.email, Date.now() - 60_000);
+		const done = await completeSignIn(
+			database.db,
+			SECRET,
+			await beginSecondFactor(database.db, user.id),
+			codeAt(key!, new Date()),
+			owners
+		);
+		expect(done.user.id).toBe(user.id);
+	});
+
+	it('a lane that refuses gives back the places the others took: one guesser does not close the address', async () => {
+		const { user } = await account();
+		const address = '192.0.2.99';
+		const results = await Promise.allSettled(
+			Array.from({ length: 300 }, () => signIn(database.db, user.email, 'mauvais mot de passe', address))
+		);
+		const counts = tally(results);
+		console.info(`300 parallel wrong passwords on one account from one address on ${driverName}:`, counts);
+		expect(counts.checked).toBeLessThanOrEqual(rules.signInAccount.free + 1);
+		// The address spent a place per password evaluated, not per attempt.
+		expect(await spent(rules.signInAddress.name, (rowKey) => rowKey.endsWith(`:${address}`))).toBe(
+			counts.checked
+		);
+		// Everyone else behind that address still signs in.
+		const { user: neighbour } = await account();
+		expect((await signIn(database.db, neighbour.email, PASSWORD, address)).user.id).toBe(neighbour.id);
+	});
+
+	it('a password reset or change voids the unspent device links', async () => {
+		const { user } = await account();
+		const beforeReset = await issueDeviceLink(database.db, user.email, '192.0.2.60', ORIGIN);
+		const link = await issuePasswordLink(database.db, user.id, 'reset', ORIGIN);
+		await accounts.setPasswordWithLink(database.db, link.split('/').at(-1)!, `${PASSWORD} neuve`);
+		expect(await spendDeviceLink(database.db, beforeReset!.link.split('/').at(-1)!)).toBeNull();
+
+		const { user: changing } = await account();
+		const session = await sessionOf(changing.id);
+		const beforeChange = await issueDeviceLink(database.db, changing.email, '192.0.2.61', ORIGIN);
+		await accounts.changePassword(database.db, {
+			userId: changing.id,
+			sessionId: session.id,
+			currentPassword: PASSWORD,
+			newPassword: `${PASSWORD} changée`
+		});
+		expect(await spendDeviceLink(database.db, beforeChange!.link.split('/').at(-1)!)).toBeNull();
+	});
+});
+
 describe(`the device link, on ${driverName}`, () => {
 	it('is e-mailed at most once in five minutes, serves once, and says nothing about unknown addresses', async () => {
 		const { user } = await account();

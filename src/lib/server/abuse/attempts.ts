@@ -38,6 +38,12 @@ export const rules = {
 	/** Codes typed by a browser the account knows: its own 5 in 15 minutes, apart from strangers'. */
 	codeDevice: { name: 'second-factor-device', max: 5, windowSeconds: MINUTES_15 },
 	/**
+	 * Every code typed at sign-in for one account, whatever browser types it: 10 in 15 minutes. Known browsers keep
+	 * their own lane below it, and it is above the strangers' 5, so the owner's browser still gets in; but making
+	 * more known browsers (a device link every five minutes) never brings more codes.
+	 */
+	codeCeiling: { name: 'second-factor-ceiling', max: 10, windowSeconds: MINUTES_15 },
+	/**
 	 * A signed-in session proving its user again (re-authentication, password or e-mail change, deletion,
 	 * enrolment, removing the second factor, new recovery codes): 5 wrong secrets per session in 15 minutes.
 	 * Nobody but the session's holder spends it.
@@ -64,10 +70,17 @@ async function settle(db: DbOrTx, lane: Lane): Promise<void> {
 	else await rateLimit.giveBack(db, lane.rule, lane.subject);
 }
 
+/** A place taken in a window, given back (an attempt another lane refused counts for nothing in this one). */
+async function giveBackPlace(db: DbOrTx, lane: Lane): Promise<void> {
+	if (!isSlowDown(lane.rule)) await rateLimit.giveBack(db, lane.rule, lane.subject);
+}
+
 /**
- * Spends one attempt in each lane (in order; the first closed one refuses with 429 and its wait), then runs
- * `verify`, which throws when the secret is wrong. The places stay taken on a failure, and are settled on success.
- * `reserved` lanes were already taken by the caller (`tryLane`, to choose between lanes).
+ * Spends one attempt in each lane (in order; the first closed one refuses with 429 and its wait, and gives back
+ * the places the lanes before it took: an attempt the account's lane refuses must not close the address's lane
+ * for everyone behind it), then runs `verify`, which throws when the secret is wrong. The places stay taken on
+ * a failure, and are settled on success. `reserved` lanes were already taken by the caller (`tryLane`, to choose
+ * between lanes). A slow-down's place cannot be given back (it moves its clock): it can only be the last lane.
  */
 export async function spendAttempt<T>(
 	db: DbOrTx,
@@ -75,9 +88,13 @@ export async function spendAttempt<T>(
 	verify: () => Promise<T>,
 	reserved: Lane[] = []
 ): Promise<T> {
-	for (const lane of lanes) {
+	if (lanes.slice(0, -1).some((lane) => isSlowDown(lane.rule)))
+		throw new Error('a slow-down lane must be the last one: its place cannot be given back');
+	for (const [index, lane] of lanes.entries()) {
 		const wait = await tryLane(db, lane);
-		if (wait !== null) throw new RateLimitedError(wait);
+		if (wait === null) continue;
+		for (const taken of lanes.slice(0, index)) await giveBackPlace(db, taken);
+		throw new RateLimitedError(wait);
 	}
 	const result = await verify();
 	for (const lane of [...reserved, ...lanes]) await settle(db, lane);

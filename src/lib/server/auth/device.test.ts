@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceCookieName, deviceNonceFor, issueDeviceToken } from './device';
+import { deviceCookieName, deviceNonceFor, issueDeviceToken, madeByLink } from './device';
 
 const SECRET = 'un secret de signature assez long pour les tests';
 
@@ -46,6 +46,16 @@ describe('device tokens', () => {
 		expect(deviceNonceFor(SECRET, before, 'marie@exemple.fr', reset)).toBeNull();
 		expect(deviceNonceFor(SECRET, after, 'marie@exemple.fr', reset)).toMatch(/^[\w-]{22}$/);
 		expect(deviceNonceFor(SECRET, before, 'marie@exemple.fr', null)).toMatch(/^[\w-]{22}$/);
+	});
+
+	it('say when a device link made them known, and that cannot be removed or added without the secret', () => {
+		const linked = issueDeviceToken(SECRET, 'marie@exemple.fr', Date.now(), 'link');
+		const signedIn = issueDeviceToken(SECRET, 'marie@exemple.fr');
+		expect(madeByLink(deviceNonceFor(SECRET, linked, 'marie@exemple.fr')!)).toBe(true);
+		expect(madeByLink(deviceNonceFor(SECRET, signedIn, 'marie@exemple.fr')!)).toBe(false);
+		const [account, nonce, issued, signature] = linked.split('.');
+		const unlinked = `${account}.${nonce!.replace('link~', '')}.${issued}.${signature}`;
+		expect(deviceNonceFor(SECRET, unlinked, 'marie@exemple.fr')).toBeNull();
 	});
 
 	it('live in a __Host- cookie behind https', () => {

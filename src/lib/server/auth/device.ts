@@ -18,9 +18,25 @@ export const deviceCookieName = (origin: URL) => (origin.protocol === 'https:' ?
 
 const signed = (account: string, nonce: string, issued: number) => `device:${account}.${nonce}.${issued}`;
 
+/**
+ * How a browser became known: by a sign-in that passed every factor, or by a device link (« Recevoir un lien pour
+ * ce navigateur »), which proves the mailbox only. A linked browser skips the password's slow-down, as the link
+ * is for, but brings no codes of its own: its codes spend the strangers' lane (sign-in.ts). Said by its nonce's
+ * prefix, which the signature covers; `~` is not in base64url, so no sign-in's nonce can begin with it.
+ */
+export type DeviceOrigin = 'sign-in' | 'link';
+const LINKED_PREFIX = 'link~';
+
+export const madeByLink = (nonce: string) => nonce.startsWith(LINKED_PREFIX);
+
 /** A new token for the account (lower-case e-mail), with a fresh nonce: a fresh budget at each sign-in. */
-export function issueDeviceToken(secret: string, account: string, now = Date.now()): string {
-	const nonce = randomBytes(16).toString('base64url');
+export function issueDeviceToken(
+	secret: string,
+	account: string,
+	now = Date.now(),
+	origin: DeviceOrigin = 'sign-in'
+): string {
+	const nonce = (origin === 'link' ? LINKED_PREFIX : '') + randomBytes(16).toString('base64url');
 	const encoded = Buffer.from(account).toString('base64url');
 	return `${encoded}.${nonce}.${now}.${sign(secret, signed(account, nonce, now))}`;
 }

@@ -87,7 +87,9 @@ export async function sendDeviceLink(email: string, address: string, origin: Sig
 export async function useDeviceLink(token: string) {
 	const { db, config } = appDeps();
 	const user = await signInRules.spendDeviceLink(db, token);
-	return user && { user, deviceToken: issueDeviceToken(config.signingSecret, user.email) };
+	return (
+		user && { user, deviceToken: issueDeviceToken(config.signingSecret, user.email, Date.now(), 'link') }
+	);
 }
 export const twoFactorState = (userId: string) => twoFactor.twoFactorState(appDeps().db, userId);
 export const startTwoFactor = (user: { id: string; email: string }) => {

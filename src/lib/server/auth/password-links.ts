@@ -65,6 +65,7 @@ export async function setPasswordWithLink(
 		await queries.deleteAllSessions(tx, spent.userId);
 		await queries.deletePendingSignIns(tx, spent.userId);
 		await queries.revokeDevices(tx, spent.userId, now);
+		await queries.voidUnspentDeviceLinks(tx, spent.userId);
 		return queries.userById(tx, spent.userId);
 	});
 	return toSessionUser(user!);

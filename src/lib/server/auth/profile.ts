@@ -45,6 +45,7 @@ export async function changePassword(
 		await queries.setPasswordHash(tx, userId, passwordHash);
 		await invalidateOtherSessions(tx, userId, sessionId);
 		await queries.deletePendingSignIns(tx, userId);
+		await queries.voidUnspentDeviceLinks(tx, userId);
 	});
 	return user;
 }
@@ -139,6 +140,8 @@ export async function confirmEmailChange(
 			if (!spent) throw new PasswordLinkError('used');
 			const before = await queries.userById(tx, spent.userId);
 			await queries.setUserEmail(tx, spent.userId, spent.newEmail);
+			// Known browsers are bound to the old address already (device.ts); the links sent to it are voided.
+			await queries.voidUnspentDeviceLinks(tx, spent.userId);
 			return { user: before!, newEmail: spent.newEmail };
 		})
 		.catch((error: unknown) => {

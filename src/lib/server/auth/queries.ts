@@ -336,6 +336,14 @@ export async function insertDeviceLink(
 	await db.insert(deviceLinks).values(values);
 }
 
+/**
+ * A password changed or reset, an e-mail changed: a device link e-mailed before (to the old address, perhaps read
+ * by whoever the change shuts out) no longer makes a known browser.
+ */
+export async function voidUnspentDeviceLinks(db: DbOrTx, userId: string): Promise<void> {
+	await db.delete(deviceLinks).where(and(eq(deviceLinks.userId, userId), isNull(deviceLinks.usedAt)));
+}
+
 /** Spends a device link: the account it names, or null when unknown, used or expired. */
 export async function spendDeviceLink(db: DbOrTx, hash: string, now: Date): Promise<User | null> {
 	const [spent] = await db

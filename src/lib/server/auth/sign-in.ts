@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { countRequest, rules, spendAttempt, tryLane, type Lane, type Limit } from '../abuse/attempts';
 import type { Db, DbOrTx } from '../db';
 import { AppError, RateLimitedError } from '../errors';
-import { deviceNonceFor } from './device';
+import { deviceNonceFor, madeByLink } from './device';
 import { spendOneHash, verifyPassword } from './password';
 import { issuePendingSignIn, pendingUserOf, spendPendingSignIn } from './pending-sign-in';
 import * as queries from './queries';
@@ -87,8 +87,8 @@ export const beginSecondFactor = (db: DbOrTx, userId: string) => issuePendingSig
 export const pendingSignInUser = (db: DbOrTx, token: string | undefined) => pendingUserOf(db, token);
 
 /**
- * The code step: the code is checked in the lane of this browser (its own budget when the account knows it, the
- * account's strangers' budget otherwise), then the pending sign-in is spent — once: a second request with it, or
+ * The code step: the code is checked in the lane of this browser (its own budget when a sign-in with every factor
+ * made it known, the account's strangers' budget otherwise), below the account's ceiling for codes, then the pending sign-in is spent — once: a second request with it, or
  * one after a password change, fails. Returns the user to open a session for, and what the code was.
  */
 export async function completeSignIn(
@@ -103,8 +103,10 @@ export async function completeSignIn(
 	const user = await queries.userById(db, userId);
 	if (!user) throw new PendingSignInEndedError();
 	const nonce = knownDeviceNonce({ secret: signingSecret, token: deviceToken }, user.email, user);
-	const lane = nonce ? codeLanes.knownDevice(nonce) : codeLanes.stranger(userId);
-	const verified = await verifySecondFactor(db, signingSecret, userId, code, lane);
+	// A browser made known by a link proved the mailbox, not the code: it types codes as a stranger does.
+	const lanes =
+		nonce && !madeByLink(nonce) ? codeLanes.knownDevice(userId, nonce) : codeLanes.stranger(userId);
+	const verified = await verifySecondFactor(db, signingSecret, userId, code, lanes);
 	if (!(await spendPendingSignIn(db, pendingToken))) throw new PendingSignInEndedError();
 	return { user: toSessionUser(user), code: verified };
 }

@@ -21,14 +21,24 @@ import {
 } from './totp';
 
 /**
- * Whose budget a code spends (abuse/attempts.ts): at sign-in, an unknown browser spends the account's (5 wrong in
- * 15 minutes: six digits must not be guessable by trying), a browser the account knows its own; a signed-in
- * session (re-authentication, enrolment, removal, new recovery codes) spends the session's.
+ * Whose budget a code spends (abuse/attempts.ts): at sign-in, an unknown browser spends the account's strangers'
+ * lane (5 wrong in 15 minutes: six digits must not be guessable by trying), a browser the account knows its own;
+ * and every code at sign-in, whatever browser types it, also spends the account's one ceiling (10 in 15 minutes),
+ * so known browsers — however many there are — never add up to more. The ceiling is above the strangers' 5: what
+ * they spend never closes it to the owner's browser. A signed-in session (re-authentication, enrolment, removal,
+ * new recovery codes) spends the session's. The narrow lane comes first: one that refuses gives back the
+ * ceiling's place (spendAttempt), and strangers never hold more than their 5 of it at any moment.
  */
 export const codeLanes = {
-	stranger: (userId: string): Lane => ({ rule: rules.codeAccount, subject: userId }),
-	knownDevice: (nonce: string): Lane => ({ rule: rules.codeDevice, subject: nonce }),
-	session: (sessionId: string): Lane => ({ rule: rules.session, subject: sessionId })
+	stranger: (userId: string): Lane[] => [
+		{ rule: rules.codeAccount, subject: userId },
+		{ rule: rules.codeCeiling, subject: userId }
+	],
+	knownDevice: (userId: string, nonce: string): Lane[] => [
+		{ rule: rules.codeDevice, subject: nonce },
+		{ rule: rules.codeCeiling, subject: userId }
+	],
+	session: (sessionId: string): Lane[] => [{ rule: rules.session, subject: sessionId }]
 };
 
 export const WRONG_CODE = 'Ce code n’est pas le bon (ou il a déjà servi). Attendez le suivant et réessayez.';
@@ -87,10 +97,10 @@ export async function confirmEnrolment(
 	signingSecret: string,
 	userId: string,
 	code: string,
-	lane: Lane,
+	lanes: Lane[],
 	now = new Date()
 ): Promise<string[]> {
-	return spendAttempt(db, [lane], () =>
+	return spendAttempt(db, lanes, () =>
 		db.transaction(async (tx) => {
 			const factor = await queries.totpFactorOf(tx, userId, true);
 			if (!factor || factor.confirmedAt)
@@ -118,10 +128,10 @@ export async function renewRecoveryCodes(
 	db: Db,
 	signingSecret: string,
 	user: Actor & { id: string },
-	lane: Lane,
+	lanes: Lane[],
 	code: string
 ): Promise<string[]> {
-	await verifySecondFactor(db, signingSecret, user.id, code, lane);
+	await verifySecondFactor(db, signingSecret, user.id, code, lanes);
 	return db.transaction(async (tx) => {
 		const codes = await replaceRecoveryCodes(tx, user.id);
 		await recordAudit(tx, user, {
@@ -142,17 +152,17 @@ export interface VerifiedCode {
 /**
  * Checks a code: one from the app (refused when it, or a later one, was already used: the step only moves forward,
  * in one UPDATE, so two requests with the same code cannot both pass) or an unused recovery code (spent by the same
- * UPDATE that checks it). The attempt is spent in `lane` before anything is checked (abuse/attempts.ts).
+ * UPDATE that checks it). The attempt is spent in `lanes` before anything is checked (abuse/attempts.ts).
  */
 export async function verifySecondFactor(
 	db: Db,
 	signingSecret: string,
 	userId: string,
 	code: string,
-	lane: Lane,
+	lanes: Lane[],
 	now = new Date()
 ): Promise<VerifiedCode> {
-	return spendAttempt(db, [lane], async () => {
+	return spendAttempt(db, lanes, async () => {
 		const wrong = () => new ValidationError({ code: [WRONG_CODE] });
 		const factor = await queries.totpFactorOf(db, userId);
 		if (!factor?.confirmedAt) throw wrong();

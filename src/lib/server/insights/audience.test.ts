@@ -1,7 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+	AUDIENCE_BOUNDS,
 	AudienceTally,
 	campaignOf,
+	canonicalPath,
 	dayOf,
 	deviceOf,
 	isCountable,
@@ -144,6 +149,75 @@ describe('the tally', () => {
 		const rows = [...tally.drain().rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
 		expect(rows).toHaveLength(20_001);
 		expect(rows.find((r) => r.referrerHost === '(autres)')).toMatchObject({ utmCampaign: '', views: 500 });
+	});
+
+	it('records the canonical path: a page spelt otherwise is the same page', () => {
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		for (const url of [
+			'/mentions-legales',
+			'/m%65ntions-legales',
+			'/%6D%65ntions%2Dlegales?x=1',
+			'/mentions-legales/'
+		])
+			expect(tally.count(page({ url }), 'atelier.fr')).toBe(true);
+		const rows = [...tally.drain().rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
+		expect(rows).toEqual([expect.objectContaining({ path: '/mentions-legales', views: 4, visitors: 1 })]);
+		// What no link of the site looks like is not a page: not counted.
+		for (const url of [
+			'//mentions-legales',
+			'/a/../mentions-legales',
+			'/%2e%2e/x',
+			'/a%2Fb',
+			'/%00',
+			'/%E0%A4%A',
+			'/x%0A'
+		])
+			expect(canonicalPath(url), url).toBeNull();
+		// The members' area, however spelt, stays uncounted.
+		expect(isCountable(page({ url: '/%63ours/mur' }))).toBe(false);
+		expect(canonicalPath('/r%C3%A9alisations/mur-en-pierre')).toBe('/réalisations/mur-en-pierre');
+		expect(canonicalPath('/re\u0301alisations')).toBe('/réalisations');
+	});
+
+	it('holds a flood of a million requests within its bounds, in rows and in memory', () => {
+		// A fresh process with --expose-gc, to weigh what the day's tally holds once the garbage is gone.
+		const audience = pathToFileURL(path.join(import.meta.dirname, 'audience.ts')).href;
+		const script = `
+			import { AudienceTally } from ${JSON.stringify(audience)};
+			const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+			const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+			const spell = (i) => '/' + [...'mentions-legales'].map((c, j) => ((i >> (j % 20)) & 1 ? '%' + c.charCodeAt(0).toString(16) : c)).join('');
+			// Every field a client chooses, at the longest that is kept (100 characters).
+			const long = (prefix, i) => (prefix + i).padEnd(100, 'x');
+			globalThis.gc();
+			const before = process.memoryUsage().heapUsed;
+			let rows = 0, views = 0, visitors = 0;
+			for (let i = 0; i < 1_000_000; i++) {
+				const request = {
+					method: 'GET', status: 200, contentType: 'text/html',
+					// Half spell one page a new way; half invent a source, a campaign and a visitor each time.
+					url: i % 2 ? spell(i) : '/macon?utm_source=' + long('s', i) + '&utm_medium=' + long('m', i) + '&utm_campaign=' + long('c', i),
+					address: i % 2 ? '203.0.113.7' : '10.' + (i >> 16 & 255) + '.' + (i >> 8 & 255) + '.' + (i & 255),
+					headers: { 'user-agent': agent + ' ' + (i % 1000), referer: 'https://' + long('h', i) + '.fr/' }
+				};
+				tally.count(request, 'atelier.fr');
+				if (i % 50_000 === 49_999) {
+					const drained = tally.drain();
+					rows = Math.max(rows, drained.rows.size);
+					for (const row of drained.rows.values()) { views += row.views; visitors += row.visitors; }
+				}
+			}
+			globalThis.gc();
+			const held = process.memoryUsage().heapUsed - before;
+			console.log(JSON.stringify({ held, views, visitors, spelt: tally.count({ method: 'GET', status: 200, contentType: 'text/html', url: spell(7), address: '203.0.113.7', headers: { 'user-agent': agent + ' 7' } }, 'atelier.fr'), rowsToday: tally.rowsToday.size }));`;
+		const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+			encoding: 'utf8'
+		});
+		const figures = JSON.parse(out.trim().split('\n').at(-1)!);
+		console.info('a million requests in one day:', figures);
+		expect(figures.views).toBe(1_000_000);
+		expect(figures.rowsToday).toBeLessThanOrEqual(AUDIENCE_BOUNDS.rows + AUDIENCE_BOUNDS.overflowRows + 3);
+		expect(figures.held).toBeLessThan(64 * 1024 * 1024);
 	});
 
 	it('gives back the counts of a write that failed', () => {

@@ -65,7 +65,7 @@ export function isCountable(request: CountableRequest): boolean {
 		return false;
 	const agent = header(headers['user-agent']);
 	if (!agent || agentOf(agent).bot) return false;
-	const path = pathOf(request.url);
+	const path = canonicalPath(request.url);
 	return path !== null && !NOT_COUNTED.test(path);
 }
 
@@ -80,11 +80,37 @@ function agentOf(agent: string) {
 	return known;
 }
 
-/** The path alone (no query), bounded; null when it is not one a page has. */
-function pathOf(url: string): string | null {
-	const path = url.split('?')[0]!;
-	if (!path.startsWith('/') || path.length > 200 || path.includes('\0')) return null;
-	return path.length > 1 ? path.replace(/\/+$/, '') : path;
+/** Longer than any link of the site, even percent-encoded: not a page's. */
+const MAX_RAW_PATH = 1_000;
+const MAX_PATH = 200;
+
+/**
+ * The page's canonical path — the one its own links use — or null when the request's path is not one: the query
+ * dropped, each segment percent-decoded (`/m%65ntions-legales` is `/mentions-legales`, so a million spellings of a
+ * page are one page), Unicode in NFC, the trailing slash dropped. Empty segments, dot segments, an encoded `/`,
+ * a NUL or a control character, or an encoding that does not decode: no page of the site is linked so, so nothing is
+ * counted. Recorded is this, never the raw string.
+ */
+export function canonicalPath(url: string): string | null {
+	const end = url.search(/[?#]/);
+	const raw = end === -1 ? url : url.slice(0, end);
+	if (!raw.startsWith('/') || raw.length > MAX_RAW_PATH) return null;
+	if (raw === '/') return raw;
+	const segments = raw.slice(1).replace(/\/$/, '').split('/');
+	const decoded: string[] = [];
+	for (const segment of segments) {
+		let text: string;
+		try {
+			text = decodeURIComponent(segment).normalize('NFC');
+		} catch {
+			return null;
+		}
+		// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+		if (!text || text === '.' || text === '..' || /[/\\\u0000-\u001f\u007f]/.test(text)) return null;
+		decoded.push(text);
+	}
+	const path = `/${decoded.join('/')}`;
+	return path.length <= MAX_PATH ? path : null;
 }
 
 const FIELD_MAX = 100;
@@ -173,15 +199,29 @@ export interface PendingCounts {
 /** Steps of a journey that no table keeps, counted per day. */
 export type AudienceEvent = 'candidature-draft-started';
 
-/** Past this many visitors in a day (per instance), new ones are counted as views only: memory stays bounded. */
-const MAX_VISITORS_A_DAY = 50_000;
 /**
- * Past this many distinct rows in a day (per instance), a new page/source/campaign combination is counted under
- * the source « (autres) »: the Referer and the utm fields are whatever a client sends, and an invented value per
- * request must not become a row per request in the database.
+ * The day's bounds (per instance), so that what anonymous clients send can never grow memory or the table without
+ * limit. The paths are the site's own (canonicalPath, and only 200 pages count), but the Referer and the utm fields
+ * are whatever a client sends; the visitors are whoever asks.
+ * - Rows: past `rows` distinct page/source/campaign/device rows, a new combination is counted under the source
+ *   « (autres) » for its page; past `overflowRows` of those, under the page « (autres) » too. At most
+ *   rows + overflowRows + 3 (one per device) rows a day, whatever is sent.
+ * - Visitors: past `visitors`, a new visitor's views are counted, not the visitor.
+ * - Which rows each visitor was counted in (so a visitor counts once per row): at most `visitorRows` pairs a
+ *   day, kept as numbers; past it, views only.
+ * Measured with a flood of a million requests (audience.test.ts), every field a client chooses at its longest kept
+ * (100 characters): the day's tally then holds 47 MB until midnight (21 MB with short ones), 20,002 rows.
  */
-const MAX_ROWS_A_DAY = 20_000;
+export const AUDIENCE_BOUNDS = {
+	rows: 20_000,
+	overflowRows: 1_000,
+	visitors: 50_000,
+	visitorRows: 200_000
+} as const;
 const OTHER_SOURCES: Source = { referrerHost: '(autres)', utmSource: '', utmMedium: '', utmCampaign: '' };
+const OTHER_PAGES = '(autres)';
+/** A visitor's index times this, plus a row's index, names the pair: rows stay far below it. */
+const PAIR_STRIDE = 2 ** 21;
 
 /**
  * The day's tally of one process. `count` is called by the server entry as each answer ends; `drain` by the app
@@ -191,15 +231,21 @@ const OTHER_SOURCES: Source = { referrerHost: '(autres)', utmSource: '', utmMedi
 export class AudienceTally {
 	private day = '';
 	private salt = Buffer.alloc(0);
-	/** Visitors seen today (their hashes), and the rows each was already counted a visitor of. */
-	private seen = new Map<string, Set<string>>();
+	/** Visitors seen today: their hash → their index. */
+	private seen = new Map<string, number>();
+	/** (visitor, row) pairs already counted a visitor: `visitor × PAIR_STRIDE + row`. */
+	private visitorRows = new Set<number>();
 	/** Where each visitor of today first came from: what a lead or candidature sent later is attributed to. */
 	private landings = new Map<string, Source & { path: string }>();
 	private pending: PendingCounts = { rows: new Map(), days: new Map(), events: new Map() };
-	/** Every row counted today, to bound their number (MAX_ROWS_A_DAY). */
-	private rowsToday = new Set<string>();
+	/** Every row counted today → its index (AUDIENCE_BOUNDS.rows and overflowRows bound them). */
+	private rowsToday = new Map<string, number>();
+	private overflowRows = 0;
 
-	constructor(private readonly now: () => Date = () => new Date()) {}
+	private readonly now: () => Date;
+	constructor(now: () => Date = () => new Date()) {
+		this.now = now;
+	}
 
 	/** The visitor's hash for today: salted, so it means nothing tomorrow or outside this process. */
 	visitorOf(address: string, agent: string): string {
@@ -223,34 +269,53 @@ export class AudienceTally {
 		};
 		const visit: Visit = {
 			day: this.day,
-			path: pathOf(request.url)!,
+			path: canonicalPath(request.url)!,
 			device: agentOf(agent).device,
 			...source
 		};
-		let key = keyOf(visit);
-		if (!this.rowsToday.has(key) && this.rowsToday.size >= MAX_ROWS_A_DAY)
-			key = keyOf({ ...visit, ...OTHER_SOURCES });
-		this.rowsToday.add(key);
-		const row = this.pending.rows.get(key);
-		const counted = row ?? { views: 0, visitors: 0 };
+		const key = this.boundedKey(visit);
+		const row = this.rowsToday.get(key)!;
+		const counted = this.pending.rows.get(key) ?? { views: 0, visitors: 0 };
 		counted.views++;
-		let rowsOfVisitor = this.seen.get(visitor);
-		if (!rowsOfVisitor && this.seen.size < MAX_VISITORS_A_DAY) {
-			rowsOfVisitor = new Set();
-			this.seen.set(visitor, rowsOfVisitor);
+		let visitorIndex = this.seen.get(visitor);
+		if (visitorIndex === undefined && this.seen.size < AUDIENCE_BOUNDS.visitors) {
+			visitorIndex = this.seen.size;
+			this.seen.set(visitor, visitorIndex);
 			this.pending.days.set(this.day, (this.pending.days.get(this.day) ?? 0) + 1);
 		}
-		if (rowsOfVisitor && !rowsOfVisitor.has(key)) {
-			rowsOfVisitor.add(key);
-			counted.visitors++;
+		if (visitorIndex !== undefined) {
+			const pair = visitorIndex * PAIR_STRIDE + row;
+			if (!this.visitorRows.has(pair) && this.visitorRows.size < AUDIENCE_BOUNDS.visitorRows) {
+				this.visitorRows.add(pair);
+				counted.visitors++;
+			}
 		}
 		this.pending.rows.set(key, counted);
 		// The first page of the day, or the first that came from another site or a campaign, is the landing.
 		const landing = this.landings.get(visitor);
 		const fromOutside = source.referrerHost || source.utmSource || source.utmCampaign;
-		if (rowsOfVisitor && (!landing || (fromOutside && !landing.referrerHost && !landing.utmSource)))
+		if (
+			visitorIndex !== undefined &&
+			(!landing || (fromOutside && !landing.referrerHost && !landing.utmSource))
+		)
 			this.landings.set(visitor, { ...source, path: visit.path });
 		return true;
+	}
+
+	/** The visit's row, or the « (autres) » one its bounds send it to; the row is known by its index after. */
+	private boundedKey(visit: Visit): string {
+		let key = keyOf(visit);
+		if (this.rowsToday.has(key)) return key;
+		if (this.rowsToday.size - this.overflowRows >= AUDIENCE_BOUNDS.rows) {
+			key = keyOf({ ...visit, ...OTHER_SOURCES });
+			if (!this.rowsToday.has(key)) {
+				if (this.overflowRows >= AUDIENCE_BOUNDS.overflowRows)
+					key = keyOf({ ...visit, ...OTHER_SOURCES, path: OTHER_PAGES });
+				if (!this.rowsToday.has(key)) this.overflowRows++;
+			}
+		}
+		if (!this.rowsToday.has(key)) this.rowsToday.set(key, this.rowsToday.size);
+		return key;
 	}
 
 	/** Where this visitor came from today, when this process saw them land. */
@@ -297,8 +362,10 @@ export class AudienceTally {
 		this.day = today;
 		this.salt = randomBytes(32);
 		this.seen = new Map();
+		this.visitorRows = new Set();
 		this.landings = new Map();
-		this.rowsToday = new Set();
+		this.rowsToday = new Map();
+		this.overflowRows = 0;
 	}
 }
 

@@ -165,6 +165,50 @@ export function writeUpgradeRecord(record) {
 	renameSync(next, UPGRADE_RECORD);
 }
 
+/** Held by one `npm run upgrade` or `npm run rollback` at a time, while it works (not while the server it started runs). */
+export const OPERATION_LOCK = path.join(BUILDS, 'operation.lock');
+
+/**
+ * Takes the installation's upgrade/rollback lock: an exclusive create of builds/operation.lock naming this process.
+ * Returns its release, or `{ heldBy }` when another live process holds it. A lock whose process is gone (killed,
+ * the machine restarted) is stale: it is taken over.
+ */
+export function takeOperationLock(what) {
+	mkdirSync(BUILDS, { recursive: true });
+	for (let attempt = 0; attempt < 3; attempt++) {
+		try {
+			const holder = { pid: process.pid, what, since: new Date().toISOString() };
+			writeFileSync(OPERATION_LOCK, JSON.stringify(holder) + '\n', { flag: 'wx' });
+			let released = false;
+			const release = () => {
+				if (released) return;
+				released = true;
+				rmSync(OPERATION_LOCK, { force: true });
+			};
+			process.once('exit', release);
+			return { release };
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			let heldBy = null;
+			try {
+				heldBy = JSON.parse(readFileSync(OPERATION_LOCK, 'utf8'));
+			} catch {
+				// Being written this instant, or unreadable: treated as held once more, then as stale.
+				if (attempt === 0) continue;
+			}
+			if (heldBy && Number.isInteger(heldBy.pid) && processAlive(heldBy.pid)) return { heldBy };
+			// Stale: moved aside under a name of this process's own (two takers cannot both remove one fresh lock).
+			try {
+				renameSync(OPERATION_LOCK, `${OPERATION_LOCK}.stale-${process.pid}`);
+				rmSync(`${OPERATION_LOCK}.stale-${process.pid}`, { force: true });
+			} catch (renameError) {
+				if (renameError.code !== 'ENOENT') throw renameError;
+			}
+		}
+	}
+	return { heldBy: { pid: null, what: 'unknown', since: null } };
+}
+
 export function processAlive(pid) {
 	try {
 		process.kill(pid, 0);

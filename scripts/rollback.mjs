@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { currentBuild, readUpgradeRecord, releaseOf, switchTo, writeUpgradeRecord } from './releases.mjs';
 import {
 	adoptSettings,
+	holdingOperationLock,
 	backupFile,
 	buildPath,
 	parseOptions,
@@ -21,7 +22,10 @@ import {
 
 const USAGE = 'usage: npm run rollback [-- --service <systemd unit>]';
 
-async function main() {
+/** One upgrade or rollback at a time: a second one meanwhile is refused before it stops or changes anything. */
+const main = () => holdingOperationLock('rollback', rollbackSite);
+
+async function rollbackSite() {
 	const options = parseOptions(process.argv.slice(2), USAGE);
 	const server = serverToStop(options);
 	adoptSettings(server);

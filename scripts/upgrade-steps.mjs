@@ -11,11 +11,34 @@ import {
 	readSettings,
 	releaseOf,
 	runningServers,
-	serverEnvironment
+	serverEnvironment,
+	takeOperationLock
 } from './releases.mjs';
 
 /** Refused steps print one sentence and change nothing more. */
 export class StepError extends Error {}
+
+/**
+ * Runs `work` holding the installation's upgrade/rollback lock (releases.mjs): a second `npm run upgrade` or
+ * `rollback` meanwhile is refused and changes nothing. Released when `work` ends, whatever the outcome — the
+ * server it started may run on under this process, the lock does not.
+ */
+export async function holdingOperationLock(what, work) {
+	const lock = takeOperationLock(what);
+	if (lock.heldBy)
+		throw new StepError(
+			`${what}: refused — another upgrade or rollback is running` +
+				(lock.heldBy.pid
+					? ` (${lock.heldBy.what}, process ${lock.heldBy.pid}, since ${lock.heldBy.since})`
+					: '') +
+				'. Nothing was changed. Wait for it to end; if no such process runs, remove builds/operation.lock.'
+		);
+	try {
+		return await work();
+	} finally {
+		lock.release();
+	}
+}
 
 const STOP_TIMEOUT_MS = 30_000;
 const START_TIMEOUT_MS = 120_000;

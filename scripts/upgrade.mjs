@@ -21,6 +21,7 @@ import {
 } from './releases.mjs';
 import {
 	adoptSettings,
+	holdingOperationLock,
 	backupFile,
 	migrationsOf,
 	parseOptions,
@@ -39,7 +40,10 @@ const describe = (dir) => {
 	return `${version} (${commit})`;
 };
 
-async function main() {
+/** One upgrade or rollback at a time: a second one meanwhile is refused before it stops or changes anything. */
+const main = () => holdingOperationLock('upgrade', upgradeSite);
+
+async function upgradeSite() {
 	const options = parseOptions(process.argv.slice(2), USAGE);
 	const server = serverToStop(options);
 	adoptSettings(server);

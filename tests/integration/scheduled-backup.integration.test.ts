@@ -89,6 +89,10 @@ function depsWith(env: Record<string, string>): ScheduleDeps {
 
 const keysInS3 = () => s3.keys('atelier-backups');
 
+/** This installation's scheduled backup of a slot (`2026-11-26T02-30-00`), by name. */
+const ours = async (stamp: string) =>
+	`atelier-scheduled-${(await database.db.select().from(schema.installation))[0]!.id}-${stamp}Z.tar.gz.age`;
+
 const slot = (minutesAgo: number) => new Date(Date.UTC(2026, 10, 26, 3) - minutesAgo * 60_000);
 const folderBackups = async () =>
 	(await readdir(path.join(work, 'backups'))).filter((name) => name.startsWith('atelier-scheduled-')).sort();
@@ -99,7 +103,8 @@ describe('scheduled backups', () => {
 		const outcome = await runScheduledBackup(deps, slot(30));
 		expect(outcome).toMatchObject({ status: 'ok', verified: 'restored', fileName: expect.any(String) });
 		if (outcome.status !== 'ok') return;
-		expect(outcome.fileName).toBe('atelier-scheduled-2026-11-26T02-30-00Z.tar.gz.age');
+		expect(outcome.fileName).toMatch(/^atelier-scheduled-[0-9a-f]{12}-2026-11-26T02-30-00Z\.tar\.gz\.age$/);
+		expect(outcome.fileName).toBe(await ours('2026-11-26T02-30-00'));
 		expect(await folderBackups()).toEqual([outcome.fileName]);
 		expect(await keysInS3()).toEqual([`atelier/${outcome.fileName}`]);
 		const file = path.join(work, 'backups', outcome.fileName);
@@ -182,10 +187,7 @@ describe('scheduled backups', () => {
 			'read-back',
 			'read-back'
 		]);
-		const newest = [
-			'atelier-scheduled-2026-11-26T02-50-00Z.tar.gz.age',
-			'atelier-scheduled-2026-11-26T03-00-00Z.tar.gz.age'
-		];
+		const newest = [await ours('2026-11-26T02-50-00'), await ours('2026-11-26T03-00-00')];
 		expect(await folderBackups()).toEqual(newest);
 		expect(await keysInS3()).toEqual(newest.map((name) => `atelier/${name}`));
 		// A hand-made backup in the same folder is not the schedule's to remove.
@@ -237,7 +239,7 @@ describe('scheduled backups', () => {
 			);
 			expect(outcomes.filter((o) => o.status === 'ok')).toHaveLength(1);
 			expect(outcomes.filter((o) => o.status === 'skipped')).toHaveLength(outcomes.length - 1);
-			const name = 'atelier-scheduled-2026-11-26T03-40-00Z.tar.gz.age';
+			const name = await ours('2026-11-26T03-40-00');
 			const runs = (await listBackupRuns(database.db, 100)).filter((r) => r.fileName === name);
 			expect(runs).toEqual([expect.objectContaining({ status: 'ok' })]);
 			expect((await folderBackups()).filter((f) => f === name)).toHaveLength(1);
@@ -275,5 +277,52 @@ describe('scheduled backups', () => {
 		expect(failures[0]!.parsed.text).toContain('ECONNREFUSED');
 		expect(failures[0]!.parsed.text).toContain('Dernière sauvegarde réussie');
 		expect(failures[0]!.parsed.text).toContain('https://atelier.test/admin/sauvegarde');
+	});
+});
+
+describe('two sites given one place, and names already taken', () => {
+	it('a second installation given the same folder and bucket is refused with what to do; the first’s backups stay', async () => {
+		const before = { folder: await folderBackups(), s3: await keysInS3() };
+		expect(before.folder.length).toBeGreaterThan(0);
+		const otherSite = await createTestDatabase();
+		try {
+			const deps = { ...depsWith({ BACKUP_KEEP: '1' }), database: otherSite };
+			deps.mail = { ...deps.mail, db: otherSite.db };
+			const outcome = await runScheduledBackup(deps, slot(-50));
+			expect(outcome).toMatchObject({
+				status: 'failed',
+				error: expect.stringMatching(/autre installation \([0-9a-f]{12}\).*propre BACKUP_DIR/)
+			});
+			// Nothing written, nothing removed, in either place.
+			expect(await folderBackups()).toEqual(before.folder);
+			expect(await keysInS3()).toEqual(before.s3);
+			expect(
+				(await readdir(path.join(work, 'backups'))).filter((n) => /\.(partial|pending)$/.test(n))
+			).toEqual([]);
+		} finally {
+			await otherSite.dispose();
+		}
+		// The first site goes on as before.
+		expect((await runScheduledBackup(depsWith({ BACKUP_KEEP: '10' }), slot(-60))).status).toBe('ok');
+	});
+
+	it('writes over nothing: a file already under the slot’s name fails the run everywhere, and stays as it was', async () => {
+		const name = await ours('2026-11-26T04-10-00');
+		await writeFile(path.join(work, 'backups', name), 'un autre fichier');
+		const s3Before = await keysInS3();
+		const outcome = await runScheduledBackup(depsWith({ BACKUP_KEEP: '10' }), slot(-70));
+		expect(outcome).toMatchObject({ status: 'failed', error: expect.stringContaining('porte déjà le nom') });
+		expect(await readFile(path.join(work, 'backups', name), 'utf8')).toBe('un autre fichier');
+		// Not sent to S3 either: a backup is in every place or in none.
+		expect(await keysInS3()).toEqual(s3Before);
+		await rm(path.join(work, 'backups', name));
+	});
+
+	it('retention removes only this installation’s files: one named before installations had ids stays', async () => {
+		const legacy = 'atelier-scheduled-2026-11-20T03-00-00Z.tar.gz.age';
+		await writeFile(path.join(work, 'backups', legacy), 'avant la 0.6.0');
+		expect((await runScheduledBackup(depsWith({ BACKUP_KEEP: '1' }), slot(-80))).status).toBe('ok');
+		const left = await folderBackups();
+		expect(left).toEqual([legacy, await ours('2026-11-26T04-20-00')].sort());
 	});
 });

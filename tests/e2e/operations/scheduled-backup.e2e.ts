@@ -96,7 +96,8 @@ test(
 			// Exactly BACKUP_KEEP in each place, the same two, nothing half-written; the server kept no key.
 			const inFolder = readdirSync(folder).sort();
 			expect(inFolder).toHaveLength(2);
-			for (const name of inFolder) expect(name).toMatch(/^atelier-scheduled-[\dT-]+Z\.tar\.gz\.age$/);
+			for (const name of inFolder)
+				expect(name).toMatch(/^atelier-scheduled-[0-9a-f]{12}-[\dT-]+Z\.tar\.gz\.age$/);
 			const inS3 = await s3.keys('sauvegardes');
 			expect(inS3).toEqual(inFolder.map((name) => `site/${name}`));
 			expect(existsSync(path.join(server.dataDir, 'backup-key.txt'))).toBe(false);

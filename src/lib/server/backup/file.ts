@@ -1,11 +1,12 @@
 /**
  * A backup written to a file, whoever asks for it (`npm run backup`, the schedule, the backup before migrating):
  * under `<name>.partial` beside its final name, encrypted (encryption.ts), then read back whole — the manifest and
- * every entry's SHA-256 — and only then renamed. A file under a backup's name is therefore complete and readable;
- * a failure at any step removes the partial file.
+ * every entry's SHA-256 — and only then moved to its name, never over a file already there. A file under a backup's
+ * name is therefore complete and readable, and it is the one that was written first; a failure at any step removes
+ * the partial file.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { link, rename, rm, stat } from 'node:fs/promises';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { writeBackup, type BackupSource, type BackupSummary } from './backup';
 import { openArchive, sealing, throwAwayIdentity } from './encryption';
@@ -51,7 +52,7 @@ export async function writeBackupFile(
 			JSON.stringify(readBack.manifest.tables) !== JSON.stringify(summary.tables)
 		)
 			throw new InvalidArchiveError('the archive read back does not hold what was written');
-		await rename(partial, file);
+		await moveWithoutOverwriting(partial, file);
 		return {
 			summary,
 			bytes: (await stat(file)).size,
@@ -66,4 +67,36 @@ export async function writeBackupFile(
 		await rm(partial, { force: true });
 		throw error;
 	}
+}
+
+/** Another file has the backup's name: nothing is overwritten (two sites in one folder, a clock set back). */
+export class BackupNameTakenError extends Error {
+	constructor(readonly file: string) {
+		super(`Un fichier porte déjà le nom ${file} : la sauvegarde n’a pas été écrite par-dessus.`);
+	}
+}
+
+/**
+ * `from` becomes `to`, unless `to` exists: a hard link is created only where no file has the name (atomic, as
+ * rename is, but exclusive), then `from` goes. A file system without hard links (some network shares) gets a check
+ * then a rename.
+ */
+export async function moveWithoutOverwriting(from: string, to: string): Promise<void> {
+	try {
+		await link(from, to);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'EEXIST') throw new BackupNameTakenError(to);
+		if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+		if (
+			await stat(to).then(
+				() => true,
+				() => false
+			)
+		)
+			throw new BackupNameTakenError(to);
+		await rename(from, to);
+		return;
+	}
+	await rm(from, { force: true });
 }

@@ -1,7 +1,7 @@
-/** The backups' own SQL (backup_runs), and nothing else: each function takes the database or a transaction. */
+/** The backups' own SQL (backup_runs, the installation's id), and nothing else: each function takes the database or a transaction. */
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { backupRuns } from '../db/schema';
+import { backupRuns, installation } from '../db/schema';
 
 export type BackupRun = typeof backupRuns.$inferSelect;
 export type BackupTrigger = 'schedule' | 'download' | 'command';
@@ -100,4 +100,14 @@ export async function abandonUnfinishedScheduled(db: DbOrTx): Promise<void> {
 			finishedAt: new Date()
 		})
 		.where(and(eq(backupRuns.trigger, 'schedule'), eq(backupRuns.status, 'running')));
+}
+
+/**
+ * This installation's id: made by the first instance that asks (twelve random hex digits), the same for every
+ * instance afterwards — the insert does nothing when a row is there, whoever made it first.
+ */
+export async function installationId(db: DbOrTx, candidate: string): Promise<string> {
+	await db.insert(installation).values({ id: candidate }).onConflictDoNothing();
+	const [row] = await db.select({ id: installation.id }).from(installation);
+	return row!.id;
 }

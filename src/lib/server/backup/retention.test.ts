@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { backupFileName } from './backup';
-import { backupsToRemove, describeKeepPolicy, parseKeepPolicy, scheduledBackupDate } from './retention';
+import {
+	backupsToRemove,
+	describeKeepPolicy,
+	parseKeepPolicy,
+	scheduledBackupOf,
+	scheduledKind
+} from './retention';
 
 const at = (iso: string) => ({ name: iso, at: new Date(iso) });
 
@@ -46,16 +52,25 @@ describe('BACKUP_KEEP', () => {
 		expect(backupsToRemove(backups.slice(0, 1), { last: 0, daily: 0, weekly: 0, monthly: 0 })).toEqual([]);
 	});
 
-	it('knows only the scheduled backups’ names: a hand-made or pre-upgrade one is never removed', () => {
+	it('knows only the scheduled backups’ names, and the installation each names: a hand-made or pre-upgrade one is never removed', () => {
 		const slot = new Date('2026-11-26T03:00:00Z');
-		expect(scheduledBackupDate(backupFileName(slot, 'scheduled', true))).toEqual(slot);
+		const ours = backupFileName(slot, scheduledKind('0123456789ab'), true);
+		expect(ours).toBe('atelier-scheduled-0123456789ab-2026-11-26T03-00-00Z.tar.gz.age');
+		expect(scheduledBackupOf(ours)).toEqual({ at: slot, installation: '0123456789ab' });
+		// Named before installations had ids: a date, and nobody's.
+		expect(scheduledBackupOf(backupFileName(slot, 'scheduled', true))).toEqual({
+			at: slot,
+			installation: null
+		});
 		for (const other of [
 			backupFileName(slot),
 			backupFileName(slot, 'backup', true),
 			backupFileName(slot, 'before-0.4.0', true),
-			`${backupFileName(slot, 'scheduled', true)}.partial`,
-			'atelier-scheduled-2026-13-45T03-00-00Z.tar.gz.age'
+			`${ours}.partial`,
+			`${ours}.pending`,
+			'atelier-scheduled-2026-13-45T03-00-00Z.tar.gz.age',
+			'atelier-scheduled-0123456789AB-2026-11-26T03-00-00Z.tar.gz.age'
 		])
-			expect(scheduledBackupDate(other), other).toBeNull();
+			expect(scheduledBackupOf(other), other).toBeNull();
 	});
 });

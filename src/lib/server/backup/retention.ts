@@ -81,10 +81,26 @@ function isoWeek(at: Date): string {
 	return `${day.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
-/** `atelier-scheduled-2026-11-25T03-00-00Z.tar.gz.age` → its date; null for any other name (never removed). */
-export function scheduledBackupDate(name: string): Date | null {
-	const match = /^atelier-scheduled-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})Z\.tar\.gz\.age$/.exec(name);
-	if (!match) return null;
-	const at = new Date(`${match[1]}T${match[2]}:${match[3]}:${match[4]}Z`);
-	return Number.isNaN(at.getTime()) ? null : at;
+/** A scheduled backup's name, read: its date, and the installation that made it (null for names before 0.6.0). */
+export interface ScheduledName {
+	at: Date;
+	installation: string | null;
 }
+
+/**
+ * `atelier-scheduled-<installation>-2026-11-25T03-00-00Z.tar.gz.age` → its date and installation; names written
+ * before installations had ids (`atelier-scheduled-2026-…`) have none: nobody's, so never removed. Null for any
+ * other name (a backup by hand, before an upgrade, a partial file).
+ */
+export function scheduledBackupOf(name: string): ScheduledName | null {
+	const match =
+		/^atelier-scheduled-(?:([0-9a-f]{12})-)?(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})Z\.tar\.gz\.age$/.exec(
+			name
+		);
+	if (!match) return null;
+	const at = new Date(`${match[2]}T${match[3]}:${match[4]}:${match[5]}Z`);
+	return Number.isNaN(at.getTime()) ? null : { at, installation: match[1] ?? null };
+}
+
+/** The kind part of a scheduled backup's name (backupFileName): it carries the installation's id. */
+export const scheduledKind = (installation: string) => `scheduled-${installation}`;

@@ -5,6 +5,7 @@
  * restorable into a throw-away database once a week, sends it to each destination, and only then applies
  * retention. Every run is in backup_runs (the admin page) and the audit trail; a failure is e-mailed to every admin.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Cron } from 'croner';
@@ -24,7 +25,7 @@ import { FolderDestination, S3Destination, type Destination } from './destinatio
 import { backupRecipients } from './encryption';
 import { writeBackupFile } from './file';
 import * as queries from './queries';
-import { backupsToRemove } from './retention';
+import { backupsToRemove, scheduledKind } from './retention';
 import { verifyByRestoring } from './verify';
 
 /** The session-level advisory lock that makes one instance of several run a slot's backup. */
@@ -77,8 +78,9 @@ export async function runScheduledBackup(deps: ScheduleDeps, slot: Date): Promis
 async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutcome> {
 	const { database, config } = deps;
 	const db = database.db;
-	// Named after the slot, which is the same on every instance and unique to this run.
-	const fileName = backupFileName(slot, 'scheduled', true);
+	// Named after the installation and the slot, which is the same on every instance and unique to this run.
+	const installation = await queries.installationId(db, randomBytes(6).toString('hex'));
+	const fileName = backupFileName(slot, scheduledKind(installation), true);
 	if (await queries.slotBackedUp(db, fileName))
 		return { status: 'skipped', reason: 'another instance made this backup' };
 	await queries.abandonUnfinishedScheduled(db);
@@ -90,7 +92,9 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 	const pending = path.join(folder, `${fileName}.pending`);
 	try {
 		await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
-		await removeLeftovers(folder);
+		const destinations = destinationsOf(config);
+		await refuseForeignDestinations(destinations, installation);
+		await removeLeftovers(folder, installation);
 		const { recipients } = await backupRecipients(config.backup.ageRecipients, config.dataDir);
 		const written = await writeBackupFile(
 			{ database, storage: deps.storage, signingSecret: config.signingSecret },
@@ -103,8 +107,9 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 			await verifyByRestoring(written.open, written.verified);
 			verified = 'restored';
 		}
+		// A backup is in every destination or in none: no name taken anywhere before the first is sent to.
+		for (const destination of destinations) await destination.assertFree(fileName);
 		// The off-site copy first: the folder's is a rename, which cannot fail half-way.
-		const destinations = destinationsOf(config);
 		for (const destination of [...destinations].reverse()) await destination.receive(pending, fileName);
 		await rm(pending, { force: true });
 
@@ -124,7 +129,7 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 			}
 		});
 		// Only now: a failed backup never removes the ones before it.
-		const removed = await applyRetention(destinations, config);
+		const removed = await applyRetention(destinations, config, installation);
 		log.info('scheduled backup', {
 			file: fileName,
 			bytes: written.bytes,
@@ -159,12 +164,20 @@ function destinationsOf(config: Config): Destination[] {
 	return destinations;
 }
 
-/** Removes, in every destination, the scheduled backups BACKUP_KEEP does not keep. A failure here is logged only. */
-async function applyRetention(destinations: Destination[], config: Config): Promise<number> {
+/**
+ * Removes, in every destination, this installation's scheduled backups that BACKUP_KEEP does not keep — never
+ * another's, nor one named before installations had ids. A failure here is logged only.
+ */
+async function applyRetention(
+	destinations: Destination[],
+	config: Config,
+	installation: string
+): Promise<number> {
 	let removed = 0;
 	for (const destination of destinations) {
 		try {
-			for (const old of backupsToRemove(await destination.scheduledBackups(), config.backup.keep)) {
+			const ours = (await destination.scheduledBackups()).filter((b) => b.installation === installation);
+			for (const old of backupsToRemove(ours, config.backup.keep)) {
 				await destination.remove(old.name);
 				removed++;
 			}
@@ -175,10 +188,34 @@ async function applyRetention(destinations: Destination[], config: Config): Prom
 	return removed;
 }
 
-/** A scheduled backup's files left by a server stopped mid-way (under the lock: nobody is writing them). */
-async function removeLeftovers(folder: string): Promise<void> {
+/** A destination already holds another installation's scheduled backups: two sites were given one place. */
+export class ForeignDestinationError extends Error {
+	constructor(destination: string, other: string) {
+		super(
+			`Le ${destination} contient les sauvegardes automatiques d’une autre installation (${other}) : ` +
+				'donnez à chaque site son propre BACKUP_DIR, ou son propre BACKUP_S3_PREFIX. Rien n’a été écrit ni effacé.'
+		);
+	}
+}
+
+/**
+ * Before anything is written: a place shared with another site would have each one's retention meet the other's
+ * files, and their slots' names meet too. Refused, with what to do, rather than sharing it quietly.
+ */
+async function refuseForeignDestinations(destinations: Destination[], installation: string): Promise<void> {
+	for (const destination of destinations) {
+		const other = (await destination.scheduledBackups()).find(
+			(backup) => backup.installation !== null && backup.installation !== installation
+		);
+		if (other) throw new ForeignDestinationError(destination.label, other.installation!);
+	}
+}
+
+/** This installation's scheduled backup files left by a server stopped mid-way (under the lock: nobody writes them). */
+async function removeLeftovers(folder: string, installation: string): Promise<void> {
+	const prefix = `atelier-${scheduledKind(installation)}-`;
 	for (const name of await readdir(folder))
-		if (/^atelier-scheduled-.*\.(?:partial|pending)$/.test(name))
+		if (name.startsWith(prefix) && /\.(?:partial|pending)$/.test(name))
 			await rm(path.join(folder, name), { force: true });
 }
 

@@ -79,7 +79,13 @@ export function ourTables(): Set<string> {
 }
 
 /** Rows that say nothing about the business: a database holding only these counts as empty. */
-export const OPERATIONAL_TABLES = new Set(['rate_limits', 'job_runs', 'app_releases', 'backup_runs']);
+export const OPERATIONAL_TABLES = new Set([
+	'rate_limits',
+	'job_runs',
+	'app_releases',
+	'backup_runs',
+	'installation'
+]);
 
 const identifier = (name: string) => sql.raw(`"public"."${name.replaceAll('"', '""')}"`);
 

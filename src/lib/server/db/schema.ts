@@ -523,6 +523,17 @@ export const appReleases = pgTable('app_releases', {
 });
 
 /**
+ * This installation's id (one row, made by the first instance that needs it; shared by every instance on the
+ * database, and carried by its backups, so a site restored on a new server stays itself). Scheduled backups carry
+ * it in their names: two sites given one folder or bucket never take each other's files (backup/destinations.ts).
+ */
+export const installation = pgTable('installation', {
+	singleton: boolean('singleton').primaryKey().default(true),
+	id: text('id').notNull(),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+});
+
+/**
  * Visits per day, page, source and device (insights/audience.ts): counts only, nothing that identifies a person.
  * `visitors` counts the visitors of that row; a visitor of several pages is one in audience_visitors.
  */

@@ -1,0 +1,67 @@
+/**
+ * `npm run upgrade` and `npm run rollback` take the installation's lock (scripts/releases.mjs, builds/operation.lock):
+ * one at a time, a second one refused before it stops or changes anything; a lock whose process is gone is taken
+ * over. Run on a copy of the scripts in a folder of their own (their root is the folder above them), so that
+ * nothing here can touch this checkout's builds.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let tree: string;
+let lock: string;
+
+beforeAll(() => {
+	tree = mkdtempSync(path.join(tmpdir(), 'atelier-lock-'));
+	cpSync(path.join(import.meta.dirname, '..', '..', 'scripts'), path.join(tree, 'scripts'), {
+		recursive: true
+	});
+	writeFileSync(path.join(tree, 'package.json'), JSON.stringify({ name: 'atelier', version: '0.0.0' }));
+	mkdirSync(path.join(tree, 'builds'));
+	lock = path.join(tree, 'builds', 'operation.lock');
+});
+afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+const run = (script: string) =>
+	spawnSync(process.execPath, [path.join(tree, 'scripts', script)], {
+		cwd: tree,
+		encoding: 'utf8',
+		env: { PATH: process.env.PATH, HOME: tree },
+		timeout: 30_000
+	});
+
+describe('upgrade and rollback take a lock', () => {
+	it('while another one runs, both are refused and change nothing', () => {
+		const holder = { pid: process.pid, what: 'upgrade', since: '2026-11-27T10:00:00.000Z' };
+		writeFileSync(lock, JSON.stringify(holder));
+		writeFileSync(path.join(tree, 'builds', 'last-upgrade.json'), '{"from":"a","to":"b"}\n');
+		for (const script of ['upgrade.mjs', 'rollback.mjs']) {
+			const refused = run(script);
+			expect(refused.status, refused.stderr).toBe(1);
+			expect(refused.stderr).toContain('refused — another upgrade or rollback is running');
+			expect(refused.stderr).toContain(`process ${process.pid}`);
+			expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual(holder);
+		}
+		expect(readFileSync(path.join(tree, 'builds', 'last-upgrade.json'), 'utf8')).toBe(
+			'{"from":"a","to":"b"}\n'
+		);
+		rmSync(lock);
+	});
+
+	it('a lock whose process is gone is taken over, and released when the command ends, however it ends', async () => {
+		// A process that has exited: its pid names nobody now.
+		const gone = spawn(process.execPath, ['-e', '0']);
+		await new Promise((resolve) => gone.once('exit', resolve));
+		writeFileSync(
+			lock,
+			JSON.stringify({ pid: gone.pid, what: 'upgrade', since: '2026-11-27T10:00:00.000Z' })
+		);
+		const rollback = run('rollback.mjs');
+		// It went past the lock, to its own first check (the record above names builds that do not exist).
+		expect(rollback.stderr).not.toContain('refused');
+		expect(rollback.stderr).toContain('is gone');
+		expect(existsSync(lock)).toBe(false);
+	});
+});

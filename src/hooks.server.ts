@@ -1,6 +1,6 @@
 import type { Handle, HandleServerError, RequestEvent, ServerInit } from '@sveltejs/kit';
 import { error } from '@sveltejs/kit';
-import { isDatabaseUnavailable } from '$lib/server/db/unavailable';
+import { isDatabaseUnavailable, isDiskFull } from '$lib/server/db/unavailable';
 import { outageAnswer } from '$lib/server/http/outage';
 import { sequence } from '@sveltejs/kit/hooks';
 import { building } from '$app/environment';
@@ -21,7 +21,7 @@ import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-header
 import { log, setLogLevel } from '$lib/server/log';
 import { recordRoute, REQUEST_ID_HEADER } from '$lib/server/http/request-log';
 import { startMaintenance } from '$lib/server/maintenance';
-import { withReference } from '$lib/messages';
+import { outageMessage, withReference } from '$lib/messages';
 import { routeExistsIn } from '$lib/pages/modes';
 import { isPrivatePath } from '$lib/pages/registry';
 import { problem } from '$lib/server/http/problem';
@@ -284,6 +284,20 @@ const clientAddressOrBadRequest: Handle = ({ event, resolve }) => {
 	return resolve(event);
 };
 
+/** The database outages a page's load met (handleError notes them): answered as such once the page is rendered. */
+const outagesMet = new WeakMap<Request, unknown>();
+
+/**
+ * A page whose load met an outage (the database out, its disk full, a statement cancelled by its time limit) is
+ * answered 503 with Retry-After and the outage page — not SvelteKit's 500 page and an error with a stack in the log.
+ */
+const outagePages: Handle = async ({ event, resolve }) => {
+	const response = await resolve(event);
+	if (response.status < 500 || !outagesMet.has(event.request)) return response;
+	await response.body?.cancel();
+	return outageAnswer(event, outagesMet.get(event.request));
+};
+
 export const handle: Handle = sequence(
 	routeForTheLog,
 	withSecurityHeaders,
@@ -293,12 +307,18 @@ export const handle: Handle = sequence(
 	clientAddressOrBadRequest,
 	siteModeGate,
 	authenticate,
+	outagePages,
 	privateCaching,
 	pageCaching
 );
 
 export const handleError: HandleServerError = ({ error, event, status, message }) => {
 	if (status === 404) return { message: 'Page introuvable' };
+	if (isDatabaseUnavailable(error)) {
+		// Not a bug: outagePages answers 503; the log says it once (db/outage.ts), through outageAnswer.
+		outagesMet.set(event.request, error);
+		return { message: outageMessage(isDiskFull(error)) };
+	}
 	// The request's own id (server entry): the « Référence » shown to the visitor finds both log lines.
 	const id = event.request.headers.get(REQUEST_ID_HEADER) ?? crypto.randomUUID();
 	const where = { id, status, method: event.request.method, route: event.route.id };

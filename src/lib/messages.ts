@@ -36,6 +36,13 @@ export const serverError = (id?: string) =>
 export const OUTAGE_MESSAGE =
 	'Le service est momentanément indisponible. Réessayez dans quelques instants : ce que vous avez saisi est conservé.';
 
+/** The database's disk is full: nothing could be written, and the visitor is told it is not their doing. */
+export const DISK_FULL_MESSAGE =
+	'Le serveur ne peut rien enregistrer pour l’instant (espace disque plein). Réessayez plus tard : ce que vous avez saisi est conservé.';
+
+/** The outage's words: a full disk said as such, any other as the service being unavailable. */
+export const outageMessage = (diskFull: boolean) => (diskFull ? DISK_FULL_MESSAGE : OUTAGE_MESSAGE);
+
 /** "Mot de passe oublié": the same words whether the address has an account or not. */
 export const RESET_LINK_SENT =
 	'Si un compte existe avec cette adresse, un lien pour choisir un nouveau mot de passe vient de lui être envoyé (valable 2 heures).';

@@ -6,6 +6,8 @@
  */
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../../src/lib/server/db';
 import { isDatabaseUnavailable } from '../../src/lib/server/db/unavailable';
 import { createEmptyPostgresDatabase, serverUrl } from '../helpers/database';
 
@@ -45,6 +47,40 @@ describe.skipIf(!serverUrl)('PostgreSQL states that are outages', () => {
 			expect(isDatabaseUnavailable(failure)).toBe(true);
 		} finally {
 			await client.end();
+			await database.drop();
+		}
+	});
+
+	it('the server’s pool cancels a statement past its time and a lock waited for too long: an outage, not a hang', async () => {
+		const database = await createEmptyPostgresDatabase();
+		const server = openDatabase({ url: database.url, max: 2, timeouts: { statementMs: 300, lockMs: 200 } });
+		const other = postgres(database.url, { max: 1, onnotice: () => {} });
+		try {
+			// Migrations run on a connection of their own, without the limits (a large table may take minutes).
+			await server.migrate();
+			const started = Date.now();
+			const slow = await server.db.execute(sql`select pg_sleep(5)`).then(
+				() => null,
+				(error: unknown) => error
+			);
+			expect(isDatabaseUnavailable(slow)).toBe(true);
+			// A table held by maintenance (an ALTER, a VACUUM FULL): the page's read gives up.
+			await other.begin(async (tx) => {
+				await tx`lock table users in access exclusive mode`;
+				const blocked = await server.db.execute(sql`select count(*) from users`).then(
+					() => null,
+					(error: unknown) => error
+				);
+				expect(
+					(blocked as { cause?: { code?: string } }).cause?.code ?? (blocked as { code?: string }).code
+				).toBe('55P03');
+				expect(isDatabaseUnavailable(blocked)).toBe(true);
+			});
+			// Both within their limits, far from the 5 s the statement asked for.
+			expect(Date.now() - started).toBeLessThan(4_000);
+		} finally {
+			await other.end();
+			await server.close();
 			await database.drop();
 		}
 	});

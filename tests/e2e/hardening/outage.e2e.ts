@@ -134,3 +134,60 @@ test(
 		}
 	}
 );
+
+test(
+	'an uncached page that meets an outage answers the 503 page, not a 500; a table held by maintenance, not a hang',
+	{ tag: '@drivers' },
+	async () => {
+		test.skip(
+			!serverUrl,
+			'needs DATABASE_URL: the test locks and closes the server database under the running app'
+		);
+		const database = await createEmptyPostgresDatabase();
+		const server = await startServer({ DATABASE_URL: database.url });
+		const name = new URL(database.url).pathname.slice(1);
+		const admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
+		const maintenance = postgres(database.url, { max: 1, onnotice: () => {} });
+		try {
+			// A table the home page reads, held by maintenance (an ALTER, a VACUUM FULL) for longer than a visitor
+			// waits: the page gives up at the server's lock limit and says so, while the lock is still held.
+			let released = false;
+			let holding!: () => void;
+			const locked = new Promise<void>((resolve) => (holding = resolve));
+			const held = maintenance.begin(async (tx) => {
+				await tx`lock table site_images in access exclusive mode`;
+				holding();
+				await new Promise((resolve) => setTimeout(resolve, 12_000));
+				released = true;
+			});
+			await locked;
+			const home = await fetch(`${server.url}/`, { headers: { accept: 'text/html' } });
+			expect(released).toBe(false);
+			expect(home.status).toBe(503);
+			expect(Number(home.headers.get('retry-after'))).toBeGreaterThan(0);
+			expect(await home.text()).toContain('momentanément indisponible');
+			await held;
+
+			// The database closed to connections for maintenance (55000): an uncached page is the 503 page at once.
+			await admin.unsafe(`alter database ${name} allow_connections false`);
+			await admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+			const page = await fetch(`${server.url}/macon`, { headers: { accept: 'text/html' } });
+			expect(page.status).toBe(503);
+			expect(await page.text()).toContain('momentanément indisponible');
+
+			const lines = server
+				.output()
+				.split('\n')
+				.filter((line) => line.startsWith('{'))
+				.map((line) => JSON.parse(line) as { level: string; message: string });
+			expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+			expect(lines.filter((l) => l.message === 'database unavailable').length).toBeGreaterThan(0);
+		} finally {
+			await admin.unsafe(`alter database ${name} allow_connections true`).catch(() => {});
+			await maintenance.end();
+			await admin.end();
+			await server.stop();
+			await database.drop();
+		}
+	}
+);

@@ -10,7 +10,10 @@ test('/readyz answers 200 with every part ok on a working site', async ({ reques
 	const response = await request.get('/readyz');
 	expect(response.status()).toBe(200);
 	expect(response.headers()['cache-control']).toBe('no-store');
-	expect(await response.json()).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok' } });
+	expect(await response.json()).toEqual({
+		status: 'ready',
+		checks: { database: 'ok', storage: 'ok', disk: 'ok' }
+	});
 });
 
 test('with the bucket out of reach: alive, not ready, the storage named, no secret said, a warning logged', async () => {
@@ -26,7 +29,10 @@ test('with the bucket out of reach: alive, not ready, the storage named, no secr
 		const ready = await fetch(`${server.url}/readyz`);
 		expect(ready.status).toBe(503);
 		const body = await ready.text();
-		expect(JSON.parse(body)).toEqual({ status: 'not ready', checks: { database: 'ok', storage: 'down' } });
+		expect(JSON.parse(body)).toEqual({
+			status: 'not ready',
+			checks: { database: 'ok', storage: 'down', disk: 'ok' }
+		});
 		for (const secret of ['readiness-secret-key-never-shown', 'readiness-access-key', '127.0.0.1:9'])
 			expect(body).not.toContain(secret);
 		await expect.poll(() => server.output()).toContain('storage unreachable at start-up');

@@ -55,7 +55,20 @@ test(
 			).toBe(201);
 			const cookie = await sessionCookieFor(server.url, admin);
 			const done = () => server.output().match(/"message":"scheduled backup"/g)?.length ?? 0;
+			// Liveness all along, backups or not: the process lives (readiness says the rest).
+			const health: number[] = [];
+			let polling = true;
+			const poller = (async () => {
+				while (polling) {
+					health.push((await fetch(`${server.url}/healthz`)).status);
+					await new Promise((resolve) => setTimeout(resolve, 20));
+				}
+			})();
 			await expect.poll(done, { timeout: 90_000, intervals: [500] }).toBeGreaterThanOrEqual(4);
+			polling = false;
+			await poller;
+			expect(health.length).toBeGreaterThan(20);
+			expect(health.filter((status) => status !== 200)).toEqual([]);
 
 			// The dashboard no longer warns; the page lists them in words, verified.
 			await page

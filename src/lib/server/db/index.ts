@@ -47,18 +47,66 @@ export interface OpenOptions {
 	purpose?: string;
 	/** Connections in the postgres.js pool. */
 	max?: number;
+	/**
+	 * PostgreSQL only: what a statement may take, and wait for a lock, before the server cancels it (an outage
+	 * answer, class 57 / 55P03, rather than a page that waits as long as the database does). The server's pool sets
+	 * them; commands (backup, restore) and migrations run without.
+	 */
+	timeouts?: { statementMs: number; lockMs: number } | null;
 }
 
-export function openDatabase({ url, pgliteDir = null, max = 10, purpose }: OpenOptions): Database {
+/** The server's limits (OpenOptions.timeouts): far above any query of a page, far below a visitor's patience. */
+export const SERVER_QUERY_TIMEOUTS = { statementMs: 20_000, lockMs: 5_000 };
+/** Seconds to open a connection before the attempt is an outage. */
+const CONNECT_TIMEOUT_SECONDS = 10;
+
+export function openDatabase({
+	url,
+	pgliteDir = null,
+	max = 10,
+	purpose,
+	timeouts = null
+}: OpenOptions): Database {
 	if (url) {
-		const client = postgres(url, { max, connect_timeout: 10, onnotice: () => {} });
+		const client = postgres(url, {
+			max,
+			connect_timeout: CONNECT_TIMEOUT_SECONDS,
+			onnotice: () => {},
+			// Startup parameters: each connection of the pool has them from its first statement.
+			...(timeouts && {
+				connection: {
+					statement_timeout: timeouts.statementMs,
+					lock_timeout: timeouts.lockMs,
+					// A transaction left open (a process frozen mid-way) never holds its locks for long.
+					idle_in_transaction_session_timeout: 60_000
+				}
+			})
+		});
 		// One round trip a query, not two (prepared.ts).
 		const db = drizzlePostgres(preparingStatements(client), { schema }) as unknown as Db;
 		return {
 			driver: 'postgres',
 			db,
 			pg: client,
-			migrate: (options) => applyMigrations(db, client, options),
+			// A migration may rebuild a large table for longer than a page's limit: on a connection of its own.
+			migrate: async (options) => {
+				if (!timeouts) return applyMigrations(db, client, options);
+				// Two connections: one holds the migration lock while the other migrates (migrate.ts).
+				const migrator = postgres(url, {
+					max: 2,
+					connect_timeout: CONNECT_TIMEOUT_SECONDS,
+					onnotice: () => {}
+				});
+				try {
+					await applyMigrations(
+						drizzlePostgres(preparingStatements(migrator), { schema }) as unknown as Db,
+						migrator,
+						options
+					);
+				} finally {
+					await migrator.end({ timeout: 5 });
+				}
+			},
 			close: () => client.end({ timeout: 5 })
 		};
 	}
@@ -166,7 +214,11 @@ async function makePrivate(dir: string): Promise<void> {
 
 /** The application's database, opened on first use from configuration and closed on shutdown. */
 export const database: Database = lazy(() => {
-	const opened = openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+	const opened = openDatabase({
+		url: config.databaseUrl,
+		pgliteDir: path.join(config.dataDir, 'db'),
+		timeouts: SERVER_QUERY_TIMEOUTS
+	});
 	onShutdown(() => opened.close());
 	return opened;
 });

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { log } from '../log';
 import { db } from './index';
+import { isDiskFull } from './unavailable';
 
 const PROBE_INTERVAL_MS = 2_000;
 
@@ -14,8 +15,35 @@ let lostSince: number | null = null;
 let probe: ReturnType<typeof setInterval> | null = null;
 let probing = false;
 
+/**
+ * A full disk is its own outage: the database still reads (a probe's `select 1` would call it back at once) but
+ * cannot write. One `warn` when it begins; it is over once no write has failed so for DISK_FULL_QUIET_MS (the next
+ * failure after that is a new episode, said again). Readiness says « espace disque plein » meanwhile.
+ */
+const DISK_FULL_QUIET_MS = 60_000;
+let diskFullSince: number | null = null;
+let diskFullLastAt = 0;
+
+function diskFull(error: unknown, where: Record<string, unknown>): void {
+	const now = Date.now();
+	if (diskFullSince === null || now - diskFullLastAt > DISK_FULL_QUIET_MS) {
+		diskFullSince = now;
+		log.warn('disk full: the database cannot write', {
+			...where,
+			error,
+			hint: 'free space where the database writes (DATA_DIR for the embedded one); /readyz says when it is back'
+		});
+	}
+	diskFullLastAt = now;
+}
+
+/** Whether a write failed for want of space within the last minute (readiness). */
+export const diskRecentlyFull = (): boolean =>
+	diskFullSince !== null && Date.now() - diskFullLastAt <= DISK_FULL_QUIET_MS;
+
 /** Called wherever an outage is answered (503): logs the loss once, and starts looking for the way back. */
 export function databaseLost(error: unknown, where: Record<string, unknown> = {}): void {
+	if (isDiskFull(error)) return diskFull(error, where);
 	if (lostSince !== null) return;
 	lostSince = Date.now();
 	log.warn('database unavailable', { ...where, error });

@@ -22,7 +22,9 @@ const UNAVAILABLE_CODES = new Set([
 	// PostgreSQL: « object not in prerequisite state » — a database refusing connections for maintenance — and
 	// « read-only SQL transaction » — a replica, or a primary demoted by a failover
 	'55000',
-	'25006'
+	'25006',
+	// PostgreSQL: a lock not had within lock_timeout (a table held by maintenance: db/index.ts)
+	'55P03'
 ]);
 
 /**
@@ -40,8 +42,22 @@ const isUnavailableCode = (code: string) =>
 export function isDatabaseUnavailable(error: unknown): boolean {
 	for (let current = error, depth = 0; current && depth < 6; depth++) {
 		const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
-		if (typeof code === 'string' && isUnavailableCode(code)) return true;
+		if (typeof code === 'string' && (isUnavailableCode(code) || code === 'ENOSPC')) return true;
 		if (typeof message === 'string' && /PGlite is closed/.test(message)) return true;
+		current = cause;
+	}
+	return false;
+}
+
+/**
+ * Whether the database (or the disk it writes to) is full: PostgreSQL's 53100 (PGlite says it too, from the
+ * embedded database's own writes), or ENOSPC from the file system. An outage of its own words: « espace disque
+ * plein », and readiness says so (db/outage.ts).
+ */
+export function isDiskFull(error: unknown): boolean {
+	for (let current = error, depth = 0; current && depth < 6; depth++) {
+		const { code, cause } = current as { code?: unknown; cause?: unknown };
+		if (code === '53100' || code === 'ENOSPC') return true;
 		current = cause;
 	}
 	return false;

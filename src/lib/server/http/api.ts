@@ -5,9 +5,9 @@
 import { isHttpError, isRedirect, type RequestEvent, type RequestHandler } from '@sveltejs/kit';
 import type { z } from 'zod';
 import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
-import { OUTAGE_MESSAGE } from '$lib/messages';
+import { outageMessage } from '$lib/messages';
 import { databaseLost } from '../db/outage';
-import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { isDatabaseUnavailable, isDiskFull, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { log } from '../log';
 import { DEFAULT_BODY_LIMIT } from './body-limits';
 import { internalErrorParts, problemParts, type AnswerParts } from './problem';
@@ -44,7 +44,7 @@ export function problemPartsFor(error: unknown, request: { method: string; path:
 	if (isDatabaseUnavailable(error)) {
 		// One line when it is lost, one when it is back (db/outage.ts): not one per request.
 		databaseLost(error, request);
-		return problemParts(503, OUTAGE_MESSAGE, {
+		return problemParts(503, outageMessage(isDiskFull(error)), {
 			headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) }
 		});
 	}

@@ -2,8 +2,8 @@
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { message, setError, type SuperValidated } from 'sveltekit-superforms';
 import { databaseLost } from '../db/outage';
-import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
-import { FIX_FIELDS, OUTAGE_MESSAGE, tooManyAttempts } from '$lib/messages';
+import { isDatabaseUnavailable, isDiskFull, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { FIX_FIELDS, outageMessage, tooManyAttempts } from '$lib/messages';
 import { AppError, RateLimitedError, ValidationError } from '../errors';
 import { fieldErrors } from './api';
 import type { z } from 'zod';
@@ -37,7 +37,8 @@ export function formFailure<F extends AnyForm>(
 	if (isDatabaseUnavailable(error)) {
 		databaseLost(error);
 		event.setHeaders({ 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) });
-		return message(form, { type: 'error', text: OUTAGE_MESSAGE }, { status: 503 as 400 }) as never;
+		const text = outageMessage(isDiskFull(error));
+		return message(form, { type: 'error', text }, { status: 503 as 400 }) as never;
 	}
 	throw error;
 }

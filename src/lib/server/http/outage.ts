@@ -5,10 +5,10 @@
  * once (db/outage.ts).
  */
 import type { RequestEvent } from '@sveltejs/kit';
-import { OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { isDiskFull, OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { problemFor } from './api';
 
-const OUTAGE_PAGE = `<!doctype html>
+const outagePage = (diskFull: boolean) => `<!doctype html>
 <html lang="fr">
 	<head>
 		<meta charset="utf-8" />
@@ -18,7 +18,11 @@ const OUTAGE_PAGE = `<!doctype html>
 	</head>
 	<body style="font-family: system-ui, sans-serif; margin: 0 auto; max-width: 34rem; padding: 2rem 1.5rem; color: #1f2a37">
 		<h1>Service momentanément indisponible</h1>
-		<p>Le site ne peut pas lire ses données pour l’instant. Réessayez dans quelques instants : rien de ce que vous aviez enregistré n’est perdu.</p>
+		<p>${
+			diskFull
+				? 'Le site ne peut rien enregistrer pour l’instant (espace disque plein). Réessayez plus tard : rien de ce que vous aviez enregistré n’est perdu.'
+				: 'Le site ne peut pas lire ses données pour l’instant. Réessayez dans quelques instants : rien de ce que vous aviez enregistré n’est perdu.'
+		}</p>
 		<p><a href="/" style="color: #8a4b08">Retour à l’accueil</a></p>
 	</body>
 </html>
@@ -32,7 +36,7 @@ export function outageAnswer(event: Pick<RequestEvent, 'request' | 'url'>, error
 	// problemFor logs the loss (once) and answers 503 with Retry-After.
 	const problem = problemFor(error, request);
 	if (!wantsPage) return problem;
-	return new Response(OUTAGE_PAGE, {
+	return new Response(outagePage(isDiskFull(error)), {
 		status: 503,
 		headers: {
 			'content-type': 'text/html; charset=utf-8',

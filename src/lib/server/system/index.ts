@@ -1,16 +1,57 @@
 /** The service's own state, for operations and for every page: whether its database answers, which site it is. */
+import { statfs } from 'node:fs/promises';
 import { appDeps } from '../app';
 import { config } from '../config';
 import { isHealthy } from '../db';
+import { databaseIsLost, diskRecentlyFull } from '../db/outage';
 import type { Storage } from '../storage';
 
 export const databaseAnswers = () => isHealthy(appDeps().db);
 
-export type PartState = 'ok' | 'down' | 'unused';
+/**
+ * Liveness (`/healthz`): the process serves, and its database is not known to be down. Answered within
+ * LIVENESS_WAIT_MS whatever the database is doing: a `select 1` still queued behind a backup (the embedded database
+ * runs one statement at a time) means busy, not dead, and an orchestrator must not restart a process for it. A
+ * database that refuses or fails is down at once; readiness (`/readyz`) says the rest.
+ */
+export const LIVENESS_WAIT_MS = 80;
+export async function alive(
+	answers: () => Promise<boolean> = databaseAnswers,
+	knownLost: () => boolean = databaseIsLost
+): Promise<boolean> {
+	if (knownLost()) return false;
+	let timer: NodeJS.Timeout | undefined;
+	const busy = new Promise<'busy'>(
+		(resolve) => (timer = setTimeout(() => resolve('busy'), LIVENESS_WAIT_MS))
+	);
+	try {
+		return (await Promise.race([answers(), busy])) !== false;
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+export type PartState = 'ok' | 'down' | 'unused' | 'full';
 export interface Readiness {
 	ready: boolean;
 	/** Each part by name, with no detail that could hold a secret (an endpoint, a key, an error text). */
-	checks: { database: PartState; storage: PartState };
+	checks: { database: PartState; storage: PartState; disk: PartState };
+	/** Why it is not ready, in the words the pages use, when a full disk is why. */
+	reason?: string;
+}
+
+/** Below this, DATA_DIR's disk is full for readiness: the embedded database and uploads write there. */
+const MIN_FREE_BYTES = 64 * 1024 * 1024;
+
+/** DATA_DIR's file system: `full` under MIN_FREE_BYTES free (for this process's user). */
+async function diskState(): Promise<PartState> {
+	try {
+		const stats = await statfs(config.dataDir);
+		return stats.bavail * stats.bsize < MIN_FREE_BYTES ? 'full' : 'ok';
+	} catch {
+		// Not made yet, or not ours to look at: nothing to say.
+		return 'ok';
+	}
 }
 
 const STORAGE_TIMEOUT_MS = 3000;
@@ -36,12 +77,25 @@ export async function storageAnswers(target: Storage = appDeps().storage): Promi
  */
 export async function readiness(): Promise<Readiness> {
 	const usesStorage = config.siteMode !== 'showcase';
-	const [database, storage] = await Promise.all([databaseAnswers(), usesStorage ? storageAnswers() : null]);
+	const [database, storage, disk] = await Promise.all([
+		databaseAnswers(),
+		usesStorage ? storageAnswers() : null,
+		diskState()
+	]);
 	const checks = {
-		database: database ? 'ok' : 'down',
-		storage: storage === null ? 'unused' : storage ? 'ok' : 'down'
+		// A database that reads but cannot write (its disk full, said by its last failed write) is not ready. The
+		// embedded one writes to DATA_DIR, whose free space says at once when that is over.
+		database: !database
+			? 'down'
+			: diskRecentlyFull() && (config.databaseUrl || disk === 'full')
+				? 'full'
+				: 'ok',
+		storage: storage === null ? 'unused' : storage ? 'ok' : 'down',
+		disk
 	} as const;
-	return { ready: checks.database === 'ok' && checks.storage !== 'down', checks };
+	const ready = checks.database === 'ok' && checks.storage !== 'down' && checks.disk === 'ok';
+	const full = checks.database === 'full' || checks.disk === 'full';
+	return { ready, checks, ...(full && { reason: 'espace disque plein' }) };
 }
 
 /** CONTRACT §2 `SITE_MODE`: which pages exist (src/lib/pages/registry.ts). */

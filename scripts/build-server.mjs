@@ -15,6 +15,12 @@ await build({
 	outfile: path.join(out, 'server.js'),
 	external: [...common.external, './handler.js']
 });
+// Not a command: the build runs it once to write the embedded database's template (scripts/build.mjs).
+await build({
+	...common,
+	entryPoints: ['src/server/embedded-template.ts'],
+	outfile: path.join(out, 'embedded-template.js')
+});
 for (const command of ['migrate', 'admin', 'backup', 'restore', 'stats'])
 	await build({
 		...common,

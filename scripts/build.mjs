@@ -92,6 +92,16 @@ await import('./build-server.mjs');
 // Its own migrations: a build started again later (a rollback) never applies a newer release's.
 rmSync(path.join(buildDir, 'drizzle'), { recursive: true, force: true });
 cpSync(path.join(root, 'drizzle'), path.join(buildDir, 'drizzle'), { recursive: true });
+// initdb for the embedded database, once here rather than on a server's first start (src/lib/server/db/index.ts).
+const template = spawnSync(
+	process.execPath,
+	[path.join(buildDir, 'embedded-template.js'), path.join(buildDir, 'embedded-database.tar.gz')],
+	{ cwd: root, stdio: ['ignore', 'ignore', 'inherit'] }
+);
+if (template.status !== 0) {
+	console.error('build: the embedded database template could not be made');
+	process.exit(1);
+}
 writeFileSync(path.join(buildDir, 'build.log'), output);
 // What /healthz, the start line and backups say of this build: the version and the commit it was built from.
 const release = {

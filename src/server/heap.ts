@@ -29,35 +29,27 @@ import v8 from 'node:v8';
  * Fixed at 64 KiB, the server holds 45–65 MB less: 194 MB instead of 237 MB after start-up, 258 MB instead of
  * 323 MB after 60 s of mixed traffic (`npm run bench memory`). glibc reads the setting when a process starts, so
  * a server started without it (node build/server.js, a service manager) starts again, at once and as the same
- * process (execve: same pid, same file descriptors), with it. The image and `npm start` set it themselves.
+ * process (startWithProcessSettings). The image and `npm start` set it themselves.
  */
 export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '65536' } as const;
 
-export function startWithAllocatorSettings(): void {
-	/* eslint-disable no-restricted-properties -- the process's own start, not the application's configuration */
-	if (process.env.MALLOC_MMAP_THRESHOLD_ !== undefined) return;
-	if (process.platform !== 'linux' || typeof process.execve !== 'function' || !glibcVersion()) return;
-	process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-		...process.env,
-		...ALLOCATOR_SETTINGS
-	});
-	/* eslint-enable no-restricted-properties */
-}
-
 /**
- * The operators' commands (backup, restore, migrate, admin) run for seconds on the embedded database, PostgreSQL
- * compiled to WebAssembly, whose functions are so large that V8's optimising compiler, tiering up the hot ones,
- * took 500 MB for itself: the commands peaked at 720–750 MB, 650 MB of it to open the database (`npm run bench
- * backup`). V8's baseline compiler alone (`--liftoff-only`) opens it at 155 MB, and sooner (0.4 s instead of
- * 0.65 s); a command does not run long enough for optimised code to pay back. V8 reads the flag at start-up only
- * (setting it later changes nothing), so a command started without it starts again with it, as the same process,
- * with the allocator's settings too. The server keeps the optimising compiler: it runs for months.
+ * PostgreSQL compiled to WebAssembly (the embedded database) has functions so large that V8's optimising compiler,
+ * tiering up the hot ones, takes 500 MB for itself while it works: the commands peaked at 720–750 MB, 650 MB of it
+ * to open the database (`npm run bench backup`), and the server at 765 MB (VmHWM) a few seconds after every start,
+ * before settling at ~235 MB — on a 512 MB server, the start is when it would die. V8's baseline compiler alone
+ * (`--liftoff-only`) opens it at 155 MB and the server peaks at ~240 MB. The price, measured on the embedded
+ * database: inserts 3 % slower, lookups by key 16 %, scans and aggregates (the dashboard's) 60 %; pages answered as
+ * fast, their time being the rendering's. V8 reads the flag at start-up only (setting it later changes nothing), so
+ * a process started without it starts again with it, at once and as the same process (execve: same pid, same file
+ * descriptors), with the allocator's settings too.
  */
-export const COMMAND_V8_FLAGS = ['--liftoff-only'] as const;
+export const V8_FLAGS = ['--liftoff-only'] as const;
 
-export function startWithCommandSettings(): void {
+/** The server's and the commands' start: with V8_FLAGS and ALLOCATOR_SETTINGS, starting again if either is missing. */
+export function startWithProcessSettings(): void {
 	/* eslint-disable no-restricted-properties -- the process's own start, not the application's configuration */
-	const missing = COMMAND_V8_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+	const missing = V8_FLAGS.filter((flag) => !process.execArgv.includes(flag));
 	const allocator =
 		process.platform === 'linux' && !!glibcVersion() && process.env.MALLOC_MMAP_THRESHOLD_ === undefined;
 	if ((!missing.length && !allocator) || typeof process.execve !== 'function') return;

@@ -13,7 +13,7 @@ import { batchOutputLines, log, setLogLevel } from '../lib/server/log';
 import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { appRelease } from '../lib/server/version';
-import { boundHeapGrowth, startWithAllocatorSettings } from './heap';
+import { boundHeapGrowth, startWithProcessSettings } from './heap';
 import { admitBody } from './request-bodies';
 import { answerStripeWebhook } from './stripe-webhook';
 import { countEachAnswer } from './audience';
@@ -26,7 +26,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) =>
 const SHUTDOWN_GRACE_MS = 10_000;
 
 // Before anything allocates much: how memory is handed back, and how the heap grows (heap.ts).
-startWithAllocatorSettings();
+startWithProcessSettings();
 boundHeapGrowth();
 
 async function main() {

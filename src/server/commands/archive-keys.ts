@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import {
 	ArchiveKeyError,
 	installationKeyFile,
+	parseIdentities,
 	readIdentityFile,
 	type OpeningKeys
 } from '../../lib/server/backup/encryption';
@@ -21,7 +22,16 @@ export interface KeyArguments {
 	rest: string[];
 }
 
-/** Takes `--identity <file>` and `--plain` out of the arguments. */
+/** `--identity -`: read from the standard input, which may be a socket (a parent's pipe), not a file to open. */
+const STANDARD_INPUT = '-';
+
+async function readStandardInput(): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Takes `--identity <file>` (or `-`, the standard input) and `--plain` out of the arguments. */
 export function takeKeyArguments(argv: string[]): KeyArguments {
 	const taken: KeyArguments = { identityFiles: [], plain: false, rest: [] };
 	for (let i = 0; i < argv.length; i++) {
@@ -29,8 +39,10 @@ export function takeKeyArguments(argv: string[]): KeyArguments {
 		if (arg === '--plain') taken.plain = true;
 		else if (arg === '--identity' || arg === '-i') {
 			const file = argv[++i];
-			if (!file || file.startsWith('-')) throw new CommandError(`${arg} needs an identity file`);
-			taken.identityFiles.push(operatorPath(file));
+			// `-`: the identities come on the standard input (the schedule's weekly check hands its key so).
+			if (file === '-') taken.identityFiles.push(STANDARD_INPUT);
+			else if (!file || file.startsWith('-')) throw new CommandError(`${arg} needs an identity file`);
+			else taken.identityFiles.push(operatorPath(file));
 		} else taken.rest.push(arg);
 	}
 	return taken;
@@ -46,7 +58,11 @@ export async function openingKeys(keys: KeyArguments, dataDir: string): Promise<
 	const identities: string[] = [];
 	for (const file of files) {
 		try {
-			identities.push(...(await readIdentityFile(file)));
+			identities.push(
+				...(file === STANDARD_INPUT
+					? parseIdentities(await readStandardInput(), 'the standard input')
+					: await readIdentityFile(file))
+			);
 		} catch (error) {
 			if (error instanceof ArchiveKeyError) throw new CommandError(error.message);
 			if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CommandError(`${file}: no such file`);

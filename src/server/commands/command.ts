@@ -10,13 +10,13 @@ import { ConfigError, type Config } from '../../lib/server/config';
 import { openDatabase, type Database } from '../../lib/server/db';
 import { DataDirLockedError } from '../../lib/server/db/data-dir-lock';
 import { restrictNewFiles } from '../../lib/server/private-files';
-import { startWithCommandSettings } from '../heap';
+import { startWithProcessSettings } from '../heap';
 
 // As the server does (src/server/index.ts): a backup or restore of thousands of images should not hold hundreds
 // of megabytes of garbage that V8 would collect only once idle.
 v8.setFlagsFromString('--optimize-for-size');
 // Before anything compiles PGlite's WebAssembly: the baseline compiler only, and the server's allocator settings.
-startWithCommandSettings();
+startWithProcessSettings();
 
 /** A refusal the operator can act on: printed as it is, exit 1, no stack. */
 export class CommandError extends Error {}

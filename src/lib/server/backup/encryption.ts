@@ -159,12 +159,17 @@ export async function openArchive(file: string, input: () => Readable, keys: Ope
 
 /** The identities (AGE-SECRET-KEY-1…) in an age identity file: one per line, `#` comments. */
 export async function readIdentityFile(file: string): Promise<string[]> {
-	const identities = (await readFile(file, 'utf8'))
+	return parseIdentities(await readFile(file, 'utf8'), file);
+}
+
+/** The identities an identity file's text holds; `from` names it in the error. */
+export function parseIdentities(text: string, from: string): string[] {
+	const identities = text
 		.split(/\r?\n/)
 		.map((line) => line.trim())
 		.filter((line) => line && !line.startsWith('#'));
 	if (!identities.length || identities.some((line) => !/^AGE-SECRET-KEY-(?:PQ-)?1[0-9A-Z]+$/.test(line)))
-		throw new ArchiveKeyError(`${file} is not an age identity file (lines of AGE-SECRET-KEY-1…)`);
+		throw new ArchiveKeyError(`${from} is not an age identity file (lines of AGE-SECRET-KEY-1…)`);
 	return identities;
 }
 

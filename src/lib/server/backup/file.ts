@@ -20,6 +20,11 @@ export interface WrittenBackup {
 	verified: VerifiedBackup;
 	/** Reopens the written file as plain tar.gz — with the throw-away key while this object lives. */
 	open: ArchiveSource;
+	/**
+	 * That throw-away key (null for a plain file), for a check made in another process (verify.ts, the weekly
+	 * restore): handed to it through a pipe, never written anywhere.
+	 */
+	identity: string | null;
 }
 
 /**
@@ -57,6 +62,7 @@ export async function writeBackupFile(
 			summary,
 			bytes: (await stat(file)).size,
 			verified: readBack,
+			identity,
 			open: () =>
 				openArchive(file, () => createReadStream(file), {
 					identities: identity ? [identity] : [],

@@ -26,7 +26,7 @@ import { backupRecipients } from './encryption';
 import { writeBackupFile } from './file';
 import * as queries from './queries';
 import { backupsToRemove, scheduledKind } from './retention';
-import { verifyByRestoring } from './verify';
+import { verifyInItsOwnProcess } from './verify';
 
 /** The session-level advisory lock that makes one instance of several run a slot's backup. */
 export const BACKUP_LOCK_ID = 7_232_180_317_463_001n;
@@ -104,7 +104,7 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 		let verified: queries.Verification = 'read-back';
 		const lastRestore = await queries.lastRestoreCheckAt(db);
 		if (!lastRestore || started.getTime() - lastRestore.getTime() >= WEEK_MS) {
-			await verifyByRestoring(written.open, written.verified);
+			await verifyInItsOwnProcess(pending, written);
 			verified = 'restored';
 		}
 		// A backup is in every destination or in none: no name taken anywhere before the first is sent to.

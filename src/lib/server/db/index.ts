@@ -13,13 +13,13 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config } from '../config';
-import { installRoot } from '../install-root';
+import { buildRoot, installRoot } from '../install-root';
 import { lazy } from '../lazy';
 import { onShutdown } from '../lifecycle';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { lockDataDir } from './data-dir-lock';
 import { DurableNodeFS, fsyncTree } from './durable-fs';
-import { applyMigrations, migrationSteps, shippedMigrations, type MigrateOptions } from './migrate';
+import { applyMigrations, type MigrateOptions } from './migrate';
 import { preparingStatementsOnPglite } from './pglite-prepared';
 import { preparingStatements } from './prepared';
 import * as schema from './schema';
@@ -175,26 +175,43 @@ export const EMBEDDED_START_PARAMS = [
 ];
 
 /**
- * Creating the database (PostgreSQL's initdb) and its tables grows PGlite's WebAssembly memory to about 700 MB,
- * and WebAssembly memory never shrinks: a server that did it itself would keep that for its whole life, against
- * about 230 MB when it opens an existing database. So the first start creates and migrates it in a short-lived
- * process of its own (a few seconds, once), then opens it like any later start. Measured in `npm run bench memory`.
+ * PostgreSQL's initdb, as PGlite runs it, grows its WebAssembly memory to 0.6–1.1 GB (573 MB with V8's baseline
+ * compiler, 1.09 GB without, `/usr/bin/time -v`), and WebAssembly memory never shrinks: on a 512 MB server the first
+ * start of a new embedded database would be the moment it dies. Opening a database that initdb made, and applying
+ * every migration to it, takes 154 MB. So initdb is done once, when the build is made (scripts/build.mjs writes
+ * the bare cluster, no table of ours, as EMBEDDED_TEMPLATE in the build), and a new database is that archive
+ * unpacked (tar, a few MB of memory); then it is opened and migrated like any other. Without a build (tests,
+ * `vite dev`) initdb runs in a short-lived process of its own, with the baseline compiler.
+ * Measured in `npm run bench backup` (the first start, restore and --verify into a new embedded database).
  */
+export const EMBEDDED_TEMPLATE = 'embedded-database.tar.gz';
+
 function createEmbeddedDatabase(dir: string): void {
+	const template = buildRoot ? path.join(buildRoot, EMBEDDED_TEMPLATE) : null;
+	mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+	if (template && existsSync(template)) {
+		// Paths the build chose, never a request's: no shell, no user input.
+		execFileSync('tar', ['-xzf', template, '-C', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+		return;
+	}
+	initEmbeddedDatabase(dir);
+}
+
+/** initdb into `dir`, in a process of its own (its memory goes with it): the bare cluster, no table of ours. */
+export function initEmbeddedDatabase(dir: string): void {
 	const script = `
 		import { readFileSync } from 'node:fs';
 		const { PGlite } = await import('@electric-sql/pglite');
-		const { params, steps } = JSON.parse(readFileSync(0, 'utf8'));
+		const { params } = JSON.parse(readFileSync(0, 'utf8'));
 		const db = new PGlite(process.env.ATELIER_PGLITE_DIR, { startParams: params });
-		await db.transaction(async (tx) => { for (const step of steps) await tx.exec(step); });
+		await db.exec('select 1');
 		await db.close();`;
-	const input = JSON.stringify({ params: EMBEDDED_START_PARAMS, steps: migrationSteps(shippedMigrations()) });
-	execFileSync(process.execPath, ['--input-type=module', '--eval', script], {
+	execFileSync(process.execPath, ['--liftoff-only', '--input-type=module', '--eval', script], {
 		// From the installation's folder, so that the child finds the same @electric-sql/pglite.
 		cwd: installRoot,
 		// Only what it needs: none of the server's secrets.
 		env: { ATELIER_PGLITE_DIR: dir },
-		input,
+		input: JSON.stringify({ params: EMBEDDED_START_PARAMS }),
 		stdio: ['pipe', 'ignore', 'inherit']
 	});
 }

@@ -158,6 +158,17 @@ export function readUpgradeRecord() {
 	}
 }
 
+/**
+ * The rollback the current build comes from, while it holds: `{ name, at }` when the last upgrade was rolled back
+ * and its previous build is still the current one (nothing has been built or upgraded since), else null.
+ */
+export function rollbackInForce() {
+	const record = readUpgradeRecord();
+	if (!record?.rolledBackAt) return null;
+	const current = currentBuild();
+	return current?.name === record.from ? { name: record.from, at: record.rolledBackAt } : null;
+}
+
 export function writeUpgradeRecord(record) {
 	mkdirSync(BUILDS, { recursive: true });
 	const next = `${UPGRADE_RECORD}.${process.pid}`;

@@ -4,7 +4,14 @@
 // makes the previous build current and starts it. What was written since the upgrade goes with the restore, but
 // is not lost: a backup of the data as they are is written first (DATA_DIR/backups), and the downtime printed.
 import { existsSync } from 'node:fs';
-import { currentBuild, readUpgradeRecord, releaseOf, switchTo, writeUpgradeRecord } from './releases.mjs';
+import {
+	currentBuild,
+	listBuilds,
+	readUpgradeRecord,
+	releaseOf,
+	switchTo,
+	writeUpgradeRecord
+} from './releases.mjs';
 import {
 	adoptSettings,
 	holdingOperationLock,
@@ -20,10 +27,42 @@ import {
 	waitUntilServing
 } from './upgrade-steps.mjs';
 
-const USAGE = 'usage: npm run rollback [-- --service <systemd unit>]';
+const USAGE = 'usage: npm run rollback [-- --service <systemd unit>] | npm run rollback -- --list';
+
+/** `--list`: the builds kept here, newest first, which is current, and what a rollback would go back to. */
+function listBuildsHere() {
+	const current = currentBuild();
+	const record = readUpgradeRecord();
+	const target = record && !record.rolledBackAt ? record.from : null;
+	const builds = listBuilds();
+	if (!builds.length) return console.log('No build in builds/: `npm start` makes the first one.');
+	for (const build of builds) {
+		const { version, commit } = releaseOf(build.dir);
+		const notes = [
+			build.name === current?.name && 'current',
+			build.name === target && 'what `npm run rollback` goes back to',
+			build.name === record?.to && record?.rolledBackAt && `rolled back from on ${record.rolledBackAt}`
+		].filter(Boolean);
+		console.log(
+			`${version} (${commit})  builds/${build.name}${notes.length ? `  — ${notes.join('; ')}` : ''}`
+		);
+	}
+	if (!target)
+		console.log(
+			record?.rolledBackAt
+				? 'The last upgrade was rolled back already: nothing to roll back.'
+				: 'No upgrade recorded: nothing to roll back.'
+		);
+	console.log(
+		'Any release can be built again from its commit (CHANGELOG.md names each): git checkout <commit>.'
+	);
+}
 
 /** One upgrade or rollback at a time: a second one meanwhile is refused before it stops or changes anything. */
-const main = () => holdingOperationLock('rollback', rollbackSite);
+const main = async () => {
+	if (process.argv.slice(2).includes('--list')) return listBuildsHere();
+	return holdingOperationLock('rollback', rollbackSite);
+};
 
 async function rollbackSite() {
 	const options = parseOptions(process.argv.slice(2), USAGE);

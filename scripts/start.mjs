@@ -7,25 +7,36 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDir, buildState, root } from './build-dir.mjs';
-import { currentBuild, readSettings, serverEnvironment } from './releases.mjs';
+import { currentBuild, readSettings, rollbackInForce, serverEnvironment } from './releases.mjs';
 
 // First, as the server itself would (src/server/heap.ts says why): start again, as the same process, with the
-// allocator's settings — here, before anything is printed twice.
-if (
+// allocator's settings and V8's baseline compiler — here, before anything is printed twice.
+const V8_FLAGS = ['--liftoff-only'];
+const missingFlags = V8_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+const allocator =
 	process.env.MALLOC_MMAP_THRESHOLD_ === undefined &&
 	process.platform === 'linux' &&
-	typeof process.execve === 'function' &&
-	process.report.getReport().header.glibcVersionRuntime
-)
-	process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-		...process.env,
-		MALLOC_MMAP_THRESHOLD_: '65536'
-	});
+	!!process.report.getReport().header.glibcVersionRuntime;
+if ((allocator || missingFlags.length) && typeof process.execve === 'function')
+	process.execve(
+		process.execPath,
+		[process.execPath, ...process.execArgv, ...missingFlags, ...process.argv.slice(1)],
+		{ ...process.env, ...(allocator && { MALLOC_MMAP_THRESHOLD_: '65536' }) }
+	);
 
 const envFile = readSettings();
 if (envFile) console.log(`Settings read from ${path.relative(process.cwd(), envFile) || envFile}`);
 const out = buildDir();
-const state = buildState(out);
+// After `npm run rollback`, the build it went back to is served as it is, although the sources are newer (they are
+// still the release rolled back from): building them would undo the rollback. The next `npm run upgrade` says
+// otherwise.
+const rolledBack = rollbackInForce();
+const state = rolledBack ? 'fresh' : buildState(out);
+if (rolledBack)
+	console.log(
+		`Serving ${rolledBack.name}, which \`npm run rollback\` went back to (${rolledBack.at}); the sources are not ` +
+			'built until `npm run upgrade`.'
+	);
 if (state !== 'fresh') {
 	console.log(
 		state === 'stale' ? 'Sources changed since the last build: building…' : 'No build yet: building…'

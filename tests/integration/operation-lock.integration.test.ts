@@ -1,11 +1,22 @@
 /**
  * `npm run upgrade` and `npm run rollback` take the installation's lock (scripts/releases.mjs, builds/operation.lock):
  * one at a time, a second one refused before it stops or changes anything; a lock whose process is gone is taken
- * over. Run on a copy of the scripts in a folder of their own (their root is the folder above them), so that
+ * over. A rollback stays rolled back: `npm start` serves the build it went back to, sources newer or not, and
+ * `npm run rollback -- --list` says what is kept. Run on a copy of the scripts in a folder of their own (their root is the folder above them), so that
  * nothing here can touch this checkout's builds.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,8 +35,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
-const run = (script: string) =>
-	spawnSync(process.execPath, [path.join(tree, 'scripts', script)], {
+const run = (script: string, args: string[] = []) =>
+	spawnSync(process.execPath, [path.join(tree, 'scripts', script), ...args], {
 		cwd: tree,
 		encoding: 'utf8',
 		env: { PATH: process.env.PATH, HOME: tree },
@@ -63,5 +74,51 @@ describe('upgrade and rollback take a lock', () => {
 		expect(rollback.stderr).not.toContain('refused');
 		expect(rollback.stderr).toContain('is gone');
 		expect(existsSync(lock)).toBe(false);
+	});
+});
+
+/** A finished build of `version` in builds/, made an hour ago; its server says which it is, and exits. */
+function fakeBuild(version: string) {
+	const dir = path.join(tree, 'builds', `${version}-0123456789ab`);
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(path.join(dir, 'server.js'), `console.log('served by ${version}');\n`);
+	writeFileSync(path.join(dir, 'release.json'), JSON.stringify({ version, commit: '0123456789ab' }));
+	const stamp = path.join(dir, '.built-at');
+	writeFileSync(stamp, 'then\n');
+	const hourAgo = new Date(Date.now() - 3_600_000);
+	utimesSync(stamp, hourAgo, hourAgo);
+	return path.basename(dir);
+}
+
+describe('a rollback stays rolled back', () => {
+	it('npm start serves the build the rollback went back to, though the sources are newer; --list says so', () => {
+		const older = fakeBuild('0.1.0');
+		const newer = fakeBuild('0.2.0');
+		symlinkSync(path.join('builds', older), path.join(tree, 'build'));
+		// The sources are the newer release's: newer than the build served.
+		writeFileSync(path.join(tree, 'package.json'), JSON.stringify({ name: 'atelier', version: '0.2.0' }));
+		writeFileSync(
+			path.join(tree, 'builds', 'last-upgrade.json'),
+			JSON.stringify({ from: older, to: newer, rolledBackAt: '2026-11-27T10:00:00.000Z', migrated: false })
+		);
+		const start = run('start.mjs');
+		expect(start.stdout).toContain(`Serving ${older}, which \`npm run rollback\` went back to`);
+		expect(start.stdout).toContain('served by 0.1.0');
+		expect(start.stdout).not.toContain('building');
+
+		const list = run('rollback.mjs', ['--list']);
+		expect(list.status, list.stderr).toBe(0);
+		expect(list.stdout).toContain(`0.1.0 (0123456789ab)  builds/${older}  — current`);
+		expect(list.stdout).toContain(`0.2.0 (0123456789ab)  builds/${newer}  — rolled back from`);
+		expect(list.stdout).toContain('nothing to roll back');
+
+		// An upgrade since (its record has no rollback): the pin is gone, the stale sources are built again.
+		writeFileSync(
+			path.join(tree, 'builds', 'last-upgrade.json'),
+			JSON.stringify({ from: older, to: newer, migrated: false })
+		);
+		const after = run('start.mjs');
+		expect(after.stdout).toContain('Sources changed since the last build: building');
+		expect(run('rollback.mjs', ['--list']).stdout).toContain('what `npm run rollback` goes back to');
 	});
 });

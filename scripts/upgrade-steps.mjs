@@ -1,7 +1,7 @@
 // The steps `npm run upgrade` and `npm run rollback` share: stopping the running server, running a build's
 // command, starting a build's server and timing until it answers.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './build-dir.mjs';
 import {
@@ -141,31 +141,44 @@ export function backupFile(what) {
 	return path.join(folder, `atelier-${what}-${time}Z.tar.gz.age`);
 }
 
+/** Where a server started by `npm run upgrade` or `rollback` writes its log (appended). */
+const LOGS = path.join(root, 'logs');
+export const SERVER_LOG = path.join(LOGS, 'server.log');
+
 /**
- * Starts the current build's server: through systemd, or as a child of this process, which then stays its parent
- * (signals are passed on; this process exits with the server's code), as `npm start` would have run it.
+ * Starts the current build's server: through systemd, or on its own, detached from this process and its terminal
+ * (its output appended to logs/server.log).
  */
 export function startServer(server) {
 	if (server?.service) {
 		execFileSync('systemctl', ['start', server.service], { stdio: 'inherit' });
 		return null;
 	}
+	// Detached from this terminal (a session of its own, its output in a file): closing the SSH session that ran
+	// the upgrade must not stop the site. A service manager is better still (--service, docs/deploy.md).
+	mkdirSync(LOGS, { recursive: true, mode: 0o700 });
+	const log = openSync(SERVER_LOG, 'a', 0o600);
 	const child = spawn(process.execPath, [path.join(CURRENT_LINK, 'server.js')], {
 		cwd: root,
 		// The upgrade wrote its backup already: the server need not write another before it migrates.
 		env: { ...serverEnvironment(), BACKUP_BEFORE_MIGRATING: 'false' },
-		stdio: 'inherit'
+		stdio: ['ignore', log, log],
+		detached: true
 	});
+	closeSync(log);
 	let exited = null;
 	child.on('exit', (code, signal) => (exited = { code, signal }));
 	return {
 		child,
 		exited: () => exited,
-		/** From now on this process lives as long as the server. */
+		/** The server answers: this process lets it go, and says how to find and stop it. */
 		adopt() {
-			for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-			child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
-			if (exited) process.exit(exited.code ?? 0);
+			child.unref();
+			console.log(
+				`The server runs on its own (pid ${child.pid}), detached from this terminal; its log is ` +
+					`${path.relative(root, SERVER_LOG)}. Stop it with \`kill ${child.pid}\` (it finishes its requests ` +
+					'first), or run it under systemd and pass --service (docs/deploy.md).'
+			);
 		}
 	};
 }

@@ -5,8 +5,8 @@
 //     build's backup command in --read-only mode: no migration, nothing written into the database;
 //  4. makes the new build current and starts its server, which applies the migrations (each one logged) and
 //     listens — …to the moment /healthz answers with the new version. That downtime is measured and printed.
-// Then this process stays the server's parent, as `npm start` is. What it did is kept in builds/last-upgrade.json
-// for `npm run rollback`. If anything fails after the stop, the previous build is started again on the data as
+// The server then runs on its own, detached from the terminal (logs/server.log); what was done is kept in
+// builds/last-upgrade.json for `npm run rollback`. If anything fails after the stop, the previous build is started again on the data as
 // they were (restored from the backup if the new build had migrated them).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -148,5 +148,4 @@ async function bringBack(fromName, switched, backup, next, server) {
 main().catch((error) => {
 	console.error(error instanceof StepError ? error.message : error);
 	process.exitCode = 1;
-	// A server this process brought back keeps it alive; otherwise it ends here.
 });

@@ -176,6 +176,29 @@ async function leadsPage(url: string, cookie: string): Promise<string> {
 	return response.text();
 }
 
+/** The pid of the server an upgrade or rollback started on its own (it says so), to stop it at the end. */
+function detachedServer(output: string): number {
+	const pid = /The server runs on its own \(pid (\d+)\), detached from this terminal/.exec(output)?.[1];
+	expect(pid, output).toBeTruthy();
+	return Number(pid);
+}
+
+async function stopDetached(pid: number) {
+	try {
+		process.kill(pid, 'SIGTERM');
+	} catch {
+		return;
+	}
+	for (let i = 0; i < 400; i++) {
+		try {
+			process.kill(pid, 0);
+		} catch {
+			return;
+		}
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
 async function health(url: string) {
 	return (await (await fetch(`${url}/healthz`)).json()) as { version: string; commit: string };
 }
@@ -208,6 +231,7 @@ test(
 			SIGNING_SECRET: ''
 		};
 		const processes: Running[] = [];
+		const detached: number[] = [];
 		try {
 			// 0.2.0 serves, with an admin and two leads.
 			const old = run(tree, ['scripts/start.mjs'], env);
@@ -232,6 +256,14 @@ test(
 			const upgrade = run(tree, ['scripts/upgrade.mjs'], baseEnvironment());
 			processes.push(upgrade);
 			await upgrade.waitFor('upgrade: done');
+			detached.push(
+				detachedServer(await upgrade.waitFor(/detached from this terminal/).then(upgrade.output))
+			);
+			// Detached: the upgrade's own process ends, the server answers on.
+			await new Promise((resolve) =>
+				upgrade.child.exitCode !== null ? resolve(null) : upgrade.child.once('exit', resolve)
+			);
+			expect(upgrade.child.exitCode).toBe(0);
 			let availability = await watch.stop();
 			const upgradeLine = /Downtime ([\d.]+) s \(backup ([\d.]+) s/.exec(upgrade.output());
 			expect(upgradeLine, upgrade.output()).not.toBeNull();
@@ -242,7 +274,10 @@ test(
 			expect(availability.errors).toEqual([]);
 			expect(await old.child.exitCode).toBe(0);
 			expect((await health(url)).version).toBe(version);
-			expect(upgrade.output()).toContain(`"migration applied","tag":"${tag}"`);
+			// The server it started writes to the installation's logs/server.log, detached from the terminal.
+			expect(readFileSync(path.join(tree, 'logs', 'server.log'), 'utf8')).toContain(
+				`"migration applied","tag":"${tag}"`
+			);
 			const record = JSON.parse(readFileSync(path.join(tree, 'builds', 'last-upgrade.json'), 'utf8'));
 			expect(record).toMatchObject({ from: '0.2.0-unknown', migrated: true });
 			expect(existsSync(record.backup)).toBe(true);
@@ -270,6 +305,9 @@ test(
 			const rollback = run(tree, ['scripts/rollback.mjs'], baseEnvironment());
 			processes.push(rollback);
 			await rollback.waitFor('rollback: done');
+			detached.push(
+				detachedServer(await rollback.waitFor(/detached from this terminal/).then(rollback.output))
+			);
 			availability = await watch.stop();
 			test.info().annotations.push({
 				type: 'rollback',
@@ -288,8 +326,7 @@ test(
 			expect(kept && existsSync(kept)).toBe(true);
 
 			// The image's way: the new build started by hand on the older database backs it up before migrating.
-			rollback.child.kill('SIGTERM');
-			await new Promise((resolve) => rollback.child.once('exit', resolve));
+			await stopDetached(detached.at(-1)!);
 			const direct = run(tree, [path.join('builds', record.to, 'server.js')], env);
 			processes.push(direct);
 			await direct.waitFor('"listening"', 120_000);
@@ -304,6 +341,7 @@ test(
 			);
 			expect(await leadsPage(url, cookie)).toContain('Toujours Là');
 		} finally {
+			for (const pid of detached) await stopDetached(pid);
 			for (const running of processes.reverse())
 				if (running.child.exitCode === null) running.child.kill('SIGTERM');
 			await Promise.all(

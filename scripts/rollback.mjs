@@ -90,12 +90,14 @@ async function rollbackSite() {
 		const started = Date.now();
 		// Before anything is replaced: the data as they are now, in case what was written since is wanted.
 		kept = JSON.parse(
-			runBuildCommand(newer, 'backup', ['--read-only', backupFile('at-rollback')])
+			runBuildCommand(newer, 'backup', ['--read-only', backupFile('at-rollback', { as: server?.user })], {
+				as: server?.user
+			})
 				.trim()
 				.split('\n')
 				.at(-1)
 		);
-		runBuildCommand(newer, 'restore', [record.backup, '--force', '--as-archived']);
+		runBuildCommand(newer, 'restore', [record.backup, '--force', '--as-archived'], { as: server?.user });
 		restoreMs = Date.now() - started;
 	}
 	switchTo(record.from);

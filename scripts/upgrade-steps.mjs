@@ -2,6 +2,7 @@
 // command, starting a build's server and timing until it answers.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { root } from './build-dir.mjs';
 import {
@@ -67,7 +68,8 @@ export function healthUrl(env = process.env) {
  */
 export function serverToStop({ service }) {
 	const servers = runningServers();
-	if (service) return { service, pid: null };
+	// Under systemd: backups and restores run as the unit's user, who owns DATA_DIR.
+	if (service) return { service, pid: null, user: serviceUser(service) };
 	if (servers.length > 1)
 		throw new StepError(
 			`Several servers run from this folder (pids ${servers.map((s) => s.pid).join(', ')}): stop all but one first.`
@@ -94,10 +96,58 @@ export function adoptSettings(server) {
 	readSettings();
 }
 
+/**
+ * How a command runs with the privilege it needs (docs/operations.md, « Under systemd »): `systemctl stop|start`
+ * as root — directly when this process is root, else through `sudo -n` (never a password prompt: a sudoers line
+ * allows those two commands) — and the build's backup and restore as the service's user, who owns DATA_DIR — through
+ * setpriv when root, else `sudo -n -E -u <user>` (the sudoers line allows node with SETENV: the commands need the
+ * settings in their environment). Returns [file, args]; pure, for the tests.
+ */
+export function privileged({
+	argv,
+	as = null,
+	uid = process.getuid?.() ?? 0,
+	currentUser = userInfo().username
+}) {
+	if (as === 'root') return uid === 0 ? [argv[0], argv.slice(1)] : ['sudo', ['-n', ...argv]];
+	if (!as || as === currentUser) return [argv[0], argv.slice(1)];
+	if (uid === 0) return ['setpriv', [`--reuid=${as}`, `--regid=${as}`, '--init-groups', '--', ...argv]];
+	return ['sudo', ['-n', '-E', '-u', as, '--', ...argv]];
+}
+
+/** `systemctl <verb> <unit>` with root's privilege (privileged). */
+function systemctl(verb, unit) {
+	const [file, args] = privileged({ argv: ['systemctl', verb, unit], as: 'root' });
+	try {
+		execFileSync(file, args, { stdio: 'inherit' });
+	} catch (error) {
+		throw new StepError(
+			`systemctl ${verb} ${unit} failed` +
+				(file === 'sudo'
+					? ' (through sudo -n: this user must be allowed it without a password — docs/operations.md).'
+					: '.'),
+			{ cause: error }
+		);
+	}
+}
+
+/** The user a systemd unit runs as (its User=), or null for root or when systemctl cannot say. */
+export function serviceUser(unit) {
+	try {
+		const user = execFileSync('systemctl', ['show', '-p', 'User', '--value', unit], {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore']
+		}).trim();
+		return /^[a-z_][\w.-]{0,31}$/i.test(user) && user !== 'root' ? user : null;
+	} catch {
+		return null;
+	}
+}
+
 /** Stops the server and waits until it has exited (it drains in-flight requests first). */
 export async function stopServer(server) {
 	if (server.service) {
-		execFileSync('systemctl', ['stop', server.service], { stdio: 'inherit' });
+		systemctl('stop', server.service);
 		return;
 	}
 	try {
@@ -115,10 +165,17 @@ export async function stopServer(server) {
 	}
 }
 
-/** Runs `<build>/<command>.js` with the server's environment; returns its standard output. */
-export function runBuildCommand(buildDir, command, args) {
+/**
+ * Runs `<build>/<command>.js` with the server's environment — as the service's user when `as` names one (the owner
+ * of DATA_DIR under systemd: privileged) — and returns its standard output.
+ */
+export function runBuildCommand(buildDir, command, args, { as = null } = {}) {
+	const [file, fileArgs] = privileged({
+		argv: [process.execPath, path.join(buildDir, `${command}.js`), ...args],
+		as
+	});
 	try {
-		return execFileSync(process.execPath, [path.join(buildDir, `${command}.js`), ...args], {
+		return execFileSync(file, fileArgs, {
 			cwd: root,
 			env: serverEnvironment(),
 			encoding: 'utf8',
@@ -133,10 +190,21 @@ export function runBuildCommand(buildDir, command, args) {
 /**
  * A new backup file in DATA_DIR/backups (private to the service's user): atelier-<what>-<time>.tar.gz.age, encrypted
  * by the backup command to the installation's key (DATA_DIR/backup-key.txt), which the rollback's restore uses.
+ * The folder is made by the service's user when `as` names one (DATA_DIR is theirs, closed to others).
  */
-export function backupFile(what) {
+export function backupFile(what, { as = null } = {}) {
 	const folder = path.join(serverEnvironment().DATA_DIR, 'backups');
-	mkdirSync(folder, { recursive: true, mode: 0o700 });
+	const [file, args] = privileged({
+		argv: [
+			process.execPath,
+			'-e',
+			'require("node:fs").mkdirSync(process.argv[1], { recursive: true, mode: 0o700 })',
+			folder
+		],
+		as
+	});
+	if (file === process.execPath) mkdirSync(folder, { recursive: true, mode: 0o700 });
+	else execFileSync(file, args, { stdio: 'inherit' });
 	const time = new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 	return path.join(folder, `atelier-${what}-${time}Z.tar.gz.age`);
 }
@@ -151,7 +219,7 @@ export const SERVER_LOG = path.join(LOGS, 'server.log');
  */
 export function startServer(server) {
 	if (server?.service) {
-		execFileSync('systemctl', ['start', server.service], { stdio: 'inherit' });
+		systemctl('start', server.service);
 		return null;
 	}
 	// Detached from this terminal (a session of its own, its output in a file): closing the SSH session that ran

@@ -82,10 +82,12 @@ async function upgradeSite() {
 		// 3. The backup, of the schema as the running version left it.
 		const backupStarted = Date.now();
 		backup = JSON.parse(
-			runBuildCommand(next.dir, 'backup', [
-				'--read-only',
-				backupFile(`before-${releaseOf(next.dir).version}`)
-			])
+			runBuildCommand(
+				next.dir,
+				'backup',
+				['--read-only', backupFile(`before-${releaseOf(next.dir).version}`, { as: server?.user })],
+				{ as: server?.user }
+			)
 				.trim()
 				.split('\n')
 				.at(-1)
@@ -134,7 +136,7 @@ async function bringBack(fromName, switched, backup, next, server) {
 		const running = serverToStop({ service: server?.service ?? null });
 		if (running) await stopServer(running);
 		if (backup && (migrationsOf(next.dir) ?? 0) > backup.migrations)
-			runBuildCommand(next.dir, 'restore', [backup.file, '--force', '--as-archived']);
+			runBuildCommand(next.dir, 'restore', [backup.file, '--force', '--as-archived'], { as: server?.user });
 	}
 	// Never run a 0.2.0 folder as it is: it would take the working tree's (newer) migrations for its own.
 	if (fromName === null) fromName = adoptFolder(backup?.migrations);

@@ -159,14 +159,19 @@ export function readUpgradeRecord() {
 }
 
 /**
- * The rollback the current build comes from, while it holds: `{ name, at }` when the last upgrade was rolled back
- * and its previous build is still the current one (nothing has been built or upgraded since), else null.
+ * The build `npm start` must serve as it is, although the sources here may be newer or older: the one a rollback
+ * went back to (until the next upgrade), or one an upgrade installed from a release archive (made elsewhere, from
+ * other sources). `{ name, why }` while it is still the current build, else null.
  */
-export function rollbackInForce() {
+export function pinnedBuild() {
 	const record = readUpgradeRecord();
-	if (!record?.rolledBackAt) return null;
 	const current = currentBuild();
-	return current?.name === record.from ? { name: record.from, at: record.rolledBackAt } : null;
+	if (!record || !current) return null;
+	if (record.rolledBackAt && current.name === record.from)
+		return { name: record.from, why: `which \`npm run rollback\` went back to (${record.rolledBackAt})` };
+	if (record.archive && !record.rolledBackAt && current.name === record.to)
+		return { name: record.to, why: `which \`npm run upgrade\` installed from ${record.archive}` };
+	return null;
 }
 
 export function writeUpgradeRecord(record) {

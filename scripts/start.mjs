@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDir, buildState, root } from './build-dir.mjs';
-import { currentBuild, readSettings, rollbackInForce, serverEnvironment } from './releases.mjs';
+import { currentBuild, pinnedBuild, readSettings, serverEnvironment } from './releases.mjs';
 
 // First, as the server itself would (src/server/heap.ts says why): start again, as the same process, with the
 // allocator's settings and V8's baseline compiler — here, before anything is printed twice.
@@ -28,15 +28,12 @@ const envFile = readSettings();
 if (envFile) console.log(`Settings read from ${path.relative(process.cwd(), envFile) || envFile}`);
 const out = buildDir();
 // After `npm run rollback`, the build it went back to is served as it is, although the sources are newer (they are
-// still the release rolled back from): building them would undo the rollback. The next `npm run upgrade` says
-// otherwise.
-const rolledBack = rollbackInForce();
-const state = rolledBack ? 'fresh' : buildState(out);
-if (rolledBack)
-	console.log(
-		`Serving ${rolledBack.name}, which \`npm run rollback\` went back to (${rolledBack.at}); the sources are not ` +
-			'built until `npm run upgrade`.'
-	);
+// still the release rolled back from): building them would undo the rollback. So is a build an upgrade installed
+// from a release archive (made from other sources). The next `npm run upgrade` says otherwise.
+const pinned = pinnedBuild();
+const state = pinned ? 'fresh' : buildState(out);
+if (pinned)
+	console.log(`Serving ${pinned.name}, ${pinned.why}; the sources are not built until \`npm run upgrade\`.`);
 if (state !== 'fresh') {
 	console.log(
 		state === 'stale' ? 'Sources changed since the last build: building…' : 'No build yet: building…'

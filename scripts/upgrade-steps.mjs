@@ -46,11 +46,17 @@ const START_TIMEOUT_MS = 120_000;
 
 export const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-/** `--service <unit>`: the server runs under systemd, which stops and starts it (systemctl, no shell). */
-export function parseOptions(argv, usage) {
-	const options = { service: null };
+/**
+ * `--service <unit>`: the server runs under systemd, which stops and starts it (systemctl, no shell). With
+ * `archives`, one `<file>.tar.gz` too: a release made by `npm run release` (upgrade only).
+ */
+export function parseOptions(argv, usage, { archives = false } = {}) {
+	const options = { service: null, archive: null };
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--service' && /^[\w@.-]+$/.test(argv[i + 1] ?? '')) options.service = argv[++i];
+		else if (archives && !options.archive && /^[^-].*\.tar\.gz$/.test(argv[i]))
+			// Where npm was started from, which npm passes on as INIT_CWD.
+			options.archive = path.resolve(process.env.INIT_CWD ?? process.cwd(), argv[i]);
 		else throw new StepError(usage);
 	}
 	return options;

@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { buildState, root } from './build-dir.mjs';
+import { ArchiveError, installReleaseArchive } from './release-archive.mjs';
 import {
 	adoptFolder,
 	currentBuild,
@@ -34,7 +35,7 @@ import {
 	waitUntilServing
 } from './upgrade-steps.mjs';
 
-const USAGE = 'usage: npm run upgrade [-- --service <systemd unit>]';
+const USAGE = 'usage: npm run upgrade [-- [<release archive>.tar.gz] [--service <systemd unit>]]';
 const describe = (dir) => {
 	const { version, commit } = releaseOf(dir);
 	return `${version} (${commit})`;
@@ -44,7 +45,7 @@ const describe = (dir) => {
 const main = () => holdingOperationLock('upgrade', upgradeSite);
 
 async function upgradeSite() {
-	const options = parseOptions(process.argv.slice(2), USAGE);
+	const options = parseOptions(process.argv.slice(2), USAGE, { archives: true });
 	const server = serverToStop(options);
 	adoptSettings(server);
 	const current = currentBuild();
@@ -52,7 +53,9 @@ async function upgradeSite() {
 
 	// 1. The new build, beside the current one: made now, or already made for these sources and not current.
 	let buildSeconds = 0;
-	let next = listBuilds().find((build) => build.name !== current.name && buildState(build.dir) === 'fresh');
+	let next = options.archive
+		? await fromArchive(options.archive)
+		: listBuilds().find((build) => build.name !== current.name && buildState(build.dir) === 'fresh');
 	if (!next) {
 		if (buildState(current.dir) === 'fresh')
 			throw new StepError(
@@ -107,6 +110,8 @@ async function upgradeSite() {
 			to: next.name,
 			backup: backup.file,
 			migrated,
+			// Made elsewhere: `npm start` serves it as it is, though the sources here are older (releases.mjs).
+			...(options.archive && { archive: path.basename(options.archive) }),
 			at: new Date().toISOString(),
 			downtimeMs: answeredAt - stoppedAt,
 			backupMs
@@ -126,6 +131,17 @@ async function upgradeSite() {
 		console.error(`upgrade: failed — ${error.message}`);
 		await bringBack(fromName, switched, backup, next, server);
 		throw new StepError('upgrade: the previous version runs again; nothing was upgraded.');
+	}
+}
+
+/** A release made by `npm run release`: checked, unpacked and installed as a build beside the current one. */
+async function fromArchive(archive) {
+	try {
+		const name = await installReleaseArchive(archive);
+		return listBuilds().find((build) => build.name === name);
+	} catch (error) {
+		if (error instanceof ArchiveError) throw new StepError(`upgrade: refused — ${error.message}`);
+		throw error;
 	}
 }
 

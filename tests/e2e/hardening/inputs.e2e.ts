@@ -97,3 +97,42 @@ test('with ADDRESS_HEADER set, a request without that header is a 400 and one wa
 		expect(await server.stop()).toBe(0);
 	}
 });
+
+test('malformed bodies on every public form and API are client mistakes: never a 5xx, nothing at error in the log', async () => {
+	const server = await startIsolatedServer();
+	try {
+		const origin = { origin: server.url };
+		const cases: [string, Record<string, string>, string | Buffer][] = [
+			['/api/contact', { 'content-type': 'application/json' }, '{"name": "Claire", '],
+			['/api/contact', { 'content-type': 'application/json' }, '[]'],
+			['/api/devis', { 'content-type': 'application/json' }, '"une chaîne"'],
+			['/api/devis', { 'content-type': 'application/json' }, Buffer.from([0xff, 0xfe, 0x00, 0x7b])],
+			['/api/admin/setup', { 'content-type': 'application/json' }, 'null'],
+			['/register', { 'content-type': 'multipart/form-data; boundary=x' }, 'pas un multipart'],
+			['/register', { 'content-type': 'multipart/form-data' }, '--x\r\n'],
+			['/login', { 'content-type': 'application/x-www-form-urlencoded' }, '%zz=%%&email=%E0%A4%A'],
+			['/login', { 'content-type': 'application/json' }, '{"email":"a"}'],
+			['/contact', { 'content-type': 'text/plain' }, 'bonjour'],
+			['/devis', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=\u0000'],
+			['/mot-de-passe-oublie', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=%00'],
+			['/candidature', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=b&a=c']
+		];
+		for (const [route, headers, body] of cases) {
+			const response = await fetch(`${server.url}${route}`, {
+				method: 'POST',
+				headers: { ...origin, accept: 'text/html', ...headers },
+				body,
+				redirect: 'manual'
+			});
+			await response.arrayBuffer();
+			expect(response.status, `${route} ${headers['content-type']}`).toBeLessThan(500);
+		}
+		const errors = server
+			.output()
+			.split('\n')
+			.filter((line) => line.includes('"level":"error"'));
+		expect(errors).toEqual([]);
+	} finally {
+		await server.stop();
+	}
+});

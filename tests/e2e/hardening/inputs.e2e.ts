@@ -102,11 +102,11 @@ test('malformed bodies on every public form and API are client mistakes: never a
 	const server = await startIsolatedServer();
 	try {
 		const origin = { origin: server.url };
-		const cases: [string, Record<string, string>, string | Buffer][] = [
+		const cases: [string, Record<string, string>, string | Uint8Array<ArrayBuffer>][] = [
 			['/api/contact', { 'content-type': 'application/json' }, '{"name": "Claire", '],
 			['/api/contact', { 'content-type': 'application/json' }, '[]'],
 			['/api/devis', { 'content-type': 'application/json' }, '"une chaîne"'],
-			['/api/devis', { 'content-type': 'application/json' }, Buffer.from([0xff, 0xfe, 0x00, 0x7b])],
+			['/api/devis', { 'content-type': 'application/json' }, new Uint8Array([0xff, 0xfe, 0x00, 0x7b])],
 			['/api/admin/setup', { 'content-type': 'application/json' }, 'null'],
 			['/register', { 'content-type': 'multipart/form-data; boundary=x' }, 'pas un multipart'],
 			['/register', { 'content-type': 'multipart/form-data' }, '--x\r\n'],

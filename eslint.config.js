@@ -4,6 +4,7 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import svelteConfig from './svelte.config.js';
 
 /**
@@ -43,6 +44,87 @@ const SQL_PATTERNS = [
 	}
 ];
 
+/**
+ * The names that open a session or check a secret, importable only by the file that wraps them in the rule (issue
+ * « The house, part 3 », point 1): a rule on what is imported, so that an alias (`import { proofOf as vouchFor }`)
+ * or a namespace (`import * as p`) does not escape it as a name-matching test would.
+ */
+const GUARDED_IMPORTS = [
+	{
+		module: 'src/lib/server/auth/proof',
+		names: ['proofOf', 'openSessionFrom', 'assertProof'],
+		owners: ['src/lib/server/auth/index.ts'],
+		why: 'a proof opens a session: only auth/index.ts makes one, after the account’s factors'
+	},
+	{
+		module: 'src/lib/server/auth/session',
+		names: ['createSession'],
+		// index.ts holds the session module whole (`* as session`) to wire its other functions; the static test
+		// (tests/static/session-entry.test.ts) allows the call in proof.ts only.
+		owners: ['src/lib/server/auth/proof.ts', 'src/lib/server/auth/index.ts'],
+		why: 'a session is opened from a proof only (auth/proof.ts)'
+	},
+	{
+		module: 'src/lib/server/auth/password',
+		names: ['verifyPassword'],
+		owners: ['src/lib/server/auth/sign-in.ts'],
+		why: 'a password is checked inside spendAttempt (auth/sign-in.ts): an attempt is spent before it is checked'
+	},
+	{
+		module: 'src/lib/server/auth/totp',
+		names: ['matchingStep'],
+		owners: ['src/lib/server/auth/two-factor.ts'],
+		why: 'a code is checked inside spendAttempt (auth/two-factor.ts): an attempt is spent before it is checked'
+	}
+];
+
+/** The repository-relative module an import names (`$lib/…` or a relative path), without its extension. */
+function importedModule(source, filename) {
+	const root = path.dirname(new URL(import.meta.url).pathname);
+	let target = null;
+	if (source.startsWith('$lib/')) target = path.join(root, 'src/lib', source.slice('$lib/'.length));
+	else if (source.startsWith('.')) target = path.resolve(path.dirname(filename), source);
+	return target ? path.relative(root, target).replace(/\.(ts|js)$/, '') : null;
+}
+
+const guardedImports = {
+	meta: { type: 'problem', schema: [] },
+	create(context) {
+		const file = path.relative(path.dirname(new URL(import.meta.url).pathname), context.filename);
+		const check = (node, source, imported) => {
+			if (typeof source !== 'string') return;
+			const module = importedModule(source, context.filename);
+			for (const guard of GUARDED_IMPORTS) {
+				if (module !== guard.module || guard.owners.includes(file)) continue;
+				const names = imported ?? guard.names;
+				for (const name of names.filter((n) => guard.names.includes(n)))
+					context.report({ node, message: `${name} from ${guard.module}: ${guard.why}.` });
+			}
+		};
+		return {
+			ImportDeclaration(node) {
+				for (const specifier of node.specifiers) {
+					if (specifier.type === 'ImportSpecifier')
+						check(specifier, node.source.value, [specifier.imported.name]);
+					// `import * as p` reaches every name: refused for a guarded module outside its owner.
+					if (specifier.type === 'ImportNamespaceSpecifier') check(specifier, node.source.value, null);
+				}
+			},
+			ExportNamedDeclaration(node) {
+				if (node.source)
+					for (const specifier of node.specifiers)
+						check(specifier, node.source.value, [specifier.local.name]);
+			},
+			ExportAllDeclaration(node) {
+				if (node.source) check(node, node.source.value, null);
+			},
+			ImportExpression(node) {
+				if (node.source.type === 'Literal') check(node, node.source.value, null);
+			}
+		};
+	}
+};
+
 export default ts.config(
 	{
 		ignores: [
@@ -80,6 +162,12 @@ export default ts.config(
 				svelteConfig
 			}
 		}
+	},
+	{
+		files: ['src/**/*.ts', 'src/**/*.svelte'],
+		ignores: ['**/*.test.ts'],
+		plugins: { atelier: { rules: { 'guarded-imports': guardedImports } } },
+		rules: { 'atelier/guarded-imports': 'error' }
 	},
 	{
 		// config.ts is the only reader of the environment (CONTRACT §2).
@@ -133,6 +221,17 @@ export default ts.config(
 							],
 							message:
 								'Routes call domains ($lib/server/<domain>), which hold the database, storage, mail and configuration (CONTRIBUTING.md).'
+						},
+						{
+							// A domain's inner files are its own: a route reaches it through its index.ts, where what it
+							// may call is wired (the shared adapters of http/, the page cache's page data excepted).
+							regex: '^\\$lib/server/(?!http/|pages/page-data$|mail/previews$)[\\w-]+/.+',
+							message:
+								'Routes import a domain through its index.ts ($lib/server/<domain>), never its inner files (CONTRIBUTING.md).'
+						},
+						{
+							regex: '^\\.{1,2}/(.*/)?lib/server(/|$)',
+							message: 'Routes import the server through $lib/server/<domain>, never by a relative path.'
 						},
 						{
 							// The admin's previews of the e-mails (sample data, nothing sent) are the one part of mail/ a

@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 function sourceFiles(dir: string): string[] {
@@ -58,5 +59,60 @@ describe('ways into a session', () => {
 			'src/routes/(auth)/register/+page.server.ts',
 			'src/routes/(auth)/setup-admin/+page.server.ts'
 		]);
+	});
+});
+
+/**
+ * The second line behind ESLint's guarded imports (eslint.config.js): a name that opens a session or checks a secret
+ * imported — under its own name or another (`{ proofOf as vouchFor }`), or the module whole — by a file that is not
+ * its owner. Read from the imports, so that an alias does not escape as it would a search for calls.
+ */
+const GUARDED: { module: RegExp; names: string[]; owners: string[] }[] = [
+	{ module: /auth\/proof$/, names: ['proofOf', 'openSessionFrom'], owners: ['src/lib/server/auth/index.ts'] },
+	{ module: /auth\/password$/, names: ['verifyPassword'], owners: ['src/lib/server/auth/sign-in.ts'] },
+	{ module: /auth\/totp$/, names: ['matchingStep'], owners: ['src/lib/server/auth/two-factor.ts'] }
+];
+
+export function guardedImports(file: string, text: string): string[] {
+	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+	const found: string[] = [];
+	for (const statement of source.statements) {
+		if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+		const from = statement.moduleSpecifier.text;
+		// Where it leads: `$lib/…` and relative paths, resolved from the file.
+		const target = from.startsWith('$lib/')
+			? `src/lib/${from.slice('$lib/'.length)}`
+			: from.startsWith('.')
+				? path.join(path.dirname(file), from)
+				: from;
+		const bindings = statement.importClause?.namedBindings;
+		for (const guard of GUARDED) {
+			if (!guard.module.test(target.replace(/\.(ts|js)$/, '')) || guard.owners.includes(file)) continue;
+			if (bindings && ts.isNamespaceImport(bindings)) found.push(`${file} imports ${from} whole`);
+			if (bindings && ts.isNamedImports(bindings))
+				for (const element of bindings.elements) {
+					const name = (element.propertyName ?? element.name).text;
+					if (guard.names.includes(name)) found.push(`${file} imports ${name} from ${from}`);
+				}
+		}
+	}
+	return found;
+}
+
+describe('guarded names, read from the imports', () => {
+	it('finds an aliased proofOf, an aliased verifyPassword and a namespace import (the plants)', () => {
+		expect(
+			guardedImports('src/routes/x/+page.server.ts', `import { proofOf as vouchFor } from '$lib/server/auth/proof';`)
+		).toEqual(['src/routes/x/+page.server.ts imports proofOf from $lib/server/auth/proof']);
+		expect(
+			guardedImports('src/lib/server/auth/profile.ts', `import { verifyPassword as matches } from './password';`)
+		).toHaveLength(1);
+		expect(guardedImports('src/lib/server/leads/x.ts', `import * as t from '../auth/totp';`)).toHaveLength(1);
+		expect(guardedImports('src/lib/server/auth/sign-in.ts', `import { verifyPassword } from './password';`)).toEqual([]);
+	});
+
+	it('no file imports them but their owners', () => {
+		const files = [...sourceFiles('src/routes'), ...sourceFiles('src/lib'), ...sourceFiles('src/server')];
+		expect(files.flatMap((file) => guardedImports(file, readFileSync(file, 'utf8')))).toEqual([]);
 	});
 });

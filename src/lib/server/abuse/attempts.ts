@@ -23,33 +23,45 @@ export type Rule = rateLimit.Limit | rateLimit.SlowDown;
 
 export const rules = {
 	/** Per client address, every sign-in attempt: 30 in 15 minutes; a right password gives its place back. */
-	signInAddress: { name: 'sign-in-address', max: 30, windowSeconds: MINUTES_15 },
+	signInAddress: { name: 'sign-in-address', max: 30, windowSeconds: MINUTES_15, secret: true },
 	/**
 	 * Per account, the strangers' lane: a slow-down instead of a lock (OWASP ASVS 5.0 §6.3): 5 attempts at once
 	 * (typos), then 1 s, 2 s, 4 s… between attempts, capped at 60 s. A guesser spread over any number of addresses
 	 * gets about 60 tries an hour, far too few against the password rules. Forgotten after an hour of quiet; a
 	 * right password in this lane clears it.
 	 */
-	signInAccount: { name: 'sign-in-account', free: 5, maxDelaySeconds: 60, memorySeconds: 60 * 60 },
+	signInAccount: {
+		name: 'sign-in-account',
+		free: 5,
+		maxDelaySeconds: 60,
+		memorySeconds: 60 * 60,
+		secret: true
+	},
 	/** A known browser's own budget for the password (its device cookie's nonce): 10 wrong in 15 minutes. */
-	signInDevice: { name: 'sign-in-device', max: 10, windowSeconds: MINUTES_15 },
+	signInDevice: { name: 'sign-in-device', max: 10, windowSeconds: MINUTES_15, secret: true },
 	/** Codes typed after the password by an unknown browser: 5 wrong per account in 15 minutes. */
-	codeAccount: { name: 'second-factor', max: 5, windowSeconds: MINUTES_15 },
+	codeAccount: { name: 'second-factor', max: 5, windowSeconds: MINUTES_15, secret: true },
 	/** Codes typed by a browser the account knows: its own 5 in 15 minutes, apart from strangers'. */
-	codeDevice: { name: 'second-factor-device', max: 5, windowSeconds: MINUTES_15 },
+	codeDevice: { name: 'second-factor-device', max: 5, windowSeconds: MINUTES_15, secret: true },
 	/**
 	 * Every code typed at sign-in for one account, whatever browser types it: 10 in 15 minutes. Known browsers keep
 	 * their own lane below it, and it is above the strangers' 5, so the owner's browser still gets in; but making
 	 * more known browsers (a device link every five minutes) never brings more codes.
 	 */
-	codeCeiling: { name: 'second-factor-ceiling', max: 10, windowSeconds: MINUTES_15 },
+	codeCeiling: { name: 'second-factor-ceiling', max: 10, windowSeconds: MINUTES_15, secret: true },
 	/**
 	 * A signed-in session proving its user again (re-authentication, password or e-mail change, deletion,
 	 * enrolment, removing the second factor, new recovery codes): 5 wrong secrets per session in 15 minutes.
 	 * Nobody but the session's holder spends it.
 	 */
-	session: { name: 'session-secret', max: 5, windowSeconds: MINUTES_15 }
-} satisfies Record<string, Rule>;
+	session: { name: 'session-secret', max: 5, windowSeconds: MINUTES_15, secret: true }
+} satisfies Record<string, SecretRule>;
+
+/**
+ * A secret check's rule: marked, so that `countRequest` (a form, a link asked for: counted, nothing given back)
+ * cannot be handed one by mistake — the type refuses it (the race measured before: a count after a verify).
+ */
+export type SecretRule = Rule & { readonly secret: true };
 
 export interface Lane {
 	rule: Rule;
@@ -105,7 +117,11 @@ export async function spendAttempt<T>(
  * A request that is not a secret (a public form, registration, a reset or device link asked for): counted in its
  * window, refused with 429 and its wait when past the limit. Nothing is given back.
  */
-export async function countRequest(db: DbOrTx, limit: rateLimit.Limit, subject: string): Promise<void> {
+export async function countRequest(
+	db: DbOrTx,
+	limit: rateLimit.Limit & { readonly secret?: never },
+	subject: string
+): Promise<void> {
 	const { count, retryAfter } = await rateLimit.increment(db, limit, subject);
 	if (count > limit.max) throw new RateLimitedError(Math.max(1, retryAfter));
 }

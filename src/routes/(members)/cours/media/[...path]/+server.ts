@@ -6,7 +6,7 @@ import { requireUser } from '$lib/server/http/guards';
 import { mediaResponse } from '$lib/server/http/media';
 import * as images from '$lib/server/images';
 import * as memberships from '$lib/server/memberships';
-import type { SessionUser } from '$lib/server/auth/session';
+import type { SessionUser } from '$lib/server/auth';
 import type { RequestEvent, RequestHandler } from './$types';
 
 /**

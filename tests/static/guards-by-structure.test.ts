@@ -1,0 +1,70 @@
+/**
+ * The guards hold by structure, not by names (issue « The house, part 3 », point 1): each planted bypass fails the
+ * project's own ESLint configuration — an aliased or namespaced import of what opens a session or checks a secret,
+ * a route reaching into a domain's inner file — and a secret check's lane given to `countRequest` fails the types
+ * (the `@ts-expect-error` below: `npm run check` fails if it ever type-checks).
+ */
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { countRequest, rules } from '../../src/lib/server/abuse/attempts';
+import type { DbOrTx } from '../../src/lib/server/db';
+
+const root = path.join(import.meta.dirname, '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+/** The messages ESLint gives `code` as if it were the file at `file` (repository-relative). */
+async function lint(file: string, code: string): Promise<string[]> {
+	const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+	return result!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('guards by structure', () => {
+	it('a route that imports proofOf under another name, or the module whole, is refused', async () => {
+		const route = 'src/routes/(auth)/planted/+page.server.ts';
+		const aliased = `import { proofOf as vouchFor } from '$lib/server/auth/proof';\nexport const x = vouchFor;\n`;
+		expect(await lint(route, aliased)).toEqual(
+			expect.arrayContaining([expect.stringMatching(/^atelier\/guarded-imports: proofOf from src\/lib\/server\/auth\/proof/)])
+		);
+		const whole = `import * as p from '$lib/server/auth/proof';\nexport const x = p;\n`;
+		expect((await lint(route, whole)).some((m) => m.startsWith('atelier/guarded-imports: proofOf'))).toBe(true);
+		const dynamic = `export const x = () => import('$lib/server/auth/proof');\n`;
+		expect((await lint('src/lib/server/leads/planted.ts', dynamic)).some((m) => m.includes('proofOf'))).toBe(true);
+	});
+
+	it('a secret check that imports verifyPassword or matchingStep under another name, outside its owner, is refused', async () => {
+		const planted = `import { verifyPassword as matches } from './password';\nexport const x = matches;\n`;
+		expect(await lint('src/lib/server/auth/reauthentication.ts', planted)).toEqual(
+			expect.arrayContaining([expect.stringContaining('verifyPassword from src/lib/server/auth/password')])
+		);
+		const code = `import { matchingStep as step } from '../auth/totp';\nexport const x = step;\n`;
+		expect(await lint('src/lib/server/memberships/planted.ts', code)).toEqual(
+			expect.arrayContaining([expect.stringContaining('matchingStep from src/lib/server/auth/totp')])
+		);
+		// Their owners import them: nothing to say there.
+		expect(
+			(await lint('src/lib/server/auth/sign-in.ts', `import { verifyPassword } from './password';\nexport const v = verifyPassword;\n`)).filter(
+				(m) => m.startsWith('atelier/')
+			)
+		).toEqual([]);
+	});
+
+	it('a route that reaches into a domain’s inner file, by $lib or by a relative path, is refused', async () => {
+		const route = 'src/routes/admin/planted/+page.server.ts';
+		const deep = `import { submit } from '$lib/server/leads/service';\nexport const x = submit;\n`;
+		expect((await lint(route, deep)).some((m) => m.includes('through its index.ts'))).toBe(true);
+		const relative = `import { x } from '../../../lib/server/auth/session';\nexport const y = x;\n`;
+		expect((await lint(route, relative)).some((m) => m.includes('never by a relative path'))).toBe(true);
+		// Its index.ts, and the shared adapters, are how a route reaches it.
+		const allowed = `import * as leads from '$lib/server/leads';\nimport { requireAdmin } from '$lib/server/http/guards';\nexport const x = [leads, requireAdmin];\n`;
+		expect((await lint(route, allowed)).filter((m) => m.startsWith('no-restricted-imports'))).toEqual([]);
+	});
+
+	it('countRequest refuses a secret check’s lane by its type', () => {
+		// Never run: the types are what is tested (npm run check).
+		const planted = (db: DbOrTx) =>
+			// @ts-expect-error a secret check's rule (here a known browser's password budget) is not a request to count
+			countRequest(db, rules.signInDevice, 'nonce');
+		expect(typeof planted).toBe('function');
+	});
+});

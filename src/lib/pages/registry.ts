@@ -53,13 +53,44 @@ export const PAGES = [
 ] as const satisfies readonly PageEntry[];
 
 /**
- * The private areas: the admin and the members' space. Nothing under them is kept by a browser's or a proxy's
- * cache (hooks.server.ts), whatever the route answers.
+ * The private areas: the admin and the members' space (every folder of `src/routes/admin` and
+ * `src/routes/(members)`: tests/static/private-paths.test.ts). Nothing under them is kept by a browser's or a
+ * proxy's cache (hooks.server.ts), whatever the route answers, nor counted by the audience.
  */
-export const PRIVATE_AREAS = ['/admin', '/api/admin', '/dashboard', '/profil', '/cours'] as const;
+export const PRIVATE_AREAS = [
+	'/admin',
+	'/api/admin',
+	'/dashboard',
+	'/profil',
+	'/cours',
+	'/aide',
+	'/bilan'
+] as const;
 
-export const isPrivatePath = (path: string): boolean =>
-	PRIVATE_AREAS.some((area) => path === area || path.startsWith(`${area}/`));
+/**
+ * The account's pages (`src/routes/(auth)`, and sign-out): anyone's to see, so not private, but the audience does
+ * not count them (a sign-in is not a visit of the site).
+ */
+export const ACCOUNT_PAGES = [
+	'/login',
+	'/logout',
+	'/register',
+	'/setup-admin',
+	'/mot-de-passe',
+	'/mot-de-passe-oublie'
+] as const;
+
+/** What is not a page of the site: the API, the assets and images, the probes. */
+const MACHINE_PATHS = ['/api', '/_app', '/storage', '/healthz', '/readyz'] as const;
+
+const under = (areas: readonly string[], path: string) =>
+	areas.some((area) => path === area || path.startsWith(`${area}/`));
+
+export const isPrivatePath = (path: string): boolean => under(PRIVATE_AREAS, path);
+
+/** What the audience never counts (insights/audience.ts): the private areas, the account's pages, machine paths. */
+export const isUncountedPath = (path: string): boolean =>
+	under(PRIVATE_AREAS, path) || under(ACCOUNT_PAGES, path) || under(MACHINE_PATHS, path);
 
 /** The paths of the pages that have image slots. */
 export type SlotPage<P extends readonly PageEntry[]> = Extract<P[number], { slots: PageSlots }>['path'];

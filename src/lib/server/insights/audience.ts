@@ -16,6 +16,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isbot } from 'isbot';
 import { setBounded } from '../../bounded-map.js';
+import { isUncountedPath } from '../../pages/registry';
 import { processWide } from '../process-wide.js';
 
 export type Device = 'mobile' | 'tablet' | 'desktop';
@@ -45,10 +46,6 @@ export interface CountableRequest {
 	address: string;
 }
 
-/** Paths never counted: the admin, the members' area, the sign-in pages, the API, assets and health probes. */
-const NOT_COUNTED =
-	/^\/(?:admin|api|_app|storage|login|logout|register|setup-admin|mot-de-passe|profil|cours|dashboard|bilan|aide|healthz|readyz)(?:\/|$)/;
-
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
 /** Whether this answer is a person's page view that may be counted. */
@@ -66,7 +63,7 @@ export function isCountable(request: CountableRequest): boolean {
 	const agent = header(headers['user-agent']);
 	if (!agent || agentOf(agent).bot) return false;
 	const path = canonicalPath(request.url);
-	return path !== null && !NOT_COUNTED.test(path);
+	return path !== null && !isUncountedPath(path);
 }
 
 /** What a User-Agent says, looked up once per distinct string (the bot list is one large regular expression). */

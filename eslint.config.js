@@ -246,6 +246,27 @@ export default ts.config(
 		}
 	},
 	{
+		// The ground (configuration, log, the app's wiring, maintenance: the modules directly under src/lib/server)
+		// stands on no domain's inner file: a domain is reached through its index.ts, infrastructure as it is.
+		files: ['src/lib/server/*.ts'],
+		ignores: ['**/*.test.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['$env/*'], message: 'Read configuration through $lib/server/config.' },
+						{
+							regex: '^\\./(?!(?:db|http|mail|storage|payments|pages)/)[\\w-]+/.+',
+							message:
+								'A module on the ground imports a domain through its index.ts, never its inner files (CONTRIBUTING.md).'
+						}
+					]
+				}
+			]
+		}
+	},
+	{
 		// A domain holds rules and SQL only: SvelteKit and superforms code lives in routes or in the shared
 		// adapters of src/lib/server/http/ (api, forms, guards, session cookie).
 		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.ts`),

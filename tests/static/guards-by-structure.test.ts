@@ -60,6 +60,19 @@ describe('guards by structure', () => {
 		expect((await lint(route, allowed)).filter((m) => m.startsWith('no-restricted-imports'))).toEqual([]);
 	});
 
+	it('the ground (configuration, log, wiring) reaches no domain’s inner file; config.ts imports no domain', async () => {
+		const planted = `import { isRecipient } from './backup/encryption';\nexport const x = isRecipient;\n`;
+		expect((await lint('src/lib/server/config.ts', planted)).some((m) => m.includes('never its inner files'))).toBe(
+			true
+		);
+		const { readFileSync } = await import('node:fs');
+		const config = readFileSync(path.join(root, 'src/lib/server/config.ts'), 'utf8');
+		const domains = [...config.matchAll(/from '\.\/([\w-]+)\//g)].map((m) => m[1]);
+		expect(domains.filter((folder) => !['db', 'http', 'mail', 'storage', 'payments', 'pages'].includes(folder!))).toEqual(
+			[]
+		);
+	});
+
 	it('countRequest refuses a secret check’s lane by its type', () => {
 		// Never run: the types are what is tested (npm run check).
 		const planted = (db: DbOrTx) =>

@@ -7,8 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { isRecipient } from './backup/encryption';
-import { DEFAULT_KEEP, parseKeepPolicy, type KeepPolicy } from './backup/retention';
+import { DEFAULT_KEEP, isRecipient, parseKeepPolicy, type KeepPolicy } from './backup-settings';
 import { lazy } from './lazy';
 import { installRoot } from './install-root';
 import { LOG_LEVELS, type LogLevel } from './log';

@@ -5,7 +5,7 @@ import * as candidatures from './candidatures';
 import * as courses from './courses';
 import { config } from './config';
 import { db } from './db';
-import { purgeExpiredCounters } from './abuse/attempts';
+import { purgeExpiredCounters } from './abuse';
 import * as insights from './insights';
 import * as leads from './leads';
 import { onShutdown } from './lifecycle';

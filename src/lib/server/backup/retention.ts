@@ -5,35 +5,8 @@
  * succeeded, so that a run of failures never empties the folder; the newest backup is always kept.
  */
 
-export interface KeepPolicy {
-	/** The n newest, whatever their dates. */
-	last: number;
-	daily: number;
-	weekly: number;
-	monthly: number;
-}
-
-export const DEFAULT_KEEP = '7d,4w,6m';
-
-/** `7d,4w,6m`, `14d`, `5`: null when it is not one of those forms. */
-export function parseKeepPolicy(text: string): KeepPolicy | null {
-	const policy: KeepPolicy = { last: 0, daily: 0, weekly: 0, monthly: 0 };
-	const parts = text
-		.split(/[\s,]+/)
-		.map((part) => part.trim())
-		.filter(Boolean);
-	if (!parts.length) return null;
-	for (const part of parts) {
-		const match = /^(\d{1,4})([dwm]?)$/i.exec(part);
-		if (!match) return null;
-		const count = Number(match[1]);
-		const unit = match[2]!.toLowerCase();
-		const field = unit === 'd' ? 'daily' : unit === 'w' ? 'weekly' : unit === 'm' ? 'monthly' : 'last';
-		if (policy[field]) return null;
-		policy[field] = count;
-	}
-	return policy.last + policy.daily + policy.weekly + policy.monthly > 0 ? policy : null;
-}
+export { DEFAULT_KEEP, parseKeepPolicy, type KeepPolicy } from '../backup-settings';
+import type { KeepPolicy } from '../backup-settings';
 
 /** In words, for the admin page: « les 7 derniers jours, 4 semaines et 6 mois ». */
 export function describeKeepPolicy(policy: KeepPolicy): string {

@@ -73,12 +73,10 @@ export default defineConfig({
 			{ extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], ...shared } },
 			{
 				extends: true,
-				test: {
-					name: 'integration',
-					include: ['tests/integration/**/*.test.ts', 'tests/static/**/*.test.ts'],
-					...shared
-				}
-			}
+				test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], ...shared }
+			},
+			// Rules of the code (reading the sources, ESLint on plants): run once, whatever the database.
+			{ extends: true, test: { name: 'static', include: ['tests/static/**/*.test.ts'], ...shared } }
 		]
 	}
 });

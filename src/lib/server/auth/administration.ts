@@ -8,8 +8,7 @@ import type { Db, DbOrTx } from '../db';
 import { ConflictError, NotFoundError } from '../errors';
 import { CLI_ACTOR, recordAudit, type Actor } from '../audit/service';
 import * as queries from './queries';
-import { toSessionUser } from './recovery';
-import type { SessionUser } from './session';
+import { toSessionUser, type SessionUser } from './session';
 import { hasSecondFactor, removeFactor } from './two-factor';
 
 const LAST_ADMIN = 'Il doit rester au moins un administrateur : nommez-en un autre d’abord.';

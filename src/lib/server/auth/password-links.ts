@@ -11,8 +11,9 @@ import { inBackground } from '../lifecycle';
 import { passwordReset, sendWith, type MailDeps } from '../mail';
 import { assertPasswordPolicy, hashPassword } from './password';
 import * as queries from './queries';
-import { issuePasswordLink, tokenHash, toSessionUser } from './recovery';
-import type { SessionUser } from './session';
+import { issuePasswordLink } from './recovery';
+import { tokenHash } from './tokens';
+import { toSessionUser, type SessionUser } from './session';
 
 export type PasswordLinkState = 'valid' | 'used' | 'expired' | 'unknown';
 

@@ -12,7 +12,7 @@ import { emailChanged, emailChangeConfirmation, sendWith, type Circumstances, ty
 import { PasswordLinkError } from './password-links';
 import { assertPasswordPolicy, hashPassword } from './password';
 import * as queries from './queries';
-import { tokenHash } from './recovery';
+import { tokenHash } from './tokens';
 import { invalidateOtherSessions, type SessionUser } from './session';
 import { InvalidCredentialsError, verifyCurrentPassword } from './sign-in';
 

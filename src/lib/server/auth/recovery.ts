@@ -3,28 +3,20 @@
  * and the recovery of an administrator (`npm run admin`). Nothing here sends mail, so the admin command bundles it
  * without the e-mail templates.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTx } from '../db';
 import { NotFoundError } from '../errors';
 import { hashPassword } from './password';
 import { CLI_ACTOR, recordAudit } from '../audit/service';
 import * as queries from './queries';
-import type { SessionUser } from './session';
-
-export const toSessionUser = (u: queries.User): SessionUser => ({
-	id: u.id,
-	email: u.email,
-	name: u.name,
-	isAdmin: u.isAdmin
-});
+import { toSessionUser, type SessionUser } from './session';
+import { tokenHash } from './tokens';
 
 /** A welcome link lasts 7 days (SEED / issue "Training programme, part 2"); a reset link 2 hours. */
 export const PASSWORD_LINK_LIFETIME_MS = {
 	welcome: 7 * 24 * 60 * 60 * 1000,
 	reset: 2 * 60 * 60 * 1000
 } as const;
-
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A single-use link to `/mot-de-passe/{token}`: the token is returned for the e-mail, only its hash is stored. */
 export async function issuePasswordLink(

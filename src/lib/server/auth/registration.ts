@@ -11,8 +11,7 @@ import { isUniqueViolation } from '../db/violations';
 import { ConflictError, ValidationError } from '../errors';
 import { assertPasswordPolicy, hashPassword } from './password';
 import * as queries from './queries';
-import { toSessionUser } from './recovery';
-import type { SessionUser } from './session';
+import { toSessionUser, type SessionUser } from './session';
 
 const MINUTES_15 = 15 * 60;
 

@@ -26,6 +26,14 @@ export interface SessionUser {
 	membership?: SessionMembership | null;
 }
 
+/** An account's row as the session's user: who they are, and whether they administer. */
+export const toSessionUser = (u: queries.User): SessionUser => ({
+	id: u.id,
+	email: u.email,
+	name: u.name,
+	isAdmin: u.isAdmin
+});
+
 export interface SessionMembership {
 	status: string;
 	currentPeriodEnd: Date | null;

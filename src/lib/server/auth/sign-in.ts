@@ -3,7 +3,7 @@
  * second factor, each attempt spent before it is checked in the lane of whoever asks (abuse/attempts.ts); and the
  * way in for the owner of an account that strangers keep slowed down: a link that makes a browser known.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { countRequest, rules, spendAttempt, tryLane, type Lane, type Limit } from '../abuse/attempts';
 import type { Db, DbOrTx } from '../db';
 import { AppError, RateLimitedError } from '../errors';
@@ -11,8 +11,8 @@ import { deviceNonceFor, madeByLink } from './device';
 import { spendOneHash, verifyPassword } from './password';
 import { issuePendingSignIn, pendingUserOf, spendPendingSignIn } from './pending-sign-in';
 import * as queries from './queries';
-import { toSessionUser } from './recovery';
-import type { SessionUser } from './session';
+import { tokenHash } from './tokens';
+import { toSessionUser, type SessionUser } from './session';
 import { codeLanes, verifySecondFactor, type VerifiedCode } from './two-factor';
 
 /** Wrong e-mail or password: deliberately the same answer for both. */
@@ -139,8 +139,6 @@ export const deviceLinkLimits = {
 	address: { name: 'device-link-address', max: 10, windowSeconds: 60 * 60 }
 } satisfies Record<string, Limit>;
 
-const linkHash = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /**
  * Makes a single-use link (15 minutes) for the account with this e-mail, when there is one and none was sent in
  * the last five minutes. The caller answers the same whatever this returns: nothing says whether the account exists.
@@ -165,7 +163,7 @@ export async function issueDeviceLink(
 	}
 	const token = randomBytes(32).toString('base64url');
 	await queries.insertDeviceLink(db, {
-		hash: linkHash(token),
+		hash: tokenHash(token),
 		userId: user.id,
 		expiresAt: new Date(now + DEVICE_LINK_LIFETIME_MS)
 	});
@@ -175,6 +173,6 @@ export async function issueDeviceLink(
 /** Spends a device link: the account whose known browser this one becomes; null when unknown, used or expired. */
 export async function spendDeviceLink(db: DbOrTx, token: string, now = new Date()) {
 	if (!/^[\w-]{43}$/.test(token)) return null;
-	const user = await queries.spendDeviceLink(db, linkHash(token), now);
+	const user = await queries.spendDeviceLink(db, tokenHash(token), now);
 	return user ? toSessionUser(user) : null;
 }

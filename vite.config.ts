@@ -1,6 +1,7 @@
 import { enhancedImages } from '@sveltejs/enhanced-img';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -56,7 +57,9 @@ async function enhancedImagesOnly(): Promise<Plugin[]> {
 
 const shared = {
 	environment: 'node' as const,
-	// Integration files each create their own database; running them in parallel on 2 cores is fine.
+	// A worker per core. Vitest's default is one fewer (a core left for the runner, which here mostly waits): on
+	// the 2-core machines CI runs on, that was one file at a time. Integration files each have their own database.
+	maxWorkers: availableParallelism(),
 	testTimeout: 30_000,
 	hookTimeout: 60_000
 };
@@ -70,10 +73,29 @@ export default defineConfig({
 		// What the code under test logs is shown for a failing test only: a run's output is its list of results.
 		silent: 'passed-only',
 		projects: [
-			{ extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], ...shared } },
 			{
 				extends: true,
-				test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], ...shared }
+				test: {
+					name: 'unit',
+					include: ['src/**/*.test.ts'],
+					...shared,
+					// One module graph for all the unit files of a worker (loading it was most of the time), which
+					// holds because no unit test mocks a module or leaves state behind. `npm run test:unit` runs the
+					// files in a new order each time (--sequence.shuffle.files; it prints the seed, which
+					// --sequence.seed=… replays), so one that starts to depend on another's leftovers fails sooner
+					// or later rather than never.
+					isolate: false
+				}
+			},
+			{
+				extends: true,
+				test: {
+					name: 'integration',
+					include: ['tests/integration/**/*.test.ts'],
+					// Migrated once; each file's database is a copy (tests/helpers/database.ts).
+					globalSetup: ['tests/integration/database-template.ts'],
+					...shared
+				}
 			},
 			// Rules of the code (reading the sources, ESLint on plants): run once, whatever the database.
 			{ extends: true, test: { name: 'static', include: ['tests/static/**/*.test.ts'], ...shared } }

@@ -32,8 +32,9 @@ describe(`database on ${driverName}`, () => {
 	});
 
 	it('creates every table on an empty database, and a second migration changes nothing', async () => {
-		const database = await createTestDatabase();
+		const database = await createTestDatabase({ migrate: false });
 		opened.push(database);
+		await database.migrate();
 		const tables = await tablesOf(database.db);
 		expect(tables).toEqual(expect.arrayContaining(['sessions', 'site_images', 'users']));
 		await database.migrate();
@@ -43,9 +44,9 @@ describe(`database on ${driverName}`, () => {
 	it('names each migration it applies, records the release, and refuses a database a newer release migrated', async () => {
 		const logged: string[] = [];
 		const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void logged.push(String(line)));
-		let database;
+		const database = await createTestDatabase({ migrate: false });
 		try {
-			database = await createTestDatabase();
+			await database.migrate();
 		} finally {
 			spy.mockRestore();
 		}

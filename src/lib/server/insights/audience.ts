@@ -49,21 +49,24 @@ export interface CountableRequest {
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
 /** Whether this answer is a person's page view that may be counted. */
-export function isCountable(request: CountableRequest): boolean {
-	if (request.method !== 'GET' || request.status !== 200) return false;
-	if (!request.contentType?.startsWith('text/html')) return false;
+export const isCountable = (request: CountableRequest) => countedPath(request) !== null;
+
+/** The canonical path of a person's page view that may be counted; null for anything else. */
+function countedPath(request: CountableRequest): string | null {
+	if (request.method !== 'GET' || request.status !== 200) return null;
+	if (!request.contentType?.startsWith('text/html')) return null;
 	const { headers } = request;
-	if (headers['sec-gpc'] !== undefined && header(headers['sec-gpc']).trim() === '1') return false;
+	if (headers['sec-gpc'] !== undefined && header(headers['sec-gpc']).trim() === '1') return null;
 	// Chromium's prerender and prefetch say `Sec-Purpose: prefetch` (`;prerender`); older ones `Purpose`.
 	if (
 		(headers['sec-purpose'] !== undefined || headers['purpose'] !== undefined) &&
 		/prefetch|prerender/i.test(header(headers['sec-purpose']) + header(headers['purpose']))
 	)
-		return false;
+		return null;
 	const agent = header(headers['user-agent']);
-	if (!agent || agentOf(agent).bot) return false;
+	if (!agent || agentOf(agent).bot) return null;
 	const path = canonicalPath(request.url);
-	return path !== null && !isUncountedPath(path);
+	return path !== null && !isUncountedPath(path) ? path : null;
 }
 
 /** What a User-Agent says, looked up once per distinct string (the bot list is one large regular expression). */
@@ -111,12 +114,11 @@ export function canonicalPath(url: string): string | null {
 }
 
 const FIELD_MAX = 100;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is dropped
+const CONTROL_CHARACTERS = /[\u0000-\u001f]/g;
 /** Lower-cased, trimmed, without control characters, at most 100 characters. */
 const clean = (value: string | null | undefined) =>
-	[...(value ?? '').trim().toLowerCase()]
-		.filter((character) => character >= ' ')
-		.join('')
-		.slice(0, FIELD_MAX);
+	(value ?? '').trim().toLowerCase().replace(CONTROL_CHARACTERS, '').slice(0, FIELD_MAX);
 
 /** The other site's host (never the full referrer); '' for none, for our own host, or for what is not a URL. */
 export function referrerHostOf(referer: string | undefined, ownHost: string): string {
@@ -256,7 +258,8 @@ export class AudienceTally {
 	}
 
 	count(request: CountableRequest, ownHost: string): boolean {
-		if (!isCountable(request)) return false;
+		const path = countedPath(request);
+		if (path === null) return false;
 		const agent = header(request.headers['user-agent']);
 		const visitor = this.visitorOf(request.address, agent);
 		const referer = request.headers.referer;
@@ -266,7 +269,7 @@ export class AudienceTally {
 		};
 		const visit: Visit = {
 			day: this.day,
-			path: canonicalPath(request.url)!,
+			path,
 			device: agentOf(agent).device,
 			...source
 		};

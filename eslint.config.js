@@ -279,5 +279,29 @@ export default ts.config(
 		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.ts`),
 		ignores: ['**/*.test.ts', '**/queries.ts', 'src/lib/server/backup/tables.ts'],
 		rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN_PATTERNS, ...SQL_PATTERNS] }] }
+	},
+	{
+		// The server entry and the operators' commands hold no SQL either: a command calls the domain that owns the
+		// tables (`stats` reads the dashboard's figures), never a domain's queries.ts.
+		files: ['src/server/**/*.ts'],
+		ignores: ['**/*.test.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						...SQL_PATTERNS.map((pattern) => ({
+							...pattern,
+							group: pattern.group.map((module) => module.replace('../db/', '../../lib/server/db/')),
+							message: 'SQL lives in a domain’s queries.ts: call the domain (CONTRIBUTING.md).'
+						})),
+						{
+							group: ['../../lib/server/*/queries'],
+							message: 'A domain’s SQL is its own: call its functions, not its queries.ts (CONTRIBUTING.md).'
+						}
+					]
+				}
+			]
+		}
 	}
 );

@@ -11,6 +11,17 @@ export function buildDir() {
 	return path.resolve(root, process.env.ATELIER_BUILD_DIR || 'build');
 }
 
+/**
+ * The operators' commands: one file each in src/server/commands/, the one list of them — scripts/build-server.mjs
+ * bundles each as build/<name>.js and scripts/command.mjs runs them (`npm run <script>`, package.json;
+ * tests/static/commands.test.ts holds the scripts to the folder). Their shared helpers are in src/server/cli/.
+ */
+export const commandNames = () =>
+	readdirSync(path.join(root, 'src', 'server', 'commands'))
+		.filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+		.map((name) => name.slice(0, -'.ts'.length))
+		.sort();
+
 /** What a build is made from: a build older than any of these is stale. */
 const SOURCES = [
 	'src',

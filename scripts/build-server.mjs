@@ -1,10 +1,10 @@
-// Bundles the server entry and the operators' commands (src/server/commands/: migrations, admin recovery, backup,
-// restore, stats) next to adapter-node's output (build/).
+// Bundles the server entry and the operators' commands (each file of src/server/commands/: migrations, admin
+// recovery, backup, restore, stats) next to adapter-node's output (build/).
 // Like adapter-node, it leaves out only package.json's `dependencies` (native code, WebAssembly, undici's optional
 // node:sqlite): everything else is bundled, so the production install holds those few packages and nothing else.
 import { build } from 'esbuild';
 import path from 'node:path';
-import { buildDir } from './build-dir.mjs';
+import { buildDir, commandNames } from './build-dir.mjs';
 import { bundleOptions as common } from './bundle-options.mjs';
 
 const out = buildDir();
@@ -21,7 +21,7 @@ await build({
 	entryPoints: ['src/server/embedded-template.ts'],
 	outfile: path.join(out, 'embedded-template.js')
 });
-for (const command of ['migrate', 'admin', 'backup', 'restore', 'stats'])
+for (const command of commandNames())
 	await build({
 		...common,
 		entryPoints: [`src/server/commands/${command}.ts`],

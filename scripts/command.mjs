@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { buildDir, root } from './build-dir.mjs';
+import { buildDir, commandNames, root } from './build-dir.mjs';
 import { readSettings, serverEnvironment } from './releases.mjs';
 
-const COMMANDS = new Set(['admin', 'backup', 'restore', 'migrate', 'stats']);
+const COMMANDS = new Set(commandNames());
 const [name, ...args] = process.argv.slice(2);
 if (!COMMANDS.has(name)) {
 	console.error(`usage: node scripts/command.mjs <${[...COMMANDS].join('|')}> [arguments]`);

@@ -12,7 +12,8 @@ import { createEmptyPostgresDatabase, serverUrl, TEMPLATE_VARIABLE } from '../he
 export default async function setup() {
 	if (serverUrl) {
 		const template = await createEmptyPostgresDatabase();
-		const database = openDatabase({ url: template.url, max: 1 });
+		// Two connections: one holds the migration lock while the other migrates (db/migrate.ts).
+		const database = openDatabase({ url: template.url, max: 2 });
 		try {
 			await database.migrate();
 		} finally {

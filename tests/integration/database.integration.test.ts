@@ -8,6 +8,7 @@ import { isHealthy, openDatabase, schema, type DbOrTx } from '../../src/lib/serv
 import { isDatabaseUnavailable } from '../../src/lib/server/db/unavailable';
 import {
 	appliedMigrations,
+	schemaLag,
 	migrationSteps,
 	NewerSchemaError,
 	shippedMigrations
@@ -65,6 +66,7 @@ describe(`database on ${driverName}`, () => {
 		await database.db
 			.insert(schema.appReleases)
 			.values({ version: '9.1.0', commit: 'abcdef012345', migration: '0042_later' });
+		expect(await schemaLag(database.db)).toEqual({ missing: 0, unknown: 1 });
 		const refused = await database.migrate().catch((error: unknown) => error);
 		expect(refused).toBeInstanceOf(NewerSchemaError);
 		expect((refused as Error).message).toContain('9.1.0, commit abcdef012345');
@@ -104,6 +106,9 @@ describe(`database on ${driverName}`, () => {
 			.catch((error: unknown) => error);
 		expect((failed as Error).message).toBe('disk full');
 		expect(await appliedMigrations(database.db)).toHaveLength(shipped.length - 1);
+		// What a command that only reads (npm run stats) checks, and refuses, without migrating.
+		expect(await schemaLag(database.db)).toEqual({ missing: 1, unknown: 0 });
+		expect(await schemaLag(fresh.db)).toEqual({ missing: 0, unknown: 0 });
 		await database.migrate({ beforeMigrating });
 		expect(calls).toEqual([{ pending: [shipped.at(-1)!.tag], appliedThen: shipped.length - 1 }]);
 		expect(await appliedMigrations(database.db)).toHaveLength(shipped.length);

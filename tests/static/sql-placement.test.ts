@@ -30,6 +30,18 @@ describe('SQL where the rules say', () => {
 		expect(await messagesFor('src/lib/server/leads/service.ts', typesOnly)).toEqual([]);
 	});
 
+	it('refuses SQL, and a domain’s queries.ts, in the server entry and the commands', async () => {
+		const inCommand = plantedQuery.replaceAll("'../db", "'../../lib/server/db");
+		const messages = await messagesFor('src/server/commands/stats.ts', inCommand);
+		expect(messages.filter((m) => m.includes('queries.ts'))).toHaveLength(2);
+		const reaching = `import { topPages } from '../../lib/server/insights/queries';\nexport const x = topPages;\n`;
+		expect((await messagesFor('src/server/commands/stats.ts', reaching)).some((m) => m.includes('not its queries.ts'))).toBe(
+			true
+		);
+		const dashboard = `import { dashboardFigures } from '../../lib/server/insights/dashboard';\nexport const x = dashboardFigures;\n`;
+		expect(await messagesFor('src/server/commands/stats.ts', dashboard)).toEqual([]);
+	});
+
 	it('refuses another domain’s queries.ts', async () => {
 		const code = `import { userById } from '../auth/queries';\nexport const x = userById;\n`;
 		const messages = await messagesFor('src/lib/server/leads/service.ts', code);

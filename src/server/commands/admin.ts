@@ -12,7 +12,7 @@ import * as auth from '../../lib/server/auth/recovery';
 import { removeSecondFactorByCli } from '../../lib/server/auth/administration';
 import { loadConfig } from '../../lib/server/config';
 import { AppError } from '../../lib/server/errors';
-import { openCommandDatabase, runCommand, EXIT } from './command';
+import { openCommandDatabase, runCommand, EXIT } from '../cli/command';
 
 const USAGE = 'usage: npm run admin -- create <email> | reset-password <email> | remove-2fa <email> | list';
 const email = z.email();

@@ -17,10 +17,10 @@ import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { backupFileName, writeBackup } from '../../lib/server/backup/backup';
-import { commandActor, recordAudit } from '../../lib/server/audit/service';
+import { commandActor } from '../../lib/server/audit/service';
 import { loadConfig } from '../../lib/server/config';
 import { createStorage } from '../../lib/server/storage';
-import { InvalidArchiveError, TargetError } from '../../lib/server/backup/archive';
+import { InvalidArchiveError, rowsIn, TargetError } from '../../lib/server/backup/archive';
 import {
 	ArchiveKeyError,
 	backupRecipients,
@@ -29,10 +29,10 @@ import {
 	sealing
 } from '../../lib/server/backup/encryption';
 import { writeBackupFile } from '../../lib/server/backup/file';
-import { recordBackupRun } from '../../lib/server/backup/queries';
+import { recordBackupMade } from '../../lib/server/backup/made';
 import { verifyByRestoring } from '../../lib/server/backup/verify';
-import { openingKeys, takeKeyArguments, type KeyArguments } from './archive-keys';
-import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from './command';
+import { openingKeys, takeKeyArguments, type KeyArguments } from '../cli/archive-keys';
+import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from '../cli/command';
 
 const USAGE =
 	'usage: npm run backup -- [--plain] [--read-only] <file.tar.gz.age | folder | ->\n' +
@@ -78,28 +78,21 @@ async function main(argv: string[]): Promise<number> {
 			: await writeBackup(source, process.stdout, {
 					seal: recipients ? await sealing({ recipients }) : undefined
 				});
-		const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
+		const rows = rowsIn(summary);
 		const bytes = file ? (await stat(file)).size : null;
 		if (readOnly) {
 			console.log(JSON.stringify({ file, migrations: summary.migrations, rows }));
 		} else {
-			await recordBackupRun(database.db, {
-				trigger: 'command',
+			await recordBackupMade(database.db, {
+				how: 'command',
 				fileName: file ? path.basename(file) : null,
 				bytes,
-				destinations: [file ? 'fichier' : 'sortie standard'],
+				destination: file ? 'fichier' : 'sortie standard',
 				verified: file ? 'read-back' : null,
-				encrypted: !plain
-			});
-			// The whole database left through this command: the trail says so, as it does for the admin page.
-			await recordAudit(database.db, commandActor('npm run backup'), {
-				kind: 'backup.written_by_cli',
-				subjectType: 'backup',
-				changes: {
-					rows: { before: null, after: rows },
-					objects: { before: null, after: summary.objects.count },
-					encrypted: { before: null, after: !plain }
-				}
+				encrypted: !plain,
+				summary,
+				// The whole database left through this command: the trail says so, as it does for the admin page.
+				trail: { actor: commandActor('npm run backup'), kind: 'backup.written_by_cli' }
 			});
 		}
 		const size = bytes === null ? '' : ` (${megabytes(bytes)})`;
@@ -135,7 +128,7 @@ async function verify(args: string[], keyArguments: KeyArguments): Promise<numbe
 	const started = Date.now();
 	try {
 		const summary = await verifyByRestoring(() => openArchive(file, () => createReadStream(file), keys));
-		const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
+		const rows = rowsIn(summary);
 		console.error(
 			`${file}: verified — made ${summary.createdAt} by Atelier ${summary.appVersion}, restored into a throw-away ` +
 				`database: ${rows} rows in ${Object.keys(summary.tables).length} tables and ${summary.objects} objects, ` +

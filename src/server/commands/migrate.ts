@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: applies the committed migrations to the configured database and exits. */
 import { loadConfig } from '../../lib/server/config';
-import { openCommandDatabase, runCommand, EXIT } from './command';
+import { openCommandDatabase, runCommand, EXIT } from '../cli/command';
 
 runCommand(async () => {
 	const database = openCommandDatabase(

@@ -14,7 +14,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { commandActor, recordAudit } from '../../lib/server/audit/service';
-import { InvalidArchiveError, TargetError } from '../../lib/server/backup/archive';
+import { InvalidArchiveError, rowsIn, TargetError } from '../../lib/server/backup/archive';
 import { ArchiveKeyError, openArchive, type OpeningKeys } from '../../lib/server/backup/encryption';
 import {
 	describeContents,
@@ -26,8 +26,8 @@ import {
 } from '../../lib/server/backup/restore';
 import { configuredDataDir, loadConfig } from '../../lib/server/config';
 import { createStorage } from '../../lib/server/storage';
-import { openingKeys, takeKeyArguments } from './archive-keys';
-import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from './command';
+import { openingKeys, takeKeyArguments } from '../cli/archive-keys';
+import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from '../cli/command';
 
 const USAGE =
 	'usage: npm run restore -- <file.tar.gz.age> [--identity <key file>] [--force] [--as-archived]\n' +
@@ -73,7 +73,7 @@ async function restore(
 	}
 	const config = loadConfig();
 	const { header, manifest } = verified;
-	const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
+	const rows = rowsIn(manifest);
 	console.error(
 		`${file}: made ${header.createdAt} by Atelier ${header.appVersion} (${header.source.database} + ` +
 			`${header.source.storage}), ${rows} rows, ${manifest.objects.count} objects; checksums verified.`
@@ -105,12 +105,12 @@ async function restore(
 				subjectType: 'backup',
 				changes: {
 					replaced: { before: null, after: !isEmpty(before) },
-					rows: { before: null, after: Object.values(summary.tables).reduce((a, b) => a + b, 0) }
+					rows: { before: null, after: rowsIn(summary) }
 				}
 			});
 		console.error(
 			`Restored into ${database.driver} + ${storage.driver}: ` +
-				`${Object.values(summary.tables).reduce((a, b) => a + b, 0)} rows, ${summary.objects} objects, the signing secret` +
+				`${rowsIn(summary)} rows, ${summary.objects} objects, the signing secret` +
 				(summary.migrationsAfter ? `; then ${summary.migrationsAfter} newer migrations applied` : '') +
 				(summary.removedObjects ? `; ${summary.removedObjects} objects not in the backup removed` : '') +
 				'.'

@@ -70,6 +70,10 @@ export interface Manifest {
 	entries: ManifestEntry[];
 }
 
+/** The rows of every table, together: what a manifest, a backup or a restore counted, as the operator reads it. */
+export const rowsIn = ({ tables }: { tables: Record<string, number> }) =>
+	Object.values(tables).reduce((sum, rows) => sum + rows, 0);
+
 export interface ObjectMeta {
 	contentType: string;
 	cacheControl: string;

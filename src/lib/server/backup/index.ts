@@ -17,11 +17,13 @@ import { circumstancesOf, notify } from '../auth/notices';
 import { listAdmins } from '../auth/recovery';
 import type { SignInOrigin } from '../auth/session';
 import { securityNotices } from '../mail';
+import { rowsIn } from './archive';
 import { backupFileName, writeBackup } from './backup';
 import { backupRecipients, installationKey, MIN_PASSPHRASE_LENGTH, sealing } from './encryption';
 import * as queries from './queries';
 import { describeKeepPolicy } from './retention';
 import { writeBackupFile } from './file';
+import { recordBackupMade } from './made';
 import { startBackupSchedule } from './schedule';
 import { countRows, schemaTables } from './tables';
 
@@ -169,16 +171,17 @@ export async function download(
 			log.info('backup downloaded', {
 				adminId: admin.id,
 				ms: Date.now() - started,
-				rows: Object.values(summary.tables).reduce((a, b) => a + b, 0),
+				rows: rowsIn(summary),
 				objects: summary.objects.count
 			});
-			await queries.recordBackupRun(db, {
-				trigger: 'download',
+			await recordBackupMade(db, {
+				how: 'download',
 				fileName,
 				bytes,
-				destinations: ['téléchargement'],
+				destination: 'téléchargement',
 				verified: null,
-				encrypted: true
+				encrypted: true,
+				summary
 			});
 		})
 		.catch((error: unknown) => log.warn('backup not completed', { adminId: admin.id, error }));

@@ -144,6 +144,20 @@ export async function appliedMigrations(db: Executor): Promise<{ hash: string; w
 }
 
 /**
+ * How far the database is from this version's schema, without changing it: migrations this version ships that it
+ * lacks, and migrations it holds that this version does not know (a newer release's). A command that only reads
+ * (`npm run stats`) refuses either.
+ */
+export async function schemaLag(db: Executor): Promise<{ missing: number; unknown: number }> {
+	const shipped = new Set(shippedMigrations().map((migration) => migration.hash));
+	const applied = new Set((await appliedMigrations(db)).map((migration) => migration.hash));
+	return {
+		missing: [...shipped].filter((hash) => !applied.has(hash)).length,
+		unknown: [...applied].filter((hash) => !shipped.has(hash)).length
+	};
+}
+
+/**
  * The SQL that applies `migrations` and records them as drizzle's migrator does (so that a later `migrate()`
  * carries on from there), as plain statements: run inside a caller's transaction by restore, to rebuild the schema
  * a backup was made with, and by the process that creates the embedded database on a first start (db/index.ts).

@@ -9,6 +9,7 @@ import v8 from 'node:v8';
 import { ConfigError, type Config } from '../../lib/server/config';
 import { openDatabase, type Database } from '../../lib/server/db';
 import { DataDirLockedError } from '../../lib/server/db/data-dir-lock';
+import { schemaLag } from '../../lib/server/db/migrate';
 import { restrictNewFiles } from '../../lib/server/private-files';
 import { startWithProcessSettings } from '../heap';
 
@@ -37,6 +38,25 @@ export function openCommandDatabase(config: Config, purpose: string, whenHeld: s
 		if (error instanceof DataDirLockedError) throw new CommandError(`${error.message}\n${whenHeld}`);
 		throw error;
 	}
+}
+
+/**
+ * For a command that only reads (`stats`): the database must be at this version's schema, since reading must not
+ * migrate it. Behind, the operator is told how to bring it up; ahead (a newer release migrated it), that this one
+ * cannot read it.
+ */
+export async function requireCurrentSchema(database: Database): Promise<void> {
+	const { missing, unknown } = await schemaLag(database.db);
+	if (unknown > 0)
+		throw new CommandError(
+			`This database holds ${unknown} migration(s) this version does not know: a newer Atelier migrated it. ` +
+				'Run the command of that version.'
+		);
+	if (missing > 0)
+		throw new CommandError(
+			`This database is ${missing} migration(s) behind this version, and this command changes nothing: start ` +
+				'the server (it migrates as it starts) or run `npm run db:migrate`, then run it again.'
+		);
 }
 
 /** A path the operator typed: relative to where they ran `npm run` (npm itself moves to the project's folder). */

@@ -1,7 +1,8 @@
 // Where the build to run is: `build` next to package.json — the link to the current build in builds/
 // (scripts/releases.mjs) — or ATELIER_BUILD_DIR. `npm test` builds into TEST_BUILD_DIR (`node scripts/build.mjs
 // --tests`), a folder of its own.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -41,6 +42,25 @@ function newestMtime(target) {
 	let newest = stat.mtimeMs;
 	for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
 	return newest;
+}
+
+/**
+ * What the sources are, by content (not by time): every file a build is made from, its path and bytes, and the
+ * Node.js line that builds. Two trees with the same digest make the same build (ATELIER_BUILD_CACHE, build.mjs).
+ */
+export function sourceDigest() {
+	const hash = createHash('sha256').update(`node ${process.versions.node.split('.')[0]}\0`);
+	const add = (relative) => {
+		const full = path.join(root, relative);
+		if (!existsSync(full)) return;
+		if (statSync(full).isDirectory()) {
+			for (const entry of readdirSync(full).sort()) add(path.join(relative, entry));
+			return;
+		}
+		hash.update(`${relative}\0`).update(readFileSync(full)).update('\0');
+	};
+	for (const source of SOURCES) add(source);
+	return hash.digest('hex');
 }
 
 /** The stamp scripts/build.mjs writes last: a build without one did not finish. */

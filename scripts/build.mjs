@@ -12,9 +12,13 @@
 // say (their circular imports, their comments) is counted in the summary and left in the log.
 // `--tests` builds into .cache/test-build (scripts/build-dir.mjs), beside a server that runs from build/.
 // `--if-stale` builds only when the sources changed since the last build (CI's second test step reuses the first's).
+// ATELIER_BUILD_CACHE=<folder> keeps each finished build there by the sources' digest, and a build of sources
+// already built is that copy (with this tree's release.json and stamp): the upgrade test's trees, made anew on each
+// pass from the same sources, build each release once.
 import { spawnSync } from 'node:child_process';
 import {
 	cpSync,
+	existsSync,
 	mkdirSync,
 	readdirSync,
 	readFileSync,
@@ -24,7 +28,14 @@ import {
 	writeFileSync
 } from 'node:fs';
 import path from 'node:path';
-import { buildDir as configuredBuildDir, buildState, root, stampOf, TEST_BUILD_DIR } from './build-dir.mjs';
+import {
+	buildDir as configuredBuildDir,
+	buildState,
+	root,
+	sourceDigest,
+	stampOf,
+	TEST_BUILD_DIR
+} from './build-dir.mjs';
 import {
 	adoptFolder,
 	BUILDS,
@@ -52,57 +63,89 @@ if (versioned) {
 }
 const verbose = process.argv.includes('--verbose');
 const started = Date.now();
-const vite = spawnSync(
-	process.execPath,
-	[path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'],
-	{
-		cwd: root,
-		encoding: 'utf8',
-		maxBuffer: 64 * 1024 * 1024,
-		env: { ...process.env, ATELIER_BUILD_DIR: buildDir }
+const cache = process.env.ATELIER_BUILD_CACHE ? path.resolve(process.env.ATELIER_BUILD_CACHE) : null;
+const cached = cache ? path.join(cache, sourceDigest()) : null;
+let fromDependencies = [];
+if (cached && existsSync(stampOf(cached))) {
+	rmSync(buildDir, { recursive: true, force: true });
+	cpSync(cached, buildDir, { recursive: true });
+	console.log(`build: these sources were built before (${path.basename(cached).slice(0, 12)}): copied`);
+} else {
+	fromDependencies = await bundle();
+	if (cached) keepInCache(cached);
+}
+
+/** vite, our server entry and commands, the migrations, the embedded database's template: the build proper. */
+async function bundle() {
+	const vite = spawnSync(
+		process.execPath,
+		[path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'],
+		{
+			cwd: root,
+			encoding: 'utf8',
+			maxBuffer: 64 * 1024 * 1024,
+			env: { ...process.env, ATELIER_BUILD_DIR: buildDir }
+		}
+	);
+	const output = `${vite.stdout ?? ''}${vite.stderr ?? ''}`;
+	if (verbose || vite.status !== 0) process.stdout.write(output);
+	if (vite.status !== 0) {
+		console.error(`build: vite failed (exit ${vite.status})`);
+		process.exit(vite.status ?? 1);
 	}
-);
-const output = `${vite.stdout ?? ''}${vite.stderr ?? ''}`;
-if (verbose || vite.status !== 0) process.stdout.write(output);
-if (vite.status !== 0) {
-	console.error(`build: vite failed (exit ${vite.status})`);
-	process.exit(vite.status ?? 1);
+
+	const lines = output.split('\n');
+	// Our files appear as src/… (relative) or <root>/src/… in a warning; dependencies' as node_modules/….
+	const ours = lines.filter(
+		(line) =>
+			/warn|circular|deprecat|unused|a11y|cannot|could not/i.test(line) &&
+			(line.includes(`${root}/src/`) || /(^|[\s"'(])src\//.test(line))
+	);
+	const fromDependencies = lines.filter(
+		(line) =>
+			/^Circular dependency|annotation that Rollup cannot interpret|could not be resolved|externalized for browser compatibility/.test(
+				line
+			) && !ours.includes(line)
+	);
+	if (ours.length) {
+		console.error(ours.join('\n'));
+		console.error(`build: ${ours.length} warning(s) about our own code; fix them (CONTRIBUTING.md)`);
+		process.exit(1);
+	}
+
+	await import('./build-server.mjs');
+	// Its own migrations: a build started again later (a rollback) never applies a newer release's.
+	rmSync(path.join(buildDir, 'drizzle'), { recursive: true, force: true });
+	cpSync(path.join(root, 'drizzle'), path.join(buildDir, 'drizzle'), { recursive: true });
+	// initdb for the embedded database, once here rather than on a server's first start (src/lib/server/db/index.ts).
+	const template = spawnSync(
+		process.execPath,
+		[path.join(buildDir, 'embedded-template.js'), path.join(buildDir, 'embedded-database.tar.gz')],
+		{ cwd: root, stdio: ['ignore', 'ignore', 'inherit'] }
+	);
+	if (template.status !== 0) {
+		console.error('build: the embedded database template could not be made');
+		process.exit(1);
+	}
+	writeFileSync(path.join(buildDir, 'build.log'), output);
+	return fromDependencies;
 }
 
-const lines = output.split('\n');
-// Our files appear as src/… (relative) or <root>/src/… in a warning; dependencies' as node_modules/….
-const ours = lines.filter(
-	(line) =>
-		/warn|circular|deprecat|unused|a11y|cannot|could not/i.test(line) &&
-		(line.includes(`${root}/src/`) || /(^|[\s"'(])src\//.test(line))
-);
-const fromDependencies = lines.filter(
-	(line) =>
-		/^Circular dependency|annotation that Rollup cannot interpret|could not be resolved|externalized for browser compatibility/.test(
-			line
-		) && !ours.includes(line)
-);
-if (ours.length) {
-	console.error(ours.join('\n'));
-	console.error(`build: ${ours.length} warning(s) about our own code; fix them (CONTRIBUTING.md)`);
-	process.exit(1);
+/** A copy of the finished build under its digest (whole or not at all); the 4 newest are kept. */
+function keepInCache(target) {
+	mkdirSync(cache, { recursive: true });
+	const partial = `${target}.partial-${process.pid}`;
+	cpSync(buildDir, partial, { recursive: true });
+	writeFileSync(stampOf(partial), new Date().toISOString() + '\n');
+	rmSync(target, { recursive: true, force: true });
+	renameSync(partial, target);
+	const kept = readdirSync(cache)
+		.filter((name) => /^[0-9a-f]{64}$/.test(name))
+		.map((name) => ({ name, at: statSync(path.join(cache, name)).mtimeMs }))
+		.sort((a, b) => b.at - a.at);
+	for (const old of kept.slice(4)) rmSync(path.join(cache, old.name), { recursive: true, force: true });
 }
 
-await import('./build-server.mjs');
-// Its own migrations: a build started again later (a rollback) never applies a newer release's.
-rmSync(path.join(buildDir, 'drizzle'), { recursive: true, force: true });
-cpSync(path.join(root, 'drizzle'), path.join(buildDir, 'drizzle'), { recursive: true });
-// initdb for the embedded database, once here rather than on a server's first start (src/lib/server/db/index.ts).
-const template = spawnSync(
-	process.execPath,
-	[path.join(buildDir, 'embedded-template.js'), path.join(buildDir, 'embedded-database.tar.gz')],
-	{ cwd: root, stdio: ['ignore', 'ignore', 'inherit'] }
-);
-if (template.status !== 0) {
-	console.error('build: the embedded database template could not be made');
-	process.exit(1);
-}
-writeFileSync(path.join(buildDir, 'build.log'), output);
 // What /healthz, the start line and backups say of this build: the version and the commit it was built from.
 const release = {
 	version: JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version,

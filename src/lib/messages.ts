@@ -79,7 +79,7 @@ export const FLASH_MESSAGES = {
 				: `Vous vous êtes connecté avec un code de secours. Il vous en reste ${left} ; chacun ne sert qu’une fois.`,
 		link: { href: '/profil/securite', label: 'Gérer mes codes de secours' }
 	},
-	// What an action asked for after /admin/confirmer did (src/lib/server/http/confirmed-actions.ts).
+	// What an action asked for after /admin/confirmer did (src/lib/server/http/admin-actions.ts).
 	'confirmed-admin-granted': { text: 'Identité confirmée : ce compte est maintenant administrateur.' },
 	'confirmed-admin-already': { text: 'Identité confirmée : ce compte était déjà administrateur.' },
 	'confirmed-admin-revoked': { text: 'Identité confirmée : ce compte n’est plus administrateur.' },

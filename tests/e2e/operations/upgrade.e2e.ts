@@ -253,7 +253,11 @@ test(
 			const tag = pullThisVersion(tree);
 			const version = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string;
 			let watch = watchAvailability(url);
-			const upgrade = run(tree, ['scripts/upgrade.mjs'], baseEnvironment());
+			// Built once for both passes (PGlite, then PostgreSQL): the same sources, a copy the second time.
+			const upgrade = run(tree, ['scripts/upgrade.mjs'], {
+				...baseEnvironment(),
+				ATELIER_BUILD_CACHE: path.join(tmpdir(), 'atelier-upgrade-e2e-builds')
+			});
 			processes.push(upgrade);
 			await upgrade.waitFor('upgrade: done');
 			detached.push(
@@ -269,7 +273,9 @@ test(
 			expect(upgradeLine, upgrade.output()).not.toBeNull();
 			test.info().annotations.push({
 				type: 'upgrade',
-				description: `printed downtime ${upgradeLine![1]} s, backup ${upgradeLine![2]} s; seen by a poller: ${availability.longestGap} ms`
+				description:
+					`printed downtime ${upgradeLine![1]} s, backup ${upgradeLine![2]} s; seen by a poller: ${availability.longestGap} ms; ` +
+					(upgrade.output().includes('were built before') ? 'the build copied from the cache' : 'built')
 			});
 			expect(availability.errors).toEqual([]);
 			expect(await old.child.exitCode).toBe(0);

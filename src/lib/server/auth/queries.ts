@@ -295,7 +295,7 @@ export async function setUserEmail(db: DbOrTx, userId: string, email: string): P
 	await db.update(users).set({ email }).where(eq(users.id, userId));
 }
 
-// ——— Pending sign-ins (pending-sign-in.ts) and device links (device-links.ts) ———
+// ——— Pending sign-ins (pending-sign-in.ts) and device links (sign-in.ts) ———
 
 export async function insertPendingSignIn(
 	db: DbOrTx,

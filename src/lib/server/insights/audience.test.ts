@@ -260,4 +260,10 @@ describe('the period a page asks for', () => {
 		])
 			expect(periodOf(new URLSearchParams(bad))).toBe('30j');
 	});
+
+	it('is offered by the dashboard as exactly the periods it understands, each one link', async () => {
+		const { PERIOD_CHOICES, PERIODS, periodOf } = await import('./dashboard');
+		expect(PERIOD_CHOICES.map((choice) => choice.key)).toEqual(Object.keys(PERIODS));
+		for (const { key } of PERIOD_CHOICES) expect(periodOf(new URLSearchParams({ periode: key }))).toBe(key);
+	});
 });

@@ -10,6 +10,12 @@ import * as queries from './queries';
 
 export const PERIODS = { '30j': 30, '90j': 90, '12m': 365 } as const;
 export type Period = keyof typeof PERIODS;
+/** The periods the dashboard offers, in its links' words (`?periode=` and the label), shortest first. */
+export const PERIOD_CHOICES: readonly { key: Period; label: string }[] = [
+	{ key: '30j', label: '30 jours' },
+	{ key: '90j', label: '90 jours' },
+	{ key: '12m', label: '12 mois' }
+];
 export const isPeriod = (value: string | null): value is Period =>
 	value !== null && Object.hasOwn(PERIODS, value);
 /** The period a page asks for (`?periode=`); 30 days when it asks none, or one that is not. */
@@ -77,6 +83,7 @@ export async function dashboardFigures(db: DbOrTx, period: Period, now = new Dat
 	const completed = new Map(members.completedPerWeek.map((r) => [r.week, r.n]));
 	return {
 		period,
+		periods: PERIOD_CHOICES,
 		range: { from: range.from, to: range.to },
 		daily,
 		totals: {

@@ -1,7 +1,7 @@
 /**
  * The form a field belongs to travels by context: `<Form form={superform}>` puts it there, and each field reads its
  * value, errors and constraints by `name` (as sveltesociety's form/Input and shadcn-svelte's form-field do). The
- * names are checked at compile time by the typed views of `fieldsOf` (fields.ts); here they are plain strings.
+ * names are checked at compile time by the typed views of `fieldsOf` (index.ts); here they are plain strings.
  */
 import { getContext, setContext } from 'svelte';
 import { get } from 'svelte/store';

@@ -436,6 +436,39 @@ test('réalisations: the filter narrows the gallery; the lightbox opens, moves, 
 	await expect(first).toBeFocused();
 });
 
+test('the buttons on the dark call-to-action band are readable (contrast at least 4.5:1)', async ({
+	page
+}) => {
+	// axe reports a 1:1 ratio (text drawn in its ground's colour) as « incomplete », not as a violation.
+	await page.goto(base + '/');
+	const buttons = page.locator('.cta-band a.button');
+	expect(await buttons.count()).toBeGreaterThanOrEqual(2);
+	const ratios = await buttons.evaluateAll((elements) => {
+		const rgba = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
+		const luminance = ([r, g, b]: number[]) =>
+			[r!, g!, b!]
+				.map((c) => c / 255)
+				.map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+				.reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+		/** The first opaque background from the element up: what its text is drawn on. */
+		const groundOf = (element: Element | null): number[] => {
+			for (let at = element; at; at = at.parentElement) {
+				const colour = rgba(getComputedStyle(at).backgroundColor);
+				if (colour.length === 3 || colour[3] === 1) return colour;
+			}
+			return [255, 255, 255];
+		};
+		return elements.map((element) => {
+			const [text, ground] = [luminance(rgba(getComputedStyle(element).color)), luminance(groundOf(element))];
+			return {
+				label: element.textContent?.trim(),
+				ratio: (Math.max(text, ground) + 0.05) / (Math.min(text, ground) + 0.05)
+			};
+		});
+	});
+	for (const { label, ratio } of ratios) expect(ratio, label).toBeGreaterThanOrEqual(4.5);
+});
+
 for (const width of [360, 768, 1280]) {
 	test(`every page type at ${width}px: axe finds nothing, no horizontal scroll, every image loads`, async ({
 		page,

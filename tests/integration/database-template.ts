@@ -30,6 +30,9 @@ export default async function setup() {
 		const file = path.join(folder, 'migrated.tar');
 		writeFileSync(file, Buffer.from(await (await database.image!()).arrayBuffer()));
 		process.env[TEMPLATE_VARIABLE] = file;
+	} catch (error) {
+		rmSync(folder, { recursive: true, force: true });
+		throw error;
 	} finally {
 		await database.close();
 	}

@@ -620,9 +620,9 @@ for (const storageDriver of ['fs', 's3'] as const) {
 					routeId: '/(members)/cours/[slug]/position'
 				});
 			expect((await save('6.4')).status).toBe(204);
-			expect((await courses.page(lesson.slug, member)).media.resumeAt).toBe(6);
+			expect((await courses.page(lesson.slug, member)).media!.resumeAt).toBe(6);
 			expect((await save('9999')).status).toBe(204);
-			expect((await courses.page(lesson.slug, member)).media.resumeAt).toBe(12);
+			expect((await courses.page(lesson.slug, member)).media!.resumeAt).toBe(12);
 			expect((await save('abc')).status).toBe(400);
 			expect((await save('5', formerMember)).status).toBe(403);
 			const progress = await courses.progressOf(member.id);

@@ -207,8 +207,8 @@ describe(`members' progress on ${driverName}`, () => {
 
 	it('counts published modules only: unpublishing hides one without breaking the percentage', async () => {
 		const { a, b } = await three();
-		await service.completeModule(database.db, readers, memberId, a.slug);
-		await service.completeModule(database.db, readers, memberId, b.slug);
+		await service.completeModule(database.db, readers, { id: memberId, isAdmin: false }, a.slug);
+		await service.completeModule(database.db, readers, { id: memberId, isAdmin: false }, b.slug);
 		expect(await service.progressOf(database.db, readers, memberId)).toMatchObject({
 			completed: 2,
 			total: 3,
@@ -225,7 +225,9 @@ describe(`members' progress on ${driverName}`, () => {
 			(await service.modulePage(database.db, readers, b.slug, { id: memberId, isAdmin: true })).module
 				.published
 		).toBe(false);
-		await expect(service.completeModule(database.db, readers, memberId, b.slug)).rejects.toMatchObject({
+		await expect(
+			service.completeModule(database.db, readers, { id: memberId, isAdmin: false }, b.slug)
+		).rejects.toMatchObject({
 			status: 404
 		});
 	});
@@ -233,7 +235,9 @@ describe(`members' progress on ${driverName}`, () => {
 	it('simultaneous completions make one row; undo removes it', async () => {
 		const { a } = await three();
 		await Promise.all(
-			Array.from({ length: 10 }, () => service.completeModule(database.db, readers, memberId, a.slug))
+			Array.from({ length: 10 }, () =>
+				service.completeModule(database.db, readers, { id: memberId, isAdmin: false }, a.slug)
+			)
 		);
 		expect(await database.db.select().from(moduleProgress)).toHaveLength(1);
 		const page = await service.modulePage(database.db, readers, a.slug, { id: memberId, isAdmin: false });
@@ -246,7 +250,7 @@ describe(`members' progress on ${driverName}`, () => {
 	it('a module page names its published neighbours and gives the figures the dashboard gives', async () => {
 		const { a, b, c } = await three();
 		const member = { id: memberId, isAdmin: false };
-		await service.completeModule(database.db, readers, memberId, c.slug);
+		await service.completeModule(database.db, readers, { id: memberId, isAdmin: false }, c.slug);
 		expect(await service.modulePage(database.db, readers, b.slug, member)).toMatchObject({
 			module: { id: b.id, title: 'Deux', published: true },
 			completed: false,
@@ -356,7 +360,7 @@ describe(`members' progress on ${driverName}`, () => {
 				const pageElsewhere = (slug: string) => service.modulePage(other.db, elsewhere, slug, member);
 				expect((await pageElsewhere(a.slug)).completed).toBe(false);
 
-				await service.completeModule(database.db, readers, memberId, a.slug);
+				await service.completeModule(database.db, readers, { id: memberId, isAdmin: false }, a.slug);
 				await expect.poll(async () => (await pageElsewhere(a.slug)).completed, POLL).toBe(true);
 				await service.updateModule(database.db, readers, storage, b.id, { title: 'Deux, revu' }, admin);
 				await expect.poll(async () => (await pageElsewhere(a.slug)).next?.title, POLL).toBe('Deux, revu');

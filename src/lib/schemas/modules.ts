@@ -1,5 +1,6 @@
 /** Course modules (CONTRACT §3 "Bodies"): what admins send, by the API or the editor. Client-safe. */
 import { z } from 'zod';
+import { QUIZ_PASS_PERCENT_DEFAULT, quizSchema } from './quiz';
 import { lineText, multilineText } from './text';
 
 export const MODULE_CONTENT_MAX = 60_000;
@@ -58,7 +59,8 @@ const fields = {
 		.refine(
 			(list) => new Set(list.map((a) => a.value)).size === list.length,
 			'Une pièce jointe figure deux fois.'
-		)
+		),
+	quiz: quizSchema.nullable()
 };
 
 /** POST: the slug is made from the title when absent, the position is last when absent. */
@@ -73,7 +75,8 @@ export const moduleCreateSchema = z.object({
 	video: fields.video.default(null),
 	captions: fields.captions.default(null),
 	poster: fields.poster.default(null),
-	attachments: fields.attachments.default([])
+	attachments: fields.attachments.default([]),
+	quiz: fields.quiz.default(null)
 });
 
 /** PUT: any subset. */
@@ -94,7 +97,15 @@ export const moduleFormSchema = z.object({
 	captions: formFile(),
 	poster: formFile(),
 	/** The list as JSON text, kept by the editor's script in a hidden field (read with `moduleAttachmentsSchema`). */
-	attachments: z.string().max(20_000).default('[]')
+	attachments: z.string().max(20_000).default('[]'),
+	/** The quiz as the editor's text (schemas/quiz.ts `quizFromText`); empty: no quiz. */
+	quiz: multilineText().max(60_000, 'Quiz trop long.').default(''),
+	quizPassPercent: z
+		.number({ error: 'Seuil de réussite : un pourcentage.' })
+		.int('Seuil de réussite : un pourcentage entier.')
+		.min(1, 'Seuil de réussite : entre 1 et 100 %.')
+		.max(100, 'Seuil de réussite : entre 1 et 100 %.')
+		.default(QUIZ_PASS_PERCENT_DEFAULT)
 });
 
 /** The editor's file fields, read as the API's: '' is none, the attachments' JSON text is their list. */
@@ -140,4 +151,18 @@ export const moduleOrderSchema = z.object({
 		(v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v),
 		z.array(z.uuid('Module inconnu.'), { error: 'Ordre invalide.' }).min(1).max(1000)
 	)
+});
+
+/** The course's settings (`GET/PUT /api/admin/course`, `/admin/cours`): the programme's name, and « Ordre imposé ». */
+export const courseSettingsSchema = z.object({
+	title: lineText('Indiquez le nom du programme.')
+		.trim()
+		.min(1, 'Indiquez le nom du programme.')
+		.max(150, 'Nom du programme trop long (150 caractères au plus).'),
+	sequential: z.boolean({ error: 'Ordre imposé : vrai ou faux.' })
+});
+export type CourseSettingsInput = z.infer<typeof courseSettingsSchema>;
+/** The same, from `/admin/cours`'s form: an unticked box sends nothing. */
+export const courseSettingsFormSchema = courseSettingsSchema.extend({
+	sequential: z.preprocess((value) => value === 'on', z.boolean())
 });

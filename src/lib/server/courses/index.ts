@@ -3,7 +3,7 @@
  * these; tests call service.ts with their own database. Who may read is `memberships.accessOf`.
  */
 import type postgres from 'postgres';
-import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
+import type { CourseSettingsInput, ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import { appDeps } from '../app';
 import type { Actor } from '../audit/service';
 import type { Db } from '../db';
@@ -65,9 +65,16 @@ export const reorder = (ids: string[], admin: Actor) => service.reorderModules(d
 export const progressOf = (userId: string) => service.progressOf(db(), readers(), userId);
 export const page = (slug: string, reader: { id: string; isAdmin: boolean }) =>
 	service.modulePage(db(), readers(), slug, reader);
-export const complete = (userId: string, slug: string) =>
-	service.completeModule(db(), readers(), userId, slug);
+export const complete = (reader: { id: string; isAdmin: boolean }, slug: string) =>
+	service.completeModule(db(), readers(), reader, slug);
 export const undo = (userId: string, slug: string) => service.undoModule(db(), readers(), userId, slug);
+/** An attempt at a module's quiz, its answers as the form sent them (`q0`, `q1`…): graded, kept. */
+export const answerQuiz = (reader: { id: string; isAdmin: boolean }, slug: string, form: FormData) =>
+	service.answerQuiz(db(), readers(), reader, slug, form);
+/** The programme's name and whether its modules open in order (`GET/PUT /api/admin/course`, `/admin/cours`). */
+export const settings = () => service.courseSettingsOf(db(), readers());
+export const updateSettings = (settings: CourseSettingsInput, admin: Actor) =>
+	service.updateCourseSettings(db(), readers(), settings, admin);
 
 /**
  * A tus request to `/api/admin/uploads` (the route has checked the admin and the origin); a file stored is
@@ -86,8 +93,12 @@ export const editorFilesOf = (module: Module) => service.editorFilesOf(db(), mod
  * A course file answered to a reader let through (members with access, admins), ranges and all; a NotFoundError
  * when its module may not be read or the file is gone. The SvelteKit route and the server entry both answer it.
  */
-export async function mediaAnswerOf(request: MediaRequest, objectPath: string, reader: { isAdmin: boolean }) {
-	const file = await service.courseMedia(db(), objectPath, reader);
+export async function mediaAnswerOf(
+	request: MediaRequest,
+	objectPath: string,
+	reader: { id: string; isAdmin: boolean }
+) {
+	const file = await service.courseMedia(db(), readers(), objectPath, reader);
 	const answer = await mediaAnswer(request, storage(), file.objectPath, {
 		downloadName: file.downloadName,
 		cacheControl: 'private, max-age=3600'
@@ -98,6 +109,7 @@ export async function mediaAnswerOf(request: MediaRequest, objectPath: string, r
 export const saveVideoPosition = (reader: { id: string; isAdmin: boolean }, slug: string, seconds: number) =>
 	service.saveVideoPosition(db(), readers(), reader, slug, seconds);
 
-export type { Progress, ModuleState, ModuleMedia, EditorFiles, EditorFile } from './service';
+export type { Progress, ModuleState, ModuleMedia, EditorFiles, EditorFile, QuizPage } from './service';
+export { ModuleLockedError } from './service';
 export type { StoredCourseFile } from './uploads';
 export type { Module } from './queries';

@@ -1,11 +1,14 @@
 /** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, asc, count, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { builtOnce } from '../db/built-once';
 import {
 	courseFiles,
+	courseSettings,
 	courseUploads,
+	DEFAULT_COURSE_TITLE,
 	moduleProgress,
+	quizAttempts,
 	modules,
 	videoPositions,
 	type CourseFile,
@@ -37,7 +40,8 @@ export const catalogueModules = (db: DbOrTx): Promise<CatalogueModule[]> =>
 			video: modules.video,
 			captions: modules.captions,
 			poster: modules.poster,
-			attachments: modules.attachments
+			attachments: modules.attachments,
+			quiz: modules.quiz
 		})
 		.from(modules)
 		.orderBy(asc(modules.position), asc(modules.createdAt));
@@ -256,3 +260,42 @@ export const videoPositionsOf = (db: DbOrTx, userId: string) =>
 		.select({ moduleId: videoPositions.moduleId, seconds: videoPositions.seconds })
 		.from(videoPositions)
 		.where(eq(videoPositions.userId, userId));
+
+// ——— The course's settings ———
+
+export type CourseSettings = Pick<typeof courseSettings.$inferSelect, 'title' | 'sequential'>;
+
+/** The one row of settings; its defaults when nobody saved any yet. */
+export async function courseSettingsRow(db: DbOrTx): Promise<CourseSettings> {
+	const [row] = await db
+		.select({ title: courseSettings.title, sequential: courseSettings.sequential })
+		.from(courseSettings);
+	return row ?? { title: DEFAULT_COURSE_TITLE, sequential: false };
+}
+
+export async function saveCourseSettings(db: DbOrTx, settings: CourseSettings): Promise<void> {
+	await db
+		.insert(courseSettings)
+		.values({ singleton: true, ...settings })
+		.onConflictDoUpdate({ target: courseSettings.singleton, set: { ...settings, updatedAt: new Date() } });
+}
+
+// ——— Quiz attempts ———
+
+export type QuizAttempt = typeof quizAttempts.$inferSelect;
+
+export async function insertQuizAttempt(
+	db: DbOrTx,
+	values: typeof quizAttempts.$inferInsert
+): Promise<QuizAttempt> {
+	const [row] = await db.insert(quizAttempts).values(values).returning();
+	return row!;
+}
+
+/** A member's attempts at a module's quiz, the latest first. */
+export const quizAttemptsOf = (db: DbOrTx, userId: string, moduleId: string): Promise<QuizAttempt[]> =>
+	db
+		.select()
+		.from(quizAttempts)
+		.where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.moduleId, moduleId)))
+		.orderBy(desc(quizAttempts.createdAt));

@@ -17,7 +17,8 @@ const module = (title: string): CatalogueModule => ({
 	video: null,
 	captions: null,
 	poster: null,
-	attachments: []
+	attachments: [],
+	quiz: null
 });
 
 /** A load the test finishes when it wants, counting how often it was started. */

@@ -15,6 +15,7 @@
 import type postgres from 'postgres';
 import { log } from '../log';
 import { setBounded } from '../../bounded-map.js';
+import type { ModuleQuiz } from '../db/schema';
 
 const CHANNEL = 'atelier_course_changes';
 /** The NOTIFY payload for "the catalogue changed"; any other payload is the id of a reader whose progress changed. */
@@ -38,6 +39,14 @@ export interface CatalogueModule {
 	captions: string | null;
 	poster: string | null;
 	attachments: { value: string; title: string }[];
+	/** Its quiz, right answers and all: the service hands members only `quizView`'s part of it. */
+	quiz: ModuleQuiz | null;
+}
+
+/** The course's settings as readers need them: the programme's name, and whether modules open in order. */
+export interface ReaderSettings {
+	title: string;
+	sequential: boolean;
 }
 
 /**
@@ -97,11 +106,13 @@ class Kept<V> {
 /** One per database (courses/index.ts); tests make their own. */
 export class ReaderCache {
 	private readonly catalogue: Kept<readonly CatalogueModule[]>;
+	private readonly settings: Kept<ReaderSettings>;
 	private readonly completed: Kept<ReadonlySet<string>>;
 	private notifier: postgres.Sql | null = null;
 
 	constructor(now: () => number = Date.now) {
 		this.catalogue = new Kept(1, now);
+		this.settings = new Kept(1, now);
 		this.completed = new Kept(MAX_READERS, now);
 	}
 
@@ -110,12 +121,17 @@ export class ReaderCache {
 		return this.catalogue.get(CATALOGUE, load);
 	}
 
+	/** The course's settings; dropped with the catalogue (a settings change is announced as one). */
+	settingsOf(load: () => Promise<ReaderSettings>): Promise<ReaderSettings> {
+		return this.settings.get(CATALOGUE, load);
+	}
+
 	/** The ids of the modules `userId` completed (of any module, published or not). Shared: never change it. */
 	completedBy(userId: string, load: () => Promise<string[]>): Promise<ReadonlySet<string>> {
 		return this.completed.get(userId, async () => new Set(await load()));
 	}
 
-	/** After a write to the modules has committed: drops the catalogue here and on the other instances. */
+	/** After a write to the modules or the settings has committed: drops them here and on the other instances. */
 	catalogueChanged(): Promise<void> {
 		this.drop(CATALOGUE);
 		return this.tellOthers(CATALOGUE);
@@ -128,8 +144,10 @@ export class ReaderCache {
 	}
 
 	private drop(payload: string): void {
-		if (payload === CATALOGUE) this.catalogue.drop(CATALOGUE);
-		else this.completed.drop(payload);
+		if (payload === CATALOGUE) {
+			this.catalogue.drop(CATALOGUE);
+			this.settings.drop(CATALOGUE);
+		} else this.completed.drop(payload);
 	}
 
 	/**
@@ -158,6 +176,7 @@ export class ReaderCache {
 			// Called again after a reconnection: what was announced while the connection was down is lost.
 			() => {
 				this.catalogue.clear();
+				this.settings.clear();
 				this.completed.clear();
 				// postgres.js calls this at each attempt to listen again after an outage, many times a second:
 				// said once at start, and then only at debug (the outage's own lines are db/outage.ts's).

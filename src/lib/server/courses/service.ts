@@ -10,10 +10,13 @@ import { courseFilePathOf, type CourseFileKind } from './files';
 import type { Db, DbOrTx } from '../db';
 import { changesOf, recordAudit, type Actor } from '../audit/service';
 import { isUniqueViolation } from '../db/violations';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import { countRequest, type Limit } from '../abuse/attempts';
+import type { QuizQuestionView, QuizResult } from '$lib/schemas/quiz';
+import type { ModuleQuiz } from '../db/schema';
 import * as queries from './queries';
 import type { CourseFile, Module } from './queries';
-import type { CatalogueModule, ReaderCache } from './reader-cache';
+import type { CatalogueModule, ReaderCache, ReaderSettings } from './reader-cache';
 import { setBounded } from '../../bounded-map.js';
 
 const SLUG_TAKEN = 'Cette adresse est déjà prise par un autre module.';
@@ -40,10 +43,22 @@ const AUDITED_FIELDS = [
 	'poster',
 	'attachments'
 ] as const;
-const audited = (module: Module | null) => module && { ...module, contentLength: module.content.length };
+const audited = (module: Module | null) =>
+	module && {
+		...module,
+		contentLength: module.content.length,
+		// Of the quiz, its size and threshold: the trail is read by every admin, the right answers stay in the module.
+		quizQuestions: module.quiz?.questions.length ?? 0,
+		quizPassPercent: module.quiz?.passPercent ?? null
+	};
 
 function moduleChanges(before: Module | null, after: Module | null) {
-	return changesOf(audited(before), audited(after), [...AUDITED_FIELDS, 'contentLength']);
+	return changesOf(audited(before), audited(after), [
+		...AUDITED_FIELDS,
+		'contentLength',
+		'quizQuestions',
+		'quizPassPercent'
+	]);
 }
 
 export async function createModule(
@@ -305,11 +320,55 @@ export interface Progress {
  * cache (reader-cache.ts), which reads the database only when it does not hold them.
  */
 async function readerView(db: DbOrTx, readers: ReaderCache, userId: string) {
-	const [catalogue, completed] = await Promise.all([
+	const [catalogue, completed, settings] = await Promise.all([
 		readers.catalogueOf(() => queries.catalogueModules(db)),
-		readers.completedBy(userId, () => queries.completedModuleIds(db, userId))
+		readers.completedBy(userId, () => queries.completedModuleIds(db, userId)),
+		courseSettingsOf(db, readers)
 	]);
-	return { catalogue, completed, published: catalogue.filter((m) => m.published) };
+	return { catalogue, completed, settings, published: catalogue.filter((m) => m.published) };
+}
+
+type ReaderView = Awaited<ReturnType<typeof readerView>>;
+
+/**
+ * With « Ordre imposé », a module opens once the one before it is completed: the module to finish first, or null
+ * when this one is open (the order is off, it is the first, it or the one before is done; admins read everything).
+ * A module completed before the order was imposed, or before a module was inserted ahead of it, stays open.
+ */
+function blockerOf(
+	view: ReaderView,
+	module: CatalogueModule,
+	reader: { isAdmin: boolean }
+): Neighbour | null {
+	if (!view.settings.sequential || reader.isAdmin || view.completed.has(module.id)) return null;
+	const before = view.published[view.published.indexOf(module) - 1];
+	return before && !view.completed.has(before.id) ? neighbour(before) : null;
+}
+
+/** A module closed by the chosen order (403): the page says which one to finish first. */
+export class ModuleLockedError extends ForbiddenError {
+	constructor(readonly first: Neighbour) {
+		super(`Terminez d’abord le module « ${first.title} » : les modules s’ouvrent dans l’ordre.`);
+	}
+}
+
+function assertOpen(view: ReaderView, module: CatalogueModule, reader: { isAdmin: boolean }): void {
+	const first = blockerOf(view, module, reader);
+	if (first) throw new ModuleLockedError(first);
+}
+
+/** A module as a reader may act on it (complete, answer its quiz, keep their place): published and open. */
+async function moduleToActOn(
+	db: DbOrTx,
+	readers: ReaderCache,
+	reader: { id: string; isAdmin: boolean },
+	slug: string
+) {
+	const view = await readerView(db, readers, reader.id);
+	const module = view.catalogue.find((m) => m.slug === slug);
+	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
+	assertOpen(view, module, reader);
+	return { view, module };
 }
 
 /** A reader's progress over the published modules. */
@@ -378,16 +437,21 @@ export async function modulePage(
 	slug: string,
 	reader: { id: string; isAdmin: boolean }
 ) {
-	const { catalogue, published, completed } = await readerView(db, readers, reader.id);
+	const view = await readerView(db, readers, reader.id);
+	const { catalogue, published, completed } = view;
 	const module = catalogue.find((m) => m.slug === slug);
 	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
 	const at = published.indexOf(module);
 	const done = published.filter((m) => completed.has(m.id)).length;
 	const unfinished = published.find((m) => !completed.has(m.id) && m.id !== module.id);
+	// Closed by the chosen order: its title and where to go, nothing of its lesson.
+	const blockedBy = blockerOf(view, module, reader);
 	return {
 		module,
-		media: await mediaOf(db, module, reader.id),
-		html: await moduleHtml(db, module),
+		blockedBy,
+		media: blockedBy ? null : await mediaOf(db, module, reader.id),
+		html: blockedBy ? null : await moduleHtml(db, module),
+		quiz: blockedBy || !module.quiz ? null : await quizPageOf(db, module.id, module.quiz, reader.id),
 		completed: completed.has(module.id),
 		previous: at > 0 ? neighbour(published[at - 1]!) : null,
 		next: at >= 0 && at < published.length - 1 ? neighbour(published[at + 1]!) : null,
@@ -409,19 +473,148 @@ async function publishedModule(db: DbOrTx, slug: string): Promise<Module> {
 	return module;
 }
 
+const QUIZ_COMPLETES = 'Ce module se termine en réussissant son quiz.';
+
+/** « Marquer comme terminé »: a published module, open to the reader, without a quiz (passing it completes it). */
 export async function completeModule(
 	db: Db,
 	readers: ReaderCache,
-	userId: string,
+	reader: { id: string; isAdmin: boolean },
 	slug: string
 ): Promise<void> {
-	await queries.markComplete(db, userId, (await publishedModule(db, slug)).id);
+	await moduleToActOn(db, readers, reader, slug);
+	const module = await publishedModule(db, slug);
+	if (module.quiz) throw new ConflictError(QUIZ_COMPLETES);
+	await queries.markComplete(db, reader.id, module.id);
+	await readers.progressChanged(reader.id);
+}
+
+/** « Pas encore terminé »: a module completed by passing its quiz stays completed. */
+export async function undoModule(db: Db, readers: ReaderCache, userId: string, slug: string): Promise<void> {
+	const module = await publishedModule(db, slug);
+	if (module.quiz) throw new ConflictError('Un module terminé par son quiz le reste.');
+	await queries.markIncomplete(db, userId, module.id);
 	await readers.progressChanged(userId);
 }
 
-export async function undoModule(db: Db, readers: ReaderCache, userId: string, slug: string): Promise<void> {
-	await queries.markIncomplete(db, userId, (await publishedModule(db, slug)).id);
-	await readers.progressChanged(userId);
+// ——— Quizzes ———
+
+/** One attempt per 30 seconds per member and module, spent before the answers are graded. */
+export const QUIZ_ATTEMPT_LIMIT: Limit = { name: 'quiz-attempt', max: 1, windowSeconds: 30 };
+
+/** What the module page shows of its quiz: the questions without their answers, and the last attempt's outcome. */
+export interface QuizPage {
+	passPercent: number;
+	questions: QuizQuestionView[];
+	last: { score: number; passed: boolean; at: Date } | null;
+	passed: boolean;
+}
+
+const questionViews = (quiz: ModuleQuiz): QuizQuestionView[] =>
+	quiz.questions.map((q) => ({
+		prompt: q.prompt,
+		choices: q.choices.map((c) => c.text),
+		multiple: q.choices.filter((c) => c.correct).length > 1
+	}));
+
+async function quizPageOf(db: DbOrTx, moduleId: string, quiz: ModuleQuiz, userId: string): Promise<QuizPage> {
+	const attempts = await queries.quizAttemptsOf(db, userId, moduleId);
+	const last = attempts[0];
+	return {
+		passPercent: quiz.passPercent,
+		questions: questionViews(quiz),
+		last: last ? { score: last.score, passed: last.passed, at: last.createdAt } : null,
+		passed: attempts.some((a) => a.passed)
+	};
+}
+
+/**
+ * The choices sent for each question (form fields `q0`, `q1`…: one value for a single answer, several for boxes),
+ * as indexes into its choices; a question left blank is answered by nothing (and wrong). A value that names no
+ * choice of its question, a field of no question, or too many values are the client's mistake: 400, before
+ * anything is spent.
+ */
+export function quizAnswersOf(form: FormData, quiz: ModuleQuiz): number[][] {
+	const known = new Set(quiz.questions.map((_, index) => `q${index}`));
+	const stray = [...form.keys()].find((key) => /^q\d/.test(key) && !known.has(key));
+	if (stray) throw new ValidationError({ [stray]: ['Cette question n’est pas dans le quiz.'] });
+	return quiz.questions.map((question, index) => {
+		const values = form.getAll(`q${index}`);
+		const chosen = values.map((value) =>
+			typeof value === 'string' && /^\d{1,2}$/.test(value) ? Number(value) : -1
+		);
+		if (chosen.some((c) => c < 0 || c >= question.choices.length) || new Set(chosen).size !== chosen.length)
+			throw new ValidationError({ [`q${index}`]: ['Réponse inconnue : rechargez la page.'] });
+		return chosen.sort((a, b) => a - b);
+	});
+}
+
+/**
+ * Grades an attempt at a module's quiz: the member's place in the limit is taken first (a burst of attempts grades
+ * one), then the answers are graded against the module as saved now; each question is right when exactly its
+ * right choices are chosen. The attempt is kept; passing completes the module.
+ */
+export async function answerQuiz(
+	db: Db,
+	readers: ReaderCache,
+	reader: { id: string; isAdmin: boolean },
+	slug: string,
+	form: FormData
+): Promise<QuizResult> {
+	await moduleToActOn(db, readers, reader, slug);
+	const module = reader.isAdmin ? await queries.moduleBySlug(db, slug) : await publishedModule(db, slug);
+	if (!module?.quiz) throw new NotFoundError('Ce module n’a pas de quiz.');
+	const quiz = module.quiz;
+	const answers = quizAnswersOf(form, quiz);
+	await countRequest(db, QUIZ_ATTEMPT_LIMIT, `${reader.id}:${module.id}`);
+	const questions = quiz.questions.map((question, index) => {
+		const right = question.choices.flatMap((choice, at) => (choice.correct ? [at] : []));
+		const chosen = answers[index]!;
+		return {
+			right: chosen.length === right.length && chosen.every((c, at) => c === right[at]),
+			explanation: question.explanation ?? null,
+			chosen
+		};
+	});
+	const correct = questions.filter((q) => q.right).length;
+	const score = Math.floor((correct / questions.length) * 100);
+	const passed = score >= quiz.passPercent;
+	await db.transaction(async (tx) => {
+		await queries.insertQuizAttempt(tx, {
+			userId: reader.id,
+			moduleId: module.id,
+			score,
+			correct,
+			total: questions.length,
+			passed,
+			answers
+		});
+		if (passed && module.published) await queries.markComplete(tx, reader.id, module.id);
+	});
+	if (passed) await readers.progressChanged(reader.id);
+	return { score, passed, passPercent: quiz.passPercent, correct, total: questions.length, questions };
+}
+
+// ——— The course's settings ———
+
+export const courseSettingsOf = (db: DbOrTx, readers: ReaderCache): Promise<ReaderSettings> =>
+	readers.settingsOf(() => queries.courseSettingsRow(db));
+
+export async function updateCourseSettings(
+	db: Db,
+	readers: ReaderCache,
+	settings: ReaderSettings,
+	admin: Actor
+): Promise<ReaderSettings> {
+	await db.transaction(async (tx) => {
+		const before = await queries.courseSettingsRow(tx);
+		await queries.saveCourseSettings(tx, settings);
+		const changes = changesOf(before, settings, ['title', 'sequential']);
+		if (Object.keys(changes).length)
+			await recordAudit(tx, admin, { kind: 'course.updated', subjectType: 'course', changes });
+	});
+	await readers.catalogueChanged();
+	return { title: settings.title, sequential: settings.sequential };
 }
 
 // ——— A lesson's media, for members ———
@@ -468,8 +661,9 @@ async function mediaOf(db: DbOrTx, module: CatalogueModule, readerId: string): P
  */
 export async function courseMedia(
 	db: DbOrTx,
+	readers: ReaderCache,
 	objectPath: string,
-	reader: { isAdmin: boolean }
+	reader: { id: string; isAdmin: boolean }
 ): Promise<{ objectPath: string; downloadName?: string }> {
 	const value = `storage:${objectPath}`;
 	if (!courseFilePathOf(value)) throw new NotFoundError('Fichier introuvable.');
@@ -480,6 +674,10 @@ export async function courseMedia(
 		throw new NotFoundError('Fichier introuvable.');
 	}
 	if (!module.published && !reader.isAdmin) throw new NotFoundError('Fichier introuvable.');
+	// A module the chosen order keeps closed keeps its files closed too (403, saying which module comes first).
+	const view = await readerView(db, readers, reader.id);
+	const listed = view.catalogue.find((m) => m.id === module.id);
+	if (listed) assertOpen(view, listed, reader);
 	const attachment = module.attachments.find((a) => a.value === value);
 	if (!attachment) return { objectPath };
 	const extension = objectPath.slice(objectPath.lastIndexOf('.'));
@@ -497,10 +695,8 @@ export async function saveVideoPosition(
 	slug: string,
 	seconds: number
 ): Promise<void> {
-	const { catalogue } = await readerView(db, readers, reader.id);
-	const module = catalogue.find((m) => m.slug === slug);
-	if (!module || (!module.published && !reader.isAdmin) || !module.video)
-		throw new NotFoundError('Module introuvable.');
+	const { module } = await moduleToActOn(db, readers, reader, slug);
+	if (!module.video) throw new NotFoundError('Module introuvable.');
 	const video = (await courseFilesOf(db, [module.video])).get(courseFilePathOf(module.video) ?? '');
 	const end = video?.durationSeconds ?? Number.MAX_SAFE_INTEGER;
 	await queries.saveVideoPosition(db, reader.id, module.id, Math.max(0, Math.min(Math.floor(seconds), end)));

@@ -326,11 +326,20 @@ export const modules = pgTable(
 		poster: text('poster'),
 		/** The worksheets members keep, in the admin's order. */
 		attachments: jsonb('attachments').$type<ModuleAttachment[]>().notNull().default([]),
+		/** The module's quiz, or null: a module that has one is completed only by passing it. */
+		quiz: jsonb('quiz').$type<ModuleQuiz>(),
 		createdAt: createdAt(),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
 	},
 	(t) => [uniqueIndex('modules_slug_unique').on(t.slug), index('modules_position_idx').on(t.position)]
 );
+
+/** A module's quiz (issue « Learning, part 3 »): the correct choices never leave the server before an attempt. */
+export interface ModuleQuiz {
+	/** The share of questions to get right, 1–100. */
+	passPercent: number;
+	questions: { prompt: string; explanation?: string; choices: { text: string; correct: boolean }[] }[];
+}
 
 export interface ModuleAttachment {
 	/** `storage:course/…`, a course file of kind `attachment`. */
@@ -390,6 +399,43 @@ export const videoPositions = pgTable(
 	},
 	(t) => [primaryKey({ columns: [t.userId, t.moduleId] })]
 );
+
+/**
+ * Each quiz attempt a member sent, graded (the limit, one per 30 s per member and module, was spent before):
+ * what was chosen (choice indexes per question), how many questions were right, and whether it passed.
+ */
+export const quizAttempts = pgTable(
+	'quiz_attempts',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		moduleId: uuid('module_id')
+			.notNull()
+			.references(() => modules.id, { onDelete: 'cascade' }),
+		/** 0–100: the share of questions answered right. */
+		score: integer('score').notNull(),
+		correct: integer('correct').notNull(),
+		total: integer('total').notNull(),
+		passed: boolean('passed').notNull(),
+		answers: jsonb('answers').$type<number[][]>().notNull(),
+		createdAt: createdAt()
+	},
+	(t) => [index('quiz_attempts_user_module_idx').on(t.userId, t.moduleId)]
+);
+
+/**
+ * The course's own settings (one row, made with its defaults on first read): the programme's name, which an
+ * attestation prints, and whether its modules open in order (« Ordre imposé »).
+ */
+export const DEFAULT_COURSE_TITLE = 'Programme de formation';
+export const courseSettings = pgTable('course_settings', {
+	singleton: boolean('singleton').primaryKey().default(true),
+	title: text('title').notNull().default(DEFAULT_COURSE_TITLE),
+	sequential: boolean('sequential').notNull().default(false),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+});
 
 /** A member's completed modules: one row per (user, module), whatever the number of clicks. */
 export const moduleProgress = pgTable(

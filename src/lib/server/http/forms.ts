@@ -57,6 +57,15 @@ export async function formFields(request: Request): Promise<Record<string, unkno
 	}
 }
 
+/** The posted form as it came (repeated fields and all); a body that is not a form reads as an empty one. */
+export async function formBody(request: Request): Promise<FormData> {
+	try {
+		return await request.formData();
+	} catch {
+		return new FormData();
+	}
+}
+
 /**
  * A plain form action (no superform: the one-field admin forms). Parses `fields` with `schema` (no hand parsing
  * with `String(form.get(…))`), runs the task with the parsed input, and returns its result with the fields named

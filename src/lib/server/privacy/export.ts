@@ -96,6 +96,17 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			seconds: p.seconds,
 			savedAt: iso(p.updatedAt)
 		})),
+		/** Each quiz attempt: the choices ticked (their order in each question), the score, whether it passed. */
+		quizAttempts: rows.attempts.map((a) => ({
+			module: a.slug,
+			title: a.title,
+			score: a.score,
+			correct: a.correct,
+			total: a.total,
+			passed: a.passed,
+			answers: a.answers,
+			sentAt: iso(a.createdAt)
+		})),
 		emails: rows.mails.map((m) => ({
 			to: m.to,
 			subject: m.subject,

@@ -8,6 +8,7 @@ import {
 	emails,
 	memberships,
 	moduleProgress,
+	quizAttempts,
 	videoPositions,
 	modules,
 	sessions,
@@ -34,7 +35,8 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			changes,
 			factor,
 			codes,
-			positions
+			positions,
+			attempts
 		] = await Promise.all([
 			// Theirs by account once enrolled, by address before (a candidature is made without an account).
 			tx
@@ -82,7 +84,22 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 				.from(videoPositions)
 				.innerJoin(modules, eq(modules.id, videoPositions.moduleId))
 				.where(eq(videoPositions.userId, userId))
-				.orderBy(asc(videoPositions.updatedAt))
+				.orderBy(asc(videoPositions.updatedAt)),
+			tx
+				.select({
+					slug: modules.slug,
+					title: modules.title,
+					score: quizAttempts.score,
+					correct: quizAttempts.correct,
+					total: quizAttempts.total,
+					passed: quizAttempts.passed,
+					answers: quizAttempts.answers,
+					createdAt: quizAttempts.createdAt
+				})
+				.from(quizAttempts)
+				.innerJoin(modules, eq(modules.id, quizAttempts.moduleId))
+				.where(eq(quizAttempts.userId, userId))
+				.orderBy(asc(quizAttempts.createdAt))
 		]);
 		return {
 			account,
@@ -94,7 +111,8 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			changes,
 			factor,
 			codes,
-			positions
+			positions,
+			attempts
 		};
 	});
 }

@@ -1,4 +1,9 @@
-import { moduleIdSchema, moduleMoveSchema, moduleOrderSchema } from '$lib/schemas/modules';
+import {
+	courseSettingsFormSchema,
+	moduleIdSchema,
+	moduleMoveSchema,
+	moduleOrderSchema
+} from '$lib/schemas/modules';
 import * as courses from '$lib/server/courses';
 import { formFields, schemaAction } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
@@ -6,21 +11,38 @@ import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	const [modules, files] = await Promise.all([courses.list(), courses.filesTotal()]);
+	const [modules, files, settings] = await Promise.all([
+		courses.list(),
+		courses.filesTotal(),
+		courses.settings()
+	]);
 	return {
 		files,
+		settings,
 		modules: modules.map((m) => ({
 			id: m.id,
 			slug: m.slug,
 			title: m.title,
 			published: m.published,
 			durationMinutes: m.durationMinutes,
+			quizQuestions: m.quiz?.questions.length ?? 0,
 			updatedAt: m.updatedAt.toISOString()
 		}))
 	};
 };
 
 export const actions: Actions = {
+	settings: async (event) => {
+		const admin = await requireAdmin(event);
+		return schemaAction(await formFields(event.request), courseSettingsFormSchema, [], async (settings) => {
+			await courses.updateSettings(settings, admin);
+			return {
+				done: settings.sequential
+					? 'Réglages enregistrés : les modules s’ouvrent dans l’ordre.'
+					: 'Réglages enregistrés : les modules s’ouvrent librement.'
+			};
+		});
+	},
 	move: async (event) => {
 		const admin = await requireAdmin(event);
 		return schemaAction(

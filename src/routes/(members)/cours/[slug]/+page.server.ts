@@ -1,10 +1,14 @@
 import { error, fail } from '@sveltejs/kit';
 import * as courses from '$lib/server/courses';
-import { AppError } from '$lib/server/errors';
+import { AppError, RateLimitedError } from '$lib/server/errors';
+import { errorText, formBody } from '$lib/server/http/forms';
 import { requireUser } from '$lib/server/http/guards';
 import { renderedOnServer } from '$lib/server/http/server-rendered';
 import * as memberships from '$lib/server/memberships';
 import type { Actions, PageServerLoad } from './$types';
+
+const quizTooSoon = (seconds: number) =>
+	`Une tentative toutes les 30 secondes : relisez vos réponses, puis renvoyez-les dans ${seconds} s.`;
 
 export const load: PageServerLoad = async (event) => {
 	const user = requireUser(event);
@@ -18,7 +22,10 @@ export const load: PageServerLoad = async (event) => {
 			grace: access.reason === 'grace' ? access.until.toISOString() : null,
 			page: {
 				completed: page.completed,
+				blockedBy: page.blockedBy,
 				media: page.media,
+				// The questions without their answers (the right ones are graded on the server, never sent before).
+				quiz: page.quiz,
 				previous: page.previous,
 				next: page.next,
 				// The bar's figures only: the list of modules is the dashboard's, not this page's data.
@@ -31,6 +38,7 @@ export const load: PageServerLoad = async (event) => {
 				// The module's HTML is in the page once, not again in the data the page hydrates from.
 				module: renderedOnServer(
 					{
+						hasQuiz: !!page.module.quiz,
 						slug: page.module.slug,
 						title: page.module.title,
 						summary: page.module.summary,
@@ -38,7 +46,7 @@ export const load: PageServerLoad = async (event) => {
 						published: page.module.published
 					},
 					'html',
-					page.html,
+					page.html ?? '',
 					event
 				)
 			}
@@ -53,7 +61,7 @@ async function mark(user: { id: string; isAdmin: boolean }, slug: string, done: 
 	const { access } = await memberships.accessOf(user);
 	if (!access.allowed) return fail(403, { error: 'Votre accès aux cours n’est pas ouvert.' });
 	try {
-		await (done ? courses.complete(user.id, slug) : courses.undo(user.id, slug));
+		await (done ? courses.complete(user, slug) : courses.undo(user.id, slug));
 	} catch (failure) {
 		if (failure instanceof AppError) return fail(failure.status, { error: failure.message });
 		throw failure;
@@ -69,5 +77,21 @@ export const actions: Actions = {
 	undo: async (event) => {
 		const user = requireUser(event);
 		return mark(user, event.params.slug, false);
+	},
+	/** An attempt at the module's quiz: graded on the server, each question then said right or wrong. */
+	quiz: async (event) => {
+		const user = requireUser(event);
+		const { access } = await memberships.accessOf(user);
+		if (!access.allowed) return fail(403, { quizError: 'Votre accès aux cours n’est pas ouvert.' });
+		try {
+			return { quiz: await courses.answerQuiz(user, event.params.slug, await formBody(event.request)) };
+		} catch (failure) {
+			if (failure instanceof RateLimitedError) {
+				event.setHeaders({ 'retry-after': String(failure.retryAfterSeconds) });
+				return fail(429, { quizError: quizTooSoon(failure.retryAfterSeconds) });
+			}
+			if (failure instanceof AppError) return fail(failure.status, { quizError: errorText(failure) });
+			throw failure;
+		}
 	}
 };

@@ -3,6 +3,7 @@ import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { MODULE_MEDIA_PREFIX } from '$lib/markdown';
 import { moduleFormSchema } from '$lib/schemas/modules';
+import { QUIZ_PASS_PERCENT_DEFAULT, quizToText } from '$lib/schemas/quiz';
 import * as courses from '$lib/server/courses';
 import { AppError } from '$lib/server/errors';
 import { formFailure } from '$lib/server/http/forms';
@@ -38,7 +39,9 @@ export const load: PageServerLoad = async (event) => {
 				video: module.video ?? '',
 				captions: module.captions ?? '',
 				poster: module.poster ?? '',
-				attachments: JSON.stringify(module.attachments)
+				attachments: JSON.stringify(module.attachments),
+				quiz: quizToText(module.quiz),
+				quizPassPercent: module.quiz?.passPercent ?? QUIZ_PASS_PERCENT_DEFAULT
 			},
 			zod4(moduleFormSchema),
 			{ id }

@@ -13,6 +13,7 @@ import {
 	modules,
 	sessions,
 	users,
+	quizAttempts,
 	videoPositions
 } from '../../src/lib/server/db/schema';
 import { NotFoundError } from '../../src/lib/server/errors';
@@ -98,6 +99,26 @@ beforeAll(async () => {
 		{ userId: claireId, moduleId: first!.id, seconds: 252 },
 		{ userId: otherId, moduleId: first!.id, seconds: 17 }
 	]);
+	await db.insert(quizAttempts).values([
+		{
+			userId: claireId,
+			moduleId: first!.id,
+			score: 50,
+			correct: 1,
+			total: 2,
+			passed: false,
+			answers: [[1], [0]]
+		},
+		{
+			userId: otherId,
+			moduleId: first!.id,
+			score: 100,
+			correct: 2,
+			total: 2,
+			passed: true,
+			answers: [[0], [1]]
+		}
+	]);
 	await db.insert(emails).values([
 		{
 			to: 'claire@exemple.fr',
@@ -138,6 +159,9 @@ describe(`a member's data on ${driverName}`, () => {
 		]);
 		expect(data.courseProgress.map((p) => p.module)).toEqual(['fondations']);
 		expect(data.videoPositions).toEqual([expect.objectContaining({ module: 'fondations', seconds: 252 })]);
+		expect(data.quizAttempts).toEqual([
+			expect.objectContaining({ module: 'fondations', score: 50, passed: false, answers: [[1], [0]] })
+		]);
 		expect(data.emails.map((m) => m.to)).toEqual(['claire@exemple.fr']);
 		// Open sessions only; the expired one is gone from the file as it is from the site.
 		expect(data.sessions).toHaveLength(1);

@@ -505,3 +505,134 @@ test('the course files answered by the server entry: a visitor is sent to sign i
 	expect(tail.headers.get('content-range')).toBe(`bytes ${size - 16}-${size - 1}/${size}`);
 	expect(Buffer.from(await tail.arrayBuffer()).equals(Buffer.alloc(16))).toBe(true);
 });
+
+test('a quiz and « Ordre imposé »: the lesson and its video refuse until the module before is done; the member fails the quiz, reads why, waits, and passes', async ({
+	browser
+}) => {
+	// The admin writes the quiz in the editor (its text checked as it is typed) and imposes the order.
+	const adminContext = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+	const admin = await adminContext.newPage();
+	await signIn(admin, base, E2E_ADMIN.email, E2E_ADMIN.password);
+	await admin.goto(`${base}/admin/cours/nouveau`);
+	await admin.locator('html[data-hydrated]').waitFor();
+	await admin.getByLabel('Titre', { exact: true }).fill('Le quiz du mur');
+	await admin.getByLabel('Publié (visible des membres)').check();
+	const questions = admin.getByLabel('Questions', { exact: true });
+	await questions.fill('[x] Un mortier de ciment');
+	await expect(admin.getByText('Question 1 : écrivez l’énoncé avant les réponses.')).toBeVisible();
+	await questions.fill(
+		[
+			'Quel mortier pour un mur porteur ?',
+			'[x] Un mortier de ciment',
+			'[ ] Du plâtre',
+			'> Le plâtre ne tient pas à l’humidité.',
+			'',
+			'Que vérifie-t-on au niveau à bulle ?',
+			'[x] L’aplomb',
+			'[ ] La couleur',
+			'[x] L’horizontalité',
+			'> Le niveau donne l’aplomb et l’horizontalité, jamais la couleur.'
+		].join('\n')
+	);
+	await expect(admin.getByText('2 questions : le module se termine en réussissant le quiz.')).toBeVisible();
+	await admin.getByLabel('Seuil de réussite (%)').fill('100');
+	await expectNoAxeViolation(admin);
+	await admin.getByRole('button', { name: 'Créer le module' }).click();
+	await expect(admin.getByRole('heading', { name: 'Modifier le module' })).toBeVisible();
+	await admin.goto(`${base}/admin/cours`);
+	await expect(admin.getByText(/quiz de 2 questions/)).toBeVisible();
+	await admin.getByLabel('Nom du programme (imprimé sur l’attestation)').fill('Se faire connaître en ligne');
+	await admin.getByLabel(/^Ordre imposé/).check();
+	await admin.getByRole('button', { name: 'Enregistrer les réglages' }).click();
+	await expect(admin.getByText('Réglages enregistrés : les modules s’ouvrent dans l’ordre.')).toBeVisible();
+	await expectNoAxeViolation(admin);
+	const listed = await (await admin.request.get(`${base}/api/admin/modules`)).json();
+	const lesson = listed.modules.find((m: { slug: string }) => m.slug === VIDEO_MODULE);
+	const videoUrl = `/cours/media/${lesson.video.replace(/^storage:/, '')}`;
+	expect(await (await admin.request.get(`${base}/api/admin/course`)).json()).toEqual({
+		title: 'Se faire connaître en ligne',
+		sequential: true
+	});
+	await adminContext.close();
+
+	// The member goes back on the first module: the lesson after it closes, its video too.
+	const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const page = await context.newPage();
+	await signIn(page, base, MEMBER, PASSWORD);
+	await page.goto(`${base}/cours/votre-fiche-google-l-essentiel-v2`);
+	await page.getByRole('button', { name: 'Annuler : pas encore terminé' }).click();
+	await expect(page.getByRole('button', { name: 'Marquer comme terminé' })).toBeVisible();
+	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
+	const closed = page.getByRole('region', { name: 'Ce module n’est pas encore ouvert' });
+	await expect(closed).toContainText('terminez d’abord « Votre fiche Google : l’essentiel (v2) »');
+	await expect(page.locator('video')).toHaveCount(0);
+	await expect(page.getByText('Regardez la vidéo.')).toHaveCount(0);
+	const refused = await page.request.get(`${base}${videoUrl}`, { headers: { range: 'bytes=0-9' } });
+	expect(refused.status()).toBe(403);
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+
+	await closed
+		.getByRole('link', { name: 'Aller au module « Votre fiche Google : l’essentiel (v2) »' })
+		.click();
+	await page.getByRole('button', { name: 'Marquer comme terminé' }).click();
+	await expect(page.getByRole('button', { name: 'Annuler : pas encore terminé' })).toBeVisible();
+	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
+	await expect(page.locator('video')).toHaveCount(1);
+	expect((await page.request.get(`${base}${videoUrl}`, { headers: { range: 'bytes=0-9' } })).status()).toBe(
+		206
+	);
+	await page.getByRole('button', { name: 'Marquer comme terminé' }).click();
+	await expect(page.getByRole('button', { name: 'Annuler : pas encore terminé' })).toBeVisible();
+
+	// The quiz: nothing of its answers in the page before an attempt, in the HTML or the data it hydrates from.
+	await page.goto(`${base}/cours/le-quiz-du-mur`);
+	await page.locator('html[data-hydrated]').waitFor();
+	const html = await (await page.request.get(`${base}/cours/le-quiz-du-mur`)).text();
+	const data = await (await page.request.get(`${base}/cours/le-quiz-du-mur/__data.json`)).text();
+	for (const source of [html, data]) {
+		expect(source).toContain('Du plâtre');
+		expect(source).not.toMatch(/correct|humidité|jamais la couleur/);
+	}
+	await expect(page.getByRole('button', { name: 'Marquer comme terminé' })).toHaveCount(0);
+	const quiz = page.getByRole('region', { name: 'Quiz du module' });
+	await expect(quiz.getByText('Cochez toutes les bonnes réponses.')).toHaveCount(1);
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+
+	const first = quiz.getByRole('group', { name: /Quel mortier/ });
+	const second = quiz.getByRole('group', { name: /niveau à bulle/ });
+	await first.getByLabel('Du plâtre').check();
+	await second.getByLabel('L’aplomb').check();
+	await quiz.getByRole('button', { name: 'Envoyer mes réponses' }).click();
+	const failedAt = Date.now();
+	await expect(quiz.getByRole('status')).toContainText(
+		'Pas encore : 0 bonne réponse sur 2 (0 %, seuil 100 %).'
+	);
+	await expect(first).toContainText('✗ Réponse incorrecte — Le plâtre ne tient pas à l’humidité.');
+	await expect(second).toContainText('jamais la couleur');
+	// What was ticked stays ticked, to change only what was wrong.
+	await expect(second.getByLabel('L’aplomb')).toBeChecked();
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+
+	// Sent again at once: the limit answers, and nothing is graded.
+	await quiz.getByRole('button', { name: 'Renvoyer mes réponses' }).click();
+	await expect(quiz.getByRole('alert')).toContainText('Une tentative toutes les 30 secondes');
+
+	await first.getByLabel('Un mortier de ciment').check();
+	await second.getByLabel('L’horizontalité').check();
+	await page.waitForTimeout(Math.max(0, failedAt + 31_000 - Date.now()));
+	await quiz.getByRole('button', { name: 'Renvoyer mes réponses' }).click();
+	await expect(quiz.getByRole('status')).toContainText(
+		'Quiz réussi : 2 bonnes réponses sur 2 (100 %, seuil 100 %).'
+	);
+	await expect(first).toContainText('✓ Bonne réponse');
+	await expect(page.getByRole('region', { name: 'Module terminé' })).toBeVisible();
+	await expect(page.getByText('100 % du programme')).toBeVisible();
+	await expectNoAxeViolation(page);
+	await page.setViewportSize({ width: 1280, height: 900 });
+	await expectNoAxeViolation(page);
+	await page.screenshot({ path: test.info().outputPath('quiz-passed-1280.png'), fullPage: true });
+	await context.close();
+});

@@ -96,6 +96,9 @@ export const FLASH_MESSAGES = {
 	'confirmed-backup': {
 		text: 'Identité confirmée : vous pouvez télécharger la sauvegarde pendant dix minutes.'
 	},
+	'confirmed-attestations': {
+		text: 'Identité confirmée : vous pouvez révoquer une attestation pendant dix minutes.'
+	},
 	'confirmed-recovery-codes': {
 		text: 'Identité confirmée : vous pouvez générer de nouveaux codes de secours pendant dix minutes.'
 	},

@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { company } from '../../src/content/agency/company';
 import { useDepsForTests } from '../../src/lib/server/app';
 import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as service from '../../src/lib/server/courses/service';
@@ -237,7 +238,7 @@ describe(`quizzes on ${driverName}`, () => {
 
 	it('answers that name no choice are the client’s mistake (400) and spend nothing; blank questions are wrong', async () => {
 		const { first } = await course();
-		for (const bad of [{ q0: [7] }, { q0: [0, 0] }, { q5: [0] }]) {
+		for (const bad of [{ q0: [7] }, { q0: [0, 0] }, { q5: [0] }] as Record<string, number[]>[]) {
 			await expect(
 				service.answerQuiz(database.db, readers, member, first.slug, answers(bad))
 			).rejects.toMatchObject({ status: 400 });
@@ -283,7 +284,7 @@ describe(`« Ordre imposé » on ${driverName}`, () => {
 	it('GET/PUT /api/admin/course: the programme’s title and the order, checked and audited', async () => {
 		const read = async () =>
 			(await call(readSettings, 'GET', '/api/admin/course', '/api/admin/course')).json();
-		expect(await read()).toEqual({ title: 'Programme de formation', sequential: false });
+		expect(await read()).toEqual({ title: company.training.name, sequential: false });
 		const save = (body: unknown) => call(saveSettings, 'PUT', '/api/admin/course', '/api/admin/course', body);
 		expect((await save({ title: 'Maçonnerie : les bases', sequential: true })).status).toBe(200);
 		expect(await read()).toEqual({ title: 'Maçonnerie : les bases', sequential: true });

@@ -80,6 +80,12 @@ export const ACCOUNT_PAGES = [
 	'/mot-de-passe-oublie'
 ] as const;
 
+/**
+ * Pages anyone may open but whose address is a bearer's code (`/attestation/{code}`): never counted, so that no
+ * code lands in the audience's tables.
+ */
+export const CODE_PAGES = ['/attestation'] as const;
+
 /** What is not a page of the site: the API, the assets and images, the probes. */
 const MACHINE_PATHS = ['/api', '/_app', '/storage', '/healthz', '/readyz'] as const;
 
@@ -88,9 +94,15 @@ const under = (areas: readonly string[], path: string) =>
 
 export const isPrivatePath = (path: string): boolean => under(PRIVATE_AREAS, path);
 
-/** What the audience never counts (insights/audience.ts): the private areas, the account's pages, machine paths. */
+/**
+ * What the audience never counts (insights/audience.ts): the private areas, the account's pages, the pages of a
+ * code, machine paths.
+ */
 export const isUncountedPath = (path: string): boolean =>
-	under(PRIVATE_AREAS, path) || under(ACCOUNT_PAGES, path) || under(MACHINE_PATHS, path);
+	under(PRIVATE_AREAS, path) ||
+	under(ACCOUNT_PAGES, path) ||
+	under(CODE_PAGES, path) ||
+	under(MACHINE_PATHS, path);
 
 /** The paths of the pages that have image slots. */
 export type SlotPage<P extends readonly PageEntry[]> = Extract<P[number], { slots: PageSlots }>['path'];

@@ -166,3 +166,12 @@ export type CourseSettingsInput = z.infer<typeof courseSettingsSchema>;
 export const courseSettingsFormSchema = courseSettingsSchema.extend({
 	sequential: z.preprocess((value) => value === 'on', z.boolean())
 });
+
+/** `/admin/attestations`: which one, and why it no longer stands (the public page says it). */
+export const attestationRevokeSchema = z.object({
+	id: z.uuid('Attestation inconnue.'),
+	reason: lineText('Indiquez le motif de la révocation.')
+		.trim()
+		.min(3, 'Indiquez le motif de la révocation.')
+		.max(300, 'Motif trop long (300 caractères au plus).')
+});

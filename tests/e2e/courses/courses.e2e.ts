@@ -1,8 +1,10 @@
 /**
  * Courses in Chromium (issue "Courses and the members' area", point 6): an admin writes and publishes a module in
  * the editor, a paying member completes it on a phone and sees the dashboard move; axe on the admin and member
- * pages; a signed-out visitor and a non-member are kept out.
+ * pages; a signed-out visitor and a non-member are kept out. Then (issue « Learning, part 3 ») a quiz and « Ordre
+ * imposé », and the attestation: downloaded, checked by a visitor, revoked by the admin.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -635,4 +637,99 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	await expectNoAxeViolation(page);
 	await page.screenshot({ path: test.info().outputPath('quiz-passed-1280.png'), fullPage: true });
 	await context.close();
+});
+
+test('the course done: the member downloads the attestation, a visitor checks it at its printed address, an altered copy is caught; the admin revokes it and the page says so', async ({
+	browser
+}) => {
+	const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const page = await context.newPage();
+	await signIn(page, base, MEMBER, PASSWORD);
+	await page.goto(`${base}/bilan`);
+	const offer = page.getByRole('region', { name: 'Votre attestation de fin de formation' });
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+	const waited = page.waitForEvent('download');
+	await offer.getByRole('link', { name: 'Télécharger mon attestation' }).click();
+	const download = await waited;
+	const pdfPath = test.info().outputPath('attestation.pdf');
+	await download.saveAs(pdfPath);
+	const pdf = readFileSync(pdfPath);
+	expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+	const text = execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' }).replace(
+		/\s+/g,
+		' '
+	);
+	expect(text).toContain('Léa Membre');
+	expect(text).toContain('« Se faire connaître en ligne »');
+	const verifyUrl = new RegExp(`${base.replace(/[.:/]/g, '\\$&')}/attestation/[a-z2-7]{26}`).exec(text)![0];
+	// The e-mail of the first issue says where to download it and where it is checked.
+	await expect
+		.poll(() => smtp.received.find((m) => m.parsed.subject?.includes('attestation de fin de formation')))
+		.toBeTruthy();
+	const mail = smtp.received.find((m) => m.parsed.subject?.includes('attestation de fin de formation'))!;
+	expect(mail.parsed.text).toContain(verifyUrl);
+	// A second download is the very same file.
+	const again = await page.request.get(`${base}/bilan/attestation.pdf`);
+	expect(Buffer.from(await again.body()).equals(pdf)).toBe(true);
+	await page.reload();
+	await expect(offer.getByRole('link', { name: /\/attestation\// })).toHaveAttribute(
+		'href',
+		new URL(verifyUrl).pathname
+	);
+	await context.close();
+
+	// A visitor, without an account, at the address the PDF prints (and its QR code holds).
+	const visitorContext = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const visitor = await visitorContext.newPage();
+	const answer = await visitor.goto(verifyUrl);
+	expect(answer!.headers()['x-robots-tag']).toBe('noindex');
+	await expect(visitor.getByRole('status').first()).toContainText('Attestation valide');
+	await expect(visitor.getByText('Léa Membre')).toBeVisible();
+	await expect(visitor.getByText(MEMBER)).toHaveCount(0);
+	await visitor.locator('html[data-hydrated]').waitFor();
+	await expectNoAxeViolation(visitor);
+	await expectNoHorizontalScroll(visitor);
+	// The very file: recognised in the browser, never sent.
+	const sent: string[] = [];
+	visitor.on('request', (request) => {
+		if (request.method() === 'POST') sent.push(request.url());
+	});
+	await visitor.getByLabel('Fichier PDF de l’attestation').setInputFiles(pdfPath);
+	await expect(visitor.getByText('Document authentique')).toBeVisible();
+	const altered = Buffer.from(pdf);
+	const at = altered.indexOf('Membre');
+	altered.write('Mombre', at >= 0 ? at : altered.length - 20);
+	await visitor.getByLabel('Fichier PDF de l’attestation').setInputFiles({
+		name: 'attestation.pdf',
+		mimeType: 'application/pdf',
+		buffer: altered
+	});
+	await expect(visitor.getByText('Document différent')).toBeVisible();
+	expect(sent).toEqual([]);
+	expect((await fetch(`${base}/attestation/${'a'.repeat(26)}`)).status).toBe(404);
+	await visitorContext.close();
+
+	// The admin revokes it, after confirming who they are; the page then says so, with the reason.
+	const adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+	const admin = await adminContext.newPage();
+	await signIn(admin, base, E2E_ADMIN.email, E2E_ADMIN.password);
+	await admin.goto(`${base}/admin/attestations`);
+	await expect(admin.getByRole('rowheader', { name: /Léa Membre/ })).toBeVisible();
+	await expectNoAxeViolation(admin);
+	await admin.getByRole('button', { name: 'Confirmer mon identité pour révoquer' }).click();
+	await expect(admin).toHaveURL(/\/admin\/confirmer\?redirectTo=/);
+	await admin.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
+	await admin.getByRole('button', { name: 'Confirmer' }).click();
+	await expect(admin).toHaveURL(/\/admin\/attestations$/);
+	await admin.getByLabel('Motif de la révocation').fill('Délivrée par erreur');
+	await admin.getByRole('button', { name: 'Révoquer' }).click();
+	await expect(
+		admin.getByText('Attestation révoquée : sa page de vérification le dit désormais')
+	).toBeVisible();
+	await expectNoAxeViolation(admin);
+	await adminContext.close();
+	const revoked = await (await fetch(verifyUrl)).text();
+	expect(revoked).toContain('Attestation révoquée');
+	expect(revoked).toContain('Délivrée par erreur');
 });

@@ -159,14 +159,18 @@ export async function download(
 	const fileName = backupFileName(new Date(), 'backup', true);
 	let bytes = 0;
 	output.on('data', (chunk: Buffer) => (bytes += chunk.length));
+	// Free as soon as the last byte is handed to the response (or the client went away): a second download right
+	// after the first must not meet « en cours » while this one still closes its database snapshot or is recorded
+	// — the client has its whole file before writeBackup settles (seen as a flaky « occupee » in the e2e test).
+	const release = () => (inProgress = false);
+	output.once('end', release);
+	output.once('close', release);
 	writeBackup(
 		{ database: { db, driver: database.driver }, storage, signingSecret: config.signingSecret },
 		output,
 		{ seal }
 	)
-		// Free as soon as the last byte is out: a second download right after the first must not meet « en cours »
-		// while this one is still being recorded.
-		.finally(() => (inProgress = false))
+		.finally(release)
 		.then(async (summary) => {
 			log.info('backup downloaded', {
 				adminId: admin.id,

@@ -9,9 +9,13 @@ import type { Actor } from '../audit/service';
 import type { Db } from '../db';
 import type { Module } from './queries';
 import { ReaderCache } from './reader-cache';
-import { NotFoundError } from '../errors';
+import { ForbiddenError, NotFoundError } from '../errors';
 import { mediaAnswer, type MediaRequest } from '../http/media';
 import * as service from './service';
+import * as attestations from './attestations';
+import { inBackground } from '../lifecycle';
+import { countRequest } from '../abuse/attempts';
+import { attestationIssued, sendWith } from '../mail';
 import { createUploadServer, type UploadServer } from './uploads';
 
 const db = () => appDeps().db;
@@ -108,6 +112,67 @@ export async function mediaAnswerOf(
 }
 export const saveVideoPosition = (reader: { id: string; isAdmin: boolean }, slug: string, seconds: number) =>
 	service.saveVideoPosition(db(), readers(), reader, slug, seconds);
+
+// ——— Attestations ———
+
+/** The public page of a code, per client address: 60 looks in 10 minutes. */
+export const ATTESTATION_PAGE_LIMIT = { name: 'attestation-page', max: 60, windowSeconds: 600 };
+
+const attestationDeps = () => ({
+	db: db(),
+	readers: readers(),
+	storage: storage(),
+	origin: appDeps().config.origin
+});
+
+/** The member's attestation if issued, and whether `/bilan` may offer it. */
+export const attestationState = (userId: string) =>
+	attestations.attestationStateOf(attestationDeps(), userId);
+
+/**
+ * `/bilan/attestation.pdf`: the member's attestation, issued now if it was not (every published module completed),
+ * then the stored file. The first issue is told by e-mail, with the download and the public page.
+ */
+export async function attestationDownload(member: { id: string; name: string; email: string }) {
+	const deps = attestationDeps();
+	const { attestation, created } = await attestations.issueAttestation(deps, member);
+	if (attestation.revokedAt) throw new ForbiddenError('Cette attestation a été révoquée.');
+	if (created)
+		inBackground(
+			sendWith(appDeps().mail, {
+				to: { name: member.name, address: member.email },
+				template: 'attestation-issued',
+				...attestationIssued(member.name.trim().split(/\s+/)[0] || member.name, attestation.programme, {
+					download: new URL('/bilan/attestation.pdf', deps.origin).href,
+					verify: attestations.verifyUrlOf(deps.origin, attestation.code)
+				})
+			})
+		);
+	return { attestation, file: await attestations.attestationFile(deps.storage, attestation) };
+}
+/**
+ * The public page's answer for a code (404 when no attestation bears it), counted per client address first: the
+ * codes are unguessable, and the page is limited all the same.
+ */
+export async function checkAttestation(code: string, address: string) {
+	await countRequest(db(), ATTESTATION_PAGE_LIMIT, address);
+	return attestations.checkAttestation(db(), code);
+}
+/** Whether the bytes sent are the very PDF issued under `code` (the form without JavaScript; counted the same). */
+export async function isIssuedAttestation(code: string, bytes: Uint8Array, address: string) {
+	await countRequest(db(), ATTESTATION_PAGE_LIMIT, address);
+	return attestations.isIssuedFile(db(), code, bytes);
+}
+export const listAttestations = () => attestations.listAttestations(db());
+export const revokeAttestation = (id: string, reason: string, admin: Actor) =>
+	attestations.revokeAttestation(db(), id, reason, admin);
+/** In an account's deletion transaction: its attestation withdrawn; the files to delete after it commits. */
+export const forgetAttestationsOf = attestations.forgetAttestationsOf;
+/** After the deletion committed: the withdrawn attestations' files go from the bucket. */
+export async function deleteAttestationFiles(objectPaths: string[]): Promise<void> {
+	for (const objectPath of objectPaths) await storage().delete(objectPath);
+}
+export { ATTESTATION_CODE } from './attestations';
 
 export type { Progress, ModuleState, ModuleMedia, EditorFiles, EditorFile, QuizPage } from './service';
 export { ModuleLockedError } from './service';

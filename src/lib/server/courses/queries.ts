@@ -3,13 +3,14 @@ import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { builtOnce } from '../db/built-once';
 import {
+	attestations,
 	courseFiles,
 	courseSettings,
 	courseUploads,
-	DEFAULT_COURSE_TITLE,
 	moduleProgress,
 	quizAttempts,
 	modules,
+	users,
 	videoPositions,
 	type CourseFile,
 	type Module
@@ -265,12 +266,12 @@ export const videoPositionsOf = (db: DbOrTx, userId: string) =>
 
 export type CourseSettings = Pick<typeof courseSettings.$inferSelect, 'title' | 'sequential'>;
 
-/** The one row of settings; its defaults when nobody saved any yet. */
-export async function courseSettingsRow(db: DbOrTx): Promise<CourseSettings> {
+/** The one row of settings; null when nobody saved any yet. */
+export async function courseSettingsRow(db: DbOrTx): Promise<CourseSettings | null> {
 	const [row] = await db
 		.select({ title: courseSettings.title, sequential: courseSettings.sequential })
 		.from(courseSettings);
-	return row ?? { title: DEFAULT_COURSE_TITLE, sequential: false };
+	return row ?? null;
 }
 
 export async function saveCourseSettings(db: DbOrTx, settings: CourseSettings): Promise<void> {
@@ -299,3 +300,76 @@ export const quizAttemptsOf = (db: DbOrTx, userId: string, moduleId: string): Pr
 		.from(quizAttempts)
 		.where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.moduleId, moduleId)))
 		.orderBy(desc(quizAttempts.createdAt));
+
+// ——— Attestations ———
+
+export type Attestation = typeof attestations.$inferSelect;
+
+/** When a reader completed each module they completed. */
+export const completionsOf = (db: DbOrTx, userId: string) =>
+	db
+		.select({ moduleId: moduleProgress.moduleId, completedAt: moduleProgress.completedAt })
+		.from(moduleProgress)
+		.where(eq(moduleProgress.userId, userId));
+
+export const attestationOfUser = async (db: DbOrTx, userId: string): Promise<Attestation | undefined> =>
+	(await db.select().from(attestations).where(eq(attestations.userId, userId)))[0];
+
+export const attestationByCode = async (db: DbOrTx, code: string): Promise<Attestation | undefined> =>
+	(await db.select().from(attestations).where(eq(attestations.code, code)))[0];
+
+export const attestationById = async (db: DbOrTx, id: string): Promise<Attestation | undefined> =>
+	(await db.select().from(attestations).where(eq(attestations.id, id)))[0];
+
+/** The member's one attestation: of two issues at once, the second inserts nothing (and gets undefined). */
+export async function insertAttestation(
+	db: DbOrTx,
+	values: typeof attestations.$inferInsert
+): Promise<Attestation | undefined> {
+	const [row] = await db.insert(attestations).values(values).onConflictDoNothing().returning();
+	return row;
+}
+
+export async function revokeAttestation(
+	db: DbOrTx,
+	id: string,
+	reason: string
+): Promise<Attestation | undefined> {
+	const [row] = await db
+		.update(attestations)
+		.set({ revokedAt: new Date(), revokedReason: reason })
+		.where(and(eq(attestations.id, id), sql`${attestations.revokedAt} is null`))
+		.returning();
+	return row;
+}
+
+/** An account deleted: what its attestation printed of the person goes; the row stays, withdrawn. */
+export async function forgetAttestationsOf(db: DbOrTx, userId: string): Promise<string[]> {
+	const files = await db
+		.select({ objectPath: attestations.objectPath })
+		.from(attestations)
+		.where(eq(attestations.userId, userId));
+	await db
+		.update(attestations)
+		.set({ userId: null, memberName: null, modules: null, objectPath: null })
+		.where(eq(attestations.userId, userId));
+	return files.flatMap((file) => (file.objectPath ? [file.objectPath] : []));
+}
+
+/** Every attestation issued, the newest first, with its holder's address while they have an account. */
+export const allAttestations = (db: DbOrTx) =>
+	db
+		.select({
+			id: attestations.id,
+			code: attestations.code,
+			memberName: attestations.memberName,
+			email: users.email,
+			programme: attestations.programme,
+			issuedAt: attestations.issuedAt,
+			revokedAt: attestations.revokedAt,
+			revokedReason: attestations.revokedReason,
+			withdrawn: sql<boolean>`${attestations.userId} is null`
+		})
+		.from(attestations)
+		.leftJoin(users, eq(users.id, attestations.userId))
+		.orderBy(desc(attestations.issuedAt));

@@ -429,13 +429,45 @@ export const quizAttempts = pgTable(
  * The course's own settings (one row, made with its defaults on first read): the programme's name, which an
  * attestation prints, and whether its modules open in order (« Ordre imposé »).
  */
-export const DEFAULT_COURSE_TITLE = 'Programme de formation';
 export const courseSettings = pgTable('course_settings', {
 	singleton: boolean('singleton').primaryKey().default(true),
-	title: text('title').notNull().default(DEFAULT_COURSE_TITLE),
+	title: text('title').notNull(),
 	sequential: boolean('sequential').notNull().default(false),
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
 });
+
+/**
+ * An « attestation de fin de formation » (issue « Learning, part 3 », point 3): one per member and course, issued
+ * once every published module was completed and kept as it was issued — the PDF in the private bucket, its SHA-256
+ * here, so that the public page `/attestation/{code}` tells the very document from an altered one. What it printed
+ * of the member (name, modules) is blanked when their account is deleted; the row stays, so that its page says it
+ * is no longer valid rather than unknown.
+ */
+export const attestations = pgTable(
+	'attestations',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		/** Unguessable (128 random bits, base32): the public page's address. */
+		code: text('code').notNull(),
+		userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+		memberName: text('member_name'),
+		programme: text('programme').notNull(),
+		firstCompletedAt: timestamp('first_completed_at', { withTimezone: true }).notNull(),
+		lastCompletedAt: timestamp('last_completed_at', { withTimezone: true }).notNull(),
+		totalMinutes: integer('total_minutes').notNull(),
+		modules: jsonb('modules').$type<{ title: string; completedAt: string }[]>(),
+		sha256: text('sha256').notNull(),
+		/** The issued PDF in the private bucket; null once the account is deleted (the file goes with it). */
+		objectPath: text('object_path'),
+		issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+		revokedAt: timestamp('revoked_at', { withTimezone: true }),
+		revokedReason: text('revoked_reason')
+	},
+	(t) => [
+		uniqueIndex('attestations_code_unique').on(t.code),
+		uniqueIndex('attestations_user_unique').on(t.userId)
+	]
+);
 
 /** A member's completed modules: one row per (user, module), whatever the number of clicks. */
 export const moduleProgress = pgTable(

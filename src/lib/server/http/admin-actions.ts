@@ -31,7 +31,9 @@ export const ADMIN_ACTIONS = {
 		};
 	},
 	/** The download itself is a link (a GET): after the confirmation, the page offers it again for one click. */
-	backup: async () => ({ done: '', flash: 'confirmed-backup' })
+	backup: async () => ({ done: '', flash: 'confirmed-backup' }),
+	/** Revoking asks for a reason: after the confirmation, the page shows the forms that take it. */
+	attestations: async () => ({ done: '', flash: 'confirmed-attestations' })
 } satisfies Record<string, ConfirmedAction>;
 
 export type AdminActionName = keyof typeof ADMIN_ACTIONS;
@@ -42,14 +44,15 @@ const LABELS: Record<AdminActionName, string> = {
 	revokeAdmin: 'retirer les droits d’administrateur de',
 	removeSecondFactor: 'retirer la double authentification de',
 	delete: 'supprimer le compte de',
-	backup: 'télécharger la sauvegarde complète du site'
+	backup: 'télécharger la sauvegarde complète du site',
+	attestations: 'révoquer une attestation de fin de formation'
 };
 
 /** « Après confirmation : rendre administrateur Julien Morel (julien@…) », for the kept action. */
 export async function describeAdminAction(action: string, target: string): Promise<string | null> {
 	if (!Object.hasOwn(LABELS, action)) return null;
 	const label = LABELS[action as AdminActionName];
-	if (action === 'backup') return label;
+	if (action === 'backup' || action === 'attestations') return label;
 	try {
 		const account = await auth.accountById(target);
 		return `${label} ${account.name} (${account.email})`;

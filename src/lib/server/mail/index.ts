@@ -40,6 +40,7 @@ export { candidatureNotification } from './templates/candidature-notification';
 export { candidatureRejection } from './templates/candidature-rejection';
 export { candidatureRows, type CandidatureForMail } from './templates/candidature-answers';
 export { accountDeleted } from './templates/account-deleted';
+export { attestationIssued } from './templates/attestation-issued';
 export { backupFailed } from './templates/backup-failed';
 export { emailChangeConfirmation } from './templates/email-change-confirmation';
 export { emailChanged } from './templates/email-changed';

@@ -19,6 +19,7 @@ import { findOrCreateMember, issuePasswordLink } from '../auth/recovery';
 import type { SessionUser } from '../auth/session';
 import { recordAudit, type Actor } from '../audit/service';
 import * as candidatures from '../candidatures/service';
+import { deleteAttestationFiles, forgetAttestationsOf } from '../courses';
 import * as queries from './queries';
 import type { Membership } from './queries';
 
@@ -284,8 +285,10 @@ async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Act
 				);
 		}
 	}
-	await deps.db.transaction(async (tx) => {
+	const attestationFiles = await deps.db.transaction(async (tx) => {
 		await candidatures.anonymiseFor(tx, user);
+		// Its attestation stays known by its code, withdrawn, with nothing of the person (its page says so).
+		const files = await forgetAttestationsOf(tx, user.id);
 		await deleteUser(tx, user.id);
 		if (admin)
 			await recordAudit(tx, admin, {
@@ -297,7 +300,9 @@ async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Act
 					subscriptionCancelled: { before: null, after: cancelled }
 				}
 			});
+		return files;
 	});
+	await deleteAttestationFiles(attestationFiles);
 	inBackground(
 		sendWith(deps.mail, {
 			to: deps.adminEmail,

@@ -5,6 +5,7 @@
 import type { Rendered } from '../render';
 import type { MailTheme } from '../theme';
 import { accountDeleted } from './account-deleted';
+import { attestationIssued } from './attestation-issued';
 import { backupFailed } from './backup-failed';
 import type { CandidatureForMail } from './candidature-answers';
 import { candidatureApproval } from './candidature-approval';
@@ -110,6 +111,21 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 		audience: 'entreprise',
 		render: (theme) =>
 			candidatureNotification(sampleCandidature, 'https://exemple.fr/admin/candidatures', theme)
+	},
+	{
+		name: 'attestation-issued',
+		label: 'Attestation de fin de formation délivrée (au membre)',
+		audience: 'membre',
+		render: (theme) =>
+			attestationIssued(
+				'Julien',
+				'Programme Artisan en ligne',
+				{
+					download: 'https://exemple.fr/bilan/attestation.pdf',
+					verify: 'https://exemple.fr/attestation/k7q3m2x9w4t6b8n5c1v0z3r2pa'
+				},
+				theme
+			)
 	},
 	{
 		name: 'candidature-approval',

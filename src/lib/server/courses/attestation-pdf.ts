@@ -1,0 +1,209 @@
+/**
+ * The « attestation de fin de formation » as an A4 PDF (pdf-lib): what the French training bodies hand at the end of
+ * a programme — who, which programme, when, how long, each module with its date — with the business's details from
+ * the company file, and a verification code with its address and QR code. Made once at issue; the stored bytes are
+ * what every download sends and what the public page hashes.
+ */
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { encode } from 'uqr';
+import { company, companyAddressLine } from '$content/agency/company';
+
+export interface AttestationContent {
+	memberName: string;
+	programme: string;
+	firstCompletedAt: Date;
+	lastCompletedAt: Date;
+	totalMinutes: number;
+	modules: { title: string; completedAt: Date }[];
+	code: string;
+	verifyUrl: string;
+	issuedAt: Date;
+}
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 56;
+const INK = rgb(0.13, 0.12, 0.11);
+const SOFT = rgb(0.36, 0.34, 0.31);
+const ACCENT = rgb(0.55, 0.27, 0.13);
+
+/**
+ * The standard PDF fonts speak WinAnsi (Latin-1 and a few more): French is whole in it. Narrow and no-break spaces
+ * become plain ones; any other character it lacks (an emoji in a name) becomes « ? » rather than failing the issue.
+ */
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+export function winAnsi(text: string): string {
+	return [...text.normalize('NFC').replace(/[\u202f\u2009\u00a0]/g, ' ')]
+		.map((c) => {
+			const code = c.codePointAt(0)!;
+			return (code >= 0x20 && code <= 0x7e) || (code >= 0xa1 && code <= 0xff) || WIN_ANSI_EXTRA.has(c)
+				? c
+				: '?';
+		})
+		.join('');
+}
+
+const longDate = (date: Date) =>
+	new Intl.DateTimeFormat('fr-FR', {
+		day: 'numeric',
+		month: 'long',
+		year: 'numeric',
+		timeZone: 'Europe/Paris'
+	}).format(date);
+
+export function durationText(minutes: number): string {
+	const hours = Math.floor(minutes / 60);
+	const rest = minutes % 60;
+	if (!hours) return `${rest} min`;
+	return rest ? `${hours} h ${String(rest).padStart(2, '0')}` : `${hours} h`;
+}
+
+/** Lines of at most `width` points, broken between words (a word wider than the line is cut). */
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+	const lines: string[] = [];
+	let line = '';
+	for (const word of text.split(/\s+/).filter(Boolean)) {
+		const candidate = line ? `${line} ${word}` : word;
+		if (font.widthOfTextAtSize(candidate, size) <= width) {
+			line = candidate;
+			continue;
+		}
+		if (line) lines.push(line);
+		line = word;
+		while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
+			let cut = line.length - 1;
+			while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
+			lines.push(line.slice(0, cut));
+			line = line.slice(cut);
+		}
+	}
+	if (line) lines.push(line);
+	return lines;
+}
+
+class Writer {
+	y = A4[1] - MARGIN;
+	constructor(
+		readonly page: PDFPage,
+		readonly regular: PDFFont,
+		readonly bold: PDFFont
+	) {}
+
+	text(
+		text: string,
+		options: { size?: number; bold?: boolean; color?: typeof INK; after?: number; x?: number } = {}
+	) {
+		const size = options.size ?? 11;
+		const font = options.bold ? this.bold : this.regular;
+		const x = options.x ?? MARGIN;
+		for (const line of wrap(winAnsi(text), font, size, A4[0] - x - MARGIN)) {
+			this.page.drawText(line, { x, y: this.y - size, size, font, color: options.color ?? INK });
+			this.y -= size * 1.35;
+		}
+		this.y -= options.after ?? 0;
+	}
+}
+
+export async function attestationPdf(content: AttestationContent): Promise<Uint8Array> {
+	const doc = await PDFDocument.create();
+	const title = `Attestation de fin de formation — ${content.memberName}`;
+	doc.setTitle(winAnsi(title));
+	doc.setAuthor(winAnsi(company.legalName));
+	doc.setSubject(winAnsi(content.programme));
+	doc.setCreator(winAnsi(company.brand));
+	doc.setProducer(winAnsi(company.brand));
+	doc.setLanguage('fr-FR');
+	doc.setCreationDate(content.issuedAt);
+	doc.setModificationDate(content.issuedAt);
+	const page = doc.addPage(A4);
+	const regular = await doc.embedFont(StandardFonts.Helvetica);
+	const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+	const w = new Writer(page, regular, bold);
+
+	// The training body, as its declaration names it.
+	w.text(company.legalName, { bold: true, size: 12 });
+	w.text(companyAddressLine, { size: 9, color: SOFT });
+	w.text(`SIRET ${company.siret} · ${company.email} · ${company.phone}`, { size: 9, color: SOFT });
+	w.text(`Déclaration d’activité n° ${company.trainingDeclaration}`, { size: 9, color: SOFT, after: 30 });
+	page.drawRectangle({ x: MARGIN, y: w.y, width: 60, height: 3, color: ACCENT });
+	w.y -= 18;
+
+	w.text('Attestation de fin de formation', { bold: true, size: 22, after: 18 });
+	w.text(`${company.legalName} atteste que`, { after: 4 });
+	w.text(content.memberName, { bold: true, size: 16, after: 4 });
+	w.text('a suivi l’intégralité du programme', { after: 4 });
+	w.text(`« ${content.programme} »`, { bold: true, size: 14, after: 14 });
+
+	const facts: [string, string][] = [
+		['Du', longDate(content.firstCompletedAt)],
+		['Au', longDate(content.lastCompletedAt)],
+		['Durée totale', durationText(content.totalMinutes)],
+		['Modalité', 'formation à distance, en ligne']
+	];
+	for (const [label, value] of facts) {
+		const y = w.y;
+		w.text(label, { size: 10, color: SOFT });
+		w.y = y;
+		w.text(value, { size: 10, x: MARGIN + 90 });
+	}
+	w.y -= 14;
+
+	w.text('Modules suivis', { bold: true, size: 12, after: 4 });
+	for (const module of content.modules) {
+		const y = w.y;
+		w.text(module.title, { size: 10 });
+		const after = w.y;
+		w.y = y;
+		const date = winAnsi(`terminé le ${longDate(module.completedAt)}`);
+		page.drawText(date, {
+			x: A4[0] - MARGIN - regular.widthOfTextAtSize(date, 9),
+			y: y - 10,
+			size: 9,
+			font: regular,
+			color: SOFT
+		});
+		w.y = after - 2;
+	}
+	w.y -= 12;
+	w.text(`Fait à ${company.address.city}, le ${longDate(content.issuedAt)}, pour valoir ce que de droit.`, {
+		size: 10,
+		after: 4
+	});
+	w.text(`${company.publicationDirector}`, { size: 10, color: SOFT });
+
+	// The verification: the code, its address, and its QR code, at the foot of the page.
+	const qr = encode(content.verifyUrl, { ecc: 'M', border: 0 });
+	const cell = 2.2;
+	const qrSize = qr.size * cell;
+	const qrX = A4[0] - MARGIN - qrSize;
+	const qrY = MARGIN;
+	qr.data.forEach((row, y) =>
+		row.forEach((dark, x) => {
+			if (dark)
+				page.drawRectangle({
+					x: qrX + x * cell,
+					y: qrY + qrSize - (y + 1) * cell,
+					width: cell,
+					height: cell,
+					color: INK
+				});
+		})
+	);
+	w.y = MARGIN + Math.max(qrSize, 60);
+	const footWidth = A4[0] - 2 * MARGIN - qrSize - 16;
+	for (const [text, size, font] of [
+		['Vérifier cette attestation', 10, bold],
+		[`Code : ${content.code}`, 10, regular],
+		[content.verifyUrl, 8, regular],
+		[
+			'Cette page dit si l’attestation est valide et si ce fichier est bien celui qui a été délivré.',
+			8,
+			regular
+		]
+	] as const) {
+		for (const line of wrap(winAnsi(text), font, size, footWidth)) {
+			page.drawText(line, { x: MARGIN, y: w.y - size, size, font, color: font === bold ? INK : SOFT });
+			w.y -= size * 1.4;
+		}
+	}
+	return doc.save();
+}

@@ -1,0 +1,32 @@
+import { error } from '@sveltejs/kit';
+import { Readable } from 'node:stream';
+import * as courses from '$lib/server/courses';
+import { AppError } from '$lib/server/errors';
+import { requireUser } from '$lib/server/http/guards';
+import type { RequestHandler } from './$types';
+
+/**
+ * The member's attestation (issued at the first download, once every published module is completed): the very
+ * file kept at issue, whose SHA-256 the public page knows. Kept by nobody but the member's browser.
+ */
+export const GET: RequestHandler = async (event) => {
+	const user = requireUser(event);
+	try {
+		const { file } = await courses.attestationDownload(user);
+		file.body.on('error', () => {
+			// A storage read that fails midway ends the response; the storage driver logs it.
+		});
+		return new Response(Readable.toWeb(file.body) as ReadableStream, {
+			headers: {
+				'content-type': 'application/pdf',
+				'content-length': String(file.info.size),
+				'content-disposition': 'attachment; filename="attestation-fin-de-formation.pdf"',
+				'cache-control': 'private, no-store',
+				'x-content-type-options': 'nosniff'
+			}
+		});
+	} catch (failure) {
+		if (failure instanceof AppError) error(failure.status, failure.message);
+		throw failure;
+	}
+};

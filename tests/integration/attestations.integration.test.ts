@@ -1,0 +1,241 @@
+/**
+ * Attestations de fin de formation (issue « Learning, part 3 », point 3), on the real database and the files
+ * driver: issued once every published module is completed, once per member however many ask at once; the PDF's
+ * text (pdftotext) holds the name, programme, dates and code; the public check knows the very file (an altered copy
+ * is caught), says « révoquée » after a revocation and « plus valide » after the account's deletion, with nothing of
+ * the person; the page's limit holds under a burst.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useDepsForTests } from '../../src/lib/server/app';
+import * as courses from '../../src/lib/server/courses';
+import * as attestations from '../../src/lib/server/courses/attestations';
+import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
+import * as service from '../../src/lib/server/courses/service';
+import {
+	attestations as attestationRows,
+	auditEvents,
+	moduleProgress,
+	modules,
+	rateLimits,
+	users
+} from '../../src/lib/server/db/schema';
+import { outboxTransport } from '../../src/lib/server/mail/transport';
+import { FsStorage } from '../../src/lib/server/storage';
+import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
+
+let database: TestDatabase;
+let readers: ReaderCache;
+let storageRoot: string;
+let storage: FsStorage;
+const origin = new URL('https://atelier.test');
+const admin = { id: '00000000-0000-4000-8000-000000000001', email: 'a@x.fr', name: 'Admin', isAdmin: true };
+let member: { id: string; name: string; email: string };
+
+beforeAll(async () => {
+	database = await createTestDatabase();
+	storageRoot = mkdtempSync(path.join(tmpdir(), 'atelier-attestations-'));
+	storage = new FsStorage({ root: storageRoot, bucket: 'private', origin, secret: 'x'.repeat(32) });
+	useDepsForTests({
+		db: database.db,
+		storage,
+		mail: {
+			db: database.db,
+			transport: outboxTransport(mkdtempSync(path.join(tmpdir(), 'atelier-outbox-'))),
+			from: 'Atelier <no-reply@atelier.test>'
+		}
+	});
+});
+afterAll(async () => {
+	useDepsForTests(null);
+	await database.dispose();
+});
+beforeEach(async () => {
+	rmSync(path.join(storageRoot, 'private', 'attestations'), { recursive: true, force: true });
+	await database.db.delete(attestationRows);
+	await database.db.delete(moduleProgress);
+	await database.db.delete(modules);
+	await database.db.delete(rateLimits);
+	await database.db.delete(users);
+	const [row] = await database.db
+		.insert(users)
+		.values({ email: 'lea@exemple.fr', name: 'Léa Œuvray-Dupont', passwordHash: 'x' })
+		.returning();
+	member = { id: row!.id, name: row!.name, email: row!.email };
+	readers = new ReaderCache();
+});
+
+const deps = () => ({ db: database.db, readers, storage, origin });
+
+/** Two published modules completed on two days, an unpublished one left aside. */
+async function completedCourse() {
+	const a = await service.createModule(
+		database.db,
+		readers,
+		{ title: 'Les fondations', published: true, durationMinutes: 45 },
+		admin
+	);
+	const b = await service.createModule(
+		database.db,
+		readers,
+		{ title: 'Les murs porteurs', published: true, durationMinutes: 90 },
+		admin
+	);
+	await service.createModule(database.db, readers, { title: 'Brouillon', durationMinutes: 500 }, admin);
+	await service.updateCourseSettings(
+		database.db,
+		readers,
+		{ title: 'Maçonnerie : les bases', sequential: false },
+		admin
+	);
+	await database.db.insert(moduleProgress).values([
+		{ userId: member.id, moduleId: a.id, completedAt: new Date('2026-03-02T10:00:00Z') },
+		{ userId: member.id, moduleId: b.id, completedAt: new Date('2026-03-16T15:00:00Z') }
+	]);
+	readers = new ReaderCache();
+}
+
+const pdfText = (bytes: Uint8Array) => {
+	const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'a.pdf');
+	writeFileSync(file, bytes);
+	return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+};
+/** The PDFs in the bucket's attestations folder (the files driver keeps each object's metadata beside it). */
+const storedFiles = () => {
+	const folder = path.join(storageRoot, 'private', 'attestations');
+	return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.pdf')) : [];
+};
+
+describe(`attestations on ${driverName}`, () => {
+	it('is not issued before every published module is completed', async () => {
+		await service.createModule(database.db, readers, { title: 'Seul', published: true }, admin);
+		expect(await attestations.attestationStateOf(deps(), member.id)).toEqual({
+			issued: null,
+			available: false
+		});
+		await expect(attestations.issueAttestation(deps(), member)).rejects.toMatchObject({ status: 409 });
+		expect(await database.db.select().from(attestationRows)).toHaveLength(0);
+	});
+
+	it('is issued once however many ask at once; its PDF says who, what, when, how long, and its code', async () => {
+		await completedCourse();
+		expect((await attestations.attestationStateOf(deps(), member.id)).available).toBe(true);
+		const issued = await Promise.all(
+			Array.from({ length: 5 }, () => attestations.issueAttestation(deps(), member))
+		);
+		expect(issued.filter((i) => i.created)).toHaveLength(1);
+		expect(new Set(issued.map((i) => i.attestation.code)).size).toBe(1);
+		const [row] = await database.db.select().from(attestationRows);
+		expect(storedFiles()).toEqual([`${row!.code}.pdf`]);
+		expect(row!.code).toMatch(attestations.ATTESTATION_CODE);
+		expect(row).toMatchObject({ programme: 'Maçonnerie : les bases', totalMinutes: 135 });
+
+		const stored = await attestations.attestationFile(storage, row!);
+		const bytes = new Uint8Array(await new Response(stored.body as never).arrayBuffer());
+		expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+		expect(attestations.sha256Of(bytes)).toBe(row!.sha256);
+		const text = pdfText(bytes).replace(/\s+/g, ' ');
+		for (const expected of [
+			'Attestation de fin de formation',
+			'Léa Œuvray-Dupont',
+			'Maçonnerie : les bases',
+			'2 mars 2026',
+			'16 mars 2026',
+			'2 h 15',
+			'Les fondations',
+			'Les murs porteurs',
+			row!.code,
+			`https://atelier.test/attestation/${row!.code}`
+		])
+			expect(text).toContain(expected);
+		expect(text).not.toContain('Brouillon');
+
+		// Kept as issued: a module added later changes neither the code nor the file.
+		await service.createModule(database.db, readers, { title: 'Nouveau', published: true }, admin);
+		const again = await attestations.issueAttestation(deps(), member);
+		expect(again).toMatchObject({ created: false, attestation: { code: row!.code, sha256: row!.sha256 } });
+	});
+
+	it('the public check: the name, programme and date only; the very file, not an altered one; unknown codes 404', async () => {
+		await completedCourse();
+		const { attestation } = await attestations.issueAttestation(deps(), member);
+		const check = await attestations.checkAttestation(database.db, attestation.code);
+		expect(check).toEqual({
+			code: attestation.code,
+			state: 'valid',
+			memberName: 'Léa Œuvray-Dupont',
+			programme: 'Maçonnerie : les bases',
+			completedOn: new Date('2026-03-16T15:00:00Z'),
+			issuedAt: attestation.issuedAt,
+			revokedReason: null,
+			sha256: attestation.sha256
+		});
+		expect(JSON.stringify(check)).not.toContain('lea@exemple.fr');
+
+		const stored = await attestations.attestationFile(storage, attestation);
+		const bytes = new Uint8Array(await new Response(stored.body as never).arrayBuffer());
+		expect(await attestations.isIssuedFile(database.db, attestation.code, bytes)).toBe(true);
+		// The name changed in the file, the code kept: caught.
+		const altered = Buffer.from(bytes);
+		const at = altered.indexOf('Dupont');
+		if (at >= 0) altered.write('Durand', at);
+		else altered.writeUInt8(altered.readUInt8(altered.length - 10) ^ 1, altered.length - 10);
+		expect(await attestations.isIssuedFile(database.db, attestation.code, altered)).toBe(false);
+
+		for (const code of ['a'.repeat(26), 'pas-un-code', `${attestation.code}x`, '../../etc/passwd'])
+			await expect(attestations.checkAttestation(database.db, code)).rejects.toMatchObject({ status: 404 });
+	});
+
+	it('revoked by an admin: audited with its reason, the page says so; a second revocation is refused', async () => {
+		await completedCourse();
+		const { attestation } = await attestations.issueAttestation(deps(), member);
+		await attestations.revokeAttestation(database.db, attestation.id, 'Modules non suivis en réalité', admin);
+		expect(await attestations.checkAttestation(database.db, attestation.code)).toMatchObject({
+			state: 'revoked',
+			revokedReason: 'Modules non suivis en réalité'
+		});
+		await expect(
+			attestations.revokeAttestation(database.db, attestation.id, 'encore', admin)
+		).rejects.toMatchObject({ status: 409 });
+		const [event] = await database.db
+			.select()
+			.from(auditEvents)
+			.where(eq(auditEvents.kind, 'attestation.revoked'));
+		expect(JSON.stringify(event!.changes)).toContain('Modules non suivis en réalité');
+		// The member can no longer download it.
+		await expect(courses.attestationDownload(member)).rejects.toMatchObject({ status: 403 });
+	});
+
+	it('an account deleted: its attestation is withdrawn, nothing of the person is kept, its file goes', async () => {
+		await completedCourse();
+		const { attestation } = await attestations.issueAttestation(deps(), member);
+		const files = await database.db.transaction(async (tx) => {
+			const files = await courses.forgetAttestationsOf(tx, member.id);
+			await tx.delete(users).where(eq(users.id, member.id));
+			return files;
+		});
+		await courses.deleteAttestationFiles(files);
+		expect(storedFiles()).toEqual([]);
+		const check = await attestations.checkAttestation(database.db, attestation.code);
+		expect(check).toMatchObject({ state: 'withdrawn', memberName: null, programme: null, completedOn: null });
+		const [row] = await database.db.select().from(attestationRows);
+		expect(row).toMatchObject({ userId: null, memberName: null, modules: null, objectPath: null });
+	});
+
+	it('the public page is limited per address: of 70 looks at once, 60 are answered', async () => {
+		await completedCourse();
+		const { attestation } = await attestations.issueAttestation(deps(), member);
+		const looks = await Promise.allSettled(
+			Array.from({ length: 70 }, () => courses.checkAttestation(attestation.code, '203.0.113.9'))
+		);
+		expect(looks.filter((l) => l.status === 'fulfilled')).toHaveLength(60);
+		for (const refused of looks.filter((l) => l.status === 'rejected'))
+			expect((refused as PromiseRejectedResult).reason).toMatchObject({ status: 429 });
+		// Another address is not held by it.
+		expect((await courses.checkAttestation(attestation.code, '198.51.100.4')).state).toBe('valid');
+	});
+});

@@ -37,7 +37,8 @@ export const load: PageServerLoad = async (event) => {
 		stock,
 		backups,
 		unprotected,
-		figures
+		figures,
+		stuckLearners
 	] = await Promise.all([
 		auth.countUsers(),
 		leads.countOpen(),
@@ -48,13 +49,14 @@ export const load: PageServerLoad = async (event) => {
 		images.slotsOnStock(),
 		backup.staleness(),
 		auth.adminsWithoutSecondFactor(),
-		insights.figures(period)
+		insights.figures(period),
+		insights.countStuckLearners()
 	]);
 	return {
 		period,
 		figures,
 		adminsWithoutSecondFactor: unprotected,
-		counts: { users, openLeads, failedNotifications, candidatures: byStatus, modules },
+		counts: { users, openLeads, failedNotifications, candidatures: byStatus, modules, stuckLearners },
 		latestLeads: overview.latest.map(forPage),
 		failedLeads: overview.failed.map(forPage),
 		stockSlots: stock,

@@ -511,6 +511,8 @@ test('the course files answered by the server entry: a visitor is sent to sign i
 test('a quiz and « Ordre imposé »: the lesson and its video refuse until the module before is done; the member fails the quiz, reads why, waits, and passes', async ({
 	browser
 }) => {
+	// Half a minute of it is the wait the quiz's limit imposes between two attempts.
+	test.setTimeout(150_000);
 	// The admin writes the quiz in the editor (its text checked as it is typed) and imposes the order.
 	const adminContext = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
 	const admin = await adminContext.newPage();
@@ -544,7 +546,7 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	await admin.goto(`${base}/admin/cours`);
 	await expect(admin.getByText(/quiz de 2 questions/)).toBeVisible();
 	await admin.getByLabel('Nom du programme (imprimé sur l’attestation)').fill('Se faire connaître en ligne');
-	await admin.getByLabel(/^Ordre imposé/).check();
+	await admin.getByRole('checkbox', { name: /Ordre imposé/ }).check();
 	await admin.getByRole('button', { name: 'Enregistrer les réglages' }).click();
 	await expect(admin.getByText('Réglages enregistrés : les modules s’ouvrent dans l’ordre.')).toBeVisible();
 	await expectNoAxeViolation(admin);

@@ -12,6 +12,7 @@ export type { Origin };
 import * as dashboard from './dashboard';
 import * as queries from './queries';
 import { toCsv } from '../leads/csv';
+import { learnersCsv as toLearnersCsv, learnersReport } from './learners';
 
 /** How often each instance writes its counts: what a crash can lose at most. */
 export const WRITE_EVERY_MS = 5_000;
@@ -92,3 +93,11 @@ export async function dailyCsv(period: dashboard.Period): Promise<string> {
 }
 
 export { periodOf, PERIODS, type Period, type DashboardFigures } from './dashboard';
+
+/** `/admin/suivi`: each member's progress and last activity, each module's funnel. */
+export const learners = () => learnersReport(appDeps().db);
+/** `/admin/suivi.csv`. */
+export const learnersCsv = async () => toLearnersCsv(await learnersReport(appDeps().db));
+/** The dashboard's « À faire »: members following the course who did nothing for STUCK_AFTER_DAYS days. */
+export const countStuckLearners = async () => (await learnersReport(appDeps().db)).stuck;
+export { STUCK_AFTER_DAYS, type LearnersReport } from './learners';

@@ -107,6 +107,19 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			answers: a.answers,
 			sentAt: iso(a.createdAt)
 		})),
+		/** Their attestation de fin de formation as issued (its file is downloaded from /bilan). */
+		attestations: rows.theirAttestations.map((a) => ({
+			code: a.code,
+			name: a.memberName,
+			programme: a.programme,
+			firstCompletedAt: iso(a.firstCompletedAt),
+			lastCompletedAt: iso(a.lastCompletedAt),
+			totalMinutes: a.totalMinutes,
+			modules: a.modules,
+			issuedAt: iso(a.issuedAt),
+			revokedAt: iso(a.revokedAt),
+			revokedReason: a.revokedReason
+		})),
 		emails: rows.mails.map((m) => ({
 			to: m.to,
 			subject: m.subject,

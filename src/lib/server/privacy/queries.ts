@@ -9,6 +9,7 @@ import {
 	memberships,
 	moduleProgress,
 	quizAttempts,
+	attestations,
 	videoPositions,
 	modules,
 	sessions,
@@ -36,7 +37,8 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			factor,
 			codes,
 			positions,
-			attempts
+			attempts,
+			theirAttestations
 		] = await Promise.all([
 			// Theirs by account once enrolled, by address before (a candidature is made without an account).
 			tx
@@ -99,7 +101,22 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 				.from(quizAttempts)
 				.innerJoin(modules, eq(modules.id, quizAttempts.moduleId))
 				.where(eq(quizAttempts.userId, userId))
-				.orderBy(asc(quizAttempts.createdAt))
+				.orderBy(asc(quizAttempts.createdAt)),
+			tx
+				.select({
+					code: attestations.code,
+					memberName: attestations.memberName,
+					programme: attestations.programme,
+					firstCompletedAt: attestations.firstCompletedAt,
+					lastCompletedAt: attestations.lastCompletedAt,
+					totalMinutes: attestations.totalMinutes,
+					modules: attestations.modules,
+					issuedAt: attestations.issuedAt,
+					revokedAt: attestations.revokedAt,
+					revokedReason: attestations.revokedReason
+				})
+				.from(attestations)
+				.where(eq(attestations.userId, userId))
 		]);
 		return {
 			account,
@@ -112,7 +129,8 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			factor,
 			codes,
 			positions,
-			attempts
+			attempts,
+			theirAttestations
 		};
 	});
 }

@@ -1,0 +1,135 @@
+/**
+ * Who needs a hand (issue « Learning, part 3 », point 4): per member, where they are in the course and when they
+ * last worked on it; per module, how many started, finished, took and passed its quiz — the drop-off the trainer
+ * looks at. A reporting view: it reads the courses' and memberships' tables, and writes nothing.
+ */
+import type { DbOrTx } from '../db';
+import { toCsv } from '../leads/csv';
+import * as queries from './queries';
+
+/** Days without progress after which a member still in the course is « bloqué ». */
+export const STUCK_AFTER_DAYS = 14;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Who may follow the course now: an active subscription, or a past-due one within its paid period. */
+const following = (row: Pick<queries.LearnerRow, 'status' | 'currentPeriodEnd'>, now: Date) =>
+	row.status === 'active' ||
+	row.status === 'trialing' ||
+	(row.status === 'past_due' && !!row.currentPeriodEnd && row.currentPeriodEnd > now);
+
+export interface Learner {
+	id: string;
+	name: string;
+	email: string;
+	following: boolean;
+	completed: number;
+	total: number;
+	percent: number;
+	quizzesPassed: number;
+	quizzes: number;
+	attempts: number;
+	/** Their last sign of work, else the day they joined. */
+	lastActivity: Date;
+	active: boolean;
+	/** Following the course, not finished, and nothing done for STUCK_AFTER_DAYS days. */
+	stuck: boolean;
+	daysIdle: number;
+}
+
+export interface ModuleFunnel {
+	title: string;
+	slug: string;
+	started: number;
+	completed: number;
+	/** Of the members following the course, the share who completed it (0–100). */
+	completionRate: number;
+	hasQuiz: boolean;
+	/** Of those who tried its quiz, the share who passed it; null without a quiz or an attempt. */
+	passRate: number | null;
+	averageAttempts: number | null;
+}
+
+export interface LearnersReport {
+	learners: Learner[];
+	modules: ModuleFunnel[];
+	following: number;
+	stuck: number;
+	finished: number;
+}
+
+const percentOf = (part: number, whole: number) => (whole ? Math.round((part / whole) * 100) : 0);
+
+export async function learnersReport(db: DbOrTx, now = new Date()): Promise<LearnersReport> {
+	const [rows, funnel] = await Promise.all([queries.learnerRows(db), queries.moduleFunnelRows(db)]);
+	const total = funnel.length;
+	const quizzes = funnel.filter((m) => m.hasQuiz).length;
+	const learners = rows.map((row): Learner => {
+		const lastActivity = row.lastActivity ?? row.memberSince;
+		const daysIdle = Math.floor((now.getTime() - lastActivity.getTime()) / DAY_MS);
+		const isFollowing = following(row, now);
+		const completed = Math.min(row.completed, total);
+		return {
+			id: row.id,
+			name: row.name,
+			email: row.email,
+			following: isFollowing,
+			completed,
+			total,
+			percent: percentOf(completed, total),
+			quizzesPassed: row.quizzesPassed,
+			quizzes,
+			attempts: row.attempts,
+			lastActivity,
+			active: row.lastActivity !== null,
+			stuck: isFollowing && total > 0 && completed < total && daysIdle >= STUCK_AFTER_DAYS,
+			daysIdle
+		};
+	});
+	const followingCount = learners.filter((l) => l.following).length;
+	return {
+		learners,
+		following: followingCount,
+		stuck: learners.filter((l) => l.stuck).length,
+		finished: learners.filter((l) => total > 0 && l.completed === total).length,
+		modules: funnel.map((m) => ({
+			title: m.title,
+			slug: m.slug,
+			started: m.started,
+			completed: m.completed,
+			completionRate: percentOf(m.completed, followingCount),
+			hasQuiz: m.hasQuiz,
+			passRate: m.hasQuiz && m.quizTakers ? percentOf(m.quizPassers, m.quizTakers) : null,
+			averageAttempts: m.hasQuiz && m.quizTakers ? Math.round((m.attempts / m.quizTakers) * 10) / 10 : null
+		}))
+	};
+}
+
+/** The members' table as a spreadsheet (formulas defused by `toCsv`). */
+export function learnersCsv(report: LearnersReport): string {
+	return toCsv(
+		[
+			'nom',
+			'e-mail',
+			'abonnement en cours',
+			'modules terminés',
+			'modules publiés',
+			'progression (%)',
+			'quiz réussis',
+			'tentatives de quiz',
+			'dernière activité',
+			'bloqué'
+		],
+		report.learners.map((l) => [
+			l.name,
+			l.email,
+			l.following ? 'oui' : 'non',
+			l.completed,
+			l.total,
+			l.percent,
+			l.quizzesPassed,
+			l.attempts,
+			l.lastActivity.toISOString().slice(0, 10),
+			l.stuck ? 'oui' : 'non'
+		])
+	);
+}

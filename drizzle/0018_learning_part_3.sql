@@ -15,6 +15,12 @@ CREATE TABLE "attestations" (
 	"revoked_reason" text
 );
 --> statement-breakpoint
+CREATE TABLE "course_reminders" (
+	"user_id" uuid PRIMARY KEY NOT NULL,
+	"last_sent_at" timestamp with time zone,
+	"unsubscribed_at" timestamp with time zone
+);
+--> statement-breakpoint
 CREATE TABLE "course_settings" (
 	"singleton" boolean PRIMARY KEY DEFAULT true NOT NULL,
 	"title" text NOT NULL,
@@ -36,6 +42,7 @@ CREATE TABLE "quiz_attempts" (
 --> statement-breakpoint
 ALTER TABLE "modules" ADD COLUMN "quiz" jsonb;--> statement-breakpoint
 ALTER TABLE "attestations" ADD CONSTRAINT "attestations_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "course_reminders" ADD CONSTRAINT "course_reminders_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "quiz_attempts" ADD CONSTRAINT "quiz_attempts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "quiz_attempts" ADD CONSTRAINT "quiz_attempts_module_id_modules_id_fk" FOREIGN KEY ("module_id") REFERENCES "public"."modules"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "attestations_code_unique" ON "attestations" USING btree ("code");--> statement-breakpoint

@@ -28,6 +28,7 @@ import { problem } from '$lib/server/http/problem';
 import { answerStripeEvent } from '$lib/server/http/stripe-webhook';
 import { STRIPE_WEBHOOK_PATH, exposeStripeWebhook } from '$lib/server/http/stripe-webhook-bridge';
 import { COURSE_MEDIA_ROUTE, exposeCourseMedia } from '$lib/server/http/course-media-bridge';
+import { exposeUnsubscribe } from '$lib/server/http/unsubscribe-bridge';
 import { answerCourseMedia } from '$lib/server/http/course-media';
 import {
 	createHandle as createPageCaching,
@@ -74,6 +75,7 @@ export const init: ServerInit = async () => {
 	if (routeExistsIn(STRIPE_WEBHOOK_PATH, config.siteMode)) exposeStripeWebhook(answerStripeEvent);
 	// And the course's files, piped from storage with the same checks as their route (src/server/course-media.ts).
 	if (routeExistsIn(COURSE_MEDIA_ROUTE, config.siteMode)) exposeCourseMedia(answerCourseMedia);
+	if (config.siteMode === 'platform') exposeUnsubscribe(courses.unsubscribeFromReminders);
 };
 
 /** Tells the request log (server entry) which route answers: its line names the route, never the raw path. */

@@ -18,6 +18,8 @@ import { admitBody } from './request-bodies';
 import { answerStripeWebhook } from './stripe-webhook';
 import { countEachAnswer } from './audience';
 import { answerCourseMedia } from './course-media';
+import { answerOneClickUnsubscribe } from './one-click-unsubscribe';
+import { UNSUBSCRIBE_PREFIX } from '../lib/server/http/unsubscribe-bridge';
 import { COURSE_MEDIA_ROUTE } from '../lib/server/http/course-media-bridge';
 import { STRIPE_WEBHOOK_PATH } from '../lib/server/http/stripe-webhook-bridge';
 
@@ -74,6 +76,8 @@ async function main() {
 			for (const [name, value] of headers) res.setHeader(name, value);
 			// Stripe's deliveries are answered here, before SvelteKit (stripe-webhook.ts says why).
 			if (answerStripeWebhook(admitted, res)) return request.answeredBy(STRIPE_WEBHOOK_PATH);
+			// A mail provider's one-click unsubscribe, which SvelteKit would refuse as a cross-site form.
+			if (answerOneClickUnsubscribe(admitted, res)) return request.answeredBy(`${UNSUBSCRIBE_PREFIX}[token]`);
 			const toSvelteKit = () =>
 				handler(admitted, res, () => {
 					res.statusCode = 404;

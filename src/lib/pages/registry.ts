@@ -81,10 +81,10 @@ export const ACCOUNT_PAGES = [
 ] as const;
 
 /**
- * Pages anyone may open but whose address is a bearer's code (`/attestation/{code}`): never counted, so that no
- * code lands in the audience's tables.
+ * Pages anyone may open but whose address is a bearer's code (`/attestation/{code}`, `/rappels/{token}`): never
+ * counted, so that no code lands in the audience's tables.
  */
-export const CODE_PAGES = ['/attestation'] as const;
+export const CODE_PAGES = ['/attestation', '/rappels'] as const;
 
 /** What is not a page of the site: the API, the assets and images, the probes. */
 const MACHINE_PATHS = ['/api', '/_app', '/storage', '/healthz', '/readyz'] as const;

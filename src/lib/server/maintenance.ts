@@ -27,6 +27,11 @@ export async function runRetention(): Promise<void> {
 	const audienceDeleted = await insights.purgeOld();
 	if (audienceDeleted)
 		log.info('audience retention', { deleted: audienceDeleted, retentionMonths: insights.RETENTION_MONTHS });
+	// Once a day on one instance (the one that takes the day's turn): members idle for a week are reminded.
+	if (config.siteMode === 'platform') {
+		const reminded = await courses.sendReminders();
+		if (reminded) log.info('course reminders sent', { members: reminded });
+	}
 }
 
 export async function runMaintenance(): Promise<void> {

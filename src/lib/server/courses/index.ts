@@ -13,6 +13,7 @@ import { ForbiddenError, NotFoundError } from '../errors';
 import { mediaAnswer, type MediaRequest } from '../http/media';
 import * as service from './service';
 import * as attestations from './attestations';
+import * as reminders from './reminders';
 import { inBackground } from '../lifecycle';
 import { countRequest } from '../abuse/attempts';
 import { attestationIssued, sendWith } from '../mail';
@@ -173,6 +174,21 @@ export async function deleteAttestationFiles(objectPaths: string[]): Promise<voi
 	for (const objectPath of objectPaths) await storage().delete(objectPath);
 }
 export { ATTESTATION_CODE } from './attestations';
+
+// ——— Reminders ———
+
+const reminderDeps = () => {
+	const { db, mail, config } = appDeps();
+	return { db, readers: readers(), mail, origin: config.origin, signingSecret: config.signingSecret };
+};
+/** The daily job (maintenance.ts): reminders to members idle for a week, if this instance takes the day's turn. */
+export const sendReminders = (now?: Date) => reminders.sendReminders(reminderDeps(), now);
+/** The one-click List-Unsubscribe (server entry) and its page's button: false for a token that is not one. */
+export const unsubscribeFromReminders = (token: string) =>
+	reminders.unsubscribe(db(), appDeps().config.signingSecret, token);
+/** The switch on /profil. */
+export const remindersOf = (userId: string) => reminders.remindersOf(db(), userId);
+export const setReminders = (userId: string, on: boolean) => reminders.setReminders(db(), userId, on);
 
 export type { Progress, ModuleState, ModuleMedia, EditorFiles, EditorFile, QuizPage } from './service';
 export { ModuleLockedError } from './service';

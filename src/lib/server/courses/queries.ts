@@ -2,9 +2,11 @@
 import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { builtOnce } from '../db/built-once';
+import { rowsOf } from '../db/migrate';
 import {
 	attestations,
 	courseFiles,
+	courseReminders,
 	courseSettings,
 	courseUploads,
 	moduleProgress,
@@ -373,3 +375,86 @@ export const allAttestations = (db: DbOrTx) =>
 		.from(attestations)
 		.leftJoin(users, eq(users.id, attestations.userId))
 		.orderBy(desc(attestations.issuedAt));
+
+// ——— Reminders ———
+
+/**
+ * Members who may be reminded at `now`: following the course (active, or past due within the paid period), not
+ * unsubscribed, not reminded in the last `gapDays`, and without progress (a completion, a quiz attempt, a video
+ * position) for `idleDays` — counted from the day they joined when they never started.
+ */
+export async function reminderCandidates(
+	db: DbOrTx,
+	now: Date,
+	idleDays: number,
+	gapDays: number
+): Promise<{ id: string; name: string; email: string }[]> {
+	const at = now.toISOString();
+	const rows = rowsOf<{ id: string; name: string; email: string }>(
+		await db.execute(sql`
+			select u.id, u.name, u.email
+			from users u
+			join lateral (
+				select status, current_period_end, created_at from memberships
+				where user_id = u.id order by created_at desc limit 1
+			) m on true
+			left join course_reminders r on r.user_id = u.id
+			where (m.status in ('active', 'trialing')
+					or (m.status = 'past_due' and m.current_period_end > ${at}::timestamptz))
+				and r.unsubscribed_at is null
+				and (r.last_sent_at is null
+					or r.last_sent_at <= ${at}::timestamptz - make_interval(days => ${gapDays}))
+				and coalesce(greatest(
+					(select max(p.completed_at) from module_progress p where p.user_id = u.id),
+					(select max(q.created_at) from quiz_attempts q where q.user_id = u.id),
+					(select max(v.updated_at) from video_positions v where v.user_id = u.id)
+				), m.created_at) <= ${at}::timestamptz - make_interval(days => ${idleDays})
+			order by u.id`)
+	);
+	return rows.map((row) => ({ id: String(row.id), name: String(row.name), email: String(row.email) }));
+}
+
+/**
+ * Takes a member's reminder turn: true when this call recorded a reminder at `now` (none sent in the last `gapDays`,
+ * not unsubscribed), false otherwise — one statement, so that two senders never both send.
+ */
+export async function claimReminder(
+	db: DbOrTx,
+	userId: string,
+	now: Date,
+	gapDays: number
+): Promise<boolean> {
+	const since = new Date(now.getTime() - gapDays * 24 * 60 * 60 * 1000);
+	const claimed = await db
+		.insert(courseReminders)
+		.values({ userId, lastSentAt: now })
+		.onConflictDoUpdate({
+			target: courseReminders.userId,
+			set: { lastSentAt: now },
+			setWhere: sql`${courseReminders.unsubscribedAt} is null and (${courseReminders.lastSentAt} is null
+				or ${courseReminders.lastSentAt} <= ${since.toISOString()}::timestamptz)`
+		})
+		.returning({ userId: courseReminders.userId });
+	return claimed.length === 1;
+}
+
+/** Reminders on or off for a member (the one-click link, the switch on /profil). */
+export async function setRemindersOff(
+	db: DbOrTx,
+	userId: string,
+	off: boolean,
+	now = new Date()
+): Promise<void> {
+	await db
+		.insert(courseReminders)
+		.values({ userId, unsubscribedAt: off ? now : null })
+		.onConflictDoUpdate({ target: courseReminders.userId, set: { unsubscribedAt: off ? now : null } });
+}
+
+export const remindersOf = async (db: DbOrTx, userId: string) =>
+	(
+		await db
+			.select({ lastSentAt: courseReminders.lastSentAt, unsubscribedAt: courseReminders.unsubscribedAt })
+			.from(courseReminders)
+			.where(eq(courseReminders.userId, userId))
+	)[0] ?? { lastSentAt: null, unsubscribedAt: null };

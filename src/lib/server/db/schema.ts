@@ -469,6 +469,18 @@ export const attestations = pgTable(
 	]
 );
 
+/**
+ * « Reprenez là où vous en étiez » (issue « Learning, part 3 », point 5): when a member was last reminded of the
+ * course, and whether they asked for no more (a one-click List-Unsubscribe, or the switch on /profil).
+ */
+export const courseReminders = pgTable('course_reminders', {
+	userId: uuid('user_id')
+		.primaryKey()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+	unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true })
+});
+
 /** A member's completed modules: one row per (user, module), whatever the number of clicks. */
 export const moduleProgress = pgTable(
 	'module_progress',

@@ -42,6 +42,7 @@ export { candidatureRows, type CandidatureForMail } from './templates/candidatur
 export { accountDeleted } from './templates/account-deleted';
 export { attestationIssued } from './templates/attestation-issued';
 export { backupFailed } from './templates/backup-failed';
+export { courseReminder } from './templates/course-reminder';
 export { emailChangeConfirmation } from './templates/email-change-confirmation';
 export { emailChanged } from './templates/email-changed';
 export { memberWelcome } from './templates/member-welcome';

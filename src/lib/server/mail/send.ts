@@ -20,6 +20,8 @@ export interface Mail {
 	 * and filters then know not to answer it, so that two robots never write to each other forever.
 	 */
 	autoReply?: boolean;
+	/** Headers of its own: a reminder's List-Unsubscribe (RFC 2369) and one-click List-Unsubscribe-Post (RFC 8058). */
+	headers?: Record<string, string>;
 }
 
 export interface MailDeps {
@@ -49,7 +51,14 @@ export async function send(deps: MailDeps, mail: Mail): Promise<SendResult> {
 			subject: mail.subject,
 			html: mail.html,
 			text: mail.text,
-			...(mail.autoReply ? { headers: { 'Auto-Submitted': 'auto-replied' } } : {})
+			...(mail.autoReply || mail.headers
+				? {
+						headers: {
+							...mail.headers,
+							...(mail.autoReply ? { 'Auto-Submitted': 'auto-replied' } : {})
+						}
+					}
+				: {})
 		});
 		result = { sent: true, error: null };
 	} catch (error) {

@@ -107,6 +107,11 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			answers: a.answers,
 			sentAt: iso(a.createdAt)
 		})),
+		/** « Reprenez là où vous en étiez »: when the last reminder went, and whether they asked for no more. */
+		courseReminders: {
+			lastSentAt: iso(rows.reminder?.lastSentAt ?? null),
+			unsubscribedAt: iso(rows.reminder?.unsubscribedAt ?? null)
+		},
 		/** Their attestation de fin de formation as issued (its file is downloaded from /bilan). */
 		attestations: rows.theirAttestations.map((a) => ({
 			code: a.code,

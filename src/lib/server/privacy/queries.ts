@@ -10,6 +10,7 @@ import {
 	moduleProgress,
 	quizAttempts,
 	attestations,
+	courseReminders,
 	videoPositions,
 	modules,
 	sessions,
@@ -38,7 +39,8 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			codes,
 			positions,
 			attempts,
-			theirAttestations
+			theirAttestations,
+			reminders
 		] = await Promise.all([
 			// Theirs by account once enrolled, by address before (a candidature is made without an account).
 			tx
@@ -116,7 +118,11 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 					revokedReason: attestations.revokedReason
 				})
 				.from(attestations)
-				.where(eq(attestations.userId, userId))
+				.where(eq(attestations.userId, userId)),
+			tx
+				.select({ lastSentAt: courseReminders.lastSentAt, unsubscribedAt: courseReminders.unsubscribedAt })
+				.from(courseReminders)
+				.where(eq(courseReminders.userId, userId))
 		]);
 		return {
 			account,
@@ -130,7 +136,8 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			codes,
 			positions,
 			attempts,
-			theirAttestations
+			theirAttestations,
+			reminder: reminders[0] ?? null
 		};
 	});
 }

@@ -13,6 +13,7 @@ import { changeOrigin, requireUser } from '$lib/server/http/guards';
 import { formFailure, formFields, schemaAction } from '$lib/server/http/forms';
 import { signOut } from '$lib/server/http/session-cookie';
 import * as memberships from '$lib/server/memberships';
+import * as courses from '$lib/server/courses';
 import { AppError, NotFoundError, ValidationError } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -29,6 +30,7 @@ export const load: PageServerLoad = async (event) => {
 		// "Gérer mon abonnement" needs a Stripe customer (and payments on).
 		canManageSubscription: memberships.paymentsOn() && !!membership?.stripeCustomerId,
 		twoFactor: (await auth.twoFactorState(user.id)).enabled,
+		reminders: (await courses.remindersOf(user.id)).on,
 		sessions: (await auth.sessionsOf(user.id, event.locals.session?.id ?? null)).map((s) => ({
 			...s,
 			openedAt: s.openedAt.toISOString(),
@@ -38,6 +40,14 @@ export const load: PageServerLoad = async (event) => {
 };
 
 export const actions: Actions = {
+	/** « Reprenez là où vous en étiez »: on or off (the box unticked sends nothing). */
+	reminders: async (event) => {
+		const user = requireUser(event);
+		const fields = await formFields(event.request);
+		const on = fields.reminders === 'on';
+		await courses.setReminders(user.id, on);
+		return { remindersDone: on ? 'Rappels activés.' : 'Rappels désactivés : vous n’en recevrez plus.' };
+	},
 	name: async (event) => {
 		const user = requireUser(event);
 		const form = await superValidate(event.request, zod4(nameChangeSchema), { id: 'name' });

@@ -4,7 +4,17 @@ import * as courses from '$lib/server/courses';
 import { formFields, schemaAction } from '$lib/server/http/forms';
 import { requireAdmin } from '$lib/server/http/guards';
 import { deferUntilConfirmed, isRecentlyConfirmed } from '$lib/server/http/reauthentication';
+import type { RequestEvent } from '@sveltejs/kit';
+import type { SessionUser } from '$lib/server/auth';
 import type { Actions, PageServerLoad } from './$types';
+
+/** To /admin/confirmer (the action kept is a no-op), then back here with the forms that revoke. */
+async function askConfirmation(event: RequestEvent, admin: SessionUser) {
+	await event.request.arrayBuffer();
+	if (!isRecentlyConfirmed(event))
+		deferUntilConfirmed(event, 'attestations', admin.id, new URL('/admin/attestations', event.url));
+	return { done: 'Identité déjà confirmée.' };
+}
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
@@ -16,10 +26,7 @@ export const actions: Actions = {
 	/** « Confirmer mon identité »: to /admin/confirmer, then back here with the forms that revoke. */
 	confirm: async (event) => {
 		const admin = await requireAdmin(event);
-		await event.request.arrayBuffer();
-		if (!isRecentlyConfirmed(event))
-			deferUntilConfirmed(event, 'attestations', admin.id, new URL('/admin/attestations', event.url));
-		return { done: 'Identité déjà confirmée.' };
+		return askConfirmation(event, admin);
 	},
 	revoke: async (event) => {
 		const admin = await requireAdmin(event);

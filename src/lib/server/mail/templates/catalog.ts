@@ -7,6 +7,7 @@ import type { MailTheme } from '../theme';
 import { accountDeleted } from './account-deleted';
 import { attestationIssued } from './attestation-issued';
 import { backupFailed } from './backup-failed';
+import { courseReminder } from './course-reminder';
 import type { CandidatureForMail } from './candidature-answers';
 import { candidatureApproval } from './candidature-approval';
 import { candidatureConfirmation } from './candidature-confirmation';
@@ -124,6 +125,19 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 					download: 'https://exemple.fr/bilan/attestation.pdf',
 					verify: 'https://exemple.fr/attestation/k7q3m2x9w4t6b8n5c1v0z3r2pa'
 				},
+				theme
+			)
+	},
+	{
+		name: 'course-reminder',
+		label: 'Rappel « Reprenez là où vous en étiez » (au membre, après 7 jours sans progrès)',
+		audience: 'membre',
+		render: (theme) =>
+			courseReminder(
+				'Julien',
+				{ title: 'Filmer un chantier', url: 'https://exemple.fr/cours/filmer-un-chantier', resumeAt: 252 },
+				{ completed: 2, total: 6 },
+				'https://exemple.fr/rappels/exemple',
 				theme
 			)
 	},

@@ -624,6 +624,9 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	// Sent again at once: the limit answers, and nothing is graded.
 	await quiz.getByRole('button', { name: 'Renvoyer mes réponses' }).click();
 	await expect(quiz.getByRole('alert')).toContainText('Une tentative toutes les 30 secondes');
+	// The refusal is no grade: what the member ticked stays ticked.
+	await expect(second.getByLabel('L’aplomb')).toBeChecked();
+	await expect(first.getByLabel('Du plâtre')).toBeChecked();
 
 	await first.getByLabel('Un mortier de ciment').check();
 	await second.getByLabel('L’horizontalité').check();

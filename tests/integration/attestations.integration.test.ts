@@ -10,6 +10,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import jsQR from 'jsqr';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
 import * as courses from '../../src/lib/server/courses';
@@ -105,6 +107,25 @@ const pdfText = (bytes: Uint8Array) => {
 	return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 };
 /** The PDFs in the bucket's attestations folder (the files driver keeps each object's metadata beside it). */
+/** The first page drawn at 150 dpi (pdftoppm), then read by a QR decoder (jsQR) from its pixels. */
+async function qrCodeOf(bytes: Uint8Array): Promise<string | null> {
+	const folder = mkdtempSync(path.join(tmpdir(), 'atelier-qr-'));
+	writeFileSync(path.join(folder, 'a.pdf'), bytes);
+	execFileSync('pdftoppm', [
+		'-png',
+		'-r',
+		'150',
+		'-singlefile',
+		path.join(folder, 'a.pdf'),
+		path.join(folder, 'page')
+	]);
+	const { data, info } = await sharp(path.join(folder, 'page.png'))
+		.ensureAlpha()
+		.raw()
+		.toBuffer({ resolveWithObject: true });
+	return jsQR(new Uint8ClampedArray(data), info.width, info.height)?.data ?? null;
+}
+
 const storedFiles = () => {
 	const folder = path.join(storageRoot, 'private', 'attestations');
 	return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.pdf')) : [];
@@ -153,6 +174,8 @@ describe(`attestations on ${driverName}`, () => {
 		])
 			expect(text).toContain(expected);
 		expect(text).not.toContain('Brouillon');
+		// Its QR code, read from the page as a phone's camera would see it, is the same address.
+		expect(await qrCodeOf(bytes)).toBe(`https://atelier.test/attestation/${row!.code}`);
 
 		// Kept as issued: a module added later changes neither the code nor the file.
 		await service.createModule(database.db, readers, { title: 'Nouveau', published: true }, admin);

@@ -715,11 +715,33 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	expect(sent).toEqual([]);
 	expect((await fetch(`${base}/attestation/${'a'.repeat(26)}`)).status).toBe(404);
 	await visitorContext.close();
+	// Without JavaScript, the form sends the file and the server hashes it.
+	const plainContext = await browser.newContext({
+		javaScriptEnabled: false,
+		viewport: { width: 1280, height: 900 }
+	});
+	const plain = await plainContext.newPage();
+	await plain.goto(verifyUrl);
+	await plain.getByLabel('Fichier PDF de l’attestation').setInputFiles(pdfPath);
+	await plain.getByRole('button', { name: 'Vérifier le fichier' }).click();
+	await expect(plain.getByText('Document authentique')).toBeVisible();
+	await expectNoAxeViolation(plain);
+	await plainContext.close();
 
 	// The admin revokes it, after confirming who they are; the page then says so, with the reason.
 	const adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 	const admin = await adminContext.newPage();
 	await signIn(admin, base, E2E_ADMIN.email, E2E_ADMIN.password);
+	// The follow-up shows where the member is: the whole programme done, its quiz passed at the second attempt.
+	await admin.goto(`${base}/admin/suivi`);
+	const row = admin.getByRole('row', { name: /Léa Membre/ });
+	await expect(row).toContainText('3/3 (100 %)');
+	await expect(row).toContainText('1/1 réussis');
+	await expect(admin.getByRole('row', { name: /Le quiz du mur/ })).toContainText('100 %');
+	await expectNoAxeViolation(admin);
+	await admin.screenshot({ path: test.info().outputPath('suivi-1280.png'), fullPage: true });
+	const csv = await (await admin.request.get(`${base}/admin/suivi.csv`)).text();
+	expect(csv).toContain('Léa Membre');
 	await admin.goto(`${base}/admin/attestations`);
 	await expect(admin.getByRole('rowheader', { name: /Léa Membre/ })).toBeVisible();
 	await expectNoAxeViolation(admin);

@@ -688,12 +688,21 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	// A visitor, without an account, at the address the PDF prints (and its QR code holds).
 	const visitorContext = await browser.newContext({ viewport: { width: 360, height: 740 } });
 	const visitor = await visitorContext.newPage();
+	const problems: string[] = [];
+	visitor.on('pageerror', (error) => problems.push(error.message));
+	visitor.on('console', (message) => {
+		if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+	});
 	const answer = await visitor.goto(verifyUrl);
 	expect(answer!.headers()['x-robots-tag']).toBe('noindex');
 	await expect(visitor.getByRole('status').first()).toContainText('Attestation valide');
 	await expect(visitor.getByText('Léa Membre')).toBeVisible();
 	await expect(visitor.getByText(MEMBER)).toHaveCount(0);
-	await visitor.locator('html[data-hydrated]').waitFor();
+	await visitor
+		.locator('html[data-hydrated]')
+		.waitFor({ timeout: 10_000 })
+		.catch(() => expect(problems).toEqual([]));
+	expect(problems).toEqual([]);
 	await expectNoAxeViolation(visitor);
 	await expectNoHorizontalScroll(visitor);
 	// The very file: recognised in the browser, never sent.

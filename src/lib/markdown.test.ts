@@ -91,6 +91,17 @@ describe('the module Markdown renderer', () => {
 		expect(hostile).not.toContain('<b');
 	});
 
+	it('makes code blocks reachable by keyboard and named, fenced or indented, their code escaped', () => {
+		const fenced = renderMarkdown('```\nnpm run backup -- --verify <fichier>\n```');
+		expect(fenced).toMatch(/^<pre tabindex="0" role="group" aria-label="Bloc de code"><code>/);
+		expect(fenced).toContain('&lt;fichier&gt;');
+		expect(renderMarkdown('Texte\n\n    indenté')).toContain(
+			'<pre tabindex="0" role="group" aria-label="Bloc de code"><code>indenté'
+		);
+		// An inline code span is not a block: no focus stop in the middle of a sentence.
+		expect(renderMarkdown('Tapez `npm start`.')).not.toContain('tabindex');
+	});
+
 	it('folds accents in slugs', () => {
 		expect(slugify('Façades & enduits : l’œuvre')).toBe('facades-enduits-l-oeuvre');
 		expect(slugify('  --Été 2026--  ')).toBe('ete-2026');

@@ -76,6 +76,17 @@ md.renderer.rules.link_open = (tokens, index, options, env, self) => {
 	return defaultLinkOpen(tokens, index, options, env, self);
 };
 
+// A code block scrolls sideways when its lines are long: it takes the keyboard's focus (axe
+// `scrollable-region-focusable`) and is named, so that a keyboard can scroll it and a screen reader says what it is.
+for (const rule of ['fence', 'code_block'] as const) {
+	const render = md.renderer.rules[rule]!;
+	md.renderer.rules[rule] = (tokens, index, options, env, self) =>
+		render(tokens, index, options, env, self).replace(
+			/^<pre>/,
+			'<pre tabindex="0" role="group" aria-label="Bloc de code">'
+		);
+}
+
 export function renderMarkdown(source: string): string {
 	return md.render(source);
 }

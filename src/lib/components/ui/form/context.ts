@@ -70,11 +70,28 @@ export function controlAttributes(
 	errors: string[] | undefined,
 	constraints: Record<string, unknown> | undefined
 ) {
+	const { pattern, ...others } = constraints ?? {};
 	return {
 		id,
 		name,
 		'aria-invalid': errors?.length ? ('true' as const) : undefined,
 		'aria-describedby': describedBy(id, hint, errors),
-		...constraints
+		...others,
+		pattern: browserPattern(pattern)
 	};
+}
+
+/**
+ * A schema's expression as a `pattern` attribute only when a browser can compile it: browsers read `pattern` with
+ * the `v` flag, under which zod's e-mail expression is invalid — Chromium then drops the check and logs an error.
+ * An `email` input checks the address itself, and the server checks every field anyway.
+ */
+export function browserPattern(pattern: unknown): string | undefined {
+	if (typeof pattern !== 'string') return undefined;
+	try {
+		new RegExp(`^(?:${pattern})$`, 'v');
+		return pattern;
+	} catch {
+		return undefined;
+	}
 }

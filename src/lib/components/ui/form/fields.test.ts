@@ -6,6 +6,8 @@ import { render } from 'svelte/server';
 import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { describe, expect, it } from 'vitest';
+import { stepYouSchema } from '$lib/schemas/candidature';
+import { browserPattern, controlAttributes } from './context';
 import Harness from './test/Harness.svelte';
 import { harnessSchema } from './test/harness-schema';
 
@@ -92,6 +94,21 @@ describe('form fields from context', () => {
 		);
 		expect(() => render(Lone, { props: { inside: true }, context: context() }).body).toThrow(
 			'no field named "nope"'
+		);
+	});
+});
+
+describe('a schema’s expression as a pattern attribute', () => {
+	it('is kept when a browser can compile it (the v flag), dropped otherwise: zod’s e-mail expression is not', () => {
+		const email = zod4(stepYouSchema).constraints?.email as { pattern?: string } | undefined;
+		expect(email?.pattern).toBeTruthy();
+		expect(() => new RegExp(email!.pattern!, 'v')).toThrow();
+		expect(browserPattern(email!.pattern)).toBeUndefined();
+		expect(browserPattern('[0-9]{5}')).toBe('[0-9]{5}');
+		expect(browserPattern(undefined)).toBeUndefined();
+		expect(controlAttributes('email', 'f-email', undefined, undefined, email as never)).not.toHaveProperty(
+			'pattern',
+			email!.pattern
 		);
 	});
 });

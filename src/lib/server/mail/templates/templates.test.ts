@@ -50,9 +50,10 @@ describe('e-mail templates', () => {
 		expect(text).toContain('Cliquez <a href="https://evil.example">ici</a>');
 	});
 
-	it('keeps the requester’s line breaks in the notification', () => {
+	it('keeps the requester’s line breaks in the notification, as <br> (Outlook ignores pre-line)', () => {
 		const { html } = leadNotification(hostile, 'https://exemple.fr/admin/demandes');
-		expect(html).toContain('white-space:pre-line');
+		expect(html).toMatch(/ici&lt;\/a>(?:<!--[^>]*-->)*<br\s*\/?>(?:<!--[^>]*-->)*&lt;img src=x/);
+		expect(html).not.toContain('pre-line');
 	});
 
 	it('acknowledges with a fixed text that says when the answer comes, and the phone number', () => {

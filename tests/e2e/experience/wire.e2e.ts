@@ -67,6 +67,15 @@ test.describe('on the wire', () => {
 		await page.goto('/contact');
 		const og = await page.locator('meta[property="og:image"]').getAttribute('content');
 		expect(og).toMatch(/\/og-atelier\.png$/);
+		// Said in words too, for who cannot see it.
+		await expect(page.locator('meta[property="og:image:alt"]')).toHaveAttribute(
+			'content',
+			/^Atelier — .{10,}/
+		);
+		await page.goto('/macon');
+		const heroAlt = await page.locator('.hero img').first().getAttribute('alt');
+		expect(heroAlt).toBeTruthy();
+		await expect(page.locator('meta[property="og:image:alt"]')).toHaveAttribute('content', heroAlt!);
 		await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
 	});
 

@@ -98,6 +98,19 @@ test('the admin replaces an image on /admin/images by upload, then sees the stat
 	pageProblems
 }) => {
 	await gotoHydrated(page, '/admin/images');
+	// Each page's section is named by its heading: every id aria-labelledby lists exists (« Démo maçon » had a space).
+	const names = await page.locator('section[aria-labelledby]').evaluateAll((sections) =>
+		sections.map((s) =>
+			s
+				.getAttribute('aria-labelledby')!
+				.split(/\s+/)
+				.map((id) => document.getElementById(id)?.textContent ?? null)
+				.join(' ')
+		)
+	);
+	expect(names.length).toBeGreaterThan(2);
+	expect(names).toContain('Démo maçon');
+	expect(names.filter((name) => name.includes('null'))).toEqual([]);
 	const card = page.getByRole('article').filter({ has: page.getByText('service_2', { exact: true }) });
 	await card.locator('input[type=file]').setInputFiles(fixture('Landscape_4.jpg'));
 	await expect(card.getByRole('status')).toContainText('Optimisée', { timeout: 20_000 }); // sharp under load

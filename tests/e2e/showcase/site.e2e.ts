@@ -205,6 +205,7 @@ test('JSON-LD parses on every page type and carries the business, services, area
 	await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', base + PAGE_TYPES.article);
 	await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'article');
 	await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /\.jpe?g$/);
+	await expect(page.locator('meta[property="og:image:alt"]')).toHaveAttribute('content', /.{10,}/);
 	await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{50,}/);
 });
 

@@ -115,3 +115,23 @@ test('signed-in visitors bypass the page cache and never fill it', async ({ page
 	expect(await visitor.text()).not.toContain('Se déconnecter');
 	await anonymous.dispose();
 });
+
+test('every page of the sitemap names itself as its canonical address, once', async ({
+	request,
+	baseURL
+}) => {
+	const xml = await (await request.get('/sitemap.xml')).text();
+	const urls = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+	expect(urls.length).toBeGreaterThanOrEqual(9);
+	const wrong: string[] = [];
+	for (const url of urls) {
+		const path = new URL(url).pathname;
+		const html = await (await request.get(path)).text();
+		const canonical = [...html.matchAll(/<link rel="canonical" href="([^"]+)"/g)].map((m) => m[1]);
+		if (canonical.length !== 1 || canonical[0] !== url)
+			wrong.push(`${path}: ${canonical.join(', ') || 'none'}`);
+	}
+	expect(wrong).toEqual([]);
+	// A page that is not indexable names none (the members' area, the account's pages).
+	expect(await (await request.get('/login')).text()).not.toContain('rel="canonical"');
+});

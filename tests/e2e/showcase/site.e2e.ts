@@ -71,6 +71,19 @@ function referencesIn(html: string, pageUrl: string): { links: string[]; assets:
 	return { links, assets };
 }
 
+test('every page of the sitemap names itself as its canonical address', async () => {
+	const sitemap = await sitemapPaths();
+	expect(sitemap.length).toBeGreaterThanOrEqual(28);
+	const wrong: string[] = [];
+	for (const path of sitemap) {
+		const html = await (await fetch(base + path)).text();
+		const canonical = [...html.matchAll(/<link rel="canonical" href="([^"]+)"/g)].map((m) => m[1]);
+		if (canonical.length !== 1 || canonical[0] !== `${base}${path}`)
+			wrong.push(`${path}: ${canonical.join(', ')}`);
+	}
+	expect(wrong).toEqual([]);
+});
+
 test('a crawler from / reaches every sitemap page, and finds no broken internal link or image', async () => {
 	test.setTimeout(120_000);
 	const pages = new Map<string, number>();

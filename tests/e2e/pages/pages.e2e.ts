@@ -116,10 +116,7 @@ test('signed-in visitors bypass the page cache and never fill it', async ({ page
 	await anonymous.dispose();
 });
 
-test('every page of the sitemap names itself as its canonical address, once', async ({
-	request,
-	baseURL
-}) => {
+test('every page of the sitemap names itself as its canonical address, once', async ({ request }) => {
 	const xml = await (await request.get('/sitemap.xml')).text();
 	const urls = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
 	expect(urls.length).toBeGreaterThanOrEqual(9);

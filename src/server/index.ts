@@ -89,6 +89,10 @@ async function main() {
 		});
 	});
 	server.keepAliveTimeout = 65_000;
+	// A client that half-closes its side once its request is sent (scripts, monitors, `nc -q`) still gets the whole
+	// answer: Node.js's default ends the connection at the client's FIN and cut /api/img's images short. With this,
+	// the answer in progress is the connection's last and the server closes after it (RFC 9112 §9.6).
+	(server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
 	server.listen(config.port, config.host, () => {
 		// Whatever LOG_LEVEL says: the one line that says the server is up (and, below, that it stopped).

@@ -158,6 +158,18 @@ test.describe('an answer given before the body was read leaves the connection us
 	});
 });
 
+test('a client that half-closes its side after its request gets the whole image (/api/img)', async () => {
+	const connection = await RawConnection.open(base);
+	connection.write(requestHead('GET', '/api/img/hero', base, {}));
+	connection.endWriting();
+	const answer = await connection.response(10_000);
+	expect(answer.status).toBe(200);
+	const length = Number(answer.headers['content-length']);
+	expect(length).toBeGreaterThan(20_000);
+	expect(answer.body.length).toBe(length);
+	expect(await connection.closesWithin(5_000)).toBe(true);
+});
+
 test.describe('every route has a body limit that fits it', () => {
 	test('a 1 MB form post to /login is refused with 413, not buffered', async () => {
 		const body = Buffer.from(`email=a%40exemple.fr&password=${'x'.repeat(MB)}`);

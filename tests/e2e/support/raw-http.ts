@@ -64,6 +64,11 @@ export class RawConnection {
 		this.write('0\r\n\r\n');
 	}
 
+	/** Half-closes the connection (TCP FIN): nothing more is sent, answers are still read. */
+	endWriting(): void {
+		this.socket.end();
+	}
+
 	get isClosed(): boolean {
 		return this.socket.destroyed || this.ended;
 	}

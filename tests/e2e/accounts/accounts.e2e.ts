@@ -177,9 +177,10 @@ test('repeated failed sign-ins slow the account down: 429 with Retry-After and a
 			form: { email: 'cible@exemple.fr', password: 'faux' },
 			headers: { origin: base, accept: 'text/html' }
 		});
-	await post();
-	const response = await post();
-	expect(response.status()).toBe(429);
+	// Sent at once indeed: one after the other, a slow machine let a second pass once the first 1 s pause was over.
+	const answers = await Promise.all([post(), post()]);
+	const response = answers.find((answer) => answer.status() === 429)!;
+	expect(answers.map((answer) => answer.status()).filter((status) => status === 429)).toHaveLength(1);
 	const wait = Number(response.headers()['retry-after']);
 	expect(wait).toBeGreaterThan(0);
 	expect(wait).toBeLessThanOrEqual(60);

@@ -180,7 +180,8 @@ test('repeated failed sign-ins slow the account down: 429 with Retry-After and a
 	// Sent at once indeed: one after the other, a slow machine let a second pass once the first 1 s pause was over.
 	const answers = await Promise.all([post(), post()]);
 	const response = answers.find((answer) => answer.status() === 429)!;
-	expect(answers.map((answer) => answer.status()).filter((status) => status === 429)).toHaveLength(1);
+	// At least the second of the two is refused (both, when the last typo was less than the pause ago).
+	expect(response).toBeDefined();
 	const wait = Number(response.headers()['retry-after']);
 	expect(wait).toBeGreaterThan(0);
 	expect(wait).toBeLessThanOrEqual(60);

@@ -6,14 +6,17 @@ test('an admin previews every e-mail template, in the light and the dark theme, 
 }) => {
 	await signInAsAdmin(page);
 	await page.goto('/admin/emails');
-	// One preview per template of the catalogue: leads (4), candidatures (4), members (3), the account's deletion
-	// as the business sees it (2), the security e-mails (13), the failed scheduled backup (1).
+	// One preview per template of the catalogue: leads (4), candidatures (4), members (5: with the attestation and
+	// the course reminder), the account's deletion as the business sees it (2), the security e-mails (13), the
+	// failed scheduled backup (1).
 	const links = page.getByRole('main').locator('a[href^="/admin/emails/"]');
-	await expect(links).toHaveCount(27);
+	await expect(links).toHaveCount(29);
 	for (const name of [
 		'Nouvelle demande de devis (à l’entreprise)',
 		'Candidature acceptée, lien de paiement (au candidat)',
-		'Bienvenue, choix du mot de passe (au nouveau membre)'
+		'Bienvenue, choix du mot de passe (au nouveau membre)',
+		'Attestation de fin de formation délivrée (au membre)',
+		'Rappel « Reprenez là où vous en étiez » (au membre, après 7 jours sans progrès)'
 	])
 		await expect(page.getByRole('link', { name })).toBeVisible();
 

@@ -78,13 +78,17 @@ export async function take(db: DbOrTx, limit: Limit, subject: string): Promise<n
  */
 export async function giveBack(db: DbOrTx, limit: Limit, subject: string): Promise<void> {
 	const key = keyOf(limit, subject);
-	const lowered = await db
+	// One atomic decrement: the count is right whatever runs beside it. (An update « where count > 1 » followed by a
+	// delete « where count <= 1 » lost the place when a take raised the count between the two: seen on PostgreSQL
+	// under 300 parallel attempts, the address lane 6 spent for 5 passwords checked.)
+	const [lowered] = await db
 		.update(rateLimits)
 		.set({ count: sql`${rateLimits.count} - 1` })
-		.where(and(eq(rateLimits.key, key), gt(rateLimits.count, 1), gt(rateLimits.resetAt, sql`now()`)))
+		.where(and(eq(rateLimits.key, key), gt(rateLimits.count, 0), gt(rateLimits.resetAt, sql`now()`)))
 		.returning({ count: rateLimits.count });
-	if (!lowered.length)
-		await db.delete(rateLimits).where(and(eq(rateLimits.key, key), lte(rateLimits.count, 1)));
+	// The last place given back: the row goes, unless a take has come since (its count is then right as it is).
+	if (lowered && lowered.count === 0)
+		await db.delete(rateLimits).where(and(eq(rateLimits.key, key), lte(rateLimits.count, 0)));
 }
 
 /**

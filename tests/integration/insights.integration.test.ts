@@ -7,6 +7,7 @@ import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
 	audienceDaily,
+	audienceDevices,
 	audiencePages,
 	audienceSources,
 	audienceVisitors
@@ -38,6 +39,7 @@ beforeEach(async () => {
 	await database.db.delete(audienceVisitors);
 	await database.db.delete(audiencePages);
 	await database.db.delete(audienceSources);
+	await database.db.delete(audienceDevices);
 });
 
 const today = () => new Date('2026-11-26T10:00:00Z');
@@ -57,7 +59,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 		expect(total).toEqual({ rows: 3000, views: 6000 });
 		// The same visitors the second time: seen already today, not new ones.
 		expect(await database.db.select().from(audienceVisitors)).toEqual([
-			{ day: '2026-11-26', visitors: 3000, views: 6000 }
+			{ day: '2026-11-26', visitors: 3000, views: 6000, visits: 3000 }
 		]);
 		// The rollups the dashboard reads add up to the rows.
 		const [pages] = await database.db
@@ -65,7 +67,10 @@ describe(`the audience's counts on ${driverName}`, () => {
 			.from(audiencePages);
 		expect(pages).toEqual({ rows: 3000, views: 6000 });
 		expect(await database.db.select().from(audienceSources)).toEqual([
-			{ day: '2026-11-26', source: '', views: 6000 }
+			{ day: '2026-11-26', source: '', views: 6000, visits: 3000 }
+		]);
+		expect(await database.db.select().from(audienceDevices)).toEqual([
+			{ day: '2026-11-26', device: 'mobile', views: 6000, visits: 3000 }
 		]);
 	});
 
@@ -87,7 +92,8 @@ describe(`the audience's counts on ${driverName}`, () => {
 				utmCampaign: 'printemps',
 				device: 'mobile',
 				views: 1,
-				visitors: 1
+				visitors: 1,
+				entries: 1
 			}
 		]);
 	});
@@ -136,10 +142,42 @@ describe(`the audience's counts on ${driverName}`, () => {
 		expect(figures.daily.at(-1)).toEqual({ day: '2026-11-26', views: 4, visitors: 3 });
 		expect(figures.daily[0]).toEqual({ day: '2026-10-28', views: 0, visitors: 0 });
 		expect(figures.pages[0]).toEqual({ path: '/candidature', views: 2, visitors: 2 });
+		// /candidature, seen after landing from google, is a page of that visit.
 		expect(figures.sources).toEqual([
-			{ source: '', views: 3 },
-			{ source: 'google.fr', views: 1 }
+			{ source: '', visits: 2, views: 2 },
+			{ source: 'google.fr', visits: 1, views: 2 }
 		]);
+		expect(figures.totals).toEqual({ views: 4, visitors: 3, visits: 3, leads: 2 });
+		expect(figures.previous).toEqual({ views: 0, visitors: 0, visits: 0, leads: 0 });
+		expect(figures.entries).toEqual([
+			{ path: '/', visits: 1 },
+			{ path: '/candidature', visits: 1 },
+			{ path: '/macon', visits: 1 }
+		]);
+		expect(figures.campaigns).toEqual([{ campaign: 'printemps', medium: null, visits: 1, views: 2 }]);
+		expect(figures.devices).toEqual([{ device: 'mobile', visits: 3, views: 4 }]);
+
+		// Narrowed to a source: every figure is that source's visits, and the leads that came from it.
+		const fromGoogle = await dashboardFigures(database.db, '30j', today(), { source: 'google.fr' });
+		expect(fromGoogle.totals).toEqual({ views: 2, visitors: 1, visits: 1, leads: 1 });
+		expect(fromGoogle.pages.map((p) => p.path).sort()).toEqual(['/candidature', '/macon']);
+		expect(fromGoogle.entries).toEqual([{ path: '/macon', visits: 1 }]);
+		expect(fromGoogle.daily.at(-1)).toEqual({ day: '2026-11-26', views: 2, visitors: 1 });
+		// Narrowed to a page: its own visitors; direct access ('') is a source like the others.
+		const candidature = await dashboardFigures(database.db, '30j', today(), { page: '/candidature' });
+		expect(candidature.totals).toMatchObject({ views: 2, visitors: 2, visits: 1 });
+		expect(candidature.sources).toEqual([
+			{ source: '', visits: 1, views: 1 },
+			{ source: 'google.fr', visits: 0, views: 1 }
+		]);
+		const direct = await dashboardFigures(database.db, '30j', today(), { source: '', device: 'desktop' });
+		expect(direct.totals).toMatchObject({ views: 0, visitors: 0, visits: 0 });
+
+		// The same figures a period later: what was counted is now the period before.
+		const later = new Date('2026-12-30T10:00:00Z');
+		const next = await dashboardFigures(database.db, '30j', later);
+		expect(next.previous).toEqual({ views: 4, visitors: 3, visits: 3, leads: 2 });
+		expect(next.totals).toEqual({ views: 0, visitors: 0, visits: 0, leads: 0 });
 		const week = figures.leads.weeks.find((w) => w.week === '2026-11-23');
 		expect(week).toEqual({ week: '2026-11-23', bySource: { '': 1, 'google.fr': 1 }, total: 2 });
 		expect(figures.funnel.map((s) => s.count)).toEqual([2, 1, 0, 0, 0]);

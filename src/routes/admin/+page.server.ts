@@ -1,7 +1,6 @@
 import * as auth from '$lib/server/auth';
 import * as backup from '$lib/server/backup';
 import * as candidatures from '$lib/server/candidatures';
-import * as courses from '$lib/server/courses';
 import { requireAdmin } from '$lib/server/http/guards';
 import * as images from '$lib/server/images';
 import * as insights from '$lib/server/insights';
@@ -14,51 +13,45 @@ const forPage = (lead: {
 	kind: string;
 	city: string | null;
 	createdAt: Date;
-	notifyError: string | null;
 }) => ({
 	id: lead.id,
 	name: lead.name,
 	kind: lead.kind,
 	city: lead.city,
-	createdAt: lead.createdAt.toISOString(),
-	notifyError: lead.notifyError
+	createdAt: lead.createdAt.toISOString()
 });
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
 	const period = insights.periodOf(event.url.searchParams);
+	const filter = insights.filterOf(event.url.searchParams);
 	const [
-		users,
 		openLeads,
 		failedNotifications,
 		byStatus,
-		modules,
-		overview,
+		latest,
 		stock,
 		backups,
 		unprotected,
 		figures,
 		stuckLearners
 	] = await Promise.all([
-		auth.countUsers(),
 		leads.countOpen(),
 		leads.countFailedNotifications(),
 		candidatures.countByStatus(),
-		courses.count(),
-		leads.overview(),
+		leads.latest(),
 		images.slotsOnStock(),
 		backup.staleness(),
 		auth.adminsWithoutSecondFactor(),
-		insights.figures(period),
+		insights.figures(period, filter),
 		insights.countStuckLearners()
 	]);
 	return {
 		period,
 		figures,
 		adminsWithoutSecondFactor: unprotected,
-		counts: { users, openLeads, failedNotifications, candidatures: byStatus, modules, stuckLearners },
-		latestLeads: overview.latest.map(forPage),
-		failedLeads: overview.failed.map(forPage),
+		counts: { openLeads, failedNotifications, pendingCandidatures: byStatus.pending, stuckLearners },
+		latestLeads: latest.map(forPage),
 		stockSlots: stock,
 		backups: { stale: backups.stale, lastGood: backups.lastGood?.toISOString() ?? null }
 	};

@@ -27,12 +27,13 @@ runCommand(async () => {
 		);
 		console.log(`${'day'.padEnd(10)} ${column('pages', 7)} ${column('visitors', 9)}`);
 		for (const day of daily) console.log(`${day.day} ${column(day.views, 7)} ${column(day.visitors, 9)}`);
-		console.log(`${'total'.padEnd(10)} ${column(totals.views, 7)} ${column(totals.visitorDays, 9)}`);
+		console.log(`${'total'.padEnd(10)} ${column(totals.views, 7)} ${column(totals.visitors, 9)}`);
 		console.log('\nMost viewed pages');
 		for (const page of pages) console.log(`${column(page.views, 7)}  ${page.path}`);
 		if (!pages.length) console.log('      -  (none)');
-		console.log('\nWhere visitors came from (pages viewed)');
-		for (const source of sources) console.log(`${column(source.views, 7)}  ${source.source || '(direct)'}`);
+		console.log('\nWhere visits came from (visits, pages viewed)');
+		for (const source of sources)
+			console.log(`${column(source.visits, 7)} ${column(source.views, 7)}  ${source.source || '(direct)'}`);
 		if (!sources.length) console.log('      -  (none)');
 	} finally {
 		await database.close();

@@ -27,5 +27,5 @@ test('the admin sidebar stays open on a desktop screen', async ({ page }) => {
 	for (const name of ['Tableau de bord', 'Candidatures', 'Cours', 'Images', 'Demandes']) {
 		await expect(nav.getByRole('link', { name })).toBeVisible();
 	}
-	await expect(page.getByRole('link', { name: /demandes à traiter/ })).toBeVisible();
+	await expect(page.getByRole('heading', { name: 'À faire' })).toBeVisible();
 });

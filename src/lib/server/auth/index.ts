@@ -170,7 +170,6 @@ export const reauthenticate = (sessionId: string, user: Actor & { id: string }, 
 export const setupFirstAdmin = async (input: RegisterInput, address: string) =>
 	proofOf(await registration.setupFirstAdmin(appDeps().db, input, address), 'password');
 export const adminState = () => registration.adminState(appDeps().db);
-export const countUsers = () => administration.countUsers(appDeps().db);
 export const adminsWithoutSecondFactor = () => administration.adminsWithoutSecondFactor(appDeps().db);
 export const accountById = (id: string) => administration.accountById(appDeps().db, id);
 export const updateName = (userId: string, name: string) => profile.updateName(appDeps().db, userId, name);

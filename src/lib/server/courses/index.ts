@@ -56,7 +56,6 @@ function readers(): ReaderCache {
 export const listenForChanges = (client: postgres.Sql | null) => readers().listen(client);
 
 export const list = () => service.listModules(db());
-export const count = () => service.countModules(db());
 export const create = (input: ModuleCreate, admin: Actor) =>
 	service.createModule(db(), readers(), input, admin);
 export const get = (id: string) => service.getModule(db(), id);

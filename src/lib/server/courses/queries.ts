@@ -119,13 +119,6 @@ export async function markIncomplete(db: DbOrTx, userId: string, moduleId: strin
 		.where(and(eq(moduleProgress.userId, userId), eq(moduleProgress.moduleId, moduleId)));
 }
 
-export async function countModules(db: DbOrTx): Promise<{ all: number; published: number }> {
-	const [row] = await db
-		.select({ all: count(), published: sql<number>`count(*) filter (where ${modules.published})` })
-		.from(modules);
-	return { all: row?.all ?? 0, published: Number(row?.published ?? 0) };
-}
-
 // ——— Course files and their uploads ———
 
 export type CourseUpload = typeof courseUploads.$inferSelect;

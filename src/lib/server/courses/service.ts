@@ -242,7 +242,6 @@ export const courseFilesTotal = (db: DbOrTx) => queries.courseFilesTotal(db);
 const mediaUrl = (value: string) => `${MODULE_MEDIA_PREFIX}${courseFilePathOf(value)}`;
 
 export const listModules = (db: DbOrTx) => queries.allModules(db);
-export const countModules = (db: DbOrTx) => queries.countModules(db);
 
 /** Up or down one place, from the keyboard or without JavaScript. */
 export async function moveModule(

@@ -625,7 +625,9 @@ export const installation = pgTable('installation', {
 
 /**
  * Visits per day, page, source and device (insights/audience.ts): counts only, nothing that identifies a person.
- * `visitors` counts the visitors of that row; a visitor of several pages is one in audience_visitors.
+ * `visitors` counts the visitors of that row; a visitor of several pages is one in audience_visitors. `entries` counts
+ * the visits that began on that row's page (a visit's source is where it came from: each page of the visit is
+ * counted under it). The indexes serve the dashboard's filters (a page, a source, a campaign, a device).
  */
 export const audienceDaily = pgTable(
 	'audience_daily',
@@ -638,21 +640,30 @@ export const audienceDaily = pgTable(
 		utmCampaign: text('utm_campaign').notNull().default(''),
 		device: text('device', { enum: ['mobile', 'tablet', 'desktop'] }).notNull(),
 		views: integer('views').notNull(),
-		visitors: integer('visitors').notNull()
+		visitors: integer('visitors').notNull(),
+		entries: integer('entries').notNull().default(0)
 	},
 	(t) => [
 		primaryKey({
 			name: 'audience_daily_pk',
 			columns: [t.day, t.path, t.referrerHost, t.utmSource, t.utmMedium, t.utmCampaign, t.device]
-		})
+		}),
+		index('audience_daily_path_idx').on(t.path, t.day),
+		index('audience_daily_source_idx').on(
+			sql`coalesce(nullif(${t.referrerHost}, ''), nullif(${t.utmSource}, ''), '')`,
+			t.day
+		),
+		index('audience_daily_campaign_idx').on(t.utmCampaign, t.day).where(sql`${t.utmCampaign} <> ''`),
+		index('audience_daily_device_idx').on(t.device, t.day)
 	]
 );
 
-/** The whole site per day: distinct visitors, and page views (the dashboard's daily series reads only this). */
+/** The whole site per day: distinct visitors, visits and page views (the dashboard's daily series reads only this). */
 export const audienceVisitors = pgTable('audience_visitors', {
 	day: date('day', { mode: 'string' }).primaryKey(),
 	visitors: integer('visitors').notNull(),
-	views: integer('views').notNull().default(0)
+	views: integer('views').notNull().default(0),
+	visits: integer('visits').notNull().default(0)
 });
 
 /**
@@ -665,7 +676,8 @@ export const audiencePages = pgTable(
 		day: date('day', { mode: 'string' }).notNull(),
 		path: text('path').notNull(),
 		views: integer('views').notNull(),
-		visitors: integer('visitors').notNull()
+		visitors: integer('visitors').notNull(),
+		entries: integer('entries').notNull().default(0)
 	},
 	(t) => [primaryKey({ name: 'audience_pages_pk', columns: [t.day, t.path] })]
 );
@@ -675,9 +687,22 @@ export const audienceSources = pgTable(
 	{
 		day: date('day', { mode: 'string' }).notNull(),
 		source: text('source').notNull(),
-		views: integer('views').notNull()
+		views: integer('views').notNull(),
+		visits: integer('visits').notNull().default(0)
 	},
 	(t) => [primaryKey({ name: 'audience_sources_pk', columns: [t.day, t.source] })]
+);
+
+/** audience_daily added up per device class (a year's device table reads a thousand rows). */
+export const audienceDevices = pgTable(
+	'audience_devices',
+	{
+		day: date('day', { mode: 'string' }).notNull(),
+		device: text('device', { enum: ['mobile', 'tablet', 'desktop'] }).notNull(),
+		views: integer('views').notNull(),
+		visits: integer('visits').notNull()
+	},
+	(t) => [primaryKey({ name: 'audience_devices_pk', columns: [t.day, t.device] })]
 );
 
 /**

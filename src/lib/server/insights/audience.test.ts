@@ -116,14 +116,43 @@ describe('the tally', () => {
 			utmCampaign: 'printemps',
 			device: 'mobile',
 			views: 2,
-			visitors: 1
+			visitors: 1,
+			entries: 1
 		});
+		// The next page of the visit, linked from our own site, is counted under the visit's source.
 		expect(byPath.find((r) => r.path === '/devis')).toMatchObject({
-			referrerHost: '',
+			referrerHost: 'google.fr',
+			utmCampaign: 'printemps',
 			views: 1,
-			visitors: 1
+			visitors: 1,
+			entries: 0
 		});
 		expect(tally.drain().rows.size).toBe(0);
+	});
+
+	it('counts a visit where it begins: the first page of the day, or a page reached from elsewhere', () => {
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		const at = (url: string, referer?: string) =>
+			tally.count(page({ url, headers: referer ? { referer } : {} }), 'atelier.fr');
+		at('/'); // typed: a direct visit begins
+		at('/macon', 'https://atelier.fr/'); // the same visit
+		at('/paysagiste?utm_source=lettre&utm_campaign=hiver'); // a campaign's link: a second visit
+		at('/devis', 'https://atelier.fr/paysagiste'); // under the campaign's visit
+		at('/paysagiste?utm_source=lettre&utm_campaign=hiver'); // the same campaign again: the same visit
+		at('/', 'https://www.qwant.com/?q=macon'); // another site: a third visit
+		const rows = [...tally.drain().rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
+		const summary = rows
+			.map((r) => `${r.path} ${r.referrerHost || r.utmSource || '-'} ${r.views}/${r.entries}`)
+			.sort();
+		expect(summary).toEqual([
+			'/ - 1/1',
+			'/ qwant.com 1/1',
+			'/devis lettre 1/0',
+			'/macon - 1/0',
+			'/paysagiste lettre 2/1'
+		]);
+		// Where the visitor first came from from outside stays what their lead is attributed to.
+		expect(tally.landingOf('203.0.113.7', PHONE)).toMatchObject({ path: '/paysagiste', utmSource: 'lettre' });
 	});
 
 	it('remembers where a visitor landed, for the lead they send later; forgets everyone the next day', () => {
@@ -242,7 +271,7 @@ describe('the tally', () => {
 		const failed = tally.drain();
 		tally.count(page(), 'atelier.fr');
 		tally.restore(failed);
-		expect([...tally.drain().rows.values()]).toEqual([{ views: 2, visitors: 1 }]);
+		expect([...tally.drain().rows.values()]).toEqual([{ views: 2, visitors: 1, entries: 1 }]);
 	});
 });
 
@@ -266,5 +295,34 @@ describe('the period a page asks for', () => {
 		const { PERIOD_CHOICES, PERIODS, periodOf } = await import('./dashboard');
 		expect(PERIOD_CHOICES.map((choice) => choice.key)).toEqual(Object.keys(PERIODS));
 		for (const { key } of PERIOD_CHOICES) expect(periodOf(new URLSearchParams({ periode: key }))).toBe(key);
+	});
+});
+
+describe('the filter a dashboard link asks for', () => {
+	it('reads a page, a source (empty: direct), a campaign and a device, and writes them back as one URL', async () => {
+		const { filterOf } = await import('./dashboard');
+		const { dashboardSearch } = await import('../../dashboard-filter');
+		const asked = new URLSearchParams('periode=90j&page=/macon&source=Google.fr&campagne=printemps&appareil=mobile');
+		const filter = filterOf(asked);
+		expect(filter).toEqual({ page: '/macon', source: 'google.fr', campaign: 'printemps', device: 'mobile' });
+		expect(filterOf(new URLSearchParams(dashboardSearch('90j', filter)))).toEqual(filter);
+		expect(dashboardSearch('30j', { source: '' })).toBe('?periode=30j&source=');
+		expect(filterOf(new URLSearchParams('source='))).toEqual({ source: '' });
+	});
+
+	it('drops what no row could hold, as an unknown period is: a shared link never breaks the page', async () => {
+		const { filterOf } = await import('./dashboard');
+		for (const bad of [
+			'page=macon',
+			'page=/macon/',
+			'page=/a/../admin',
+			'page=/macon%00',
+			`page=/${'a'.repeat(300)}`,
+			`source=${'a'.repeat(101)}`,
+			'campagne=',
+			'appareil=toaster',
+			'appareil=__proto__'
+		])
+			expect(filterOf(new URLSearchParams(bad))).toEqual({});
 	});
 });

@@ -144,6 +144,11 @@ export function campaignOf(url: string): Pick<Source, 'utmSource' | 'utmMedium' 
 }
 
 const NO_CAMPAIGN = { utmSource: '', utmMedium: '', utmCampaign: '' } as const;
+const sameSource = (a: Source, b: Source) =>
+	a.referrerHost === b.referrerHost &&
+	a.utmSource === b.utmSource &&
+	a.utmMedium === b.utmMedium &&
+	a.utmCampaign === b.utmCampaign;
 
 /** Phone, tablet or computer, from the User-Agent alone. */
 export function deviceOf(agent: string): Device {
@@ -187,9 +192,9 @@ export const visitOfKey = (key: string): Visit => {
 	};
 };
 
-/** Counts waiting to be written: views and new visitors per row, new visitors per day, events per day. */
+/** Counts waiting to be written: views, new visitors and visits begun per row, new visitors per day, events per day. */
 export interface PendingCounts {
-	rows: Map<string, { views: number; visitors: number }>;
+	rows: Map<string, { views: number; visitors: number; entries: number }>;
 	days: Map<string, number>;
 	/** `day\u0001kind` → how many. */
 	events: Map<string, number>;
@@ -234,8 +239,11 @@ export class AudienceTally {
 	private seen = new Map<string, number>();
 	/** (visitor, row) pairs already counted a visitor: `visitor × PAIR_STRIDE + row`. */
 	private visitorRows = new Set<number>();
-	/** Where each visitor of today first came from: what a lead or candidature sent later is attributed to. */
-	private landings = new Map<string, Source & { path: string }>();
+	/**
+	 * Each visitor of today: the source of their current visit, and where they first came from (what a lead or
+	 * candidature sent later is attributed to).
+	 */
+	private landings = new Map<string, { visit: Source; first: Source & { path: string } }>();
 	private pending: PendingCounts = { rows: new Map(), days: new Map(), events: new Map() };
 	/** Every row counted today → its index (AUDIENCE_BOUNDS.rows and overflowRows bound them). */
 	private rowsToday = new Map<string, number>();
@@ -263,26 +271,31 @@ export class AudienceTally {
 		const agent = header(request.headers['user-agent']);
 		const visitor = this.visitorOf(request.address, agent);
 		const referer = request.headers.referer;
-		const source: Source = {
+		const arrivedFrom: Source = {
 			referrerHost: referer ? referrerHostOf(header(referer), ownHost) : '',
 			...(request.url.includes('?') ? campaignOf(request.url) : NO_CAMPAIGN)
 		};
-		const visit: Visit = {
-			day: this.day,
-			path,
-			device: agentOf(agent).device,
-			...source
-		};
-		const key = this.boundedKey(visit);
-		const row = this.rowsToday.get(key)!;
-		const counted = this.pending.rows.get(key) ?? { views: 0, visitors: 0 };
-		counted.views++;
 		let visitorIndex = this.seen.get(visitor);
 		if (visitorIndex === undefined && this.seen.size < AUDIENCE_BOUNDS.visitors) {
 			visitorIndex = this.seen.size;
 			this.seen.set(visitor, visitorIndex);
 			this.pending.days.set(this.day, (this.pending.days.get(this.day) ?? 0) + 1);
 		}
+		// A visit begins with the visitor's first page of the day, or with a page reached from another site or a
+		// campaign than the visit's own; every other page is counted under the source of the visit it belongs to
+		// (as Plausible counts a session's pages under its entry's source), so that a source's figures are its
+		// visitors' pages, not only their first.
+		const landing = visitorIndex === undefined ? undefined : this.landings.get(visitor);
+		const fromOutside = Boolean(arrivedFrom.referrerHost || arrivedFrom.utmSource || arrivedFrom.utmCampaign);
+		const entry =
+			visitorIndex !== undefined && (!landing || (fromOutside && !sameSource(arrivedFrom, landing.visit)));
+		const source = fromOutside || !landing ? arrivedFrom : landing.visit;
+		const visit: Visit = { day: this.day, path, device: agentOf(agent).device, ...source };
+		const key = this.boundedKey(visit);
+		const row = this.rowsToday.get(key)!;
+		const counted = this.pending.rows.get(key) ?? { views: 0, visitors: 0, entries: 0 };
+		counted.views++;
+		if (entry) counted.entries++;
 		if (visitorIndex !== undefined) {
 			const pair = visitorIndex * PAIR_STRIDE + row;
 			if (!this.visitorRows.has(pair) && this.visitorRows.size < AUDIENCE_BOUNDS.visitorRows) {
@@ -291,14 +304,16 @@ export class AudienceTally {
 			}
 		}
 		this.pending.rows.set(key, counted);
-		// The first page of the day, or the first that came from another site or a campaign, is the landing.
-		const landing = this.landings.get(visitor);
-		const fromOutside = source.referrerHost || source.utmSource || source.utmCampaign;
-		if (
-			visitorIndex !== undefined &&
-			(!landing || (fromOutside && !landing.referrerHost && !landing.utmSource))
-		)
-			this.landings.set(visitor, { ...source, path: visit.path });
+		if (entry) {
+			// What a lead or candidature sent later is attributed to: the first landing of the day, or the first that
+			// came from another site or a campaign.
+			const first = landing?.first;
+			const keepFirst = first && (first.referrerHost || first.utmSource);
+			this.landings.set(visitor, {
+				visit: source,
+				first: keepFirst ? first : { ...source, path: visit.path }
+			});
+		}
 		return true;
 	}
 
@@ -320,7 +335,7 @@ export class AudienceTally {
 
 	/** Where this visitor came from today, when this process saw them land. */
 	landingOf(address: string, agent: string): (Source & { path: string }) | null {
-		return this.landings.get(this.visitorOf(address, agent)) ?? null;
+		return this.landings.get(this.visitorOf(address, agent))?.first ?? null;
 	}
 
 	/** What was counted since the last drain; the tally starts the next batch empty. */
@@ -333,10 +348,11 @@ export class AudienceTally {
 	/** A write that failed: its counts go back, to be written with the next batch. */
 	restore(counts: PendingCounts): void {
 		for (const [key, row] of counts.rows) {
-			const current = this.pending.rows.get(key) ?? { views: 0, visitors: 0 };
+			const current = this.pending.rows.get(key) ?? { views: 0, visitors: 0, entries: 0 };
 			this.pending.rows.set(key, {
 				views: current.views + row.views,
-				visitors: current.visitors + row.visitors
+				visitors: current.visitors + row.visitors,
+				entries: current.entries + row.entries
 			});
 		}
 		for (const [day, n] of counts.days) this.pending.days.set(day, (this.pending.days.get(day) ?? 0) + n);

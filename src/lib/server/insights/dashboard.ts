@@ -1,12 +1,38 @@
 /**
- * What the admin's dashboard shows over a period (issue "Insights", point 3): visits and visitors per day, the top
- * pages and sources, leads per week by source, the candidature funnel and the members. Figures only: the route
- * draws them (SVG on the server) and lists them in tables.
+ * What the admin's dashboard shows over a period (issues "Insights", point 3, and "Experience, part 3", point 3):
+ * visitors, visits and page views per day with the change against the period before, the top pages, entry pages,
+ * sources, campaigns and devices, leads per week by source, the candidature funnel and the members — narrowed by a
+ * page, a source, a campaign or a device when the URL asks (`filterOf`). Figures only: the route draws them (SVG on
+ * the server) and lists them in tables.
  */
 import { rowsOf } from '../db/migrate';
 import type { DbOrTx } from '../db';
-import { dayOf } from './audience';
+import { FILTER_PARAMS, type AudienceFilter } from '../../dashboard-filter';
+import { canonicalPath, dayOf, type Device } from './audience';
 import * as queries from './queries';
+
+export type { AudienceFilter };
+
+const DEVICES: readonly Device[] = ['mobile', 'tablet', 'desktop'];
+/** The longest a source or campaign is kept (audience.ts cleans every field to 100 characters). */
+const FIELD_MAX = 100;
+
+/**
+ * The filter a URL asks for. A value that no row could hold (not a page path, longer than what is kept, an unknown
+ * device) is dropped, as an unknown period is: a shared link never breaks the page.
+ */
+export function filterOf(search: URLSearchParams): AudienceFilter {
+	const filter: AudienceFilter = {};
+	const page = search.get(FILTER_PARAMS.page);
+	if (page !== null && canonicalPath(page) === page) filter.page = page;
+	const source = search.get(FILTER_PARAMS.source);
+	if (source !== null && source.length <= FIELD_MAX) filter.source = source.toLowerCase();
+	const campaign = search.get(FILTER_PARAMS.campaign);
+	if (campaign && campaign.length <= FIELD_MAX) filter.campaign = campaign.toLowerCase();
+	const device = search.get(FILTER_PARAMS.device);
+	if (device !== null && (DEVICES as readonly string[]).includes(device)) filter.device = device as Device;
+	return filter;
+}
 
 export const PERIODS = { '30j': 30, '90j': 90, '12m': 365 } as const;
 export type Period = keyof typeof PERIODS;
@@ -26,15 +52,26 @@ export const periodOf = (search: URLSearchParams): Period => {
 
 /** The period's days, the last one today (in France). */
 export function rangeOf(period: Period, now = new Date()): queries.DayRange & { days: string[] } {
+	return daysEndingOn(dayOf(now), PERIODS[period]);
+}
+
+/** The same number of days just before the period: what its figures are compared with. */
+export function previousRangeOf(period: Period, now = new Date()): queries.DayRange {
+	const first = new Date(`${rangeOf(period, now).from}T12:00:00Z`);
+	first.setUTCDate(first.getUTCDate() - 1);
+	const { from, to } = daysEndingOn(first.toISOString().slice(0, 10), PERIODS[period]);
+	return { from, to };
+}
+
+function daysEndingOn(last: string, count: number): queries.DayRange & { days: string[] } {
 	const days: string[] = [];
-	const today = dayOf(now);
-	const cursor = new Date(`${today}T12:00:00Z`);
-	for (let i = PERIODS[period] - 1; i >= 0; i--) {
+	const cursor = new Date(`${last}T12:00:00Z`);
+	for (let i = count - 1; i >= 0; i--) {
 		const day = new Date(cursor);
 		day.setUTCDate(cursor.getUTCDate() - i);
 		days.push(day.toISOString().slice(0, 10));
 	}
-	return { from: days[0]!, to: today, days };
+	return { from: days[0]!, to: last, days };
 }
 
 export interface DailyFigure {
@@ -43,9 +80,14 @@ export interface DailyFigure {
 	visitors: number;
 }
 
-export async function dailyFigures(db: DbOrTx, period: Period, now = new Date()): Promise<DailyFigure[]> {
+export async function dailyFigures(
+	db: DbOrTx,
+	period: Period,
+	now = new Date(),
+	filter: AudienceFilter = {}
+): Promise<DailyFigure[]> {
 	const range = rangeOf(period, now);
-	const totals = new Map((await queries.totalsPerDay(db, range)).map((t) => [t.day, t]));
+	const totals = new Map((await queries.totalsPerDay(db, range, filter)).map((t) => [t.day, t]));
 	return range.days.map((day) => ({
 		day,
 		views: totals.get(day)?.views ?? 0,
@@ -63,13 +105,40 @@ function weeksOf(range: queries.DayRange): string[] {
 	return weeks;
 }
 
-export async function dashboardFigures(db: DbOrTx, period: Period, now = new Date()) {
+export async function dashboardFigures(
+	db: DbOrTx,
+	period: Period,
+	now = new Date(),
+	filter: AudienceFilter = {}
+) {
 	const range = rangeOf(period, now);
-	const [daily, pages, sources, leadRows, candidaturePage, drafts, steps, members] = await Promise.all([
-		dailyFigures(db, period, now),
-		queries.topPages(db, range),
-		queries.topSources(db, range),
-		queries.leadsPerWeekBySource(db, range),
+	const previousRange = previousRangeOf(period, now);
+	const [
+		daily,
+		totals,
+		previous,
+		pages,
+		entries,
+		sources,
+		campaigns,
+		devices,
+		leadRows,
+		previousLeads,
+		candidaturePage,
+		drafts,
+		steps,
+		members
+	] = await Promise.all([
+		dailyFigures(db, period, now, filter),
+		queries.totalsOf(db, range, filter),
+		queries.totalsOf(db, previousRange, filter),
+		queries.topPages(db, range, filter),
+		queries.entryPages(db, range, filter),
+		queries.topSources(db, range, filter),
+		queries.topCampaigns(db, range, filter),
+		queries.devices(db, range, filter),
+		queries.leadsPerWeekBySource(db, range, filter),
+		queries.leadCount(db, previousRange, filter),
 		queries.visitsOf(db, range, '/candidature'),
 		queries.eventsOf(db, range, 'candidature-draft-started'),
 		queries.candidatureSteps(db, range),
@@ -84,15 +153,18 @@ export async function dashboardFigures(db: DbOrTx, period: Period, now = new Dat
 	return {
 		period,
 		periods: PERIOD_CHOICES,
+		filter,
 		range: { from: range.from, to: range.to },
+		previousRange,
 		daily,
-		totals: {
-			views: daily.reduce((sum, d) => sum + d.views, 0),
-			// A visitor of two days is two: visitors are told apart for one day only (audience.ts).
-			visitorDays: daily.reduce((sum, d) => sum + d.visitors, 0)
-		},
+		// A visitor of two days is two: visitors are told apart for one day only (audience.ts).
+		totals: { ...totals, leads: leadsByWeek.reduce((sum, r) => sum + r.n, 0) },
+		previous: { ...previous, leads: previousLeads },
 		pages,
+		entries,
 		sources,
+		campaigns,
+		devices,
 		leads: {
 			sources: leadSources,
 			weeks: weeks.map((week) => ({

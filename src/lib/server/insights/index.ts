@@ -81,18 +81,26 @@ export function originOf(request: Request, address: string): Origin {
 }
 
 /** The dashboard's figures over 30 days, 90 days or 12 months. */
-export const figures = (period: dashboard.Period) => dashboard.dashboardFigures(appDeps().db, period);
+export const figures = (period: dashboard.Period, filter: dashboard.AudienceFilter = {}) =>
+	dashboard.dashboardFigures(appDeps().db, period, new Date(), filter);
 
 /** The daily figures as a spreadsheet (day, views, visitors). */
-export async function dailyCsv(period: dashboard.Period): Promise<string> {
-	const daily = await dashboard.dailyFigures(appDeps().db, period);
+export async function dailyCsv(period: dashboard.Period, filter: dashboard.AudienceFilter = {}): Promise<string> {
+	const daily = await dashboard.dailyFigures(appDeps().db, period, new Date(), filter);
 	return toCsv(
 		['jour', 'pages vues', 'visiteurs'],
 		daily.map((d) => [d.day, d.views, d.visitors])
 	);
 }
 
-export { periodOf, PERIODS, type Period, type DashboardFigures } from './dashboard';
+export {
+	filterOf,
+	periodOf,
+	PERIODS,
+	type AudienceFilter,
+	type Period,
+	type DashboardFigures
+} from './dashboard';
 
 /** `/admin/suivi`: each member's progress and last activity, each module's funnel. */
 export const learners = () => learnersReport(appDeps().db);

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../db';
 import { rowsOf } from '../db/migrate';
 import {
 	audienceDaily,
+	audienceDevices,
 	audienceEvents,
 	audiencePages,
 	audienceSources,
@@ -13,6 +14,7 @@ import {
 	memberships,
 	moduleProgress
 } from '../db/schema';
+import type { AudienceFilter } from '../../dashboard-filter';
 import { visitOfKey, type PendingCounts } from './audience';
 
 /**
@@ -37,7 +39,8 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 			utm_campaign: visit.utmCampaign,
 			device: visit.device,
 			views: row.views,
-			visitors: row.visitors
+			visitors: row.visitors,
+			entries: row.entries
 		};
 	});
 	const days = [...counts.days].map(([day, visitors]) => ({ day, visitors }));
@@ -50,38 +53,52 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		with batch as (
 			select * from json_to_recordset(${JSON.stringify(rows)}::json) as r(
 				day date, path text, referrer_host text, utm_source text, utm_medium text, utm_campaign text,
-				device text, views integer, visitors integer)
+				device text, views integer, visitors integer, entries integer)
 		), added_rows as (
 			insert into ${audienceDaily}
-				(day, path, referrer_host, utm_source, utm_medium, utm_campaign, device, views, visitors)
+				(day, path, referrer_host, utm_source, utm_medium, utm_campaign, device, views, visitors, entries)
 			select * from batch
 			on conflict on constraint audience_daily_pk do update set
 				views = ${audienceDaily}.views + excluded.views,
-				visitors = ${audienceDaily}.visitors + excluded.visitors
+				visitors = ${audienceDaily}.visitors + excluded.visitors,
+				entries = ${audienceDaily}.entries + excluded.entries
 			returning 1
 		), added_pages as (
-			insert into ${audiencePages} (day, path, views, visitors)
-			select day, path, sum(views), sum(visitors) from batch group by day, path
+			insert into ${audiencePages} (day, path, views, visitors, entries)
+			select day, path, sum(views), sum(visitors), sum(entries) from batch group by day, path
 			on conflict on constraint audience_pages_pk do update set
 				views = ${audiencePages}.views + excluded.views,
-				visitors = ${audiencePages}.visitors + excluded.visitors
+				visitors = ${audiencePages}.visitors + excluded.visitors,
+				entries = ${audiencePages}.entries + excluded.entries
 			returning 1
 		), added_sources as (
-			insert into ${audienceSources} (day, source, views)
-			select day, ${SOURCE}, sum(views)
+			insert into ${audienceSources} (day, source, views, visits)
+			select day, ${SOURCE}, sum(views), sum(entries)
 			from batch group by 1, 2
-			on conflict on constraint audience_sources_pk do update set views = ${audienceSources}.views + excluded.views
+			on conflict on constraint audience_sources_pk do update set
+				views = ${audienceSources}.views + excluded.views,
+				visits = ${audienceSources}.visits + excluded.visits
+			returning 1
+		), added_devices as (
+			insert into ${audienceDevices} (day, device, views, visits)
+			select day, device, sum(views), sum(entries)
+			from batch group by 1, 2
+			on conflict on constraint audience_devices_pk do update set
+				views = ${audienceDevices}.views + excluded.views,
+				visits = ${audienceDevices}.visits + excluded.visits
 			returning 1
 		), totals as (
-			select coalesce(b.day, d.day) as day, coalesce(d.visitors, 0) as visitors, coalesce(b.views, 0) as views
-			from (select day, sum(views)::int as views from batch group by day) as b
+			select coalesce(b.day, d.day) as day, coalesce(d.visitors, 0) as visitors, coalesce(b.views, 0) as views,
+				coalesce(b.visits, 0) as visits
+			from (select day, sum(views)::int as views, sum(entries)::int as visits from batch group by day) as b
 			full join json_to_recordset(${JSON.stringify(days)}::json) as d(day date, visitors integer) on d.day = b.day
 		), added_days as (
-			insert into ${audienceVisitors} (day, visitors, views)
-			select day, visitors, views from totals
+			insert into ${audienceVisitors} (day, visitors, views, visits)
+			select day, visitors, views, visits from totals
 			on conflict (day) do update set
 				visitors = ${audienceVisitors}.visitors + excluded.visitors,
-				views = ${audienceVisitors}.views + excluded.views
+				views = ${audienceVisitors}.views + excluded.views,
+				visits = ${audienceVisitors}.visits + excluded.visits
 			returning 1
 		), added_events as (
 			insert into ${audienceEvents} (day, kind, count)
@@ -90,7 +107,8 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 			returning 1
 		)
 		select (select count(*) from added_rows) as rows, (select count(*) from added_pages) as pages,
-			(select count(*) from added_sources) as sources, (select count(*) from added_days) as days,
+			(select count(*) from added_sources) as sources, (select count(*) from added_devices) as devices,
+			(select count(*) from added_days) as days,
 			(select count(*) from added_events) as events`);
 }
 
@@ -103,6 +121,7 @@ export async function deleteCountsBefore(db: DbOrTx, day: string): Promise<numbe
 	await db.delete(audienceVisitors).where(lt(audienceVisitors.day, day));
 	await db.delete(audiencePages).where(lt(audiencePages.day, day));
 	await db.delete(audienceSources).where(lt(audienceSources.day, day));
+	await db.delete(audienceDevices).where(lt(audienceDevices.day, day));
 	await db.delete(audienceEvents).where(lt(audienceEvents.day, day));
 	return rows.length;
 }
@@ -118,38 +137,199 @@ export interface DayRange {
 const inRange = (column: SQLWrapper, range: DayRange) =>
 	sql`${column} between ${range.from}::date and ${range.to}::date`;
 
-/** Page views and visitors per day (days without a visit are absent). */
-export const totalsPerDay = (db: DbOrTx, range: DayRange) =>
-	db
-		.select({ day: audienceVisitors.day, views: audienceVisitors.views, visitors: audienceVisitors.visitors })
-		.from(audienceVisitors)
-		.where(inRange(audienceVisitors.day, range));
+/**
+ * Whether the dashboard is narrowed (dashboard.ts `filterOf`): without a filter, the figures come from the rollups
+ * (a year reads a few thousand rows); with one, from audience_daily through its indexes.
+ */
+const isFiltered = (filter: AudienceFilter) =>
+	filter.page !== undefined ||
+	filter.source !== undefined ||
+	filter.campaign !== undefined ||
+	filter.device !== undefined;
 
-export const topPages = (db: DbOrTx, range: DayRange, limit = 10) =>
-	db
-		.select({
-			path: audiencePages.path,
-			views: sql<number>`sum(${audiencePages.views})::int`,
-			visitors: sql<number>`sum(${audiencePages.visitors})::int`
-		})
-		.from(audiencePages)
-		.where(inRange(audiencePages.day, range))
-		.groupBy(audiencePages.path)
-		.orderBy(sql`2 desc`, audiencePages.path)
-		.limit(limit);
+/** audience_daily's rows in the range that the filter keeps. */
+function dailyRowsWhere(range: DayRange, filter: AudienceFilter): SQL {
+	const conditions = [inRange(audienceDaily.day, range)];
+	if (filter.page !== undefined) conditions.push(sql`${audienceDaily.path} = ${filter.page}`);
+	if (filter.source !== undefined) conditions.push(sql`${SOURCE} = ${filter.source}`);
+	if (filter.campaign !== undefined) conditions.push(sql`${audienceDaily.utmCampaign} = ${filter.campaign}`);
+	if (filter.device !== undefined) conditions.push(sql`${audienceDaily.device} = ${filter.device}`);
+	return sql.join(conditions, sql` and `);
+}
 
 /**
- * Where visits came from: the other site, else the campaign's utm_source, else '' (direct). Counted in page views
- * only: a row's visitors are those of one page, and a visitor of two pages from one source would count twice.
+ * Visitors as the filter allows them to be told: on a page, its rows' visitors (a visitor is counted once per row,
+ * and a visitor's rows on one page differ only by a second visit's source); by a source, a campaign or a device, a
+ * visitor is counted at each visit (the rows of one visitor on several pages cannot be added up).
  */
-export const topSources = (db: DbOrTx, range: DayRange, limit = 10) =>
+const filteredVisitors = (filter: AudienceFilter) =>
+	filter.page !== undefined
+		? sql<number>`coalesce(sum(${audienceDaily.visitors}), 0)::int`
+		: sql<number>`coalesce(sum(${audienceDaily.entries}), 0)::int`;
+
+export interface DayTotals {
+	day: string;
+	views: number;
+	visitors: number;
+	visits: number;
+}
+
+/** Page views, visitors and visits per day (days without a visit are absent). */
+export async function totalsPerDay(db: DbOrTx, range: DayRange, filter: AudienceFilter = {}): Promise<DayTotals[]> {
+	if (!isFiltered(filter))
+		return db
+			.select({
+				day: audienceVisitors.day,
+				views: audienceVisitors.views,
+				visitors: audienceVisitors.visitors,
+				visits: audienceVisitors.visits
+			})
+			.from(audienceVisitors)
+			.where(inRange(audienceVisitors.day, range));
+	return db
+		.select({
+			day: audienceDaily.day,
+			views: sql<number>`sum(${audienceDaily.views})::int`,
+			visitors: filteredVisitors(filter),
+			visits: sql<number>`sum(${audienceDaily.entries})::int`
+		})
+		.from(audienceDaily)
+		.where(dailyRowsWhere(range, filter))
+		.groupBy(audienceDaily.day);
+}
+
+/** The range's totals: page views, visitors (a visitor of two days is two) and visits. */
+export async function totalsOf(db: DbOrTx, range: DayRange, filter: AudienceFilter = {}) {
+	const [row] = isFiltered(filter)
+		? await db
+				.select({
+					views: sql<number>`coalesce(sum(${audienceDaily.views}), 0)::int`,
+					visitors: filteredVisitors(filter),
+					visits: sql<number>`coalesce(sum(${audienceDaily.entries}), 0)::int`
+				})
+				.from(audienceDaily)
+				.where(dailyRowsWhere(range, filter))
+		: await db
+				.select({
+					views: sql<number>`coalesce(sum(${audienceVisitors.views}), 0)::int`,
+					visitors: sql<number>`coalesce(sum(${audienceVisitors.visitors}), 0)::int`,
+					visits: sql<number>`coalesce(sum(${audienceVisitors.visits}), 0)::int`
+				})
+				.from(audienceVisitors)
+				.where(inRange(audienceVisitors.day, range));
+	return row ?? { views: 0, visitors: 0, visits: 0 };
+}
+
+export const topPages = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}, limit = 10) =>
+	isFiltered(filter)
+		? db
+				.select({
+					path: audienceDaily.path,
+					views: sql<number>`sum(${audienceDaily.views})::int`,
+					visitors: sql<number>`sum(${audienceDaily.visitors})::int`
+				})
+				.from(audienceDaily)
+				.where(dailyRowsWhere(range, filter))
+				.groupBy(audienceDaily.path)
+				.orderBy(sql`2 desc`, audienceDaily.path)
+				.limit(limit)
+		: db
+				.select({
+					path: audiencePages.path,
+					views: sql<number>`sum(${audiencePages.views})::int`,
+					visitors: sql<number>`sum(${audiencePages.visitors})::int`
+				})
+				.from(audiencePages)
+				.where(inRange(audiencePages.day, range))
+				.groupBy(audiencePages.path)
+				.orderBy(sql`2 desc`, audiencePages.path)
+				.limit(limit);
+
+/** The pages visits began on. */
+export const entryPages = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}, limit = 10) =>
+	isFiltered(filter)
+		? db
+				.select({ path: audienceDaily.path, visits: sql<number>`sum(${audienceDaily.entries})::int` })
+				.from(audienceDaily)
+				.where(sql`${dailyRowsWhere(range, filter)} and ${audienceDaily.entries} > 0`)
+				.groupBy(audienceDaily.path)
+				.orderBy(sql`2 desc`, audienceDaily.path)
+				.limit(limit)
+		: db
+				.select({ path: audiencePages.path, visits: sql<number>`sum(${audiencePages.entries})::int` })
+				.from(audiencePages)
+				.where(sql`${inRange(audiencePages.day, range)} and ${audiencePages.entries} > 0`)
+				.groupBy(audiencePages.path)
+				.orderBy(sql`2 desc`, audiencePages.path)
+				.limit(limit);
+
+/**
+ * Where visits came from: the other site, else the campaign's utm_source, else '' (direct), with their visits and
+ * the pages they viewed (every page of a visit counts under its source).
+ */
+export const topSources = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}, limit = 10) =>
+	isFiltered(filter)
+		? db
+				.select({
+					source: sql<string>`${SOURCE}`,
+					visits: sql<number>`sum(${audienceDaily.entries})::int`,
+					views: sql<number>`sum(${audienceDaily.views})::int`
+				})
+				.from(audienceDaily)
+				.where(dailyRowsWhere(range, filter))
+				.groupBy(sql`1`)
+				.orderBy(sql`2 desc`, sql`3 desc`, sql`1`)
+				.limit(limit)
+		: db
+				.select({
+					source: audienceSources.source,
+					visits: sql<number>`sum(${audienceSources.visits})::int`,
+					views: sql<number>`sum(${audienceSources.views})::int`
+				})
+				.from(audienceSources)
+				.where(inRange(audienceSources.day, range))
+				.groupBy(audienceSources.source)
+				.orderBy(sql`2 desc`, sql`3 desc`, audienceSources.source)
+				.limit(limit);
+
+/** The campaigns links carried (`utm_campaign`), each with its medium(s), their visits and pages viewed. */
+export const topCampaigns = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}, limit = 10) =>
 	db
-		.select({ source: audienceSources.source, views: sql<number>`sum(${audienceSources.views})::int` })
-		.from(audienceSources)
-		.where(inRange(audienceSources.day, range))
-		.groupBy(audienceSources.source)
-		.orderBy(sql`2 desc`, audienceSources.source)
+		.select({
+			campaign: audienceDaily.utmCampaign,
+			medium: sql<string>`string_agg(distinct nullif(${audienceDaily.utmMedium}, ''), ', ')`,
+			visits: sql<number>`sum(${audienceDaily.entries})::int`,
+			views: sql<number>`sum(${audienceDaily.views})::int`
+		})
+		.from(audienceDaily)
+		.where(sql`${dailyRowsWhere(range, filter)} and ${audienceDaily.utmCampaign} <> ''`)
+		.groupBy(audienceDaily.utmCampaign)
+		.orderBy(sql`3 desc`, sql`4 desc`, audienceDaily.utmCampaign)
 		.limit(limit);
+
+/** Visits and pages viewed per device class. */
+export const devices = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}) =>
+	isFiltered(filter)
+		? db
+				.select({
+					device: audienceDaily.device,
+					visits: sql<number>`sum(${audienceDaily.entries})::int`,
+					views: sql<number>`sum(${audienceDaily.views})::int`
+				})
+				.from(audienceDaily)
+				.where(dailyRowsWhere(range, filter))
+				.groupBy(audienceDaily.device)
+				.orderBy(sql`2 desc`, sql`3 desc`, audienceDaily.device)
+		: db
+				.select({
+					device: audienceDevices.device,
+					visits: sql<number>`sum(${audienceDevices.visits})::int`,
+					views: sql<number>`sum(${audienceDevices.views})::int`
+				})
+				.from(audienceDevices)
+				.where(inRange(audienceDevices.day, range))
+				.groupBy(audienceDevices.device)
+				.orderBy(sql`2 desc`, sql`3 desc`, audienceDevices.device);
 
 export async function visitsOf(db: DbOrTx, range: DayRange, path: string) {
 	const [row] = await db
@@ -178,15 +358,31 @@ const parisEnd = (day: string) => sql`((${day}::date + 1)::timestamp at time zon
 const weekOf = (column: SQL) =>
 	sql<string>`to_char(date_trunc('week', ${column} at time zone 'Europe/Paris'), 'YYYY-MM-DD')`;
 
-/** Leads (not spam) per week (its Monday) and source: the other site, else utm_source, else ''. */
-export const leadsPerWeekBySource = (db: DbOrTx, range: DayRange) =>
-	db.execute<{ week: string; source: string; n: number }>(sql`
+/**
+ * Leads (not spam) per week (its Monday) and source: the other site, else utm_source, else ''. The filter applies
+ * as leads keep it: the page they were sent from, their source and campaign (a lead keeps no device).
+ */
+export function leadsPerWeekBySource(db: DbOrTx, range: DayRange, filter: AudienceFilter = {}) {
+	const conditions = [
+		sql`not spam and created_at >= ${parisStart(range.from)} and created_at < ${parisEnd(range.to)}`
+	];
+	if (filter.page !== undefined) conditions.push(sql`source_page = ${filter.page}`);
+	if (filter.source !== undefined) conditions.push(sql`${SOURCE} = ${filter.source}`);
+	if (filter.campaign !== undefined) conditions.push(sql`utm_campaign = ${filter.campaign}`);
+	return db.execute<{ week: string; source: string; n: number }>(sql`
 		select ${weekOf(sql`created_at`)} as week,
 			${SOURCE} as source,
 			count(*)::int as n
 		from ${leads}
-		where not spam and created_at >= ${parisStart(range.from)} and created_at < ${parisEnd(range.to)}
+		where ${sql.join(conditions, sql` and `)}
 		group by 1, 2 order by 1, 2`);
+}
+
+/** Leads (not spam) received in the range, filtered as leadsPerWeekBySource filters them. */
+export async function leadCount(db: DbOrTx, range: DayRange, filter: AudienceFilter = {}): Promise<number> {
+	const rows = rowsOf<{ n: number }>(await leadsPerWeekBySource(db, range, filter));
+	return rows.reduce((sum, row) => sum + row.n, 0);
+}
 
 /** The candidature funnel's steps kept in their own tables: sent (not spam), approved, paid. */
 export async function candidatureSteps(db: DbOrTx, range: DayRange) {

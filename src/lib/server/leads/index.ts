@@ -38,7 +38,7 @@ export const submit = (
 export const list = (filters: LeadFilters) => service.listLeads(appDeps().db, filters);
 export const inbox = (tab: InboxTab, filters: LeadFilters, page: number) =>
 	service.inboxPage(appDeps().db, tab, filters, page);
-export const overview = () => service.leadsOverview(appDeps().db);
+export const latest = () => service.latestLeads(appDeps().db);
 export const find = (id: string) => service.findLead(appDeps().db, id);
 export const setHandled = (id: string, handled: boolean, admin: Actor) =>
 	service.setHandled(appDeps().db, id, handled, admin);

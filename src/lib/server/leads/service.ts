@@ -159,14 +159,8 @@ export async function inboxPage(
 	return { leads: rows, total, page: current, pages, pageSize, counts };
 }
 
-/** The dashboard's view of leads: the latest genuine ones, and those whose notification failed. */
-export async function leadsOverview(db: DbOrTx, limit = 5) {
-	const [latest, failed] = await Promise.all([
-		queries.selectLatest(db, limit),
-		queries.selectLeads(db, queries.FAILED_NOTIFICATIONS, limit)
-	]);
-	return { latest, failed };
-}
+/** The dashboard's latest genuine leads. */
+export const latestLeads = (db: DbOrTx, limit = 5) => queries.selectLatest(db, limit);
 
 /** One lead, for its detail page. */
 export const findLead = (db: DbOrTx, id: string): Promise<Lead> => getLead(db, id);

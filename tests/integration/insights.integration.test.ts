@@ -209,7 +209,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 				['/paysagiste', 4 * 20 * 13, 4 * 13]
 			]);
 			expect(await database.db.select().from(audienceVisitors)).toEqual([
-				{ day: '2026-11-26', visitors: 100, views: 2000 }
+				{ day: '2026-11-26', visitors: 100, views: 2000, visits: 100 }
 			]);
 		}
 	);

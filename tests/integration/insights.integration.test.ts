@@ -6,6 +6,7 @@
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+	audienceCampaigns,
 	audienceDaily,
 	audienceDevices,
 	audiencePages,
@@ -40,6 +41,7 @@ beforeEach(async () => {
 	await database.db.delete(audiencePages);
 	await database.db.delete(audienceSources);
 	await database.db.delete(audienceDevices);
+	await database.db.delete(audienceCampaigns);
 });
 
 const today = () => new Date('2026-11-26T10:00:00Z');

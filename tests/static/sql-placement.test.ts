@@ -34,7 +34,7 @@ describe('SQL where the rules say', () => {
 		const inCommand = plantedQuery.replaceAll("'../db", "'../../lib/server/db");
 		const messages = await messagesFor('src/server/commands/stats.ts', inCommand);
 		expect(messages.filter((m) => m.includes('queries.ts'))).toHaveLength(2);
-		const reaching = `import { topPages } from '../../lib/server/insights/queries';\nexport const x = topPages;\n`;
+		const reaching = `import { topSources } from '../../lib/server/insights/queries';\nexport const x = topSources;\n`;
 		expect((await messagesFor('src/server/commands/stats.ts', reaching)).some((m) => m.includes('not its queries.ts'))).toBe(
 			true
 		);

@@ -7,13 +7,7 @@ import * as insights from '$lib/server/insights';
 import * as leads from '$lib/server/leads';
 import type { PageServerLoad } from './$types';
 
-const forPage = (lead: {
-	id: string;
-	name: string;
-	kind: string;
-	city: string | null;
-	createdAt: Date;
-}) => ({
+const forPage = (lead: { id: string; name: string; kind: string; city: string | null; createdAt: Date }) => ({
 	id: lead.id,
 	name: lead.name,
 	kind: lead.kind,

@@ -693,6 +693,19 @@ export const audienceSources = pgTable(
 	(t) => [primaryKey({ name: 'audience_sources_pk', columns: [t.day, t.source] })]
 );
 
+/** audience_daily's campaigns (`utm_campaign` not empty) added up per campaign and medium. */
+export const audienceCampaigns = pgTable(
+	'audience_campaigns',
+	{
+		day: date('day', { mode: 'string' }).notNull(),
+		campaign: text('campaign').notNull(),
+		medium: text('medium').notNull(),
+		views: integer('views').notNull(),
+		visits: integer('visits').notNull()
+	},
+	(t) => [primaryKey({ name: 'audience_campaigns_pk', columns: [t.day, t.campaign, t.medium] })]
+);
+
 /** audience_daily added up per device class (a year's device table reads a thousand rows). */
 export const audienceDevices = pgTable(
 	'audience_devices',

@@ -302,7 +302,9 @@ describe('the filter a dashboard link asks for', () => {
 	it('reads a page, a source (empty: direct), a campaign and a device, and writes them back as one URL', async () => {
 		const { filterOf } = await import('./dashboard');
 		const { dashboardSearch } = await import('../../dashboard-filter');
-		const asked = new URLSearchParams('periode=90j&page=/macon&source=Google.fr&campagne=printemps&appareil=mobile');
+		const asked = new URLSearchParams(
+			'periode=90j&page=/macon&source=Google.fr&campagne=printemps&appareil=mobile'
+		);
 		const filter = filterOf(asked);
 		expect(filter).toEqual({ page: '/macon', source: 'google.fr', campaign: 'printemps', device: 'mobile' });
 		expect(filterOf(new URLSearchParams(dashboardSearch('90j', filter)))).toEqual(filter);

@@ -113,37 +113,30 @@ export async function dashboardFigures(
 ) {
 	const range = rangeOf(period, now);
 	const previousRange = previousRangeOf(period, now);
-	const [
-		daily,
-		totals,
-		previous,
-		pages,
-		entries,
-		sources,
-		campaigns,
-		devices,
-		leadRows,
-		previousLeads,
-		candidaturePage,
-		drafts,
-		steps,
-		members
-	] = await Promise.all([
-		dailyFigures(db, period, now, filter),
-		queries.totalsOf(db, range, filter),
-		queries.totalsOf(db, previousRange, filter),
-		queries.topPages(db, range, filter),
-		queries.entryPages(db, range, filter),
-		queries.topSources(db, range, filter),
-		queries.topCampaigns(db, range, filter),
-		queries.devices(db, range, filter),
-		queries.leadsPerWeekBySource(db, range, filter),
-		queries.leadCount(db, previousRange, filter),
-		queries.visitsOf(db, range, '/candidature'),
-		queries.eventsOf(db, range, 'candidature-draft-started'),
-		queries.candidatureSteps(db, range),
-		queries.memberFigures(db, range)
-	]);
+	const [audience, previous, leadRows, previousLeads, candidaturePage, drafts, steps, members] =
+		await Promise.all([
+			audienceFigures(db, range, filter),
+			queries.totalsOf(db, previousRange, filter),
+			queries.leadsPerWeekBySource(db, range, filter),
+			queries.leadCount(db, previousRange, filter),
+			queries.visitsOf(db, range, '/candidature'),
+			queries.eventsOf(db, range, 'candidature-draft-started'),
+			queries.candidatureSteps(db, range),
+			queries.memberFigures(db, range)
+		]);
+	const perDay = new Map(audience.daily.map((t) => [t.day, t]));
+	const daily: DailyFigure[] = range.days.map((day) => ({
+		day,
+		views: perDay.get(day)?.views ?? 0,
+		visitors: perDay.get(day)?.visitors ?? 0
+	}));
+	const { pages, entries, sources, campaigns, devices } = audience;
+	const totals = { views: 0, visitors: 0, visits: 0 };
+	for (const day of audience.daily) {
+		totals.views += day.views;
+		totals.visitors += day.visitors;
+		totals.visits += day.visits;
+	}
 	const weeks = weeksOf(range);
 	const leadsByWeek = rowsOf<{ week: string; source: string; n: number }>(leadRows);
 	const leadSources = [...new Set(leadsByWeek.map((r) => r.source))].sort(
@@ -189,6 +182,23 @@ export async function dashboardFigures(
 			completedPerWeek: weeks.map((week) => ({ week, count: completed.get(week) ?? 0 }))
 		}
 	};
+}
+
+/** The audience's tables: from the rollups, or, narrowed by a filter, from one scan of the rows it keeps. */
+async function audienceFigures(
+	db: DbOrTx,
+	range: queries.DayRange,
+	filter: AudienceFilter
+): Promise<queries.FilteredFigures> {
+	if (queries.isFiltered(filter)) return queries.filteredFigures(db, range, filter);
+	const [daily, { pages, entries }, sources, campaigns, devices] = await Promise.all([
+		queries.totalsPerDay(db, range),
+		queries.pagesAndEntries(db, range),
+		queries.topSources(db, range),
+		queries.topCampaigns(db, range),
+		queries.devices(db, range)
+	]);
+	return { daily, pages, entries, sources, campaigns, devices };
 }
 
 const total = (rows: { source: string; n: number }[], source: string) =>

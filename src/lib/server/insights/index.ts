@@ -85,7 +85,10 @@ export const figures = (period: dashboard.Period, filter: dashboard.AudienceFilt
 	dashboard.dashboardFigures(appDeps().db, period, new Date(), filter);
 
 /** The daily figures as a spreadsheet (day, views, visitors). */
-export async function dailyCsv(period: dashboard.Period, filter: dashboard.AudienceFilter = {}): Promise<string> {
+export async function dailyCsv(
+	period: dashboard.Period,
+	filter: dashboard.AudienceFilter = {}
+): Promise<string> {
 	const daily = await dashboard.dailyFigures(appDeps().db, period, new Date(), filter);
 	return toCsv(
 		['jour', 'pages vues', 'visiteurs'],

@@ -3,6 +3,7 @@ import { lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { rowsOf } from '../db/migrate';
 import {
+	audienceCampaigns,
 	audienceDaily,
 	audienceDevices,
 	audienceEvents,
@@ -15,7 +16,7 @@ import {
 	moduleProgress
 } from '../db/schema';
 import type { AudienceFilter } from '../../dashboard-filter';
-import { visitOfKey, type PendingCounts } from './audience';
+import { visitOfKey, type Device, type PendingCounts } from './audience';
 
 /**
  * A visit's source, the one rule for the rollup and the leads: the other site, else the campaign's utm_source,
@@ -87,6 +88,14 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 				views = ${audienceDevices}.views + excluded.views,
 				visits = ${audienceDevices}.visits + excluded.visits
 			returning 1
+		), added_campaigns as (
+			insert into ${audienceCampaigns} (day, campaign, medium, views, visits)
+			select day, utm_campaign, utm_medium, sum(views), sum(entries)
+			from batch where utm_campaign <> '' group by 1, 2, 3
+			on conflict on constraint audience_campaigns_pk do update set
+				views = ${audienceCampaigns}.views + excluded.views,
+				visits = ${audienceCampaigns}.visits + excluded.visits
+			returning 1
 		), totals as (
 			select coalesce(b.day, d.day) as day, coalesce(d.visitors, 0) as visitors, coalesce(b.views, 0) as views,
 				coalesce(b.visits, 0) as visits
@@ -108,6 +117,7 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		)
 		select (select count(*) from added_rows) as rows, (select count(*) from added_pages) as pages,
 			(select count(*) from added_sources) as sources, (select count(*) from added_devices) as devices,
+			(select count(*) from added_campaigns) as campaigns,
 			(select count(*) from added_days) as days,
 			(select count(*) from added_events) as events`);
 }
@@ -122,6 +132,7 @@ export async function deleteCountsBefore(db: DbOrTx, day: string): Promise<numbe
 	await db.delete(audiencePages).where(lt(audiencePages.day, day));
 	await db.delete(audienceSources).where(lt(audienceSources.day, day));
 	await db.delete(audienceDevices).where(lt(audienceDevices.day, day));
+	await db.delete(audienceCampaigns).where(lt(audienceCampaigns.day, day));
 	await db.delete(audienceEvents).where(lt(audienceEvents.day, day));
 	return rows.length;
 }
@@ -141,7 +152,7 @@ const inRange = (column: SQLWrapper, range: DayRange) =>
  * Whether the dashboard is narrowed (dashboard.ts `filterOf`): without a filter, the figures come from the rollups
  * (a year reads a few thousand rows); with one, from audience_daily through its indexes.
  */
-const isFiltered = (filter: AudienceFilter) =>
+export const isFiltered = (filter: AudienceFilter) =>
 	filter.page !== undefined ||
 	filter.source !== undefined ||
 	filter.campaign !== undefined ||
@@ -167,6 +178,102 @@ const filteredVisitors = (filter: AudienceFilter) =>
 		? sql<number>`coalesce(sum(${audienceDaily.visitors}), 0)::int`
 		: sql<number>`coalesce(sum(${audienceDaily.entries}), 0)::int`;
 
+/** A filtered view's figures, from one scan of the rows it keeps (the way a filter with many rows stays fast). */
+export interface FilteredFigures {
+	daily: DayTotals[];
+	pages: { path: string; views: number; visitors: number }[];
+	entries: { path: string; visits: number }[];
+	sources: { source: string; visits: number; views: number }[];
+	campaigns: { campaign: string; medium: string | null; visits: number; views: number }[];
+	devices: { device: Device; visits: number; views: number }[];
+}
+
+/**
+ * Every table of a filtered dashboard in one statement: the rows the filter keeps are read once and added up per
+ * day, page, source, campaign and device (`grouping sets`), rather than once per table.
+ */
+export async function filteredFigures(
+	db: DbOrTx,
+	range: DayRange,
+	filter: AudienceFilter,
+	limit = 10
+): Promise<FilteredFigures> {
+	type Row = {
+		set: number;
+		day: string | null;
+		path: string | null;
+		source: string | null;
+		campaign: string | null;
+		device: Device | null;
+		medium: string | null;
+		views: number;
+		visitors: number;
+		row_visitors: number;
+		visits: number;
+	};
+	const rows = rowsOf<Row>(
+		await db.execute(sql`
+			select grouping(${audienceDaily.day}, ${audienceDaily.path}, ${SOURCE}, ${audienceDaily.utmCampaign},
+					${audienceDaily.device})::int as set,
+				${audienceDaily.day}::text as day, ${audienceDaily.path} as path, ${SOURCE} as source,
+				${audienceDaily.utmCampaign} as campaign, ${audienceDaily.device} as device,
+				string_agg(distinct nullif(${audienceDaily.utmMedium}, ''), ', ') as medium,
+				sum(${audienceDaily.views})::int as views, ${filteredVisitors(filter)} as visitors,
+				sum(${audienceDaily.visitors})::int as row_visitors, sum(${audienceDaily.entries})::int as visits
+			from ${audienceDaily}
+			where ${dailyRowsWhere(range, filter)}
+			group by grouping sets ((${audienceDaily.day}), (${audienceDaily.path}), (${SOURCE}),
+				(${audienceDaily.utmCampaign}), (${audienceDaily.device}))`)
+	);
+	// grouping() sets a bit for each column left out, the first column the highest: 0b01111 is « per day ».
+	const of = (column: number) => rows.filter((row) => row.set === 0b11111 - (1 << (4 - column)));
+	const top = <T>(items: T[], ...keys: ((item: T) => number | string)[]) =>
+		items
+			.sort((a, b) => {
+				for (const key of keys) {
+					const [x, y] = [key(a), key(b)];
+					if (x !== y) return typeof x === 'number' ? (y as number) - x : x < y ? -1 : 1;
+				}
+				return 0;
+			})
+			.slice(0, limit);
+	return {
+		daily: of(0).map((r) => ({ day: r.day!, views: r.views, visitors: r.visitors, visits: r.visits })),
+		pages: top(
+			of(1).map((r) => ({ path: r.path!, views: r.views, visitors: r.row_visitors })),
+			(p) => p.views,
+			(p) => p.path
+		),
+		entries: top(
+			of(1)
+				.filter((r) => r.visits > 0)
+				.map((r) => ({ path: r.path!, visits: r.visits })),
+			(p) => p.visits,
+			(p) => p.path
+		),
+		sources: top(
+			of(2).map((r) => ({ source: r.source!, visits: r.visits, views: r.views })),
+			(s) => s.visits,
+			(s) => s.views,
+			(s) => s.source
+		),
+		campaigns: top(
+			of(3)
+				.filter((r) => r.campaign)
+				.map((r) => ({ campaign: r.campaign!, medium: r.medium, visits: r.visits, views: r.views })),
+			(c) => c.visits,
+			(c) => c.views,
+			(c) => c.campaign
+		),
+		devices: top(
+			of(4).map((r) => ({ device: r.device!, visits: r.visits, views: r.views })),
+			(d) => d.visits,
+			(d) => d.views,
+			(d) => d.device
+		)
+	};
+}
+
 export interface DayTotals {
 	day: string;
 	views: number;
@@ -175,7 +282,11 @@ export interface DayTotals {
 }
 
 /** Page views, visitors and visits per day (days without a visit are absent). */
-export async function totalsPerDay(db: DbOrTx, range: DayRange, filter: AudienceFilter = {}): Promise<DayTotals[]> {
+export async function totalsPerDay(
+	db: DbOrTx,
+	range: DayRange,
+	filter: AudienceFilter = {}
+): Promise<DayTotals[]> {
 	if (!isFiltered(filter))
 		return db
 			.select({
@@ -220,116 +331,87 @@ export async function totalsOf(db: DbOrTx, range: DayRange, filter: AudienceFilt
 	return row ?? { views: 0, visitors: 0, visits: 0 };
 }
 
-export const topPages = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}, limit = 10) =>
-	isFiltered(filter)
-		? db
-				.select({
-					path: audienceDaily.path,
-					views: sql<number>`sum(${audienceDaily.views})::int`,
-					visitors: sql<number>`sum(${audienceDaily.visitors})::int`
-				})
-				.from(audienceDaily)
-				.where(dailyRowsWhere(range, filter))
-				.groupBy(audienceDaily.path)
-				.orderBy(sql`2 desc`, audienceDaily.path)
-				.limit(limit)
-		: db
-				.select({
-					path: audiencePages.path,
-					views: sql<number>`sum(${audiencePages.views})::int`,
-					visitors: sql<number>`sum(${audiencePages.visitors})::int`
-				})
-				.from(audiencePages)
-				.where(inRange(audiencePages.day, range))
-				.groupBy(audiencePages.path)
-				.orderBy(sql`2 desc`, audiencePages.path)
-				.limit(limit);
-
-/** The pages visits began on. */
-export const entryPages = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}, limit = 10) =>
-	isFiltered(filter)
-		? db
-				.select({ path: audienceDaily.path, visits: sql<number>`sum(${audienceDaily.entries})::int` })
-				.from(audienceDaily)
-				.where(sql`${dailyRowsWhere(range, filter)} and ${audienceDaily.entries} > 0`)
-				.groupBy(audienceDaily.path)
-				.orderBy(sql`2 desc`, audienceDaily.path)
-				.limit(limit)
-		: db
-				.select({ path: audiencePages.path, visits: sql<number>`sum(${audiencePages.entries})::int` })
-				.from(audiencePages)
-				.where(sql`${inRange(audiencePages.day, range)} and ${audiencePages.entries} > 0`)
-				.groupBy(audiencePages.path)
-				.orderBy(sql`2 desc`, audiencePages.path)
-				.limit(limit);
+/**
+ * The most viewed pages and the pages visits began on, from one scan of the page rollup: each page's sums, ranked
+ * both ways, the first `limit` of either kept.
+ */
+export async function pagesAndEntries(db: DbOrTx, range: DayRange, limit = 10) {
+	const rows = rowsOf<{
+		path: string;
+		views: number;
+		visitors: number;
+		visits: number;
+		by_views: number;
+		by_visits: number;
+	}>(
+		await db.execute(sql`
+			select * from (
+				select ${audiencePages.path} as path, sum(${audiencePages.views})::int as views,
+					sum(${audiencePages.visitors})::int as visitors, sum(${audiencePages.entries})::int as visits,
+					row_number() over (order by sum(${audiencePages.views}) desc, ${audiencePages.path})::int as by_views,
+					row_number() over (order by sum(${audiencePages.entries}) desc, ${audiencePages.path})::int as by_visits
+				from ${audiencePages}
+				where ${inRange(audiencePages.day, range)}
+				group by ${audiencePages.path}
+			) as ranked
+			where by_views <= ${limit} or by_visits <= ${limit}`)
+	);
+	return {
+		pages: rows
+			.filter((r) => r.by_views <= limit)
+			.sort((a, b) => a.by_views - b.by_views)
+			.map(({ path, views, visitors }) => ({ path, views, visitors })),
+		entries: rows
+			.filter((r) => r.by_visits <= limit && r.visits > 0)
+			.sort((a, b) => a.by_visits - b.by_visits)
+			.map(({ path, visits }) => ({ path, visits }))
+	};
+}
 
 /**
  * Where visits came from: the other site, else the campaign's utm_source, else '' (direct), with their visits and
  * the pages they viewed (every page of a visit counts under its source).
  */
-export const topSources = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}, limit = 10) =>
-	isFiltered(filter)
-		? db
-				.select({
-					source: sql<string>`${SOURCE}`,
-					visits: sql<number>`sum(${audienceDaily.entries})::int`,
-					views: sql<number>`sum(${audienceDaily.views})::int`
-				})
-				.from(audienceDaily)
-				.where(dailyRowsWhere(range, filter))
-				.groupBy(sql`1`)
-				.orderBy(sql`2 desc`, sql`3 desc`, sql`1`)
-				.limit(limit)
-		: db
-				.select({
-					source: audienceSources.source,
-					visits: sql<number>`sum(${audienceSources.visits})::int`,
-					views: sql<number>`sum(${audienceSources.views})::int`
-				})
-				.from(audienceSources)
-				.where(inRange(audienceSources.day, range))
-				.groupBy(audienceSources.source)
-				.orderBy(sql`2 desc`, sql`3 desc`, audienceSources.source)
-				.limit(limit);
-
-/** The campaigns links carried (`utm_campaign`), each with its medium(s), their visits and pages viewed. */
-export const topCampaigns = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}, limit = 10) =>
+export const topSources = (db: DbOrTx, range: DayRange, limit = 10) =>
 	db
 		.select({
-			campaign: audienceDaily.utmCampaign,
-			medium: sql<string>`string_agg(distinct nullif(${audienceDaily.utmMedium}, ''), ', ')`,
-			visits: sql<number>`sum(${audienceDaily.entries})::int`,
-			views: sql<number>`sum(${audienceDaily.views})::int`
+			source: audienceSources.source,
+			visits: sql<number>`sum(${audienceSources.visits})::int`,
+			views: sql<number>`sum(${audienceSources.views})::int`
 		})
-		.from(audienceDaily)
-		.where(sql`${dailyRowsWhere(range, filter)} and ${audienceDaily.utmCampaign} <> ''`)
-		.groupBy(audienceDaily.utmCampaign)
-		.orderBy(sql`3 desc`, sql`4 desc`, audienceDaily.utmCampaign)
+		.from(audienceSources)
+		.where(inRange(audienceSources.day, range))
+		.groupBy(audienceSources.source)
+		.orderBy(sql`2 desc`, sql`3 desc`, audienceSources.source)
+		.limit(limit);
+
+/** The campaigns links carried (`utm_campaign`), each with its medium(s), their visits and pages viewed. */
+export const topCampaigns = (db: DbOrTx, range: DayRange, limit = 10) =>
+	db
+		.select({
+			campaign: audienceCampaigns.campaign,
+			medium: sql<string | null>`string_agg(distinct nullif(${audienceCampaigns.medium}, ''), ', ')`,
+			visits: sql<number>`sum(${audienceCampaigns.visits})::int`,
+			views: sql<number>`sum(${audienceCampaigns.views})::int`
+		})
+		.from(audienceCampaigns)
+		.where(inRange(audienceCampaigns.day, range))
+		.groupBy(audienceCampaigns.campaign)
+		.orderBy(sql`3 desc`, sql`4 desc`, audienceCampaigns.campaign)
 		.limit(limit);
 
 /** Visits and pages viewed per device class. */
-export const devices = (db: DbOrTx, range: DayRange, filter: AudienceFilter = {}) =>
-	isFiltered(filter)
-		? db
-				.select({
-					device: audienceDaily.device,
-					visits: sql<number>`sum(${audienceDaily.entries})::int`,
-					views: sql<number>`sum(${audienceDaily.views})::int`
-				})
-				.from(audienceDaily)
-				.where(dailyRowsWhere(range, filter))
-				.groupBy(audienceDaily.device)
-				.orderBy(sql`2 desc`, sql`3 desc`, audienceDaily.device)
-		: db
-				.select({
-					device: audienceDevices.device,
-					visits: sql<number>`sum(${audienceDevices.visits})::int`,
-					views: sql<number>`sum(${audienceDevices.views})::int`
-				})
-				.from(audienceDevices)
-				.where(inRange(audienceDevices.day, range))
-				.groupBy(audienceDevices.device)
-				.orderBy(sql`2 desc`, sql`3 desc`, audienceDevices.device);
+export const devices = (db: DbOrTx, range: DayRange) =>
+	db
+		.select({
+			device: audienceDevices.device,
+			visits: sql<number>`sum(${audienceDevices.visits})::int`,
+			views: sql<number>`sum(${audienceDevices.views})::int`
+		})
+		.from(audienceDevices)
+		.where(inRange(audienceDevices.day, range))
+		.groupBy(audienceDevices.device)
+		.orderBy(sql`2 desc`, sql`3 desc`, audienceDevices.device);
 
 export async function visitsOf(db: DbOrTx, range: DayRange, path: string) {
 	const [row] = await db

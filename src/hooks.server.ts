@@ -14,7 +14,10 @@ import { bodyLimit, declaredLength, payloadTooLarge } from '$lib/server/http/bod
 import {
 	MIN_COMPRESSIBLE_BYTES,
 	accepts,
+	etagOf,
 	isCompressible,
+	noneMatch,
+	notModifiedHeaders,
 	varyOnEncoding
 } from '$lib/server/http/compression';
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
@@ -154,6 +157,15 @@ const compression: Handle = async ({ event, resolve }) => {
 	headers.set('content-encoding', 'gzip');
 	headers.set('vary', varyOnEncoding(headers.get('vary')));
 	headers.delete('content-length');
+	// The gzipped page is a representation of its own, with a tag of its own; a client that holds it gets a 304.
+	const etag = etagOf(headers.get('etag'), 'gzip');
+	if (etag) {
+		headers.set('etag', etag);
+		if (response.status === 200 && noneMatch(event.request.headers.get('if-none-match'), etag)) {
+			await response.body.cancel();
+			return new Response(null, { status: 304, headers: new Headers(notModifiedHeaders(headers)) });
+		}
+	}
 	return new Response(response.body.pipeThrough(new CompressionStream('gzip')), {
 		status: response.status,
 		statusText: response.statusText,

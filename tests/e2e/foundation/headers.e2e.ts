@@ -142,3 +142,38 @@ test('platform mode: the sitemap lists the agency’s indexable pages, absolute,
 	expect(locs.every((loc) => loc!.startsWith(`${baseURL}/`))).toBe(true);
 	expect(locs.some((loc) => /\/(services|secteurs|blog|realisations|partenaires)/.test(loc!))).toBe(false);
 });
+
+test('each encoding of a page has its own ETag, and a matching If-None-Match gets 304 without a body', async () => {
+	const base = process.env.E2E_BASE_URL!;
+	// `/` comes from the page cache (its fast path once warm), /mentions-legales from SvelteKit, gzipped as it streams.
+	for (const path of ['/', '/', '/mentions-legales']) {
+		const tagByEncoding = new Map<string, string>();
+		for (const accept of ['br', 'gzip', 'identity']) {
+			const first = await fetch(base + path, { headers: { 'accept-encoding': accept } });
+			expect(first.status, `${path} ${accept}`).toBe(200);
+			await first.arrayBuffer();
+			const etag = first.headers.get('etag');
+			expect(etag, `${path} ${accept}`).toMatch(/^(W\/)?"[^"]+"$/);
+			const encoding = first.headers.get('content-encoding') ?? 'identity';
+			tagByEncoding.set(encoding, etag!);
+			const again = await fetch(base + path, {
+				headers: { 'accept-encoding': accept, 'if-none-match': etag! }
+			});
+			expect(again.status, `${path} ${accept} again`).toBe(304);
+			expect((await again.arrayBuffer()).byteLength).toBe(0);
+			expect(again.headers.get('etag')).toBe(etag);
+			expect(again.headers.get('content-length') ?? '0').toBe('0');
+		}
+		// One tag per representation; the tag of another one is not this one's.
+		const tags = [...tagByEncoding.values()];
+		expect(new Set(tags).size, `${path}: ${[...tagByEncoding]}`).toBe(tagByEncoding.size);
+		expect(tagByEncoding.size).toBeGreaterThan(1);
+		if (tagByEncoding.has('gzip') && tagByEncoding.has('identity')) {
+			const other = await fetch(base + path, {
+				headers: { 'accept-encoding': 'gzip', 'if-none-match': tagByEncoding.get('identity')! }
+			});
+			expect(other.status).toBe(200);
+			await other.arrayBuffer();
+		}
+	}
+});

@@ -1,6 +1,15 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { accepts, encodeOnce, isCompressible, pickEncoding, varyOnEncoding } from './compression';
+import {
+	accepts,
+	encodeOnce,
+	etagOf,
+	isCompressible,
+	noneMatch,
+	notModifiedHeaders,
+	pickEncoding,
+	varyOnEncoding
+} from './compression';
 
 describe('compression', () => {
 	it('prefers Brotli, then gzip, and honours q-values and refusals', () => {
@@ -34,5 +43,30 @@ describe('compression', () => {
 		expect(varyOnEncoding(null)).toBe('Accept-Encoding');
 		expect(varyOnEncoding('Cookie')).toBe('Cookie, Accept-Encoding');
 		expect(varyOnEncoding('accept-encoding')).toBe('accept-encoding');
+	});
+
+	it('gives each encoding its own entity tag, and matches If-None-Match by the weak comparison', () => {
+		expect(etagOf('"abc"', null)).toBe('"abc"');
+		expect(etagOf('"abc"', 'br')).toBe('"abc-br"');
+		expect(etagOf('W/"abc"', 'gzip')).toBe('W/"abc-gzip"');
+		expect(etagOf(null, 'gzip')).toBeNull();
+		expect(etagOf('abc', 'gzip')).toBeNull();
+		expect(noneMatch('"abc-br"', '"abc-br"')).toBe(true);
+		expect(noneMatch('"x", W/"abc-br"', '"abc-br"')).toBe(true);
+		expect(noneMatch('*', '"abc"')).toBe(true);
+		expect(noneMatch('"abc"', '"abc-br"')).toBe(false);
+		expect(noneMatch('"abc-gzip"', '"abc-br"')).toBe(false);
+		expect(noneMatch(null, '"abc"')).toBe(false);
+		expect(noneMatch('"abc"', null)).toBe(false);
+		expect(
+			notModifiedHeaders([
+				['etag', '"a"'],
+				['content-length', '12'],
+				['content-encoding', 'br'],
+				['content-type', 'text/html'],
+				['cache-control', 'no-cache'],
+				['vary', 'Accept-Encoding']
+			]).map(([name]) => name)
+		).toEqual(['etag', 'cache-control', 'vary']);
 	});
 });

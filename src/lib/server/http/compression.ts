@@ -90,3 +90,34 @@ export function varyOnEncoding(vary: string | null | undefined): string {
 		? names.join(', ')
 		: [...names, 'Accept-Encoding'].join(', ');
 }
+
+/**
+ * The entity tag of one encoding of a body (RFC 9110 §8.8.3): each representation has its own, so a cache or a
+ * client never takes the gzip bytes for the Brotli ones. `"abc"` is `"abc-br"` in Brotli, `W/"abc"` is
+ * `W/"abc-gzip"` in gzip; identity keeps the tag as it is.
+ */
+export function etagOf(etag: string | null | undefined, encoding: Encoding | null): string | null {
+	if (!etag) return null;
+	if (!encoding) return etag;
+	const closing = etag.lastIndexOf('"');
+	return closing > 0 ? `${etag.slice(0, closing)}-${encoding}"` : null;
+}
+
+/**
+ * Whether an If-None-Match header names this tag (RFC 9110 §13.1.2: the weak comparison, `*` for any): then the
+ * answer is 304 without a body.
+ */
+export function noneMatch(ifNoneMatch: string | null | undefined, etag: string | null): boolean {
+	if (!ifNoneMatch || !etag) return false;
+	if (ifNoneMatch.trim() === '*') return true;
+	const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+	const wanted = opaque(etag);
+	return ifNoneMatch.split(',').some((tag) => opaque(tag) === wanted);
+}
+
+/** The headers of a 304 (RFC 9110 §15.4.5): the 200's, less what describes the body that is not sent. */
+export function notModifiedHeaders<T extends [string, string]>(headers: Iterable<T>): T[] {
+	return [...headers].filter(
+		([name]) => !['content-length', 'content-encoding', 'content-type', 'transfer-encoding'].includes(name)
+	);
+}

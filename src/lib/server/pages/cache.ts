@@ -24,7 +24,16 @@ import type { Handle } from '@sveltejs/kit';
 import type postgres from 'postgres';
 import { pages as registry, type PageRegistry } from '$lib/pages/registry';
 import { hasSessionCookie, sessionCookieName } from '../auth/cookie-name';
-import { encodeOnce, pickEncoding, varyOnEncoding, type Encoded, type Encoding } from '../http/compression';
+import {
+	encodeOnce,
+	etagOf,
+	noneMatch,
+	notModifiedHeaders,
+	pickEncoding,
+	varyOnEncoding,
+	type Encoded,
+	type Encoding
+} from '../http/compression';
 import type { Config } from '../config';
 import { REQUEST_ID_HEADER } from '../http/request-log';
 import { scriptSrcFrom, securityHeaders } from '../http/security-headers';
@@ -44,13 +53,29 @@ export interface CachedPage {
 	encoded?: Encoded;
 }
 
-/** The bytes and headers to send of a cached page, in the encoding the client accepts (identity when none). */
+/**
+ * The bytes to send of a cached page, in the encoding the client accepts (identity when none), with the entity tag
+ * of that representation (each encoding its own: RFC 9110 §8.8.3).
+ */
 function variantOf(
 	page: CachedPage,
 	encoding: Encoding | null
-): { body: Uint8Array; encoding: Encoding | null } {
+): { body: Uint8Array; encoding: Encoding | null; etag: string | null } {
 	const encoded = encoding && page.encoded?.[encoding];
-	return encoded ? { body: encoded, encoding } : { body: page.body, encoding: null };
+	const chosen = encoded ? encoding : null;
+	return { body: encoded || page.body, encoding: chosen, etag: tagsOf(page)[chosen ?? 'identity'] };
+}
+
+/** Each cached page's tag per encoding, made once from the one it was rendered with. */
+const tags = new WeakMap<CachedPage, Record<Encoding | 'identity', string | null>>();
+function tagsOf(page: CachedPage) {
+	let known = tags.get(page);
+	if (!known) {
+		const etag = page.headers.find(([name]) => name === 'etag')?.[1] ?? null;
+		known = { identity: etag, br: etagOf(etag, 'br'), gzip: etagOf(etag, 'gzip') };
+		tags.set(page, known);
+	}
+	return known;
 }
 
 export type CacheState = 'HIT' | 'MISS' | 'STALE';
@@ -191,12 +216,19 @@ type Answer = (req: IncomingMessage, res: ServerResponse, requestId: string) => 
 export function nodeFastPath(config: Config, cache: () => PageCache | undefined = exposedPageCache): Answer {
 	// Final heads per cached page and encoding, computed once per page version: a flat [name, value, …] list whose
 	// last value is the request's id, which writeHead reads at once (a list, so no object is built per request).
-	const prepared = new WeakMap<CachedPage, Map<Encoding | null, string[]>>();
+	const prepared = new WeakMap<CachedPage, Map<string, string[]>>();
 
-	const headOf = (page: CachedPage, path: string, encoding: Encoding | null, length: number) => {
+	const headOf = (
+		page: CachedPage,
+		path: string,
+		variant: ReturnType<typeof variantOf>,
+		notModified: boolean
+	) => {
+		const { encoding } = variant;
 		let byEncoding = prepared.get(page);
 		if (!byEncoding) prepared.set(page, (byEncoding = new Map()));
-		let head = byEncoding.get(encoding);
+		const key = `${encoding}${notModified ? ' 304' : ''}`;
+		let head = byEncoding.get(key);
 		if (!head) {
 			const merged = new Map(page.headers);
 			const scriptSrc = scriptSrcFrom(merged.get('content-security-policy') ?? null) ?? undefined;
@@ -204,13 +236,14 @@ export function nodeFastPath(config: Config, cache: () => PageCache | undefined 
 				if (value) merged.set(name, value);
 			merged.set('x-page-cache', 'HIT');
 			merged.set('cache-control', 'no-cache');
-			merged.set('content-length', String(length));
+			merged.set('content-length', String(variant.body.byteLength));
 			if (page.encoded) merged.set('vary', varyOnEncoding(merged.get('vary')));
 			if (encoding) merged.set('content-encoding', encoding);
+			if (variant.etag) merged.set('etag', variant.etag);
 			merged.delete(REQUEST_ID_HEADER);
-			head = [...merged].flat();
+			head = (notModified ? notModifiedHeaders(merged) : [...merged]).flat();
 			head.push(REQUEST_ID_HEADER, '');
-			byEncoding.set(encoding, head);
+			byEncoding.set(key, head);
 		}
 		return head;
 	};
@@ -226,11 +259,12 @@ export function nodeFastPath(config: Config, cache: () => PageCache | undefined 
 		const page = cache()?.fresh(path);
 		if (!page) return false;
 		const variant = variantOf(page, pickEncoding(req.headers['accept-encoding']));
-		const head = headOf(page, path, variant.encoding, variant.body.byteLength);
+		const notModified = noneMatch(req.headers['if-none-match'], variant.etag);
+		const head = headOf(page, path, variant, notModified);
 		// writeHead copies the list into the head it sends before returning: the shared list's last slot is free again.
 		head[head.length - 1] = requestId;
-		res.writeHead(page.status, head);
-		res.end(req.method === 'HEAD' ? undefined : variant.body);
+		res.writeHead(notModified ? 304 : page.status, head);
+		res.end(req.method === 'HEAD' || notModified ? undefined : variant.body);
 		return true;
 	};
 }
@@ -289,6 +323,9 @@ export function createHandle(deps: {
 		headers.set('cache-control', 'no-cache');
 		if (page.encoded) headers.set('vary', varyOnEncoding(headers.get('vary')));
 		if (variant.encoding) headers.set('content-encoding', variant.encoding);
+		if (variant.etag) headers.set('etag', variant.etag);
+		if (noneMatch(event.request.headers.get('if-none-match'), variant.etag))
+			return new Response(null, { status: 304, headers: new Headers(notModifiedHeaders(headers)) });
 		headers.set('content-length', String(variant.body.byteLength));
 		return new Response(method === 'HEAD' ? null : (variant.body as BodyInit), {
 			status: page.status,

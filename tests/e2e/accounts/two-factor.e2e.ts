@@ -18,6 +18,8 @@ async function enrol(page: Page, { base = '', javaScript = true } = {}) {
 	await page.getByRole('link', { name: 'Activer la double authentification' }).click();
 	await page.getByRole('button', { name: 'Activer la double authentification' }).click();
 	await expect(page.locator('figure.qr svg')).toBeVisible();
+	// Started, the page is at its own address: no action in the URL, nothing posted again by a reload.
+	await expect(page).toHaveURL(/\/profil\/securite$/);
 	if (javaScript) await untilHydrated(page);
 	const key = keyOf(await page.locator('code.key').innerText());
 	await page.getByLabel(/code à six chiffres/).fill('000000');

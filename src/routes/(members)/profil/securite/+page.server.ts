@@ -1,4 +1,4 @@
-import { fail } from '@sveltejs/kit';
+import { fail, redirect } from '@sveltejs/kit';
 import { message, superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { renderSVG } from 'uqr';
@@ -63,7 +63,9 @@ export const actions: Actions = {
 			if (error instanceof AppError) return fail(error.status, { startError: error.message });
 			throw error;
 		}
-		return { started: true };
+		// The key and its QR code are kept server-side until confirmed: the page shows them at its own clean URL
+		// (not `?/start`, where a reload would post again and the address bar would say an action).
+		redirect(303, event.url.pathname);
 	},
 	confirm: async (event) => {
 		const user = requireUser(event);

@@ -1,5 +1,6 @@
 import { expectNoAxeViolation } from '../support/a11y';
-import { test } from '../support/fixtures';
+import { expect, test } from '../support/fixtures';
+import { buttonContrasts } from '../support/contrast';
 import { signInAsAdmin } from '../support/accounts';
 
 for (const path of [
@@ -45,3 +46,16 @@ for (const path of [
 		await expectNoAxeViolation(page);
 	});
 }
+
+test('every button of every sitemap page is readable on its ground (contrast at least 4.5:1)', async ({
+	page
+}) => {
+	const xml = await (await page.request.get('/sitemap.xml')).text();
+	const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+	expect(paths.length).toBeGreaterThan(5);
+	for (const path of paths) {
+		await page.goto(path);
+		for (const { label, ratio } of await buttonContrasts(page))
+			expect(ratio, `${path}: « ${label} »`).toBeGreaterThanOrEqual(4.5);
+	}
+});

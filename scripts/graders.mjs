@@ -1,0 +1,180 @@
+// `npm run graders`: the third-party checkers a careful reviewer runs (issue "Experience, part 3", point 6), on the
+// built server, in both site modes. Not part of `npm test`: a minute or two (a JVM, every page twice).
+// - The W3C Nu HTML Checker (`vnu-jar`, Java from Debian: `apt-get install default-jre-headless`) over every page of
+//   both sitemaps, the 404 page, and the signed-in pages of the members' area and the administration (every page of
+//   their route trees without an id in its URL): no error but those listed in ACCEPTED_HTML, each with its reason.
+// - caniemail's data (`@jsx-email/doiuse-email`) over every e-mail preview, for Gmail, Outlook and Apple Mail: no
+//   unsupported feature but those listed in ACCEPTED_EMAIL, each with why it does not change what the reader sees.
+// Exits non-zero when anything else is found.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { doIUseEmail } from '@jsx-email/doiuse-email';
+import vnuJar from 'vnu-jar';
+import { startServer } from '../bench/lib.mjs';
+
+/** Nu errors that are the checker's mistakes, not the page's: matched on the message. */
+const ACCEPTED_HTML = [
+	{
+		// e.g. `minmax(min(100%, var(--column-width)), 1fr)`, reported as « Invalid type: “100%, var(--column-width)” ».
+		message: /^CSS: .*(\b(min|max|clamp)\(|Invalid type: “[^”]*var\(--)/,
+		reason:
+			'the checker does not type var() inside min(), max() or clamp() (it takes it for an invalid value); browsers do'
+	}
+];
+
+/** caniemail findings that change nothing a reader sees: matched on the message. */
+const ACCEPTED_EMAIL = [
+	{
+		message: /`(<style> element|@media|prefers-color-scheme)`/,
+		reason:
+			'the dark theme and the narrow-screen rules are progressive: every style that carries meaning is inline'
+	},
+	{
+		message: /`(border-radius|box-shadow|text-decoration-thickness|text-underline-offset)`/,
+		reason: 'decoration only: square corners or a plain underline lose nothing'
+	},
+	{
+		message: /`<body> element` is not supported/,
+		reason: 'the client replaces <body> by a <div>: the message’s own table carries its layout and colours'
+	},
+	{
+		message: /`role attribute` is not supported/,
+		reason:
+			'role="presentation" on layout tables is for screen readers; a client that drops it shows the same'
+	},
+	{
+		message: /`white-space` is not supported/,
+		reason:
+			'only `nowrap` on a field’s label (FieldsTable): a label that wraps reads the same; line breaks are <br>'
+	}
+];
+
+const CLIENTS = ['gmail.*', 'outlook.*', 'apple-mail.*'];
+const ADMIN = { name: 'Graders', email: 'graders@exemple.fr', password: 'une phrase de passe solide' };
+
+if (!existsSync('build/server.js')) {
+	const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+	if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+/** Every page under a route folder without a parameter in its URL (`[id]`), groups left out. */
+function staticPagesUnder(folder, prefix) {
+	const found = [];
+	const walk = (dir, url) => {
+		for (const entry of readdirSync(dir)) {
+			const full = path.join(dir, entry);
+			if (statSync(full).isDirectory()) {
+				if (!entry.includes('[')) walk(full, entry.startsWith('(') ? url : `${url}/${entry}`);
+			} else if (entry === '+page.svelte') found.push(url || '/');
+		}
+	};
+	walk(folder, prefix);
+	return found.sort();
+}
+
+const work = mkdtempSync(path.join(tmpdir(), 'atelier-graders-'));
+const files = new Map();
+let emailProblems = 0;
+const save = (mode, url, html) => {
+	const file = path.join(work, mode, `${files.size}.html`);
+	writeFileSync(file, html);
+	files.set(file, `${mode} ${url}`);
+};
+
+try {
+	for (const mode of ['platform', 'showcase']) {
+		mkdirSync(path.join(work, mode));
+		const server = await startServer({ SITE_MODE: mode });
+		try {
+			const xml = await (await fetch(`${server.url}/sitemap.xml`)).text();
+			const paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+			for (const url of [...paths, '/cette-page-n-existe-pas'])
+				save(mode, url, await (await fetch(server.url + url)).text());
+			if (mode !== 'platform') continue;
+
+			const setup = await fetch(`${server.url}/api/admin/setup`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(ADMIN)
+			});
+			if (setup.status !== 201) throw new Error(`admin setup answered ${setup.status}`);
+			const login = await fetch(`${server.url}/login`, {
+				method: 'POST',
+				headers: {
+					origin: server.url,
+					'content-type': 'application/x-www-form-urlencoded',
+					accept: 'text/html'
+				},
+				body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
+				redirect: 'manual'
+			});
+			const cookie = login.headers.getSetCookie()[0].split(';')[0];
+			const signedIn = (url) => fetch(server.url + url, { headers: { cookie } });
+			const privatePages = [
+				...staticPagesUnder('src/routes/(members)', ''),
+				...staticPagesUnder('src/routes/admin', '/admin').filter((url) => url !== '/admin/confirmer')
+			];
+			for (const url of privatePages) {
+				const response = await signedIn(url);
+				if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+				save(mode, url, await response.text());
+			}
+
+			// The e-mails, as the previews page renders them (the admin's list names every template).
+			const list = await (await signedIn('/admin/emails')).text();
+			const templates = [
+				...new Set([...list.matchAll(/href="\/admin\/emails\/([a-z0-9-]+)"/g)].map((m) => m[1]))
+			];
+			if (templates.length < 10) throw new Error(`only ${templates.length} e-mail previews listed`);
+			for (const name of templates) {
+				const html = await (await signedIn(`/admin/emails/${name}/html`)).text();
+				const result = doIUseEmail(html, { emailClients: CLIENTS });
+				const unexplained = (result.errors ?? []).filter(
+					(error) => !ACCEPTED_EMAIL.some((accepted) => accepted.message.test(error))
+				);
+				emailProblems += unexplained.length;
+				console.log(
+					`email ${name}: ${unexplained.length} unsupported (${(result.errors ?? []).length - unexplained.length} accepted)`
+				);
+				for (const error of unexplained) console.log(`  ${error}`);
+			}
+			console.log(`email previews checked: ${templates.length} (${CLIENTS.join(', ')})`);
+		} finally {
+			await server.stop();
+		}
+	}
+
+	const vnu = spawnSync(
+		'java',
+		['-Xss8m', '-jar', vnuJar, '--format', 'json', '--exit-zero-always', '--errors-only', ...files.keys()],
+		{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }
+	);
+	if (vnu.error || vnu.status !== 0)
+		throw new Error(
+			`the Nu checker did not run (status ${vnu.status}, ${vnu.signal ?? ''} ${vnu.error?.message ?? ''} ${vnu.stdout.slice(0, 300)} ${vnu.stderr.slice(0, 300)})`
+		);
+	const messages = JSON.parse(vnu.stderr).messages.filter((m) => m.type === 'error');
+	let htmlProblems = 0;
+	const acceptedCount = new Map();
+	for (const message of messages) {
+		const file = decodeURIComponent(new URL(message.url).pathname);
+		const accepted = ACCEPTED_HTML.find((a) => a.message.test(message.message));
+		if (accepted) {
+			acceptedCount.set(accepted.reason, (acceptedCount.get(accepted.reason) ?? 0) + 1);
+			continue;
+		}
+		htmlProblems++;
+		console.log(`html ${files.get(file) ?? file}:${message.lastLine}: ${message.message}`);
+		if (message.extract) console.log(`  ${message.extract.replace(/\s+/g, ' ').slice(0, 160)}`);
+	}
+	console.log(`html documents checked: ${files.size}, errors: ${htmlProblems}`);
+	for (const [reason, count] of acceptedCount) console.log(`  accepted ×${count}: ${reason}`);
+	if (htmlProblems + emailProblems > 0) {
+		console.log(`graders: ${htmlProblems} HTML error(s), ${emailProblems} e-mail problem(s)`);
+		process.exitCode = 1;
+	} else console.log('graders: clean');
+} finally {
+	rmSync(work, { recursive: true, force: true });
+}

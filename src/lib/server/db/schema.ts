@@ -653,7 +653,9 @@ export const audienceDaily = pgTable(
 			sql`coalesce(nullif(${t.referrerHost}, ''), nullif(${t.utmSource}, ''), '')`,
 			t.day
 		),
-		index('audience_daily_campaign_idx').on(t.utmCampaign, t.day).where(sql`${t.utmCampaign} <> ''`),
+		index('audience_daily_campaign_idx')
+			.on(t.utmCampaign, t.day)
+			.where(sql`${t.utmCampaign} <> ''`),
 		index('audience_daily_device_idx').on(t.device, t.day)
 	]
 );

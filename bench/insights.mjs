@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { bundleOptions } from '../scripts/bundle-options.mjs';
-import { BROWSER_HEADERS, ROUND_REQUESTS, fmt, load, pairedRatio, startServer } from './lib.mjs';
+import {
+	BROWSER_HEADERS,
+	ROUND_REQUESTS,
+	fmt,
+	load,
+	pairedRatio,
+	signedInAdmin,
+	startServer
+} from './lib.mjs';
 
 const BROWSER = {
 	...BROWSER_HEADERS,
@@ -48,7 +56,7 @@ async function countingCost() {
 	}
 }
 
-export async function dashboardTime() {
+async function dashboardTime() {
 	const seed = path.resolve('.cache/bench/insights-seed.js');
 	await build({ ...bundleOptions, entryPoints: ['bench/insights-seed.ts'], outfile: seed });
 	const work = mkdtempSync(path.join(tmpdir(), 'atelier-bench-insights-'));
@@ -59,26 +67,7 @@ export async function dashboardTime() {
 		);
 		const server = await startServer({ DATA_DIR: work });
 		try {
-			const setup = await fetch(`${server.url}/api/admin/setup`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(ADMIN)
-			});
-			if (setup.status !== 201) throw new Error(`admin setup answered ${setup.status}`);
-			const login = await fetch(`${server.url}/login`, {
-				method: 'POST',
-				headers: {
-					origin: server.url,
-					'content-type': 'application/x-www-form-urlencoded',
-					accept: 'text/html'
-				},
-				body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
-				redirect: 'manual'
-			});
-			const cookie = login.headers
-				.getSetCookie()
-				.map((c) => c.split(';')[0])
-				.join('; ');
+			const cookie = await signedInAdmin(server, ADMIN);
 			// Each period unfiltered (the rollups), then the year narrowed by each kind of filter (audience_daily
 			// through its indexes): a page, a source, a campaign (a fifth of the seeded rows carry one), a device
 			// (two thirds of the rows are a phone's: the widest a filter gets).

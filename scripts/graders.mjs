@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { doIUseEmail } from '@jsx-email/doiuse-email';
 import vnuJar from 'vnu-jar';
-import { startServer } from '../bench/lib.mjs';
+import { signedInAdmin, startServer } from '../bench/lib.mjs';
 
 /** Nu errors that are the checker's mistakes, not the page's: matched on the message. */
 const ACCEPTED_HTML = [
@@ -94,23 +94,7 @@ try {
 				save(mode, url, await (await fetch(server.url + url)).text());
 			if (mode !== 'platform') continue;
 
-			const setup = await fetch(`${server.url}/api/admin/setup`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(ADMIN)
-			});
-			if (setup.status !== 201) throw new Error(`admin setup answered ${setup.status}`);
-			const login = await fetch(`${server.url}/login`, {
-				method: 'POST',
-				headers: {
-					origin: server.url,
-					'content-type': 'application/x-www-form-urlencoded',
-					accept: 'text/html'
-				},
-				body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
-				redirect: 'manual'
-			});
-			const cookie = login.headers.getSetCookie()[0].split(';')[0];
+			const cookie = await signedInAdmin(server, ADMIN);
 			const signedIn = (url) => fetch(server.url + url, { headers: { cookie } });
 			const privatePages = [
 				...staticPagesUnder('src/routes/(members)', ''),

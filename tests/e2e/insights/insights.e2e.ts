@@ -79,7 +79,8 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 	const phone = await direct.newPage();
 	await phone.goto(`${server.url}/`);
 	await phone.goto(`${server.url}/paysagiste`);
-	// Back home: the page cache answers it this time (before SvelteKit), and it counts all the same.
+	// Back home: the page cache answers it this time (before SvelteKit) — a 304 when the browser revalidates the copy
+	// it holds by its ETag — and it counts all the same.
 	const again = await phone.goto(`${server.url}/`);
 	expect(again?.headers()['x-page-cache']).toBe('HIT');
 	await direct.close();

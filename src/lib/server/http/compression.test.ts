@@ -67,6 +67,6 @@ describe('compression', () => {
 				['cache-control', 'no-cache'],
 				['vary', 'Accept-Encoding']
 			]).map(([name]) => name)
-		).toEqual(['etag', 'cache-control', 'vary']);
+		).toEqual(['etag', 'content-type', 'cache-control', 'vary']);
 	});
 });

@@ -115,9 +115,12 @@ export function noneMatch(ifNoneMatch: string | null | undefined, etag: string |
 	return ifNoneMatch.split(',').some((tag) => opaque(tag) === wanted);
 }
 
-/** The headers of a 304 (RFC 9110 §15.4.5): the 200's, less what describes the body that is not sent. */
+/**
+ * The headers of a 304 (RFC 9110 §15.4.5): the 200's, less the length and encoding of the body that is not sent.
+ * The type stays: it says the answer was a page (the audience counts a page revalidated by the browser as viewed).
+ */
 export function notModifiedHeaders<T extends [string, string]>(headers: Iterable<T>): T[] {
 	return [...headers].filter(
-		([name]) => !['content-length', 'content-encoding', 'content-type', 'transfer-encoding'].includes(name)
+		([name]) => !['content-length', 'content-encoding', 'transfer-encoding'].includes(name)
 	);
 }

@@ -34,8 +34,10 @@ const page = (over: Partial<CountableRequest> & { headers?: CountableRequest['he
 });
 
 describe('what is counted', () => {
-	it('a person’s page answered 200 in HTML', () => {
+	it('a person’s page answered 200 in HTML, or 304 when the browser revalidated the copy it holds', () => {
 		expect(isCountable(page())).toBe(true);
+		expect(isCountable(page({ status: 304 }))).toBe(true);
+		expect(isCountable(page({ status: 304, contentType: undefined }))).toBe(false);
 	});
 
 	it('never a bot, a prefetch, a HEAD, an error, an asset, the admin or the members’ area, nor Sec-GPC: 1', () => {

@@ -6,8 +6,8 @@
  * that lives in memory, changes every day and is never written anywhere: the next day nothing links them.
  *
  * What is never counted: a bot (isbot's maintained list, or no User-Agent), a prefetch (`Sec-Purpose`), a HEAD, an
- * asset, the admin, the members' area and the API, anything but a 200 HTML page, and a browser that sends
- * `Sec-GPC: 1`.
+ * asset, the admin, the members' area and the API, anything but an HTML page answered 200 (or 304: revalidated from
+ * the browser's cache), and a browser that sends `Sec-GPC: 1`.
  *
  * The tally is kept in memory, process-wide (the server entry counts, the app writes: process-wide.js), and written
  * to the database in one statement every few seconds (index.ts). A crash loses at most those seconds' visits.
@@ -53,7 +53,8 @@ export const isCountable = (request: CountableRequest) => countedPath(request) !
 
 /** The canonical path of a person's page view that may be counted; null for anything else. */
 function countedPath(request: CountableRequest): string | null {
-	if (request.method !== 'GET' || request.status !== 200) return null;
+	// 304: the browser had the page and revalidated it (its ETag) — a page viewed all the same.
+	if (request.method !== 'GET' || (request.status !== 200 && request.status !== 304)) return null;
 	if (!request.contentType?.startsWith('text/html')) return null;
 	const { headers } = request;
 	if (headers['sec-gpc'] !== undefined && header(headers['sec-gpc']).trim() === '1') return null;

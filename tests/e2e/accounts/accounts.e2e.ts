@@ -49,7 +49,7 @@ test('the setup form refuses a common password, then creates the first admin and
 	}
 	// The admin's shell names who is signed in, in its account menu.
 	await expect(page.getByRole('banner').locator('summary')).toContainText(ADMIN.name);
-	await expect(page.getByRole('main')).toContainText('utilisateurs');
+	await expect(page.getByRole('main')).toContainText('À faire');
 });
 
 test('setup is closed once an admin exists: the page says so and the API answers 409', async ({

@@ -87,11 +87,16 @@ export async function dailyFigures(
 	filter: AudienceFilter = {}
 ): Promise<DailyFigure[]> {
 	const range = rangeOf(period, now);
-	const totals = new Map((await queries.totalsPerDay(db, range, filter)).map((t) => [t.day, t]));
-	return range.days.map((day) => ({
+	return everyDay(range.days, await queries.totalsPerDay(db, range, filter));
+}
+
+/** Each day of the range with its figures, 0 on days without a visit. */
+function everyDay(days: string[], rows: queries.DayTotals[]): DailyFigure[] {
+	const byDay = new Map(rows.map((row) => [row.day, row]));
+	return days.map((day) => ({
 		day,
-		views: totals.get(day)?.views ?? 0,
-		visitors: totals.get(day)?.visitors ?? 0
+		views: byDay.get(day)?.views ?? 0,
+		visitors: byDay.get(day)?.visitors ?? 0
 	}));
 }
 
@@ -124,12 +129,7 @@ export async function dashboardFigures(
 			queries.candidatureSteps(db, range),
 			queries.memberFigures(db, range)
 		]);
-	const perDay = new Map(audience.daily.map((t) => [t.day, t]));
-	const daily: DailyFigure[] = range.days.map((day) => ({
-		day,
-		views: perDay.get(day)?.views ?? 0,
-		visitors: perDay.get(day)?.visitors ?? 0
-	}));
+	const daily = everyDay(range.days, audience.daily);
 	const { pages, entries, sources, campaigns, devices } = audience;
 	const totals = { views: 0, visitors: 0, visits: 0 };
 	for (const day of audience.daily) {

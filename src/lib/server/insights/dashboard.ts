@@ -90,6 +90,17 @@ export async function dailyFigures(
 	return everyDay(range.days, await queries.totalsPerDay(db, range, filter));
 }
 
+/** A range's totals from its days: page views, visitors (a visitor of two days is two) and visits. */
+function sumOf(days: queries.DayTotals[]) {
+	const totals = { views: 0, visitors: 0, visits: 0 };
+	for (const day of days) {
+		totals.views += day.views;
+		totals.visitors += day.visitors;
+		totals.visits += day.visits;
+	}
+	return totals;
+}
+
 /** Each day of the range with its figures, 0 on days without a visit. */
 function everyDay(days: string[], rows: queries.DayTotals[]): DailyFigure[] {
 	const byDay = new Map(rows.map((row) => [row.day, row]));
@@ -121,7 +132,7 @@ export async function dashboardFigures(
 	const [audience, previous, leadRows, previousLeads, candidaturePage, drafts, steps, members] =
 		await Promise.all([
 			audienceFigures(db, range, filter),
-			queries.totalsOf(db, previousRange, filter),
+			queries.totalsPerDay(db, previousRange, filter),
 			queries.leadsPerWeekBySource(db, range, filter),
 			queries.leadCount(db, previousRange, filter),
 			queries.visitsOf(db, range, '/candidature'),
@@ -131,12 +142,7 @@ export async function dashboardFigures(
 		]);
 	const daily = everyDay(range.days, audience.daily);
 	const { pages, entries, sources, campaigns, devices } = audience;
-	const totals = { views: 0, visitors: 0, visits: 0 };
-	for (const day of audience.daily) {
-		totals.views += day.views;
-		totals.visitors += day.visitors;
-		totals.visits += day.visits;
-	}
+	const totals = sumOf(audience.daily);
 	const weeks = weeksOf(range);
 	const leadsByWeek = rowsOf<{ week: string; source: string; n: number }>(leadRows);
 	const leadSources = [...new Set(leadsByWeek.map((r) => r.source))].sort(
@@ -152,7 +158,7 @@ export async function dashboardFigures(
 		daily,
 		// A visitor of two days is two: visitors are told apart for one day only (audience.ts).
 		totals: { ...totals, leads: leadsByWeek.reduce((sum, r) => sum + r.n, 0) },
-		previous: { ...previous, leads: previousLeads },
+		previous: { ...sumOf(previous), leads: previousLeads },
 		pages,
 		entries,
 		sources,

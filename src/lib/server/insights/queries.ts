@@ -309,28 +309,6 @@ export async function totalsPerDay(
 		.groupBy(audienceDaily.day);
 }
 
-/** The range's totals: page views, visitors (a visitor of two days is two) and visits. */
-export async function totalsOf(db: DbOrTx, range: DayRange, filter: AudienceFilter = {}) {
-	const [row] = isFiltered(filter)
-		? await db
-				.select({
-					views: sql<number>`coalesce(sum(${audienceDaily.views}), 0)::int`,
-					visitors: filteredVisitors(filter),
-					visits: sql<number>`coalesce(sum(${audienceDaily.entries}), 0)::int`
-				})
-				.from(audienceDaily)
-				.where(dailyRowsWhere(range, filter))
-		: await db
-				.select({
-					views: sql<number>`coalesce(sum(${audienceVisitors.views}), 0)::int`,
-					visitors: sql<number>`coalesce(sum(${audienceVisitors.visitors}), 0)::int`,
-					visits: sql<number>`coalesce(sum(${audienceVisitors.visits}), 0)::int`
-				})
-				.from(audienceVisitors)
-				.where(inRange(audienceVisitors.day, range));
-	return row ?? { views: 0, visitors: 0, visits: 0 };
-}
-
 /**
  * The most viewed pages and the pages visits began on, from one scan of the page rollup: each page's sums, ranked
  * both ways, the first `limit` of either kept.

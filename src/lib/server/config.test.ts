@@ -193,6 +193,16 @@ describe('refusal messages', () => {
 		expect(error.message).toContain('"http://user:***@mail.example"');
 		expect(error.message).toContain('"mysql://app:***@db/atelier"');
 	});
+
+	it('takes a metrics token of 32 printable characters or more, and never quotes a refused one', () => {
+		const token = 'a'.repeat(40);
+		expect(loadConfig({ DATA_DIR: freshDir(), METRICS_TOKEN: token }).metricsToken).toBe(token);
+		expect(loadConfig({ DATA_DIR: freshDir() }).metricsToken).toBeNull();
+		const short = refusal({ METRICS_TOKEN: 'court-et-secret' });
+		expect(short.message).toContain('METRICS_TOKEN: must be at least 32 characters');
+		expect(short.message).not.toContain('court-et-secret');
+		expect(refusal({ METRICS_TOKEN: `${'b'.repeat(32)} c` }).message).toContain('without spaces');
+	});
 });
 
 describe('signing secret', () => {

@@ -149,6 +149,12 @@ const envSchema = z.object({
 		z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.map((l) => `"${l}"`).join(', ')}` })
 	),
 	ANALYTICS: optional(z.enum(['on', 'off'], { error: 'must be "on" or "off"' })),
+	METRICS_TOKEN: optional(
+		z
+			.string()
+			.min(32, 'must be at least 32 characters (openssl rand -hex 32)')
+			.regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces (it is sent in a header)')
+	),
 	// adapter-node reads these two itself; the server entry reads them here, to tell visitors apart as it does.
 	ADDRESS_HEADER: optional(z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name')),
 	XFF_DEPTH: optional(positiveInt(20))
@@ -216,6 +222,8 @@ export interface Config {
 	logLevel: LogLevel;
 	/** Audience measurement inside the server, without cookies (insights/audience.ts); on unless ANALYTICS=off. */
 	analytics: boolean;
+	/** The bearer token `GET /metrics` asks for; null: the route answers 404 (metrics off). */
+	metricsToken: string | null;
 	/** Behind a proxy: the header that carries the visitor's address, and how many proxies to count back. */
 	clientAddress: { header: string | null; xffDepth: number };
 }
@@ -234,7 +242,8 @@ const SECRET_VARIABLES = new Set([
 	'STRIPE_SECRET_KEY',
 	'STRIPE_WEBHOOK_SECRET',
 	'BACKUP_S3_ACCESS_KEY',
-	'BACKUP_S3_SECRET_KEY'
+	'BACKUP_S3_SECRET_KEY',
+	'METRICS_TOKEN'
 ]);
 
 /** How a refused value is quoted back: secrets never, and never the password inside a URL. */
@@ -331,6 +340,7 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		backup,
 		logLevel: e.LOG_LEVEL ?? 'info',
 		analytics: e.ANALYTICS !== 'off',
+		metricsToken: e.METRICS_TOKEN ?? null,
 		clientAddress: { header: e.ADDRESS_HEADER?.toLowerCase() ?? null, xffDepth: e.XFF_DEPTH ?? 1 }
 	};
 }

@@ -12,6 +12,7 @@
  */
 import type { DbOrTx } from '../db';
 import { RateLimitedError } from '../errors';
+import { recordRateLimited } from '../metrics';
 import * as rateLimit from './queries';
 
 const MINUTES_15 = 15 * 60;
@@ -106,6 +107,7 @@ export async function spendAttempt<T>(
 		const wait = await tryLane(db, lane);
 		if (wait === null) continue;
 		for (const taken of lanes.slice(0, index)) await giveBackPlace(db, taken);
+		recordRateLimited(lane.rule.name);
 		throw new RateLimitedError(wait);
 	}
 	const result = await verify();
@@ -123,7 +125,10 @@ export async function countRequest(
 	subject: string
 ): Promise<void> {
 	const { count, retryAfter } = await rateLimit.increment(db, limit, subject);
-	if (count > limit.max) throw new RateLimitedError(Math.max(1, retryAfter));
+	if (count > limit.max) {
+		recordRateLimited(limit.name);
+		throw new RateLimitedError(Math.max(1, retryAfter));
+	}
 }
 
 /** The maintenance job: counters whose window or memory has ended. */

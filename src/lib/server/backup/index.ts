@@ -105,6 +105,8 @@ export async function staleness(now = new Date()): Promise<{ lastGood: Date | nu
 	return { lastGood, stale: !lastGood || now.getTime() - lastGood.getTime() > STALE_AFTER_MS };
 }
 const STALE_AFTER_MS = 36 * 60 * 60 * 1000;
+/** The last backup that went through, for the metrics' scrape. */
+export const lastGood = () => queries.lastGoodBackup(appDeps().db);
 
 export { MIN_PASSPHRASE_LENGTH };
 

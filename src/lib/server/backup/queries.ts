@@ -66,6 +66,17 @@ export async function lastGoodBackupAt(db: DbOrTx): Promise<Date | null> {
 	return row?.at ?? null;
 }
 
+/** The newest backup that went through (as `lastGoodBackupAt` chooses it): when it ended and its size. */
+export async function lastGoodBackup(db: DbOrTx): Promise<{ at: Date; bytes: number } | null> {
+	const [row] = await db
+		.select({ at: backupRuns.finishedAt, bytes: backupRuns.bytes })
+		.from(backupRuns)
+		.where(and(eq(backupRuns.status, 'ok'), isNotNull(backupRuns.verified), isNotNull(backupRuns.finishedAt)))
+		.orderBy(desc(backupRuns.finishedAt))
+		.limit(1);
+	return row ? { at: row.at!, bytes: row.bytes ?? 0 } : null;
+}
+
 /** When a backup was last proven restorable by restoring it (the schedule does it weekly). */
 export async function lastRestoreCheckAt(db: DbOrTx): Promise<Date | null> {
 	const [row] = await db

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
+import { recordRequest } from '../metrics';
 import { processWide } from '../process-wide';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -27,8 +28,8 @@ export function recordRoute(requestId: string | null, routeId: string | null): v
 	if (requestId) routes.set(requestId, routeId);
 }
 
-/** Paths probed every few seconds: logged at debug only, or they would drown the rest. */
-const PROBES = new Set(['/healthz', '/readyz']);
+/** Paths probed every few seconds (health checks, Prometheus' scrape): logged at debug only, or they would drown the rest. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Gives the request its id (on the request's headers, for SvelteKit) and logs its line when the response is done or
@@ -48,14 +49,16 @@ export function trackRequest(
 		const recorded = routes.has(id);
 		const route = routes.get(id) ?? null;
 		routes.delete(id);
+		const ms = performance.now() - started;
 		const fields = {
 			method: req.method,
 			route: recorded ? (route ?? '(no route)') : (answeredBy ?? '(static)'),
 			status: res.statusCode,
-			ms: Math.round((performance.now() - started) * 10) / 10,
+			ms: Math.round(ms * 10) / 10,
 			id,
 			...(res.writableFinished ? {} : { aborted: true })
 		};
+		recordRequest(req.method, fields.route, res.statusCode, ms / 1000);
 		const path = (req.url ?? '').split('?')[0]!;
 		if (PROBES.has(path) && res.statusCode < 400) log.debug('request', fields);
 		else log.info('request', fields);

@@ -5,6 +5,7 @@
  * are committed, problem details otherwise.
  */
 import * as memberships from '../memberships';
+import { recordStripeEvent } from '../metrics';
 import { problemPartsFor } from './api';
 import type { AnswerParts } from './problem';
 import { STRIPE_WEBHOOK_PATH } from './stripe-webhook-bridge';
@@ -18,9 +19,12 @@ const RECEIVED: AnswerParts = {
 
 export async function answerStripeEvent(raw: string, signature: string | null): Promise<AnswerParts> {
 	try {
-		await memberships.receiveWebhook(raw, signature);
+		recordStripeEvent(await memberships.receiveWebhook(raw, signature));
 		return RECEIVED;
 	} catch (error) {
-		return problemPartsFor(error, { method: 'POST', path: STRIPE_WEBHOOK_PATH });
+		const problem = problemPartsFor(error, { method: 'POST', path: STRIPE_WEBHOOK_PATH });
+		// A client's mistake (no or a wrong signature, payments off) is refused; the rest failed here.
+		recordStripeEvent(problem.status < 500 ? 'refused' : 'failed');
+		return problem;
 	}
 }

@@ -12,6 +12,7 @@ import { ALT_MAX, imagesOfPage, listSiteImages, setSiteImage, type SiteImageChan
 import { storedValues } from './slot-values';
 import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
 import { MAX_UPLOAD_BYTES, storeUpload } from './upload';
+import { recordImageProxy } from '../metrics';
 
 /** The images of a page, as `/api/img/{key}?v=…` paths. */
 export const pageImages = (page: SitePage) => imagesOfPage(appDeps().db, page);
@@ -88,9 +89,21 @@ export async function uploadToSlot(request: Request, key: string, admin: AdminAc
 }
 
 /** GET /api/img/{key}: null for an unknown key. */
-export function serve(key: string, request: ImageRequest) {
+export async function serve(key: string, request: ImageRequest): Promise<Response | null> {
 	const slot = slotOf(key);
-	return slot ? serveSlot(appDeps(), slot, request) : null;
+	if (!slot) {
+		recordImageProxy('not_found');
+		return null;
+	}
+	const response = await serveSlot(appDeps(), slot, request);
+	recordImageProxy(
+		response.status === 304
+			? 'not_modified'
+			: response.headers.has('x-image-fallback')
+				? 'fallback'
+				: 'served'
+	);
+	return response;
 }
 
 /** A stored image by its object path (`<uuid>.webp`), for a route that has checked who may see it; null if none. */

@@ -5,6 +5,7 @@
 import type { DbOrTx } from '../db';
 import { emails } from '../db/schema';
 import { log } from '../log';
+import { recordEmail } from '../metrics';
 import type { MailAddress, Transport } from './transport';
 
 export interface Mail {
@@ -61,8 +62,10 @@ export async function send(deps: MailDeps, mail: Mail): Promise<SendResult> {
 				: {})
 		});
 		result = { sent: true, error: null };
+		recordEmail('sent');
 	} catch (error) {
 		result = { sent: false, error: describe(error) };
+		recordEmail('failed');
 		log.warn('e-mail not sent', { template: mail.template, error: result.error });
 	}
 	try {

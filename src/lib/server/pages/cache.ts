@@ -38,6 +38,7 @@ import type { Config } from '../config';
 import { REQUEST_ID_HEADER } from '../http/request-log';
 import { scriptSrcFrom, securityHeaders } from '../http/security-headers';
 import { log } from '../log';
+import { recordPageCache } from '../metrics';
 import { processWide } from '../process-wide';
 
 const CHANNEL = 'atelier_page_purge';
@@ -263,6 +264,7 @@ export function nodeFastPath(config: Config, cache: () => PageCache | undefined 
 		const head = headOf(page, path, variant, notModified);
 		// writeHead copies the list into the head it sends before returning: the shared list's last slot is free again.
 		head[head.length - 1] = requestId;
+		recordPageCache('hit');
 		res.writeHead(notModified ? 304 : page.status, head);
 		res.end(req.method === 'HEAD' || notModified ? undefined : variant.body);
 		return true;
@@ -315,6 +317,7 @@ export function createHandle(deps: {
 			return { status: 200, headers, body, createdAt: Date.now(), freshMs, encoded: encodeOnce(body) };
 		};
 		const { state, page } = await cache.serve(path, render);
+		recordPageCache(state === 'HIT' ? 'hit' : state === 'STALE' ? 'stale' : 'miss');
 		// An answer not worth keeping (an error page, say) goes back to its requester as rendered.
 		if (!page) return fresh ?? resolve(event);
 		const variant = variantOf(page, pickEncoding(event.request.headers.get('accept-encoding')));

@@ -1,9 +1,12 @@
 /** The service's own state, for operations and for every page: whether its database answers, which site it is. */
+import { timingSafeEqual, createHash } from 'node:crypto';
 import { statfs } from 'node:fs/promises';
 import { appDeps } from '../app';
+import * as backup from '../backup';
 import { config } from '../config';
 import { isHealthy } from '../db';
 import { databaseIsLost, diskRecentlyFull } from '../db/outage';
+import { scrape } from '../metrics';
 import type { Storage } from '../storage';
 
 export const databaseAnswers = () => isHealthy(appDeps().db);
@@ -106,3 +109,28 @@ export const origin = () => config.origin;
 
 /** The running release: version and commit (/healthz, the start line). */
 export { appRelease as release } from '../version';
+
+/** What `GET /metrics` answers: off (404) without METRICS_TOKEN, 401 without the right bearer token, else the text. */
+export type MetricsAnswer =
+	{ status: 404 } | { status: 401 } | { status: 200; contentType: string; body: string };
+
+/** Both sides hashed first: the comparison takes the same time whatever the length or the first wrong byte. */
+const sameToken = (given: string, expected: string) =>
+	timingSafeEqual(
+		createHash('sha256').update(given).digest(),
+		createHash('sha256').update(expected).digest()
+	);
+
+export async function metrics(authorization: string | null): Promise<MetricsAnswer> {
+	const token = appDeps().config.metricsToken;
+	if (!token) return { status: 404 };
+	const given = /^Bearer +(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+	if (!given || !sameToken(given, token)) return { status: 401 };
+	const { contentType, body } = await scrape({
+		pingDatabase: async () => {
+			if (!(await databaseAnswers())) throw new Error('the database did not answer');
+		},
+		lastBackup: backup.lastGood
+	});
+	return { status: 200, contentType, body };
+}

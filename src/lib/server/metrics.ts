@@ -1,0 +1,144 @@
+/**
+ * What an operator watches, in the Prometheus format (`GET /metrics`, answered only when METRICS_TOKEN is set and
+ * given as a bearer token). One registry for the process: the server entry (requests, the page cache's fast path)
+ * and the SvelteKit app (everything else) are two bundles, so the registry lives process-wide (process-wide.js).
+ *
+ * Labels are bounded by construction: routes are SvelteKit's route ids (or the few names of what answers before
+ * it), never raw paths; methods outside the standard ones are « other »; every other label is a closed list.
+ * Recording is a map lookup and an addition: cheap beside an answer (`npm run bench pages` measures it).
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { processWide } from './process-wide';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function makeMetrics() {
+	const registry = new Registry();
+	// Memory, event-loop lag, garbage collection, open handles, the process's start time (a restart is seen).
+	collectDefaultMetrics({ register: registry });
+	const registers = [registry];
+	return {
+		registry,
+		requests: new Counter({
+			name: 'atelier_http_requests_total',
+			help: 'HTTP requests answered, by method, route id and status.',
+			labelNames: ['method', 'route', 'status'] as const,
+			registers
+		}),
+		requestSeconds: new Histogram({
+			name: 'atelier_http_request_duration_seconds',
+			help: 'Time from a request to the end of its answer, by route id.',
+			labelNames: ['route'] as const,
+			buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+			registers
+		}),
+		pageCache: new Counter({
+			name: 'atelier_page_cache_total',
+			help: 'Public pages asked of the page cache: hit, stale (served while refreshed) or miss.',
+			labelNames: ['result'] as const,
+			registers
+		}),
+		imageProxy: new Counter({
+			name: 'atelier_image_proxy_total',
+			help: 'Answers of /api/img: served, not_modified, fallback (the upstream failed: a stand-in), not_found.',
+			labelNames: ['outcome'] as const,
+			registers
+		}),
+		emails: new Counter({
+			name: 'atelier_emails_total',
+			help: 'E-mails handed to the relay (sent) or not (failed).',
+			labelNames: ['status'] as const,
+			registers
+		}),
+		rateLimited: new Counter({
+			name: 'atelier_rate_limited_total',
+			help: 'Requests refused with 429, by the limit (lane) that refused them.',
+			labelNames: ['lane'] as const,
+			registers
+		}),
+		databaseUp: new Gauge({
+			name: 'atelier_database_up',
+			help: '1 when the database answered the scrape’s probe, 0 when it did not.',
+			registers
+		}),
+		databaseProbeSeconds: new Gauge({
+			name: 'atelier_database_probe_seconds',
+			help: 'How long the scrape’s probe (select 1) took.',
+			registers
+		}),
+		backupLastSuccess: new Gauge({
+			name: 'atelier_backup_last_success_timestamp_seconds',
+			help: 'When the last backup was made (Unix time), as the database records it; 0: never.',
+			registers
+		}),
+		backupLastSize: new Gauge({
+			name: 'atelier_backup_last_size_bytes',
+			help: 'The size of the last backup made.',
+			registers
+		}),
+		stripeEvents: new Counter({
+			name: 'atelier_stripe_events_total',
+			help: 'Stripe webhook deliveries: applied, duplicate, ignored, refused (signature, payments off), failed.',
+			labelNames: ['outcome'] as const,
+			registers
+		})
+	};
+}
+
+type Metrics = ReturnType<typeof makeMetrics>;
+const shared = processWide<Metrics>('metrics');
+const metrics = (): Metrics => shared.ensure(makeMetrics);
+
+/** An answer ended (the request log's line): counted by method, route and status, its time observed. */
+export function recordRequest(
+	method: string | undefined,
+	route: string,
+	status: number,
+	seconds: number
+): void {
+	const m = metrics();
+	m.requests.inc({ method: method && METHODS.has(method) ? method : 'other', route, status: String(status) });
+	m.requestSeconds.observe({ route }, seconds);
+}
+
+export type PageCacheResult = 'hit' | 'stale' | 'miss';
+export const recordPageCache = (result: PageCacheResult) => metrics().pageCache.inc({ result });
+
+export type ImageProxyOutcome = 'served' | 'not_modified' | 'fallback' | 'not_found';
+export const recordImageProxy = (outcome: ImageProxyOutcome) => metrics().imageProxy.inc({ outcome });
+
+export const recordEmail = (status: 'sent' | 'failed') => metrics().emails.inc({ status });
+
+/** A 429: `lane` is the limit's name (a closed list: abuse/attempts.ts and the forms' limits). */
+export const recordRateLimited = (lane: string) => metrics().rateLimited.inc({ lane });
+
+export type StripeOutcome = 'applied' | 'duplicate' | 'ignored' | 'refused' | 'failed';
+export const recordStripeEvent = (outcome: StripeOutcome) => metrics().stripeEvents.inc({ outcome });
+
+/** What a scrape asks of the parts at that moment: read when the text is made, not kept up to date between. */
+export interface ScrapeProbes {
+	/** Resolves when the database answered; rejects otherwise. */
+	pingDatabase(): Promise<void>;
+	/** The last backup made, as recorded (null: none yet). */
+	lastBackup(): Promise<{ at: Date; bytes: number } | null>;
+}
+
+/** The text a scrape gets (and its content type), after asking the probes. A probe that fails says so in its gauge. */
+export async function scrape(probes: ScrapeProbes): Promise<{ contentType: string; body: string }> {
+	const m = metrics();
+	const started = performance.now();
+	try {
+		await probes.pingDatabase();
+		m.databaseUp.set(1);
+	} catch {
+		m.databaseUp.set(0);
+	}
+	m.databaseProbeSeconds.set((performance.now() - started) / 1000);
+	const backup = await probes.lastBackup().catch(() => undefined);
+	// Unknown (the database is down): the last value read stays, rather than a false « never ».
+	if (backup !== undefined) {
+		m.backupLastSuccess.set(backup ? backup.at.getTime() / 1000 : 0);
+		m.backupLastSize.set(backup?.bytes ?? 0);
+	}
+	return { contentType: m.registry.contentType, body: await m.registry.metrics() };
+}

@@ -1,0 +1,166 @@
+/**
+ * `GET /metrics` (issue « Many instances, one site », point 2): off without METRICS_TOKEN, only to its bearer token,
+ * never cached; the text Prometheus reads, with what the parts say at the scrape (the database's probe, the last
+ * backup) and what the process counted (requests by route id, 429s by lane).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { isHttpError } from '@sveltejs/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRequest } from '../../src/lib/server/abuse/attempts';
+import { useDepsForTests } from '../../src/lib/server/app';
+import { loadConfig } from '../../src/lib/server/config';
+import type { Db } from '../../src/lib/server/db';
+import { backupRuns } from '../../src/lib/server/db/schema';
+import { RateLimitedError } from '../../src/lib/server/errors';
+import { recordRequest } from '../../src/lib/server/metrics';
+import { GET } from '../../src/routes/metrics/+server';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+
+const TOKEN = 'jeton-de-metriques-'.padEnd(48, '7');
+let database: TestDatabase;
+
+const configWith = (env: Record<string, string>) =>
+	loadConfig({
+		DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atelier-metrics-')),
+		SIGNING_SECRET: 's'.repeat(64),
+		...env
+	});
+
+const scrape = (authorization?: string) =>
+	GET({
+		request: new Request('http://atelier.test/metrics', {
+			headers: authorization ? { authorization } : {}
+		})
+	} as Parameters<typeof GET>[0]) as Promise<Response>;
+
+/** A sample's value in the text format, by its name and labels as written. */
+const sample = (text: string, series: string) => {
+	const line = text.split('\n').find((row) => row.startsWith(`${series} `));
+	return line === undefined ? undefined : Number(line.slice(series.length + 1));
+};
+
+beforeAll(async () => {
+	database = await createTestDatabase();
+	useDepsForTests({ db: database.db, config: configWith({ METRICS_TOKEN: TOKEN }) });
+});
+afterAll(async () => {
+	useDepsForTests(null);
+	await database.dispose();
+});
+
+describe('GET /metrics', () => {
+	it('is not there without METRICS_TOKEN', async () => {
+		useDepsForTests({ db: database.db, config: configWith({}) });
+		try {
+			const refused = await scrape(`Bearer ${TOKEN}`).then(
+				() => null,
+				(error: unknown) => error
+			);
+			expect(isHttpError(refused) && refused.status).toBe(404);
+		} finally {
+			useDepsForTests({ db: database.db, config: configWith({ METRICS_TOKEN: TOKEN }) });
+		}
+	});
+
+	it('answers 401 to anyone without the bearer token, whatever they send', async () => {
+		for (const authorization of [
+			undefined,
+			'Bearer ',
+			`Bearer ${TOKEN.slice(0, -1)}`,
+			`Bearer ${TOKEN}x`,
+			`Basic ${Buffer.from(`metrics:${TOKEN}`).toString('base64')}`,
+			TOKEN
+		]) {
+			const answer = await scrape(authorization);
+			expect(answer.status, String(authorization)).toBe(401);
+			expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+			expect(answer.headers.get('cache-control')).toBe('no-store');
+			expect(await answer.text()).not.toContain('atelier_');
+		}
+	});
+
+	it('gives the token’s holder every series, never cached', async () => {
+		const answer = await scrape(`Bearer ${TOKEN}`);
+		expect(answer.status).toBe(200);
+		expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+		expect(answer.headers.get('cache-control')).toBe('no-store');
+		const text = await answer.text();
+		for (const name of [
+			'atelier_http_requests_total',
+			'atelier_http_request_duration_seconds',
+			'atelier_page_cache_total',
+			'atelier_image_proxy_total',
+			'atelier_emails_total',
+			'atelier_rate_limited_total',
+			'atelier_database_up',
+			'atelier_database_probe_seconds',
+			'atelier_backup_last_success_timestamp_seconds',
+			'atelier_backup_last_size_bytes',
+			'atelier_stripe_events_total',
+			// The library's own: memory, event-loop lag, garbage collection, the start time (a restart is seen).
+			'process_resident_memory_bytes',
+			'nodejs_eventloop_lag_seconds',
+			'nodejs_gc_duration_seconds',
+			'process_start_time_seconds'
+		])
+			expect(text, name).toContain(`# TYPE ${name} `);
+		expect(sample(text, 'atelier_database_up')).toBe(1);
+	});
+
+	it('counts requests by route id (an unknown method is « other »), and 429s by the lane that refused', async () => {
+		recordRequest('GET', '/essai/[slug]', 200, 0.012);
+		recordRequest('GET', '/essai/[slug]', 200, 0.3);
+		recordRequest('BREW', '/essai/[slug]', 405, 0.001);
+		const limit = { name: 'essai-metriques', max: 1, windowSeconds: 60 };
+		await countRequest(database.db, limit, 'quelqu-un');
+		await expect(countRequest(database.db, limit, 'quelqu-un')).rejects.toBeInstanceOf(RateLimitedError);
+		const text = await (await scrape(`Bearer ${TOKEN}`)).text();
+		expect(sample(text, 'atelier_http_requests_total{method="GET",route="/essai/[slug]",status="200"}')).toBe(
+			2
+		);
+		expect(
+			sample(text, 'atelier_http_requests_total{method="other",route="/essai/[slug]",status="405"}')
+		).toBe(1);
+		expect(
+			sample(text, 'atelier_http_request_duration_seconds_bucket{le="0.025",route="/essai/[slug]"}')
+		).toBe(2);
+		expect(sample(text, 'atelier_http_request_duration_seconds_count{route="/essai/[slug]"}')).toBe(3);
+		expect(sample(text, 'atelier_rate_limited_total{lane="essai-metriques"}')).toBe(1);
+	});
+
+	it('reads the last backup that went through, and says when the database does not answer', async () => {
+		const before = await (await scrape(`Bearer ${TOKEN}`)).text();
+		expect(sample(before, 'atelier_backup_last_success_timestamp_seconds')).toBe(0);
+		const finishedAt = new Date('2026-11-27T03:00:04Z');
+		await database.db.insert(backupRuns).values([
+			{ trigger: 'schedule', status: 'ok', verified: 'read-back', bytes: 123_456, finishedAt },
+			// A failed run, later, changes nothing: the alert is about the last one that went through.
+			{ trigger: 'schedule', status: 'failed', finishedAt: new Date('2026-11-28T03:00:00Z'), error: 'disque' }
+		]);
+		const after = await (await scrape(`Bearer ${TOKEN}`)).text();
+		expect(sample(after, 'atelier_backup_last_success_timestamp_seconds')).toBe(finishedAt.getTime() / 1000);
+		expect(sample(after, 'atelier_backup_last_size_bytes')).toBe(123_456);
+
+		// A database that fails every statement: down, and the backup's figures stay as last read.
+		const broken = new Proxy(database.db, {
+			get: (target, property) =>
+				property === 'execute' || property === 'select'
+					? () => {
+							throw new Error('connection refused');
+						}
+					: Reflect.get(target, property)
+		}) as Db;
+		useDepsForTests({ db: broken, config: configWith({ METRICS_TOKEN: TOKEN }) });
+		try {
+			const down = await scrape(`Bearer ${TOKEN}`);
+			expect(down.status).toBe(200);
+			const text = await down.text();
+			expect(sample(text, 'atelier_database_up')).toBe(0);
+			expect(sample(text, 'atelier_backup_last_size_bytes')).toBe(123_456);
+		} finally {
+			useDepsForTests({ db: database.db, config: configWith({ METRICS_TOKEN: TOKEN }) });
+		}
+	});
+});

@@ -99,6 +99,8 @@ describe('GET /metrics', () => {
 			'atelier_backup_last_success_timestamp_seconds',
 			'atelier_backup_last_size_bytes',
 			'atelier_stripe_events_total',
+			'atelier_data_dir_free_bytes',
+			'atelier_data_dir_size_bytes',
 			// The library's own: memory, event-loop lag, garbage collection, the start time (a restart is seen).
 			'process_resident_memory_bytes',
 			'nodejs_eventloop_lag_seconds',
@@ -107,6 +109,10 @@ describe('GET /metrics', () => {
 		])
 			expect(text, name).toContain(`# TYPE ${name} `);
 		expect(sample(text, 'atelier_database_up')).toBe(1);
+		// DATA_DIR's filesystem, as the disk alert reads it.
+		const free = sample(text, 'atelier_data_dir_free_bytes')!;
+		expect(free).toBeGreaterThan(0);
+		expect(free).toBeLessThanOrEqual(sample(text, 'atelier_data_dir_size_bytes')!);
 	});
 
 	it('counts requests by route id (an unknown method is « other »), and 429s by the lane that refused', async () => {

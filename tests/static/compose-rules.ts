@@ -91,10 +91,15 @@ export function composeProblems({ compose, documented, envExample, envExampleTex
 
 	// The other services' secrets (the storage server's admin token, the database's superuser password) are blanked
 	// for the app, which gets its own narrower credentials.
+	// A secret is named by what .env calls it (`${NAME}` in its value); an app setting shared on purpose (the metrics
+	// token Prometheus sends back) is the app's own.
 	for (const [name, service] of services) {
 		if (name === 'app' || service.image === app.image) continue;
-		for (const variable of Object.keys(service.environment ?? {})) {
-			if (SECRET.test(variable) && appEnv[variable] !== '') problems.push(`the app may receive ${name}'s ${variable}`);
+		for (const [variable, value] of Object.entries(service.environment ?? {})) {
+			if (!SECRET.test(variable)) continue;
+			const fromEnv = [...String(value ?? '').matchAll(/\$\{([A-Z0-9_]+)/g)].map((m) => m[1]!);
+			for (const secret of fromEnv.length ? fromEnv : [variable])
+				if (appEnv[secret] !== '' && !documented.includes(secret)) problems.push(`the app may receive ${name}'s ${secret}`);
 		}
 	}
 

@@ -76,7 +76,7 @@ describe('docker/compose.yaml', () => {
 		expect(composeProblems(broken('stop_grace_period: 30s\n    logging: *logging\n    depends_on:\n      postgres', 'stop_grace_period: 10s\n    logging: *logging\n    depends_on:\n      postgres'))).toContain(
 			"stop_grace_period does not cover the app's drain (15 s)"
 		);
-		expect(composeProblems(broken('    logging: *logging\n\nvolumes:', '\nvolumes:'))).toContain('logs not rotated: mailpit');
+		expect(composeProblems(broken('    logging: *logging\n\nvolumes:', '\nvolumes:'))).toContain('logs not rotated: grafana');
 	});
 
 	it('refuses a variable that compose reads and .env.example does not list', () => {

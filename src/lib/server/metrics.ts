@@ -76,6 +76,16 @@ function makeMetrics() {
 			help: 'The size of the last backup made.',
 			registers
 		}),
+		dataDirFree: new Gauge({
+			name: 'atelier_data_dir_free_bytes',
+			help: 'Free space (for this process) on the filesystem of DATA_DIR.',
+			registers
+		}),
+		dataDirSize: new Gauge({
+			name: 'atelier_data_dir_size_bytes',
+			help: 'Size of the filesystem of DATA_DIR.',
+			registers
+		}),
 		stripeEvents: new Counter({
 			name: 'atelier_stripe_events_total',
 			help: 'Stripe webhook deliveries: applied, duplicate, ignored, refused (signature, payments off), failed.',
@@ -121,6 +131,8 @@ export interface ScrapeProbes {
 	pingDatabase(): Promise<void>;
 	/** The last backup made, as recorded (null: none yet). */
 	lastBackup(): Promise<{ at: Date; bytes: number } | null>;
+	/** The filesystem DATA_DIR is on: its free and total bytes. */
+	dataDirDisk(): Promise<{ free: number; size: number }>;
 }
 
 /** The text a scrape gets (and its content type), after asking the probes. A probe that fails says so in its gauge. */
@@ -139,6 +151,11 @@ export async function scrape(probes: ScrapeProbes): Promise<{ contentType: strin
 	if (backup !== undefined) {
 		m.backupLastSuccess.set(backup ? backup.at.getTime() / 1000 : 0);
 		m.backupLastSize.set(backup?.bytes ?? 0);
+	}
+	const disk = await probes.dataDirDisk().catch(() => null);
+	if (disk) {
+		m.dataDirFree.set(disk.free);
+		m.dataDirSize.set(disk.size);
 	}
 	return { contentType: m.registry.contentType, body: await m.registry.metrics() };
 }

@@ -130,7 +130,11 @@ export async function metrics(authorization: string | null): Promise<MetricsAnsw
 		pingDatabase: async () => {
 			if (!(await databaseAnswers())) throw new Error('the database did not answer');
 		},
-		lastBackup: backup.lastGood
+		lastBackup: backup.lastGood,
+		dataDirDisk: async () => {
+			const stats = await statfs(appDeps().config.dataDir);
+			return { free: stats.bavail * stats.bsize, size: stats.blocks * stats.bsize };
+		}
 	});
 	return { status: 200, contentType, body };
 }

@@ -1,7 +1,16 @@
 // Part "pages" of `npm run bench` (issue: marketing pages and the page cache): cached `/` against a bare
 // node:http server answering the same compressed bytes and headers, both in their own process, under the same
 // load generator (lib.mjs `againstBareServer` checks the baseline first).
-import { BROWSER_HEADERS, againstBareServer, fmt, load, ratioText, startServer } from './lib.mjs';
+import {
+	BROWSER_HEADERS,
+	ROUND_REQUESTS,
+	againstBareServer,
+	fmt,
+	load,
+	pairedRatio,
+	ratioText,
+	startServer
+} from './lib.mjs';
 
 export async function benchPages() {
 	const server = await startServer();
@@ -19,7 +28,40 @@ export async function benchPages() {
 		console.log(
 			`pages.uncached_render_ratio ${fmt(uncached.rps / home.appRps, 3)} (uncached render ${fmt(uncached.rps, 0)} req/s, p50 ${fmt(uncached.p50)} ms, vs cached ${fmt(home.appRps, 0)} req/s)`
 		);
+		await metricsCost(server);
 	} finally {
 		await server.stop();
+	}
+}
+
+/**
+ * The cost of collecting metrics (issue « Many instances, one site », point 2): the cached home of a server with
+ * METRICS_TOKEN set (every request counted and timed, the default process metrics on) against the same server
+ * without, in alternating rounds; a scrape between them proves the first one counts.
+ */
+async function metricsCost(off) {
+	const token = 'bench-metrics-token-'.padEnd(40, '0');
+	const on = await startServer({ METRICS_TOKEN: token });
+	try {
+		await fetch(`${on.url}/`);
+		const options = { headers: BROWSER_HEADERS };
+		await load(on.url, '/', { ...options, total: ROUND_REQUESTS });
+		const { ratio } = await pairedRatio(
+			(url) => load(url, '/', { ...options, total: ROUND_REQUESTS }),
+			on.url,
+			off.url,
+			5
+		);
+		const scraped = await (
+			await fetch(`${on.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+		).text();
+		const counted = /^atelier_page_cache_total\{result="hit"\} (\d+)/m.exec(scraped)?.[1];
+		if (!counted || Number(counted) < ROUND_REQUESTS)
+			throw new Error('the server with metrics on did not count its hits');
+		console.log(
+			`pages.metrics_on_off_ratio ${fmt(ratio, 3)} (cached home with METRICS_TOKEN set, ${counted} hits counted, against the same without; 1.00: free)`
+		);
+	} finally {
+		await on.stop();
 	}
 }

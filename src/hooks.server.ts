@@ -22,6 +22,7 @@ import {
 } from '$lib/server/http/compression';
 import { scriptSrcFrom, securityHeaders } from '$lib/server/http/security-headers';
 import { log, setLogLevel } from '$lib/server/log';
+import { enableMetrics } from '$lib/server/metrics';
 import { recordRoute, REQUEST_ID_HEADER } from '$lib/server/http/request-log';
 import { startMaintenance } from '$lib/server/maintenance';
 import { outageMessage, withReference } from '$lib/messages';
@@ -48,6 +49,7 @@ export const init: ServerInit = async () => {
 	// Building and prerendering run this too: no migration, no LISTEN, no timers then.
 	if (building) return;
 	setLogLevel(config.logLevel);
+	enableMetrics(config.metricsToken !== null);
 	try {
 		await database.migrate(
 			config.backupBeforeMigrating ? { beforeMigrating: backup.backupBeforeMigrating } : {}

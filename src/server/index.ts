@@ -10,6 +10,7 @@ import { securityHeaders } from '../lib/server/http/security-headers';
 import { runShutdownHooks, settleBackgroundTasks } from '../lib/server/lifecycle';
 import { REQUEST_ID_HEADER, trackRequest } from '../lib/server/http/request-log';
 import { batchOutputLines, log, setLogLevel } from '../lib/server/log';
+import { enableMetrics } from '../lib/server/metrics';
 import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { appRelease } from '../lib/server/version';
@@ -46,6 +47,7 @@ async function main() {
 
 	setLogLevel(config.logLevel);
 	batchOutputLines();
+	enableMetrics(config.metricsToken !== null);
 
 	// adapter-node reads these when its handler is imported; give it the values our configuration settled on.
 	/* eslint-disable no-restricted-properties -- writing adapter-node's inputs, not reading configuration */

@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/lib/server/config';
 import type { Db } from '../../src/lib/server/db';
 import { backupRuns } from '../../src/lib/server/db/schema';
 import { RateLimitedError } from '../../src/lib/server/errors';
-import { recordRequest } from '../../src/lib/server/metrics';
+import { enableMetrics, recordRequest } from '../../src/lib/server/metrics';
 import { GET } from '../../src/routes/metrics/+server';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
@@ -44,8 +44,10 @@ const sample = (text: string, series: string) => {
 beforeAll(async () => {
 	database = await createTestDatabase();
 	useDepsForTests({ db: database.db, config: configWith({ METRICS_TOKEN: TOKEN }) });
+	enableMetrics(true);
 });
 afterAll(async () => {
+	enableMetrics(false);
 	useDepsForTests(null);
 	await database.dispose();
 });
@@ -113,6 +115,16 @@ describe('GET /metrics', () => {
 		const free = sample(text, 'atelier_data_dir_free_bytes')!;
 		expect(free).toBeGreaterThan(0);
 		expect(free).toBeLessThanOrEqual(sample(text, 'atelier_data_dir_size_bytes')!);
+	});
+
+	it('records nothing while off: no METRICS_TOKEN, nobody to read them', async () => {
+		enableMetrics(false);
+		recordRequest('GET', '/eteint', 200, 0.01);
+		enableMetrics(true);
+		recordRequest('GET', '/allume', 200, 0.01);
+		const text = await (await scrape(`Bearer ${TOKEN}`)).text();
+		expect(text).not.toContain('route="/eteint"');
+		expect(sample(text, 'atelier_http_requests_total{method="GET",route="/allume",status="200"}')).toBe(1);
 	});
 
 	it('counts requests by route id (an unknown method is « other »), and 429s by the lane that refused', async () => {

@@ -99,6 +99,17 @@ type Metrics = ReturnType<typeof makeMetrics>;
 const shared = processWide<Metrics>('metrics');
 const metrics = (): Metrics => shared.ensure(makeMetrics);
 
+/**
+ * Off until the process is given a METRICS_TOKEN (nobody could read them): every `record…` is then one property
+ * read, and no registry, event-loop monitor or GC observer is made. Set by the server entry (and by the app's init
+ * hook, for `vite dev`) from the configuration.
+ */
+const state = processWide<{ on: boolean }>('metrics-state').ensure(() => ({ on: false }));
+export function enableMetrics(on: boolean): void {
+	state.on = on;
+	if (on) metrics();
+}
+
 /** An answer ended (the request log's line): counted by method, route and status, its time observed. */
 export function recordRequest(
 	method: string | undefined,
@@ -106,24 +117,28 @@ export function recordRequest(
 	status: number,
 	seconds: number
 ): void {
+	if (!state.on) return;
 	const m = metrics();
 	m.requests.inc({ method: method && METHODS.has(method) ? method : 'other', route, status: String(status) });
 	m.requestSeconds.observe({ route }, seconds);
 }
 
 export type PageCacheResult = 'hit' | 'stale' | 'miss';
-export const recordPageCache = (result: PageCacheResult) => metrics().pageCache.inc({ result });
+export const recordPageCache = (result: PageCacheResult) =>
+	void (state.on && metrics().pageCache.inc({ result }));
 
 export type ImageProxyOutcome = 'served' | 'not_modified' | 'fallback' | 'not_found';
-export const recordImageProxy = (outcome: ImageProxyOutcome) => metrics().imageProxy.inc({ outcome });
+export const recordImageProxy = (outcome: ImageProxyOutcome) =>
+	void (state.on && metrics().imageProxy.inc({ outcome }));
 
-export const recordEmail = (status: 'sent' | 'failed') => metrics().emails.inc({ status });
+export const recordEmail = (status: 'sent' | 'failed') => void (state.on && metrics().emails.inc({ status }));
 
 /** A 429: `lane` is the limit's name (a closed list: abuse/attempts.ts and the forms' limits). */
-export const recordRateLimited = (lane: string) => metrics().rateLimited.inc({ lane });
+export const recordRateLimited = (lane: string) => void (state.on && metrics().rateLimited.inc({ lane }));
 
 export type StripeOutcome = 'applied' | 'duplicate' | 'ignored' | 'refused' | 'failed';
-export const recordStripeEvent = (outcome: StripeOutcome) => metrics().stripeEvents.inc({ outcome });
+export const recordStripeEvent = (outcome: StripeOutcome) =>
+	void (state.on && metrics().stripeEvents.inc({ outcome }));
 
 /** What a scrape asks of the parts at that moment: read when the text is made, not kept up to date between. */
 export interface ScrapeProbes {

@@ -74,8 +74,10 @@ describe('docs/monitoring', () => {
 			expect(rule.annotations?.summary?.length, rule.alert).toBeGreaterThan(20);
 			expect(rule.annotations?.action?.length, rule.alert).toBeGreaterThan(40);
 			// Brackets and parentheses balanced: what promtool's parser would refuse first.
-			for (const [open, close] of ['()', '[]', '{}'])
-				expect(rule.expr.split(open).length, `${rule.alert}: ${open}${close}`).toBe(rule.expr.split(close).length);
+			for (const pair of ['()', '[]', '{}']) {
+				const [open, close] = [pair[0]!, pair[1]!];
+				expect(rule.expr.split(open).length, `${rule.alert}: ${pair}`).toBe(rule.expr.split(close).length);
+			}
 		}
 	});
 

@@ -12,6 +12,7 @@ export const SHARED_ROUTE_IDS: ReadonlySet<string> = new Set([
 	'/(marketing)',
 	'/api/contact',
 	'/healthz',
+	'/metrics',
 	'/readyz',
 	'/robots.txt',
 	'/sitemap.xml'

@@ -87,7 +87,7 @@ export const ACCOUNT_PAGES = [
 export const CODE_PAGES = ['/attestation', '/rappels'] as const;
 
 /** What is not a page of the site: the API, the assets and images, the probes. */
-const MACHINE_PATHS = ['/api', '/_app', '/storage', '/healthz', '/readyz'] as const;
+const MACHINE_PATHS = ['/api', '/_app', '/storage', '/healthz', '/readyz', '/metrics'] as const;
 
 const under = (areas: readonly string[], path: string) =>
 	areas.some((area) => path === area || path.startsWith(`${area}/`));

@@ -88,7 +88,7 @@ function makeMetrics() {
 		}),
 		stripeEvents: new Counter({
 			name: 'atelier_stripe_events_total',
-			help: 'Stripe webhook deliveries: applied, duplicate, ignored, refused (signature, payments off), failed.',
+			help: 'Stripe webhook deliveries: applied, duplicate, ignored, refused (no or a wrong signature), failed.',
 			labelNames: ['outcome'] as const,
 			registers
 		})

@@ -23,7 +23,7 @@ export async function answerStripeEvent(raw: string, signature: string | null): 
 		return RECEIVED;
 	} catch (error) {
 		const problem = problemPartsFor(error, { method: 'POST', path: STRIPE_WEBHOOK_PATH });
-		// A client's mistake (no or a wrong signature, payments off) is refused; the rest failed here.
+		// A client's mistake (no or a wrong signature) is refused; the rest (payments off, the database down) failed.
 		recordStripeEvent(problem.status < 500 ? 'refused' : 'failed');
 		return problem;
 	}

@@ -28,13 +28,13 @@ test('with METRICS_TOKEN: the requests by route id, the page cache, the image pr
 		expect(scraped.status).toBe(200);
 		expect(scraped.headers.get('cache-control')).toBe('no-store');
 		const text = await scraped.text();
-		/** A series' value; one never counted yet is not written (0). */
+		/** A series' value (after its name and labels, which may hold spaces); one never counted is not written (0). */
 		const value = (series: string) =>
 			Number(
 				text
 					.split('\n')
 					.find((line) => line.startsWith(`${series} `))
-					?.split(' ')[1] ?? 0
+					?.slice(series.length + 1) ?? 0
 			);
 		expect(
 			value('atelier_http_requests_total{method="GET",route="/(marketing)",status="200"}')

@@ -47,10 +47,15 @@ export interface Readiness {
 const MIN_FREE_BYTES = 64 * 1024 * 1024;
 
 /** DATA_DIR's file system: `full` under MIN_FREE_BYTES free (for this process's user). */
+/** The filesystem DATA_DIR is on: what this process may still write, and its size, in bytes. */
+async function dataDirSpace(dataDir = config.dataDir): Promise<{ free: number; size: number }> {
+	const stats = await statfs(dataDir);
+	return { free: stats.bavail * stats.bsize, size: stats.blocks * stats.bsize };
+}
+
 async function diskState(): Promise<PartState> {
 	try {
-		const stats = await statfs(config.dataDir);
-		return stats.bavail * stats.bsize < MIN_FREE_BYTES ? 'full' : 'ok';
+		return (await dataDirSpace()).free < MIN_FREE_BYTES ? 'full' : 'ok';
 	} catch {
 		// Not made yet, or not ours to look at: nothing to say.
 		return 'ok';
@@ -131,10 +136,7 @@ export async function metrics(authorization: string | null): Promise<MetricsAnsw
 			if (!(await databaseAnswers())) throw new Error('the database did not answer');
 		},
 		lastBackup: backup.lastGood,
-		dataDirDisk: async () => {
-			const stats = await statfs(appDeps().config.dataDir);
-			return { free: stats.bavail * stats.bsize, size: stats.blocks * stats.bsize };
-		}
+		dataDirDisk: () => dataDirSpace(appDeps().config.dataDir)
 	});
 	return { status: 200, contentType, body };
 }

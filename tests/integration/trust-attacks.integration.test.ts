@@ -29,6 +29,7 @@ import { confirmEnrolment, codeLanes, startEnrolment } from '../../src/lib/serve
 import { pendingSignIns, rateLimits, users } from '../../src/lib/server/db/schema';
 import { RateLimitedError, ValidationError } from '../../src/lib/server/errors';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
+import { slowedThrough } from '../helpers/slow-down';
 import { codeAt, keyOf } from '../helpers/totp';
 
 const SECRET = 'secret-de-signature-'.padEnd(64, 'x');
@@ -73,15 +74,6 @@ const outcome = (result: PromiseSettledResult<unknown>) =>
 			: result.reason instanceof RateLimitedError
 				? 'refused'
 				: `unexpected: ${String(result.reason)}`;
-
-/**
- * The attempts the account's slow-down lets through past its free ones in `seconds` (waits of 1, 2, 4 … s): how far
- * a burst gets depends on how long the machine takes to run it, so a bound says so rather than guessing a speed.
- */
-const slowedThrough = (startedAt: number) => {
-	const seconds = Math.ceil((Date.now() - startedAt) / 1000);
-	return Math.floor(Math.log2(seconds + 1));
-};
 
 const tally = (results: PromiseSettledResult<unknown>[]) => {
 	const counts: Record<string, number> = {};

@@ -1,20 +1,30 @@
 /**
- * The audience's counts in the database (issue "Insights", points 1 and 4): a batch is one statement whatever its
- * size; instances add up, on PostgreSQL each through its own connections, written at the same moment; the retention
- * keeps 25 months.
+ * The audience's counts in the database (issue "Insights", points 1 and 4; « Many instances, one site », point 1): a
+ * batch is one transaction whatever its size; instances add up, on PostgreSQL each through its own connections,
+ * written at the same moment, and tell one visitor as one whatever instance saw them (the day's salt, their landing
+ * and rows are shared); the salt and the hashes go when the day ends and never into a backup; the retention keeps
+ * 25 months.
  */
 import { asc, sql } from 'drizzle-orm';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
 	audienceCampaigns,
 	audienceDaily,
 	audienceDevices,
+	audienceLandings,
 	audiencePages,
+	audienceSalts,
 	audienceSources,
+	audienceVisitorRows,
 	audienceVisitors
 } from '../../src/lib/server/db/schema';
 import { AudienceTally, type CountableRequest } from '../../src/lib/server/insights/audience';
-import { addCounts, deleteCountsBefore } from '../../src/lib/server/insights/queries';
+import { deleteCountsBefore } from '../../src/lib/server/insights/queries';
+import { AudienceLedger, landingOf, writeVisits } from '../../src/lib/server/insights/visits';
+import { snapshotTables } from '../../src/lib/server/backup/tables';
 import { dashboardFigures } from '../../src/lib/server/insights/dashboard';
 import { leads } from '../../src/lib/server/db/schema';
 import { createTestDatabase, driverName, serverUrl, type TestDatabase } from '../helpers/database';
@@ -42,19 +52,26 @@ beforeEach(async () => {
 	await database.db.delete(audienceSources);
 	await database.db.delete(audienceDevices);
 	await database.db.delete(audienceCampaigns);
+	await database.db.delete(audienceVisitorRows);
+	await database.db.delete(audienceLandings);
+	await database.db.delete(audienceSalts);
 });
 
 const today = () => new Date('2026-11-26T10:00:00Z');
+/** One instance's write of what it counted, as its writer does every few seconds. */
+const write = (tally: AudienceTally, ledger = new AudienceLedger(), now = today(), db = database.db) =>
+	writeVisits(db, tally.drain(), ledger, now);
 
 describe(`the audience's counts on ${driverName}`, () => {
-	it('writes a batch of thousands of rows in one statement, and adds the next batch to it', async () => {
+	it('writes a batch of thousands of rows in one transaction, and adds the next batch to it', async () => {
 		const tally = new AudienceTally(today);
 		for (let i = 0; i < 3000; i++)
 			tally.count(visit(`10.1.${i >> 8}.${i & 255}`, `/page-${i}`), 'atelier.fr');
-		await addCounts(database.db, tally.drain());
+		const ledger = new AudienceLedger();
+		await write(tally, ledger);
 		for (let i = 0; i < 3000; i++)
 			tally.count(visit(`10.1.${i >> 8}.${i & 255}`, `/page-${i}`), 'atelier.fr');
-		await addCounts(database.db, tally.drain());
+		await write(tally, ledger);
 		const [total] = await database.db
 			.select({ rows: sql<number>`count(*)::int`, views: sql<number>`sum(views)::int` })
 			.from(audienceDaily);
@@ -82,7 +99,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 			visit('10.2.0.1', '/macon?utm_campaign=printemps', 'https://www.google.fr/search?q=macon'),
 			'atelier.fr'
 		);
-		await addCounts(database.db, tally.drain());
+		await write(tally);
 		const rows = await database.db.select().from(audienceDaily);
 		expect(rows).toEqual([
 			{
@@ -104,7 +121,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 		for (const day of ['2024-09-30', '2024-10-01', '2026-11-26']) {
 			const tally = new AudienceTally(() => new Date(`${day}T10:00:00Z`));
 			tally.count(visit('10.3.0.1'), 'atelier.fr');
-			await addCounts(database.db, tally.drain());
+			await write(tally, new AudienceLedger(), new Date(`${day}T10:00:00Z`));
 		}
 		expect(await deleteCountsBefore(database.db, '2024-10-01')).toBe(1);
 		const days = await database.db
@@ -125,7 +142,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 		tally.count(visit('10.5.0.2', '/candidature'), 'atelier.fr');
 		tally.count(visit('10.5.0.3', '/'), 'atelier.fr');
 		tally.countEvent('candidature-draft-started');
-		await addCounts(database.db, tally.drain());
+		await write(tally);
 		await database.db.delete(leads);
 		await database.db.insert(leads).values([
 			{
@@ -186,33 +203,103 @@ describe(`the audience's counts on ${driverName}`, () => {
 		expect(figures.members).toMatchObject({ active: 0, started: 0, ended: 0 });
 	});
 
+	it('finds where a visitor landed whatever instance saw it, and forgets everyone once the day has ended', async () => {
+		const seenBy = { tally: new AudienceTally(today), ledger: new AudienceLedger() };
+		seenBy.tally.count(
+			visit('10.6.0.1', '/macon?utm_source=lettre&utm_campaign=hiver', 'https://mail.example/'),
+			'atelier.fr'
+		);
+		await write(seenBy.tally, seenBy.ledger);
+		// Another instance (its own ledger: no salt in memory) finds the landing through the day's salt.
+		const other = new AudienceLedger();
+		expect(await landingOf(database.db, other, '10.6.0.1', PHONE, today())).toEqual({
+			path: '/macon',
+			referrerHost: 'mail.example',
+			utmSource: 'lettre',
+			utmMedium: '',
+			utmCampaign: 'hiver'
+		});
+		expect(await landingOf(database.db, other, '10.6.0.2', PHONE, today())).toBeNull();
+		// The other instance sees the visitor's next page: their visit goes on, no new visitor.
+		const tally = new AudienceTally(today);
+		tally.count(visit('10.6.0.1', '/devis', 'https://atelier.fr/macon'), 'atelier.fr');
+		await write(tally, other);
+		expect(await database.db.select().from(audienceVisitors)).toEqual([
+			{ day: '2026-11-26', visitors: 1, views: 2, visits: 1 }
+		]);
+		const devis = (await database.db.select().from(audienceDaily)).find((row) => row.path === '/devis');
+		expect(devis).toMatchObject({ utmCampaign: 'hiver', visitors: 1, entries: 0 });
+		// The next day, the first write forgets the day that ended: its salt, hashes and landings.
+		const tomorrow = new Date('2026-11-27T10:00:00Z');
+		await other.forgetEndedDays(database.db, '2026-11-27');
+		for (const table of [audienceSalts, audienceLandings, audienceVisitorRows])
+			expect(await database.db.select().from(table)).toEqual([]);
+		expect(await landingOf(database.db, other, '10.6.0.1', PHONE, tomorrow)).toBeNull();
+		// A view of the day that ended, written late, is counted without its visitor: its salt is not made again.
+		const late = new AudienceTally(today);
+		late.count(visit('10.6.0.1', '/macon'), 'atelier.fr');
+		await write(late, other, tomorrow);
+		expect(await database.db.select().from(audienceSalts)).toEqual([]);
+		const [day] = await database.db.select().from(audienceVisitors);
+		expect(day).toEqual({ day: '2026-11-26', visitors: 1, views: 3, visits: 1 });
+	});
+
+	it('keeps the salt, the hashes and the landings out of every backup', async () => {
+		const tally = new AudienceTally(today);
+		tally.count(visit('10.7.0.1', '/macon?utm_campaign=printemps'), 'atelier.fr');
+		await write(tally);
+		expect((await database.db.select().from(audienceSalts)).length).toBe(1);
+		const spool = await mkdtemp(path.join(tmpdir(), 'atelier-snapshot-'));
+		try {
+			const files = await snapshotTables(database.db, spool);
+			for (const table of ['audience_salts', 'audience_landings', 'audience_visitor_rows']) {
+				const file = files.find((f) => f.table === table)!;
+				expect(file.rows, table).toBe(0);
+				expect(await readFile(file.file, 'utf8'), table).toBe('');
+			}
+			// The counts are the business's: they are kept.
+			expect(files.find((f) => f.table === 'audience_daily')!.rows).toBe(1);
+		} finally {
+			await rm(spool, { recursive: true, force: true });
+		}
+	});
+
 	// Several instances share one database only on a server: PGlite belongs to one process.
 	it.runIf(serverUrl)(
-		'adds up what 4 instances count and write at the same moment, 20 times over',
+		'adds up what 4 instances count and write at the same moment, 20 times over: each visitor once',
 		async () => {
 			const { openDatabase } = await import('../../src/lib/server/db');
 			const instances = Array.from({ length: 4 }, () => ({
 				database: openDatabase({ url: database.url!, max: 2 }),
-				tally: new AudienceTally(today)
+				tally: new AudienceTally(today),
+				ledger: new AudienceLedger()
 			}));
 			try {
 				for (let round = 0; round < 20; round++) {
+					// The same 25 people each round, each request to any instance (as a load balancer sends them).
 					for (const [n, instance] of instances.entries())
 						for (let i = 0; i < 25; i++)
-							instance.tally.count(visit(`10.4.${n}.${i}`, i % 2 ? '/macon' : '/paysagiste'), 'atelier.fr');
-					await Promise.all(instances.map((i) => addCounts(i.database.db, i.tally.drain())));
+							instance.tally.count(
+								visit(`10.4.0.${(i + n + round) % 25}`, i % 2 ? '/macon' : '/paysagiste'),
+								'atelier.fr'
+							);
+					await Promise.all(
+						instances.map((i) => writeVisits(i.database.db, i.tally.drain(), i.ledger, today()))
+					);
 				}
 			} finally {
 				await Promise.all(instances.map((i) => i.database.close()));
 			}
-			const rows = await database.db.select().from(audienceDaily).orderBy(asc(audienceDaily.path));
-			expect(rows.map((r) => [r.path, r.views, r.visitors])).toEqual([
-				['/macon', 4 * 20 * 12, 4 * 12],
-				['/paysagiste', 4 * 20 * 13, 4 * 13]
-			]);
+			const rows = await database.db.select().from(audienceDaily);
+			const views = rows.reduce((sum, row) => sum + row.views, 0);
+			expect(views).toBe(4 * 20 * 25);
+			// Each person once a day, and once in each row they were counted in, whatever instance saw them.
 			expect(await database.db.select().from(audienceVisitors)).toEqual([
-				{ day: '2026-11-26', visitors: 100, views: 2000, visits: 100 }
+				{ day: '2026-11-26', visitors: 25, views: 2000, visits: expect.any(Number) }
 			]);
+			const pairs = await database.db.select().from(audienceVisitorRows);
+			expect(rows.reduce((sum, row) => sum + row.visitors, 0)).toBe(pairs.length);
+			expect((await database.db.select().from(audienceSalts)).length).toBe(1);
 		}
 	);
 });

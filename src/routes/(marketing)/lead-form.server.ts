@@ -32,7 +32,7 @@ function leadForm<T extends ContactInput | DevisInput>(
 			if (!form.valid) return fail(400, { form });
 			try {
 				const address = event.getClientAddress();
-				await leads.submit(kind, form.data, address, 'page', insights.originOf(event.request, address));
+				await leads.submit(kind, form.data, address, 'page', await insights.originOf(event.request, address));
 			} catch (error) {
 				return formFailure(event, form, error);
 			}

@@ -67,7 +67,8 @@ export async function startServer(
 		createDatabase = false
 	}: { waitFor?: boolean; umask?: string; createDatabase?: boolean } = {}
 ): Promise<RunningServer> {
-	const port = await freePort();
+	// A restart on the port a load balancer already sends to (PORT given) keeps it.
+	const port = env.PORT ? Number(env.PORT) : await freePort();
 	const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'atelier-e2e-'));
 	const embedded = !(env.DATABASE_URL ?? process.env.DATABASE_URL);
 	if (embedded && !createDatabase && existsSync(DATABASE_TEMPLATE) && !existsSync(path.join(dataDir, 'db')))

@@ -78,13 +78,20 @@ export function ourTables(): Set<string> {
 	return new Set([...schemaTables, ...migrationTables()]);
 }
 
+/**
+ * Rows never written to a backup (their table is, empty): the day's salt of the audience and the visitors' hashes and
+ * landings it makes, deleted when the day ends (insights/visits.ts). A backup is kept for weeks; these must not be.
+ */
+export const DAY_BOUND_TABLES = new Set(['audience_salts', 'audience_landings', 'audience_visitor_rows']);
+
 /** Rows that say nothing about the business: a database holding only these counts as empty. */
 export const OPERATIONAL_TABLES = new Set([
 	'rate_limits',
 	'job_runs',
 	'app_releases',
 	'backup_runs',
-	'installation'
+	'installation',
+	...DAY_BOUND_TABLES
 ]);
 
 const identifier = (name: string) => sql.raw(`"public"."${name.replaceAll('"', '""')}"`);
@@ -111,6 +118,12 @@ export async function snapshotTables(db: Db, dir: string): Promise<TableFile[]> 
 			const file = path.join(dir, `${table}.ndjson`);
 			const out = createWriteStream(file, { mode: PRIVATE_FILE_MODE });
 			let rows = 0;
+			if (DAY_BOUND_TABLES.has(table)) {
+				out.end();
+				await finished(out);
+				files.push({ table, file, rows });
+				continue;
+			}
 			await tx.execute(
 				sql`declare backup_rows no scroll cursor for select to_jsonb(t)::text as row from ${identifier(table)} t`
 			);

@@ -733,3 +733,47 @@ export const audienceEvents = pgTable(
 	},
 	(t) => [primaryKey({ name: 'audience_events_pk', columns: [t.day, t.kind] })]
 );
+
+/**
+ * The day's salt of the visitors' hashes (insights/visits.ts): created by the first instance that counts a visit that
+ * day, read by all, so that one person is one visitor whatever instance answers. Deleted once its day has ended,
+ * with the two tables below; never in a backup (backup/tables.ts): kept, it would link a day's hashes to people.
+ */
+export const audienceSalts = pgTable('audience_salts', {
+	day: date('day', { mode: 'string' }).primaryKey(),
+	salt: text('salt').notNull()
+});
+
+/**
+ * Each visitor of the day, by their salted hash alone: the source of their current visit (what their next pages are
+ * counted under) and where they first came from (what a lead or a candidature they send is attributed to). No
+ * address, no browser string, no cookie; deleted with the day's salt.
+ */
+export const audienceLandings = pgTable(
+	'audience_landings',
+	{
+		day: date('day', { mode: 'string' }).notNull(),
+		visitor: text('visitor').notNull(),
+		visitReferrerHost: text('visit_referrer_host').notNull(),
+		visitUtmSource: text('visit_utm_source').notNull(),
+		visitUtmMedium: text('visit_utm_medium').notNull(),
+		visitUtmCampaign: text('visit_utm_campaign').notNull(),
+		firstPath: text('first_path').notNull(),
+		firstReferrerHost: text('first_referrer_host').notNull(),
+		firstUtmSource: text('first_utm_source').notNull(),
+		firstUtmMedium: text('first_utm_medium').notNull(),
+		firstUtmCampaign: text('first_utm_campaign').notNull()
+	},
+	(t) => [primaryKey({ name: 'audience_landings_pk', columns: [t.day, t.visitor] })]
+);
+
+/** Which rows of audience_daily (by a hash of the row) each visitor of the day was counted in: once per row. */
+export const audienceVisitorRows = pgTable(
+	'audience_visitor_rows',
+	{
+		day: date('day', { mode: 'string' }).notNull(),
+		visitor: text('visitor').notNull(),
+		row: text('row').notNull()
+	},
+	(t) => [primaryKey({ name: 'audience_visitor_rows_pk', columns: [t.day, t.visitor, t.row] })]
+);

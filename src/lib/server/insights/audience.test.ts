@@ -6,8 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
+	attribute,
 	AUDIENCE_BOUNDS,
 	AudienceTally,
+	DayBook,
 	campaignOf,
 	canonicalPath,
 	dayOf,
@@ -15,7 +17,9 @@ import {
 	isCountable,
 	referrerHostOf,
 	visitOfKey,
-	type CountableRequest
+	visitorHash,
+	type CountableRequest,
+	type Landing
 } from './audience';
 
 const PHONE =
@@ -95,6 +99,21 @@ describe('what is kept of a visit', () => {
 	});
 });
 
+const DAY = '2026-11-26';
+const SALT = 'le sel du jour';
+/** One write's attribution, as the writer does it (visits.ts), against what the database knew (`known`). */
+function tellApart(tally: AudienceTally, book = new DayBook(DAY), known = new Map<string, Landing>()) {
+	const { hits } = tally.drain();
+	const visitors = hits.map((hit) => visitorHash(SALT, hit.address, hit.agent));
+	const attributed = attribute(hits, visitors, known, book);
+	const rows = [...attributed.rows].map(([key, counts]) => ({
+		...visitOfKey(key),
+		...counts,
+		visitors: attributed.visitorsByRow.get(key)?.size ?? 0
+	}));
+	return { rows, attributed };
+}
+
 describe('the tally', () => {
 	it('counts views and visitors per row, and each visitor once a day', () => {
 		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
@@ -106,11 +125,11 @@ describe('the tally', () => {
 		tally.count(landing, 'atelier.fr');
 		tally.count(page({ url: '/devis', headers: { referer: 'https://atelier.fr/macon' } }), 'atelier.fr');
 		tally.count(page({ address: '198.51.100.2', headers: { 'user-agent': DESKTOP } }), 'atelier.fr');
-		const { rows, days } = tally.drain();
-		expect(days.get('2026-11-26')).toBe(2);
-		const byPath = [...rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
-		expect(byPath).toContainEqual({
-			day: '2026-11-26',
+		const { rows, attributed } = tellApart(tally);
+		// Two visitors began their day: the database is told both, and keeps those no instance had seen.
+		expect(attributed.landings.size).toBe(2);
+		expect(rows).toContainEqual({
+			day: DAY,
 			path: '/macon',
 			referrerHost: 'google.fr',
 			utmSource: '',
@@ -122,14 +141,14 @@ describe('the tally', () => {
 			entries: 1
 		});
 		// The next page of the visit, linked from our own site, is counted under the visit's source.
-		expect(byPath.find((r) => r.path === '/devis')).toMatchObject({
+		expect(rows.find((r) => r.path === '/devis')).toMatchObject({
 			referrerHost: 'google.fr',
 			utmCampaign: 'printemps',
 			views: 1,
 			visitors: 1,
 			entries: 0
 		});
-		expect(tally.drain().rows.size).toBe(0);
+		expect(tally.drain().hits).toHaveLength(0);
 	});
 
 	it('counts a visit where it begins: the first page of the day, or a page reached from elsewhere', () => {
@@ -142,7 +161,7 @@ describe('the tally', () => {
 		at('/devis', 'https://atelier.fr/paysagiste'); // under the campaign's visit
 		at('/paysagiste?utm_source=lettre&utm_campaign=hiver'); // the same campaign again: the same visit
 		at('/', 'https://www.qwant.com/?q=macon'); // another site: a third visit
-		const rows = [...tally.drain().rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
+		const { rows, attributed } = tellApart(tally);
 		const summary = rows
 			.map((r) => `${r.path} ${r.referrerHost || r.utmSource || '-'} ${r.views}/${r.entries}`)
 			.sort();
@@ -154,33 +173,36 @@ describe('the tally', () => {
 			'/paysagiste lettre 2/1'
 		]);
 		// Where the visitor first came from from outside stays what their lead is attributed to.
-		expect(tally.landingOf('203.0.113.7', PHONE)).toMatchObject({ path: '/paysagiste', utmSource: 'lettre' });
+		const visitor = visitorHash(SALT, '203.0.113.7', PHONE);
+		expect(attributed.landings.get(visitor)?.first).toMatchObject({
+			path: '/paysagiste',
+			utmSource: 'lettre'
+		});
 	});
 
-	it('remembers where a visitor landed, for the lead they send later; forgets everyone the next day', () => {
-		let now = new Date('2026-11-26T10:00:00Z');
-		const tally = new AudienceTally(() => now);
-		tally.count(
-			page({ url: '/macon?utm_campaign=printemps', headers: { referer: 'https://www.google.fr/' } }),
-			'atelier.fr'
-		);
-		tally.count(page({ url: '/devis', headers: { referer: 'https://atelier.fr/macon' } }), 'atelier.fr');
-		expect(tally.landingOf('203.0.113.7', PHONE)).toMatchObject({
-			path: '/macon',
-			referrerHost: 'google.fr',
-			utmCampaign: 'printemps'
+	it('goes on from where another instance left a visitor: their visit, their first landing', () => {
+		const visitor = visitorHash(SALT, '203.0.113.7', PHONE);
+		const campaign = { referrerHost: '', utmSource: 'lettre', utmMedium: 'email', utmCampaign: 'hiver' };
+		const known = new Map<string, Landing>([
+			[visitor, { visit: campaign, first: { ...campaign, path: '/' } }]
+		]);
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		tally.count(page({ url: '/devis', headers: { referer: 'https://atelier.fr/' } }), 'atelier.fr');
+		tally.count(page({ url: '/', headers: { referer: 'https://www.qwant.com/' } }), 'atelier.fr');
+		const { rows, attributed } = tellApart(tally, new DayBook(DAY), known);
+		// The first page here is one of the visit another instance saw begin: no new visit, under its campaign.
+		expect(rows.find((r) => r.path === '/devis')).toMatchObject({ utmCampaign: 'hiver', entries: 0 });
+		// A new visit from another site; the campaign stays where the visitor first came from.
+		expect(attributed.landings.get(visitor)).toEqual({
+			visit: { referrerHost: 'qwant.com', utmSource: '', utmMedium: '', utmCampaign: '' },
+			first: { ...campaign, path: '/' }
 		});
-		expect(tally.landingOf('203.0.113.8', PHONE)).toBeNull();
-		const today = tally.visitorOf('203.0.113.7', PHONE);
-		now = new Date('2026-11-27T10:00:00Z');
-		expect(tally.visitorOf('203.0.113.7', PHONE)).not.toBe(today);
-		expect(tally.landingOf('203.0.113.7', PHONE)).toBeNull();
 	});
 
 	it('puts invented sources past 20 000 rows a day under « (autres) », so a flood of them adds no rows', () => {
 		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
 		for (let i = 0; i < 20_500; i++) tally.count(page({ url: `/macon?utm_campaign=c${i}` }), 'atelier.fr');
-		const rows = [...tally.drain().rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
+		const { rows } = tellApart(tally);
 		expect(rows).toHaveLength(20_001);
 		expect(rows.find((r) => r.referrerHost === '(autres)')).toMatchObject({ utmCampaign: '', views: 500 });
 	});
@@ -194,7 +216,7 @@ describe('the tally', () => {
 			'/mentions-legales/'
 		])
 			expect(tally.count(page({ url }), 'atelier.fr')).toBe(true);
-		const rows = [...tally.drain().rows].map(([key, counts]) => ({ ...visitOfKey(key), ...counts }));
+		const { rows } = tellApart(tally);
 		expect(rows).toEqual([expect.objectContaining({ path: '/mentions-legales', views: 4, visitors: 1 })]);
 		// What no link of the site looks like is not a page: not counted.
 		for (const url of [
@@ -214,7 +236,7 @@ describe('the tally', () => {
 	});
 
 	it('holds a flood of a million requests within its bounds, in rows and in memory', async () => {
-		// A fresh process with --expose-gc, to weigh what the day's tally holds once the garbage is gone.
+		// A fresh process with --expose-gc, to weigh what the process holds for the day once the garbage is gone.
 		// Bundled first (esbuild, as the server entry is): plain node cannot resolve the extensionless TypeScript
 		// imports of the app's modules.
 		const bundle = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-audience-')), 'audience.mjs');
@@ -227,9 +249,12 @@ describe('the tally', () => {
 			logLevel: 'silent'
 		});
 		const audience = pathToFileURL(bundle).href;
+		// Every 50,000 requests, a write: the views told apart as the writer does, against a database that knew none
+		// of the visitors (what it holds is the database's, not this process's).
 		const script = `
-			import { AudienceTally } from ${JSON.stringify(audience)};
+			import { AudienceTally, DayBook, attribute, visitorHash } from ${JSON.stringify(audience)};
 			const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+			const book = new DayBook('2026-11-26');
 			const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 			const spell = (i) => '/' + [...'mentions-legales'].map((c, j) => ((i >> (j % 20)) & 1 ? '%' + c.charCodeAt(0).toString(16) : c)).join('');
 			// Every field a client chooses, at the longest that is kept (100 characters).
@@ -237,6 +262,13 @@ describe('the tally', () => {
 			globalThis.gc();
 			const before = process.memoryUsage().heapUsed;
 			let rows = 0, views = 0, visitors = 0;
+			const write = () => {
+				const { hits } = tally.drain();
+				const found = attribute(hits, hits.map((h) => visitorHash('sel', h.address, h.agent)), new Map(), book);
+				rows = Math.max(rows, found.rows.size);
+				for (const row of found.rows.values()) views += row.views;
+				for (const seen of found.visitorsByRow.values()) visitors += seen.size;
+			};
 			for (let i = 0; i < 1_000_000; i++) {
 				const request = {
 					method: 'GET', status: 200, contentType: 'text/html',
@@ -246,15 +278,11 @@ describe('the tally', () => {
 					headers: { 'user-agent': agent + ' ' + (i % 1000), referer: 'https://' + long('h', i) + '.fr/' }
 				};
 				tally.count(request, 'atelier.fr');
-				if (i % 50_000 === 49_999) {
-					const drained = tally.drain();
-					rows = Math.max(rows, drained.rows.size);
-					for (const row of drained.rows.values()) { views += row.views; visitors += row.visitors; }
-				}
+				if (i % 50_000 === 49_999) write();
 			}
 			globalThis.gc();
 			const held = process.memoryUsage().heapUsed - before;
-			console.log(JSON.stringify({ held, views, visitors, spelt: tally.count({ method: 'GET', status: 200, contentType: 'text/html', url: spell(7), address: '203.0.113.7', headers: { 'user-agent': agent + ' 7' } }, 'atelier.fr'), rowsToday: tally.rowsToday.size }));`;
+			console.log(JSON.stringify({ held, views, visitors, rowsToday: book.rows.size, visitorsAdded: book.visitorsAdded }));`;
 		const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
 			encoding: 'utf8'
 		});
@@ -263,17 +291,30 @@ describe('the tally', () => {
 		console.info('a million requests in one day:', figures);
 		expect(figures.views).toBe(1_000_000);
 		expect(figures.rowsToday).toBeLessThanOrEqual(AUDIENCE_BOUNDS.rows + AUDIENCE_BOUNDS.overflowRows + 3);
+		expect(figures.visitorsAdded).toBe(AUDIENCE_BOUNDS.visitors);
+		expect(figures.visitors).toBeLessThanOrEqual(AUDIENCE_BOUNDS.visitorRows);
 		expect(figures.held).toBeLessThan(64 * 1024 * 1024);
 		// A million requests take ~25 s alone, more beside other suites on two cores: not a figure this test checks.
 	}, 120_000);
 
-	it('gives back the counts of a write that failed', () => {
+	it('keeps at most a batch of views waiting; past it, counts them without their visitor', () => {
 		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
-		tally.count(page(), 'atelier.fr');
+		for (let i = 0; i < AUDIENCE_BOUNDS.pendingHits + 7; i++) tally.count(page(), 'atelier.fr');
+		const batch = tally.drain();
+		expect(batch.hits).toHaveLength(AUDIENCE_BOUNDS.pendingHits);
+		expect(batch.overflow.get(DAY)).toBe(7);
+	});
+
+	it('gives back the views of a write that failed, before the newer ones', () => {
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		tally.count(page({ url: '/macon?utm_campaign=printemps' }), 'atelier.fr');
+		tally.countEvent('candidature-draft-started');
 		const failed = tally.drain();
-		tally.count(page(), 'atelier.fr');
+		tally.count(page({ url: '/devis' }), 'atelier.fr');
 		tally.restore(failed);
-		expect([...tally.drain().rows.values()]).toEqual([{ views: 2, visitors: 1, entries: 1 }]);
+		const { hits, events } = tally.drain();
+		expect(hits.map((hit) => hit.path)).toEqual(['/macon', '/devis']);
+		expect([...events.values()]).toEqual([1]);
 	});
 });
 

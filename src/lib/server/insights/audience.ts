@@ -3,17 +3,18 @@
  * of Plausible: a page answered 200 to a person is counted with its day, path, the host that sent the visitor
  * (never the full referrer, never our own host), its utm_source / utm_medium / utm_campaign and a device class.
  * A visitor is told apart for one day only, by a hash of their address and browser salted with a random value
- * that lives in memory, changes every day and is never written anywhere: the next day nothing links them.
+ * of that day, shared by every instance through the database and deleted with the day's hashes once the day has
+ * ended (visits.ts): the next day nothing links them.
  *
  * What is never counted: a bot (isbot's maintained list, or no User-Agent), a prefetch (`Sec-Purpose`), a HEAD, an
  * asset, the admin, the members' area and the API, anything but an HTML page answered 200 (or 304: revalidated from
  * the browser's cache), and a browser that sends `Sec-GPC: 1`.
  *
- * The tally is kept in memory, process-wide (the server entry counts, the app writes: process-wide.js), and written
- * to the database in one statement every few seconds (index.ts). A crash loses at most those seconds' visits.
- * Nothing here touches the database: the server entry bundles it.
+ * The views are kept in memory, process-wide (the server entry counts, the app writes: process-wide.js), and the
+ * writer tells their visitors apart and writes them every few seconds (visits.ts, index.ts). A crash loses at most
+ * those seconds' visits. Nothing here touches the database: the server entry bundles it.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
 import { setBounded } from '../../bounded-map.js';
 import { isUncountedPath } from '../../pages/registry';
@@ -168,7 +169,7 @@ const PARIS_DAY = new Intl.DateTimeFormat('en-CA', {
 /** The day in France, YYYY-MM-DD. */
 export const dayOf = (at: Date) => PARIS_DAY.format(at);
 
-/** A visit's key in the tally: one row of the daily table. */
+/** A visit's key: one row of the daily table. */
 const keyOf = (visit: Visit) =>
 	[
 		visit.day,
@@ -193,7 +194,7 @@ export const visitOfKey = (key: string): Visit => {
 	};
 };
 
-/** Counts waiting to be written: views, new visitors and visits begun per row, new visitors per day, events per day. */
+/** Counts to add to the daily tables: views, new visitors and visits begun per row, new visitors per day, events per day. */
 export interface PendingCounts {
 	rows: Map<string, { views: number; visitors: number; entries: number }>;
 	days: Map<string, number>;
@@ -205,19 +206,46 @@ export interface PendingCounts {
 export type AudienceEvent = 'candidature-draft-started';
 
 /**
- * The day's bounds (per instance), so that what anonymous clients send can never grow memory or the table without
- * limit. The paths are the site's own (canonicalPath, and only 200 pages count), but the Referer and the utm fields
- * are whatever a client sends; the visitors are whoever asks.
- * - Rows: past `rows` distinct page/source/campaign/device rows, a new combination is counted under the source
- *   « (autres) » for its page; past `overflowRows` of those, under the page « (autres) » too. At most
- *   rows + overflowRows + 3 (one per device) rows a day, whatever is sent.
- * - Visitors: past `visitors`, a new visitor's views are counted, not the visitor.
+ * A person's page view as the server entry saw it. Who the person is — the day's salted hash of `address` and
+ * `agent` — is worked out by the writer (visits.ts), which holds the day's salt shared by every instance: the address
+ * and the browser string stay in this process's memory until the next write, a few seconds, and are never written.
+ */
+export interface Hit {
+	day: string;
+	address: string;
+	agent: string;
+	path: string;
+	device: Device;
+	/** Where this page was reached from: another site, a campaign, or nothing (a link of our own, typed). */
+	from: Source;
+}
+
+/** What the server entry counted since the last write. */
+export interface Batch {
+	hits: Hit[];
+	/** Views past MAX_PENDING_HITS in one batch, per day: counted, not told apart (see AUDIENCE_BOUNDS). */
+	overflow: Map<string, number>;
+	/** `day\u0001kind` → how many. */
+	events: Map<string, number>;
+}
+
+/**
+ * The bounds, so that what anonymous clients send can never grow memory or the tables without limit. The paths are
+ * the site's own (canonicalPath, and only 200 pages count), but the Referer and the utm fields are whatever a client
+ * sends; the visitors are whoever asks.
+ * - Hits: at most `pendingHits` views wait for the next write (a few seconds); past it, a view is counted under the
+ *   page and source « (autres) », without its visitor.
+ * - Rows (per instance and day): past `rows` distinct page/source/campaign/device rows, a new combination is counted
+ *   under the source « (autres) » for its page; past `overflowRows` of those, under the page « (autres) » too.
+ *   At most rows + overflowRows + 3 (one per device) rows a day per instance, whatever is sent.
+ * - Visitors (per instance and day): past `visitors` new visitors, a new visitor's views are counted, not the visitor.
  * - Which rows each visitor was counted in (so a visitor counts once per row): at most `visitorRows` pairs a
- *   day, kept as numbers; past it, views only.
+ *   day per instance; past it, views only.
  * Measured with a flood of a million requests (audience.test.ts), every field a client chooses at its longest kept
- * (100 characters): the day's tally then holds 47 MB until midnight (21 MB with short ones), 20,002 rows.
+ * (100 characters): what this process holds for the day stays under 64 MB, 20,002 rows.
  */
 export const AUDIENCE_BOUNDS = {
+	pendingHits: 100_000,
 	rows: 20_000,
 	overflowRows: 1_000,
 	visitors: 50_000,
@@ -225,165 +253,187 @@ export const AUDIENCE_BOUNDS = {
 } as const;
 const OTHER_SOURCES: Source = { referrerHost: '(autres)', utmSource: '', utmMedium: '', utmCampaign: '' };
 const OTHER_PAGES = '(autres)';
-/** A visitor's index times this, plus a row's index, names the pair: rows stay far below it. */
-const PAIR_STRIDE = 2 ** 21;
+/** The row of the views a full batch could not keep (AUDIENCE_BOUNDS.pendingHits). */
+export const overflowKey = (day: string) =>
+	keyOf({ day, path: OTHER_PAGES, device: 'desktop', ...OTHER_SOURCES });
 
 /**
- * The day's tally of one process. `count` is called by the server entry as each answer ends; `drain` by the app
- * every few seconds, which writes what it returns. The salt and the visitors seen today are in memory only, and
- * forgotten when the day changes.
+ * The views of one process since the last write. `count` is called by the server entry as each answer ends; `drain`
+ * by the app every few seconds, whose writer (visits.ts) tells the visitors apart and writes the counts.
  */
 export class AudienceTally {
 	private day = '';
-	private salt = Buffer.alloc(0);
-	/** Visitors seen today: their hash → their index. */
-	private seen = new Map<string, number>();
-	/** (visitor, row) pairs already counted a visitor: `visitor × PAIR_STRIDE + row`. */
-	private visitorRows = new Set<number>();
-	/**
-	 * Each visitor of today: the source of their current visit, and where they first came from (what a lead or
-	 * candidature sent later is attributed to).
-	 */
-	private landings = new Map<string, { visit: Source; first: Source & { path: string } }>();
-	private pending: PendingCounts = { rows: new Map(), days: new Map(), events: new Map() };
-	/** Every row counted today → its index (AUDIENCE_BOUNDS.rows and overflowRows bound them). */
-	private rowsToday = new Map<string, number>();
-	private overflowRows = 0;
+	private pending: Batch = { hits: [], overflow: new Map(), events: new Map() };
 
 	private readonly now: () => Date;
 	constructor(now: () => Date = () => new Date()) {
 		this.now = now;
 	}
 
-	/** The visitor's hash for today: salted, so it means nothing tomorrow or outside this process. */
-	visitorOf(address: string, agent: string): string {
-		this.rollDay();
-		return createHash('sha256')
-			.update(this.salt)
-			.update(address)
-			.update('\0')
-			.update(agent)
-			.digest('base64url');
-	}
-
 	count(request: CountableRequest, ownHost: string): boolean {
 		const path = countedPath(request);
 		if (path === null) return false;
+		const day = this.today();
+		if (this.pending.hits.length >= AUDIENCE_BOUNDS.pendingHits) {
+			this.pending.overflow.set(day, (this.pending.overflow.get(day) ?? 0) + 1);
+			return true;
+		}
 		const agent = header(request.headers['user-agent']);
-		const visitor = this.visitorOf(request.address, agent);
 		const referer = request.headers.referer;
-		const arrivedFrom: Source = {
-			referrerHost: referer ? referrerHostOf(header(referer), ownHost) : '',
-			...(request.url.includes('?') ? campaignOf(request.url) : NO_CAMPAIGN)
-		};
-		let visitorIndex = this.seen.get(visitor);
-		if (visitorIndex === undefined && this.seen.size < AUDIENCE_BOUNDS.visitors) {
-			visitorIndex = this.seen.size;
-			this.seen.set(visitor, visitorIndex);
-			this.pending.days.set(this.day, (this.pending.days.get(this.day) ?? 0) + 1);
-		}
-		// A visit begins with the visitor's first page of the day, or with a page reached from another site or a
-		// campaign than the visit's own; every other page is counted under the source of the visit it belongs to
-		// (as Plausible counts a session's pages under its entry's source), so that a source's figures are its
-		// visitors' pages, not only their first.
-		const landing = visitorIndex === undefined ? undefined : this.landings.get(visitor);
-		const fromOutside = Boolean(arrivedFrom.referrerHost || arrivedFrom.utmSource || arrivedFrom.utmCampaign);
-		const entry =
-			visitorIndex !== undefined && (!landing || (fromOutside && !sameSource(arrivedFrom, landing.visit)));
-		const source = fromOutside || !landing ? arrivedFrom : landing.visit;
-		const visit: Visit = { day: this.day, path, device: agentOf(agent).device, ...source };
-		const key = this.boundedKey(visit);
-		const row = this.rowsToday.get(key)!;
-		const counted = this.pending.rows.get(key) ?? { views: 0, visitors: 0, entries: 0 };
-		counted.views++;
-		if (entry) counted.entries++;
-		if (visitorIndex !== undefined) {
-			const pair = visitorIndex * PAIR_STRIDE + row;
-			if (!this.visitorRows.has(pair) && this.visitorRows.size < AUDIENCE_BOUNDS.visitorRows) {
-				this.visitorRows.add(pair);
-				counted.visitors++;
+		this.pending.hits.push({
+			day,
+			address: request.address,
+			agent,
+			path,
+			device: agentOf(agent).device,
+			from: {
+				referrerHost: referer ? referrerHostOf(header(referer), ownHost) : '',
+				...(request.url.includes('?') ? campaignOf(request.url) : NO_CAMPAIGN)
 			}
-		}
-		this.pending.rows.set(key, counted);
-		if (entry) {
-			// What a lead or candidature sent later is attributed to: the first landing of the day, or the first that
-			// came from another site or a campaign.
-			const first = landing?.first;
-			const keepFirst = first && (first.referrerHost || first.utmSource);
-			this.landings.set(visitor, {
-				visit: source,
-				first: keepFirst ? first : { ...source, path: visit.path }
-			});
-		}
+		});
 		return true;
 	}
 
-	/** The visit's row, or the « (autres) » one its bounds send it to; the row is known by its index after. */
-	private boundedKey(visit: Visit): string {
-		let key = keyOf(visit);
-		if (this.rowsToday.has(key)) return key;
-		if (this.rowsToday.size - this.overflowRows >= AUDIENCE_BOUNDS.rows) {
-			key = keyOf({ ...visit, ...OTHER_SOURCES });
-			if (!this.rowsToday.has(key)) {
-				if (this.overflowRows >= AUDIENCE_BOUNDS.overflowRows)
-					key = keyOf({ ...visit, ...OTHER_SOURCES, path: OTHER_PAGES });
-				if (!this.rowsToday.has(key)) this.overflowRows++;
-			}
-		}
-		if (!this.rowsToday.has(key)) this.rowsToday.set(key, this.rowsToday.size);
-		return key;
-	}
-
-	/** Where this visitor came from today, when this process saw them land. */
-	landingOf(address: string, agent: string): (Source & { path: string }) | null {
-		return this.landings.get(this.visitorOf(address, agent))?.first ?? null;
-	}
-
 	/** What was counted since the last drain; the tally starts the next batch empty. */
-	drain(): PendingCounts {
+	drain(): Batch {
 		const drained = this.pending;
-		this.pending = { rows: new Map(), days: new Map(), events: new Map() };
+		this.pending = { hits: [], overflow: new Map(), events: new Map() };
 		return drained;
 	}
 
-	/** A write that failed: its counts go back, to be written with the next batch. */
-	restore(counts: PendingCounts): void {
-		for (const [key, row] of counts.rows) {
-			const current = this.pending.rows.get(key) ?? { views: 0, visitors: 0, entries: 0 };
-			this.pending.rows.set(key, {
-				views: current.views + row.views,
-				visitors: current.visitors + row.visitors,
-				entries: current.entries + row.entries
-			});
-		}
-		for (const [day, n] of counts.days) this.pending.days.set(day, (this.pending.days.get(day) ?? 0) + n);
-		for (const [key, n] of counts.events)
-			this.pending.events.set(key, (this.pending.events.get(key) ?? 0) + n);
+	/** A write that failed: its views go back before the newer ones, to be written with the next batch. */
+	restore(batch: Batch): void {
+		const room = Math.max(0, AUDIENCE_BOUNDS.pendingHits - this.pending.hits.length);
+		const kept = room >= batch.hits.length ? batch.hits : batch.hits.slice(batch.hits.length - room);
+		const { overflow, events } = this.pending;
+		for (const hit of batch.hits.slice(0, batch.hits.length - kept.length))
+			overflow.set(hit.day, (overflow.get(hit.day) ?? 0) + 1);
+		this.pending.hits = [...kept, ...this.pending.hits];
+		for (const [day, n] of batch.overflow) overflow.set(day, (overflow.get(day) ?? 0) + n);
+		for (const [key, n] of batch.events) events.set(key, (events.get(key) ?? 0) + n);
 	}
 
 	/** One more of a step that no table keeps (a candidature draft started). */
 	countEvent(kind: AudienceEvent): void {
-		const key = `${dayOf(this.now())}\u0001${kind}`;
+		const key = `${this.today()}\u0001${kind}`;
 		this.pending.events.set(key, (this.pending.events.get(key) ?? 0) + 1);
 	}
 
 	/** When the day was last read: formatting a date in Paris' time is slow, and a second late is close enough. */
 	private dayReadAt = -Infinity;
 
-	private rollDay() {
-		const now = this.now();
-		if (now.getTime() - this.dayReadAt < 1_000 && now.getTime() >= this.dayReadAt) return;
-		this.dayReadAt = now.getTime();
-		const today = dayOf(now);
-		if (today === this.day) return;
-		this.day = today;
-		this.salt = randomBytes(32);
-		this.seen = new Map();
-		this.visitorRows = new Set();
-		this.landings = new Map();
-		this.rowsToday = new Map();
-		this.overflowRows = 0;
+	private today(): string {
+		const now = this.now().getTime();
+		if (now - this.dayReadAt >= 1_000 || now < this.dayReadAt) {
+			this.dayReadAt = now;
+			this.day = dayOf(new Date(now));
+		}
+		return this.day;
 	}
+}
+
+/** Where a visitor of the day is: the source of their current visit, and where they first came from. */
+export interface Landing {
+	visit: Source;
+	first: Source & { path: string };
+}
+
+/** The visitor's hash for the day: salted with the day's salt, so it means nothing the next day. */
+export const visitorHash = (salt: string, address: string, agent: string) =>
+	createHash('sha256').update(salt).update(address).update('\0').update(agent).digest('base64url');
+
+/** A row's name among a visitor's rows: a hash of its key (the key itself is up to 700 characters). */
+export const rowHash = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
+
+/**
+ * What one process counted of one day, to bound it (AUDIENCE_BOUNDS): every row it counted → its index, how many
+ * rows it sent to « (autres) », how many visitors and (visitor, row) pairs it added.
+ */
+export class DayBook {
+	readonly rows = new Map<string, number>();
+	overflowRows = 0;
+	visitorsAdded = 0;
+	pairsAdded = 0;
+	constructor(readonly day: string) {}
+
+	/** The visit's row, or the « (autres) » one its bounds send it to. */
+	boundedKey(visit: Visit): string {
+		let key = keyOf(visit);
+		if (this.rows.has(key)) return key;
+		if (this.rows.size - this.overflowRows >= AUDIENCE_BOUNDS.rows) {
+			key = keyOf({ ...visit, ...OTHER_SOURCES });
+			if (!this.rows.has(key)) {
+				if (this.overflowRows >= AUDIENCE_BOUNDS.overflowRows)
+					key = keyOf({ ...visit, ...OTHER_SOURCES, path: OTHER_PAGES });
+				if (!this.rows.has(key)) this.overflowRows++;
+			}
+		}
+		if (!this.rows.has(key)) this.rows.set(key, this.rows.size);
+		return key;
+	}
+}
+
+/** One day's views, told apart: what to add to the tables, the landings to write, the visitors of each row. */
+export interface Attributed {
+	rows: Map<string, { views: number; entries: number }>;
+	/** Row key → the visitors this batch counted in it: the database keeps those it had not (once per row). */
+	visitorsByRow: Map<string, Set<string>>;
+	/** The visitors whose visit began in this batch, with where they are now. */
+	landings: Map<string, Landing>;
+}
+
+/**
+ * Tells one day's views apart, in the order they came, from where each visitor stood before the batch (`known`,
+ * read from the database: any instance may have seen them). `visitors` gives each view's visitor hash, or null when
+ * the visitor cannot be told (no salt for a day already ended, or past the bounds): a view without a visitor is
+ * counted under its own source and begins no visit.
+ *
+ * A visit begins with the visitor's first page of the day, or with a page reached from another site or a campaign
+ * than the visit's own; every other page is counted under the source of the visit it belongs to (as Plausible
+ * counts a session's pages under its entry's source), so that a source's figures are its visitors' pages, not only
+ * their first. What a lead or candidature sent later is attributed to is the first landing of the day, or the first
+ * that came from another site or a campaign.
+ */
+export function attribute(
+	hits: readonly Hit[],
+	visitors: readonly (string | null)[],
+	known: ReadonlyMap<string, Landing>,
+	book: DayBook
+): Attributed {
+	const result: Attributed = { rows: new Map(), visitorsByRow: new Map(), landings: new Map() };
+	const landingOf = (visitor: string) => result.landings.get(visitor) ?? known.get(visitor);
+	hits.forEach((hit, i) => {
+		let visitor = visitors[i] ?? null;
+		let landing = visitor === null ? undefined : landingOf(visitor);
+		if (visitor !== null && !landing) {
+			if (book.visitorsAdded >= AUDIENCE_BOUNDS.visitors) visitor = null;
+			else book.visitorsAdded++;
+		}
+		const { from } = hit;
+		const fromOutside = Boolean(from.referrerHost || from.utmSource || from.utmCampaign);
+		const entry = visitor !== null && (!landing || (fromOutside && !sameSource(from, landing.visit)));
+		const source = fromOutside || !landing ? from : landing.visit;
+		const key = book.boundedKey({ day: book.day, path: hit.path, device: hit.device, ...source });
+		const row = result.rows.get(key) ?? { views: 0, entries: 0 };
+		row.views++;
+		if (entry) row.entries++;
+		result.rows.set(key, row);
+		if (visitor !== null) {
+			let counted = result.visitorsByRow.get(key);
+			if (!counted?.has(visitor) && book.pairsAdded < AUDIENCE_BOUNDS.visitorRows) {
+				if (!counted) result.visitorsByRow.set(key, (counted = new Set()));
+				counted.add(visitor);
+				book.pairsAdded++;
+			}
+		}
+		if (visitor !== null && entry) {
+			const first = landing?.first;
+			const keepFirst = first && (first.referrerHost || first.utmSource);
+			landing = { visit: source, first: keepFirst ? first : { ...source, path: hit.path } };
+			result.landings.set(visitor, landing);
+		}
+	});
+	return result;
 }
 
 /** Where a lead or a candidature came from: the page it was sent from, and the visit's source when known. */

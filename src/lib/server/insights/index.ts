@@ -7,6 +7,7 @@ import { appDeps } from '../app';
 import { onShutdown } from '../lifecycle';
 import { log } from '../log';
 import { audienceTally, dayOf, type AudienceEvent, type Origin } from './audience';
+import { AudienceLedger, landingOf, writeVisits } from './visits';
 
 export type { Origin };
 import * as dashboard from './dashboard';
@@ -19,16 +20,36 @@ export const WRITE_EVERY_MS = 5_000;
 /** CNIL's limit for consent-free audience measurement: 25 months, enforced by the retention job. */
 export const RETENTION_MONTHS = 25;
 
-/** Writes what was counted since the last write; a failed write gives its counts back for the next one. */
-export async function writeAudience(): Promise<void> {
-	const tally = audienceTally();
-	const counts = tally.drain();
-	try {
-		await queries.addCounts(appDeps().db, counts);
-	} catch (error) {
-		tally.restore(counts);
-		log.warn('audience counts not written; kept for the next try', { error });
-	}
+/** This process's salts and bounds between writes (visits.ts). */
+const ledger = new AudienceLedger();
+/**
+ * Writes one at a time: a form's origin waits for the write in progress rather than racing it, and callers that come
+ * while a write waits for its turn share that one (a burst of forms adds one write, not one each).
+ */
+let writing: Promise<void> = Promise.resolve();
+let waiting: Promise<void> | null = null;
+
+/**
+ * Writes what was counted since the last write, after forgetting the days that have ended; a failed write gives its
+ * views back for the next one. Never rejects.
+ */
+export function writeAudience(): Promise<void> {
+	if (waiting) return waiting;
+	waiting = writing = writing.then(async () => {
+		waiting = null;
+		const { db } = appDeps();
+		const tally = audienceTally();
+		const batch = tally.drain();
+		const now = new Date();
+		try {
+			await ledger.forgetEndedDays(db, dayOf(now));
+			await writeVisits(db, batch, ledger, now);
+		} catch (error) {
+			tally.restore(batch);
+			log.warn('audience counts not written; kept for the next try', { error });
+		}
+	});
+	return writing;
 }
 
 let writer: NodeJS.Timeout | null = null;
@@ -59,12 +80,13 @@ export function purgeOld(now = new Date()): Promise<number> {
 
 /**
  * The origin of a form sent now: the page it was sent from (the Referer of the POST, on our own site: its path
- * alone), and — when this process saw the visitor land today — the other site's host and the campaign. Nothing is
- * read from or written to the browser: the landing is found by the same daily, salted, in-memory visitor hash the
- * audience uses (audience.ts), and forgotten with it at the end of the day.
+ * alone), and — when any instance saw the visitor land today — the other site's host and the campaign. Nothing is
+ * read from or written to the browser: the landing is found by the same daily, salted visitor hash the audience uses
+ * (visits.ts), deleted with the day. This instance's own views are written first; another instance's are within
+ * WRITE_EVERY_MS. Never fails a form: a landing that cannot be read is unknown.
  */
-export function originOf(request: Request, address: string): Origin {
-	const { config } = appDeps();
+export async function originOf(request: Request, address: string): Promise<Origin> {
+	const { config, db } = appDeps();
 	let sourcePage: string | null = null;
 	try {
 		const referer = new URL(request.headers.get('referer') ?? '');
@@ -72,9 +94,14 @@ export function originOf(request: Request, address: string): Origin {
 	} catch {
 		// No Referer (or not a URL): the page is unknown.
 	}
-	const landing = config.analytics
-		? audienceTally().landingOf(address, request.headers.get('user-agent') ?? '')
-		: null;
+	if (!config.analytics) return { sourcePage };
+	let landing: Awaited<ReturnType<typeof landingOf>> = null;
+	try {
+		await writeAudience();
+		landing = await landingOf(db, ledger, address, request.headers.get('user-agent') ?? '', new Date());
+	} catch (error) {
+		log.warn('landing not read; the form is kept without its campaign', { error });
+	}
 	if (!landing) return { sourcePage };
 	const { referrerHost, utmSource, utmMedium, utmCampaign } = landing;
 	return { sourcePage, referrerHost, utmSource, utmMedium, utmCampaign };

@@ -1,5 +1,9 @@
-/** The insights domain's SQL: the audience's daily counts, written in one statement, read for the dashboard. */
-import { lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+/**
+ * The insights domain's SQL: the audience's daily counts, written in one statement, read for the dashboard; the
+ * day's salt and visitors, shared by the instances. Every batch writes its rows in key order: two instances writing at
+ * once lock them in the same order, and wait for each other instead of deadlocking.
+ */
+import { and, eq, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { rowsOf } from '../db/migrate';
 import {
@@ -7,8 +11,11 @@ import {
 	audienceDaily,
 	audienceDevices,
 	audienceEvents,
+	audienceLandings,
 	audiencePages,
+	audienceSalts,
 	audienceSources,
+	audienceVisitorRows,
 	audienceVisitors,
 	candidatures,
 	leads,
@@ -16,7 +23,7 @@ import {
 	moduleProgress
 } from '../db/schema';
 import type { AudienceFilter } from '../../dashboard-filter';
-import { visitOfKey, type Device, type PendingCounts } from './audience';
+import { visitOfKey, type Device, type Landing, type PendingCounts } from './audience';
 
 /**
  * A visit's source, the one rule for the rollup and the leads: the other site, else the campaign's utm_source,
@@ -58,7 +65,7 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		), added_rows as (
 			insert into ${audienceDaily}
 				(day, path, referrer_host, utm_source, utm_medium, utm_campaign, device, views, visitors, entries)
-			select * from batch
+			select * from batch order by day, path, referrer_host, utm_source, utm_medium, utm_campaign, device
 			on conflict on constraint audience_daily_pk do update set
 				views = ${audienceDaily}.views + excluded.views,
 				visitors = ${audienceDaily}.visitors + excluded.visitors,
@@ -66,7 +73,7 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 			returning 1
 		), added_pages as (
 			insert into ${audiencePages} (day, path, views, visitors, entries)
-			select day, path, sum(views), sum(visitors), sum(entries) from batch group by day, path
+			select day, path, sum(views), sum(visitors), sum(entries) from batch group by day, path order by 1, 2
 			on conflict on constraint audience_pages_pk do update set
 				views = ${audiencePages}.views + excluded.views,
 				visitors = ${audiencePages}.visitors + excluded.visitors,
@@ -75,7 +82,7 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		), added_sources as (
 			insert into ${audienceSources} (day, source, views, visits)
 			select day, ${SOURCE}, sum(views), sum(entries)
-			from batch group by 1, 2
+			from batch group by 1, 2 order by 1, 2
 			on conflict on constraint audience_sources_pk do update set
 				views = ${audienceSources}.views + excluded.views,
 				visits = ${audienceSources}.visits + excluded.visits
@@ -83,7 +90,7 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		), added_devices as (
 			insert into ${audienceDevices} (day, device, views, visits)
 			select day, device, sum(views), sum(entries)
-			from batch group by 1, 2
+			from batch group by 1, 2 order by 1, 2
 			on conflict on constraint audience_devices_pk do update set
 				views = ${audienceDevices}.views + excluded.views,
 				visits = ${audienceDevices}.visits + excluded.visits
@@ -91,7 +98,7 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		), added_campaigns as (
 			insert into ${audienceCampaigns} (day, campaign, medium, views, visits)
 			select day, utm_campaign, utm_medium, sum(views), sum(entries)
-			from batch where utm_campaign <> '' group by 1, 2, 3
+			from batch where utm_campaign <> '' group by 1, 2, 3 order by 1, 2, 3
 			on conflict on constraint audience_campaigns_pk do update set
 				views = ${audienceCampaigns}.views + excluded.views,
 				visits = ${audienceCampaigns}.visits + excluded.visits
@@ -135,6 +142,129 @@ export async function deleteCountsBefore(db: DbOrTx, day: string): Promise<numbe
 	await db.delete(audienceCampaigns).where(lt(audienceCampaigns.day, day));
 	await db.delete(audienceEvents).where(lt(audienceEvents.day, day));
 	return rows.length;
+}
+
+// ——— The day's visitors, shared by every instance (visits.ts) ———
+
+/**
+ * The day's salt; with `create`, the first instance to ask makes it (a random value: a race between instances keeps
+ * one). Null when there is none and none is to be made.
+ */
+export async function daySalt(db: DbOrTx, day: string, create: string | null): Promise<string | null> {
+	if (create !== null) await db.insert(audienceSalts).values({ day, salt: create }).onConflictDoNothing();
+	const [row] = await db
+		.select({ salt: audienceSalts.salt })
+		.from(audienceSalts)
+		.where(eq(audienceSalts.day, day));
+	return row?.salt ?? null;
+}
+
+/** Where these visitors of the day stand, for those any instance has seen. */
+export async function landingsOf(db: DbOrTx, day: string, visitors: string[]): Promise<Map<string, Landing>> {
+	const found = new Map<string, Landing>();
+	for (let i = 0; i < visitors.length; i += 5_000) {
+		const rows = await db
+			.select()
+			.from(audienceLandings)
+			.where(
+				and(eq(audienceLandings.day, day), inArray(audienceLandings.visitor, visitors.slice(i, i + 5_000)))
+			);
+		for (const row of rows)
+			found.set(row.visitor, {
+				visit: {
+					referrerHost: row.visitReferrerHost,
+					utmSource: row.visitUtmSource,
+					utmMedium: row.visitUtmMedium,
+					utmCampaign: row.visitUtmCampaign
+				},
+				first: {
+					path: row.firstPath,
+					referrerHost: row.firstReferrerHost,
+					utmSource: row.firstUtmSource,
+					utmMedium: row.firstUtmMedium,
+					utmCampaign: row.firstUtmCampaign
+				}
+			});
+	}
+	return found;
+}
+
+/**
+ * Writes the visits that began: each visitor's current visit, and their first landing unless the one kept already
+ * came from another site or a campaign (another instance may have written it meanwhile). Returns how many of them no
+ * instance had seen before: the day's new visitors.
+ */
+export async function writeLandings(
+	db: DbOrTx,
+	day: string,
+	landings: Map<string, Landing>
+): Promise<number> {
+	if (!landings.size) return 0;
+	const rows = [...landings].map(([visitor, { visit, first }]) => ({
+		visitor,
+		visit_referrer_host: visit.referrerHost,
+		visit_utm_source: visit.utmSource,
+		visit_utm_medium: visit.utmMedium,
+		visit_utm_campaign: visit.utmCampaign,
+		first_path: first.path,
+		first_referrer_host: first.referrerHost,
+		first_utm_source: first.utmSource,
+		first_utm_medium: first.utmMedium,
+		first_utm_campaign: first.utmCampaign
+	}));
+	// The first landing is kept once it came from another site or a campaign; a direct one gives way.
+	const firstOf = (column: string) =>
+		sql.raw(`case when (audience_landings.first_referrer_host <> '' or audience_landings.first_utm_source <> '')
+			then audience_landings.${column} else excluded.${column} end`);
+	const inserted = rowsOf<{ inserted: boolean }>(
+		await db.execute(sql`
+			insert into ${audienceLandings} (day, visitor, visit_referrer_host, visit_utm_source, visit_utm_medium,
+				visit_utm_campaign, first_path, first_referrer_host, first_utm_source, first_utm_medium, first_utm_campaign)
+			select ${day}::date, r.* from json_to_recordset(${JSON.stringify(rows)}::json) as r(
+				visitor text, visit_referrer_host text, visit_utm_source text, visit_utm_medium text,
+				visit_utm_campaign text, first_path text, first_referrer_host text, first_utm_source text,
+				first_utm_medium text, first_utm_campaign text)
+			order by r.visitor
+			on conflict on constraint audience_landings_pk do update set
+				visit_referrer_host = excluded.visit_referrer_host,
+				visit_utm_source = excluded.visit_utm_source,
+				visit_utm_medium = excluded.visit_utm_medium,
+				visit_utm_campaign = excluded.visit_utm_campaign,
+				first_path = ${firstOf('first_path')},
+				first_referrer_host = ${firstOf('first_referrer_host')},
+				first_utm_source = ${firstOf('first_utm_source')},
+				first_utm_medium = ${firstOf('first_utm_medium')},
+				first_utm_campaign = ${firstOf('first_utm_campaign')}
+			returning (xmax = 0) as inserted`)
+	);
+	return inserted.filter((row) => row.inserted).length;
+}
+
+/** Records which rows each visitor was counted in; returns, per row hash, how many were not already. */
+export async function addVisitorRows(
+	db: DbOrTx,
+	day: string,
+	pairs: { visitor: string; row: string }[]
+): Promise<Map<string, number>> {
+	const added = new Map<string, number>();
+	if (!pairs.length) return added;
+	const rows = rowsOf<{ row: string }>(
+		await db.execute(sql`
+			insert into ${audienceVisitorRows} (day, visitor, row)
+			select ${day}::date, p.visitor, p.row from json_to_recordset(${JSON.stringify(pairs)}::json) as p(visitor text, row text)
+			order by p.visitor, p.row
+			on conflict on constraint audience_visitor_rows_pk do nothing
+			returning row`)
+	);
+	for (const { row } of rows) added.set(row, (added.get(row) ?? 0) + 1);
+	return added;
+}
+
+/** Deletes the salts, landings and visitors' rows of the days before `day`: nothing links them to anyone after. */
+export async function forgetDaysBefore(db: DbOrTx, day: string): Promise<void> {
+	await db.delete(audienceVisitorRows).where(lt(audienceVisitorRows.day, day));
+	await db.delete(audienceLandings).where(lt(audienceLandings.day, day));
+	await db.delete(audienceSalts).where(lt(audienceSalts.day, day));
 }
 
 // ——— The dashboard's figures (dashboard.ts): each one query over a range of days ———

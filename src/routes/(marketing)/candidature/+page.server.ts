@@ -80,7 +80,7 @@ export const actions: Actions = {
 		if ('unfinished' in whole) redirect(303, stepUrl(whole.unfinished));
 		try {
 			const address = event.getClientAddress();
-			const origin = insights.originOf(event.request, address);
+			const origin = await insights.originOf(event.request, address);
 			await candidatures.submit(whole.input, address, 'page', origin);
 		} catch (error) {
 			return formFailure(event, form, error);

@@ -94,8 +94,16 @@ export async function load(base, target, { concurrency = 16, total = 2000, heade
 export const fmt = (n, digits = 2) => Number(n).toFixed(digits);
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** What a browser asks for: the page figures are measured compressed, as visitors get them. */
-export const BROWSER_HEADERS = { 'accept-encoding': 'br, gzip' };
+/**
+ * What a browser asks for: the page figures are measured compressed, as visitors get them, and as a person's visit
+ * (a browser's User-Agent, HTML accepted), so that the audience counts each one as it counts a visitor's.
+ */
+export const BROWSER_HEADERS = {
+	'accept-encoding': 'br, gzip',
+	accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+	'user-agent':
+		'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+};
 
 /** Headers that belong to one connection or one moment, not to the response a baseline must repeat. */
 const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);

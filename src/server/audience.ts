@@ -10,39 +10,34 @@ import { audienceTally } from '../lib/server/insights/audience';
 import { log } from '../lib/server/log';
 
 /**
- * `track` offers every answer to the tally once sent; `cached` marks one the page cache answered, whose head was
- * written in one call (`res.getHeader` does not see it): the page cache stores HTML pages only.
+ * What the server entry calls once each answer has been sent whole (request-log.ts `trackRequest`'s `afterAnswer`:
+ * the listener the access log has already): the tally decides what counts. `fromPageCache` marks an answer of the
+ * page cache, whose head was written in one call (`res.getHeader` does not see it): it stores HTML pages only.
+ * Undefined when the audience is off.
  */
-export function countEachAnswer(config: Config): {
-	track(req: IncomingMessage, res: ServerResponse): void;
-	cached(res: ServerResponse): void;
-} {
-	if (!config.analytics) return { track: () => {}, cached: () => {} };
+export function countEachAnswer(
+	config: Config
+): ((req: IncomingMessage, res: ServerResponse, fromPageCache: boolean) => void) | undefined {
+	if (!config.analytics) return undefined;
 	const tally = audienceTally();
 	const ownHost = config.origin.hostname;
-	const fromCache = new WeakSet<ServerResponse>();
-	return {
-		cached: (res) => void fromCache.add(res),
-		track: (req, res) => {
-			// What can never count is not followed to its end: a POST, a HEAD, the assets.
-			if (req.method !== 'GET' || req.url?.startsWith('/_app/')) return;
-			res.once('finish', () => {
-				try {
-					tally.count(
-						{
-							method: req.method ?? '',
-							url: req.url ?? '/',
-							status: res.statusCode,
-							contentType: fromCache.has(res) ? 'text/html' : String(res.getHeader('content-type') ?? ''),
-							headers: req.headers,
-							address: clientAddressOf(req, config.clientAddress)
-						},
-						ownHost
-					);
-				} catch (error) {
-					log.warn('visit not counted', { error });
-				}
-			});
+	return (req, res, fromPageCache) => {
+		// What can never count is not looked at further: a POST, a HEAD, the assets.
+		if (req.method !== 'GET' || req.url?.startsWith('/_app/')) return;
+		try {
+			tally.count(
+				{
+					method: req.method,
+					url: req.url ?? '/',
+					status: res.statusCode,
+					contentType: fromPageCache ? 'text/html' : String(res.getHeader('content-type') ?? ''),
+					headers: req.headers,
+					address: clientAddressOf(req, config.clientAddress)
+				},
+				ownHost
+			);
+		} catch (error) {
+			log.warn('visit not counted', { error });
 		}
 	};
 }

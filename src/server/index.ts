@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from '../lib/server/config';
 import { securityHeaders } from '../lib/server/http/security-headers';
 import { runShutdownHooks, settleBackgroundTasks } from '../lib/server/lifecycle';
-import { REQUEST_ID_HEADER, trackRequest } from '../lib/server/http/request-log';
+import { PAGE_CACHE, REQUEST_ID_HEADER, trackRequest } from '../lib/server/http/request-log';
 import { batchOutputLines, log, setLogLevel } from '../lib/server/log';
 import { enableMetrics } from '../lib/server/metrics';
 import { nodeFastPath } from '../lib/server/pages/cache';
@@ -65,13 +65,9 @@ async function main() {
 	const answerFromCache = nodeFastPath(config);
 	const countAnswer = countEachAnswer(config);
 	const server = createServer((req, res) => {
-		const request = trackRequest(req, res);
-		countAnswer.track(req, res);
+		const request = trackRequest(req, res, countAnswer);
 		// A cached page (a bodiless GET or HEAD) is answered at once, its whole head written in one call.
-		if (answerFromCache(req, res, request.id)) {
-			countAnswer.cached(res);
-			return request.answeredBy('(page cache)');
-		}
+		if (answerFromCache(req, res, request.id)) return request.answeredBy(PAGE_CACHE);
 		res.setHeader(REQUEST_ID_HEADER, request.id);
 		admitBody(req, res, headers, (admitted) => {
 			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.

@@ -164,8 +164,33 @@ function writeLifecycle(message: string, fields: Fields = {}) {
 	writeOut(JSON.stringify(entry));
 }
 
+/** One answered request, as the access log writes it (http/request-log.ts). */
+export interface RequestLine {
+	method: string;
+	route: string;
+	status: number;
+	ms: number;
+	id: string;
+	aborted: boolean;
+}
+
+/**
+ * The access log's line, once per request: the very JSON `log.info('request', fields)` writes, built without the
+ * copy and the name checks a line of any fields needs (these are few, known, and none is sensitive) — on a cached
+ * page, that copy was a tenth of the server's work.
+ */
+function writeRequest(level: 'debug' | 'info', line: RequestLine) {
+	if (LOG_LEVELS.indexOf(level) < (sharedLevel.get() ?? 1)) return;
+	writeOut(
+		`{"time":"${new Date().toISOString()}","level":"${level}","message":"request",` +
+			`"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"status":${line.status},` +
+			`"ms":${line.ms},"id":${JSON.stringify(line.id)}${line.aborted ? ',"aborted":true' : ''}}`
+	);
+}
+
 export const log = {
 	lifecycle: writeLifecycle,
+	request: writeRequest,
 	debug: (message: string, fields?: Fields) => write('debug', message, fields),
 	info: (message: string, fields?: Fields) => write('info', message, fields),
 	warn: (message: string, fields?: Fields) => write('warn', message, fields),

@@ -91,7 +91,12 @@ function makeMetrics() {
 			help: 'Stripe webhook deliveries: applied, duplicate, ignored, refused (no or a wrong signature), failed.',
 			labelNames: ['outcome'] as const,
 			registers
-		})
+		}),
+		/**
+		 * Each (method, route, status)'s counter and its route's histogram, found once: prom-client otherwise sorts and
+		 * joins the labels into a key on every request. Bounded as the labels are (closed methods, route ids, statuses).
+		 */
+		requestSeries: new Map<string, { count: () => void; observe: (seconds: number) => void }>()
 	};
 }
 
@@ -119,8 +124,17 @@ export function recordRequest(
 ): void {
 	if (!state.on) return;
 	const m = metrics();
-	m.requests.inc({ method: method && METHODS.has(method) ? method : 'other', route, status: String(status) });
-	m.requestSeconds.observe({ route }, seconds);
+	const known = method && METHODS.has(method) ? method : 'other';
+	const key = `${known} ${status} ${route}`;
+	let series = m.requestSeries.get(key);
+	if (!series) {
+		const counter = m.requests.labels({ method: known, route, status: String(status) });
+		const histogram = m.requestSeconds.labels({ route });
+		series = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
+		m.requestSeries.set(key, series);
+	}
+	series.count();
+	series.observe(seconds);
 }
 
 export type PageCacheResult = 'hit' | 'stale' | 'miss';

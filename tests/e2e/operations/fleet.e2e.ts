@@ -19,7 +19,10 @@ import { E2E_ADMIN, sessionCookieFor } from '../support/accounts';
 import { startRoundRobin } from '../support/round-robin';
 import { freePort, startServer, type RunningServer } from '../support/server';
 
-test.skip(!serverUrl, 'needs DATABASE_URL: instances share only a server database (PGlite belongs to one process)');
+test.skip(
+	!serverUrl,
+	'needs DATABASE_URL: instances share only a server database (PGlite belongs to one process)'
+);
 
 /** `untokenedLimit` of src/lib/server/leads/service.ts (a module the e2e runner cannot load: it renders e-mails). */
 const untokenedLimit = { max: 3 };
@@ -111,7 +114,9 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 			});
 			expect(out.status).toBeLessThan(400);
 			for (const i of [0, 1, 2])
-				expect((await fetch(`${site}/api/admin/site-images`, { headers: { cookie, ...to(i) } })).status).toBe(401);
+				expect((await fetch(`${site}/api/admin/site-images`, { headers: { cookie, ...to(i) } })).status).toBe(
+					401
+				);
 		});
 
 		await test.step('an image changed on one instance purges every instance’s page', async () => {
@@ -159,9 +164,15 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 			await page.goto(`${site}/macon?utm_source=lettre&utm_medium=email&utm_campaign=printemps`);
 			// Instance 0 writes the landing within 5 s; the form is then sent to instance 1 alone.
 			await expect
-				.poll(async () => (await db`select count(*)::int as n from audience_landings where first_utm_campaign = 'printemps'`)[0]!.n, {
-					timeout: 20_000
-				})
+				.poll(
+					async () =>
+						(
+							await db`select count(*)::int as n from audience_landings where first_utm_campaign = 'printemps'`
+						)[0]!.n,
+					{
+						timeout: 20_000
+					}
+				)
 				.toBe(1);
 			await context.setExtraHTTPHeaders(to(1, visitor));
 			await page.goto(`${site}/devis`);
@@ -175,16 +186,23 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 			await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
 			await expect(page.getByRole('status')).toContainText('Merci ! Votre demande est bien reçue');
 			await context.close();
-			const [lead] = await db`select utm_source, utm_campaign, source_page from leads where email = 'lise@exemple.fr'`;
+			const [lead] =
+				await db`select utm_source, utm_campaign, source_page from leads where email = 'lise@exemple.fr'`;
 			expect(lead).toEqual({ utm_source: 'lettre', utm_campaign: 'printemps', source_page: '/devis' });
 		});
 
 		await test.step('the scheduled backup runs once a slot, on one instance', async () => {
 			await expect
-				.poll(async () => (await db`select count(*)::int as n from backup_runs where trigger = 'schedule' and status = 'ok'`)[0]!.n, {
-					timeout: 60_000,
-					intervals: [1_000]
-				})
+				.poll(
+					async () =>
+						(
+							await db`select count(*)::int as n from backup_runs where trigger = 'schedule' and status = 'ok'`
+						)[0]!.n,
+					{
+						timeout: 60_000,
+						intervals: [1_000]
+					}
+				)
 				.toBeGreaterThanOrEqual(2);
 			const slots = await db`
 				select to_char(date_trunc('second', started_at), 'HH24:MI:SS') as slot, count(*)::int as runs

@@ -35,11 +35,13 @@ const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
  * Gives the request its id (on the request's headers, for SvelteKit) and logs its line when the response is done or
  * the client went away. The caller puts `id` on the response: the page cache in the head it writes in one call,
  * anything else with setHeader. `answeredBy` names what answered when SvelteKit never saw the request (the page
- * cache); otherwise that is SvelteKit's route, or adapter-node's static files.
+ * cache); otherwise that is SvelteKit's route, or adapter-node's static files. `afterAnswer`, when given, is called in
+ * the same listener once an answer was sent whole (the audience counts it there): one listener a request, not two.
  */
 export function trackRequest(
 	req: IncomingMessage,
-	res: ServerResponse
+	res: ServerResponse,
+	afterAnswer?: (req: IncomingMessage, res: ServerResponse, fromPageCache: boolean) => void
 ): { id: string; answeredBy(label: string): void } {
 	let answeredBy: string | null = null;
 	const id = requestIdOf(req.headers[REQUEST_ID_HEADER]);
@@ -47,21 +49,31 @@ export function trackRequest(
 	const started = performance.now();
 	res.once('close', () => {
 		const recorded = routes.has(id);
-		const route = routes.get(id) ?? null;
-		routes.delete(id);
+		const route = recorded ? (routes.get(id) ?? '(no route)') : (answeredBy ?? '(static)');
+		if (recorded) routes.delete(id);
 		const ms = performance.now() - started;
-		const fields = {
-			method: req.method,
-			route: recorded ? (route ?? '(no route)') : (answeredBy ?? '(static)'),
+		const finished = res.writableFinished;
+		recordRequest(req.method, route, res.statusCode, ms / 1000);
+		const line = {
+			method: req.method ?? '',
+			route,
 			status: res.statusCode,
 			ms: Math.round(ms * 10) / 10,
 			id,
-			...(res.writableFinished ? {} : { aborted: true })
+			aborted: !finished
 		};
-		recordRequest(req.method, fields.route, res.statusCode, ms / 1000);
-		const path = (req.url ?? '').split('?')[0]!;
-		if (PROBES.has(path) && res.statusCode < 400) log.debug('request', fields);
-		else log.info('request', fields);
+		if (PROBES.has(pathOf(req.url)) && res.statusCode < 400) log.request('debug', line);
+		else log.request('info', line);
+		if (finished && afterAnswer) afterAnswer(req, res, answeredBy === PAGE_CACHE);
 	});
 	return { id, answeredBy: (label) => (answeredBy = label) };
 }
+
+/** What answers a page from the page cache, before SvelteKit (the server entry's fast path). */
+export const PAGE_CACHE = '(page cache)';
+
+const pathOf = (url: string | undefined) => {
+	if (!url) return '';
+	const query = url.indexOf('?');
+	return query === -1 ? url : url.slice(0, query);
+};

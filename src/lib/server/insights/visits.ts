@@ -82,7 +82,15 @@ export async function writeVisits(db: Db, batch: Batch, ledger: AudienceLedger, 
 	const attributedDays: { day: string; attributed: Attributed }[] = [];
 	for (const [day, hits] of byDay) {
 		const salt = day === today ? await ledger.saltOf(db, day) : null;
-		const visitors = hits.map((hit) => (salt === null ? null : visitorHash(salt, hit.address, hit.agent)));
+		// A visitor's views in one batch are hashed once.
+		const hashes = new Map<string, string>();
+		const visitors = hits.map((hit) => {
+			if (salt === null) return null;
+			const who = `${hit.address}\0${hit.agent}`;
+			let hash = hashes.get(who);
+			if (hash === undefined) hashes.set(who, (hash = visitorHash(salt, hit.address, hit.agent)));
+			return hash;
+		});
 		const known =
 			salt === null
 				? new Map<string, Landing>()

@@ -51,6 +51,11 @@ if (wanted('showcase')) {
 	await benchShowcase();
 }
 
+if (wanted('fleet')) {
+	const { benchFleet } = await import('../bench/fleet.mjs');
+	await benchFleet();
+}
+
 if (wanted('insights')) {
 	const { benchInsights } = await import('../bench/insights.mjs');
 	await benchInsights();

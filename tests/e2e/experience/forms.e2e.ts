@@ -8,6 +8,7 @@ import { expectNoAxeViolation } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
 import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+import { sendDevisAsAPerson } from '../support/devis';
 
 const WIDTHS = [360, 768, 1280] as const;
 
@@ -35,14 +36,14 @@ test.describe('forms', () => {
 			await expect(page.locator('#field-email-error')).toHaveText('Indiquez votre adresse e-mail.');
 			await expect(page.locator('[data-submit-problem]')).toHaveText('Corrigez les champs signalés.');
 
-			await page.getByLabel('Nom').fill(`Visiteur ${width}`);
-			await page.getByLabel('Adresse e-mail').fill(`visiteur-${width}@exemple.fr`);
-			await page.getByLabel('Téléphone').fill('06 12 34 56 78');
-			await page.getByLabel('Commune du chantier').fill('Anse');
-			await page.getByLabel('Type de projet').selectOption('mur');
-			await page.getByLabel('Décrivez vos travaux').fill('Un muret de 12 mètres en pierre dorée.');
-			await page.waitForTimeout(MIN_FILL_MS + 200);
-			await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+			await sendDevisAsAPerson(page, {
+				name: `Visiteur ${width}`,
+				email: `visiteur-${width}@exemple.fr`,
+				phone: '06 12 34 56 78',
+				city: 'Anse',
+				projectType: 'mur',
+				message: 'Un muret de 12 mètres en pierre dorée.'
+			});
 			const confirmation = page.locator('.form-confirmation');
 			await expect(confirmation).toBeVisible();
 			await expect(confirmation).toContainText('Demande envoyée');

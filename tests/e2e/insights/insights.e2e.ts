@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { serverEntry, startIsolatedServer, startServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
-import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+import { sendDevisAsAPerson } from '../support/devis';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -60,14 +60,14 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 		referer: 'https://www.google.fr/search?q=macon+villefranche'
 	});
 	await page.goto(`${server.url}/devis`);
-	await page.getByLabel('Nom').fill('Inès Garnier');
-	await page.getByLabel('Adresse e-mail').fill('ines@exemple.fr');
-	await page.getByLabel('Téléphone').fill('06 98 76 54 32');
-	await page.getByLabel('Commune du chantier').fill('Anse');
-	await page.getByLabel('Type de projet').selectOption('facade');
-	await page.getByLabel('Décrivez vos travaux').fill('Un mur de clôture en pierre.');
-	await page.waitForTimeout(MIN_FILL_MS + 200);
-	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+	await sendDevisAsAPerson(page, {
+		name: 'Inès Garnier',
+		email: 'ines@exemple.fr',
+		phone: '06 98 76 54 32',
+		city: 'Anse',
+		projectType: 'facade',
+		message: 'Un mur de clôture en pierre.'
+	});
 	await expect(page.getByRole('status')).toContainText('Merci');
 	// Public pages keep nothing in the browser.
 	expect(await searcher.cookies()).toEqual([]);

@@ -2,6 +2,7 @@ import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { PASSWORD, fillAndSubmit } from '../support/accounts';
 import { useServerWithMailbox } from '../support/mailbox';
 import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+import { sendDevisAsAPerson } from '../support/devis';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -71,15 +72,14 @@ test('a visitor fills /devis, sees the success message, and the request appears 
 }) => {
 	const before = mailbox.smtp.received.length;
 	await page.goto(`${mailbox.base}/devis`);
-	await page.getByLabel('Nom').fill('Camille Roux');
-	await page.getByLabel('Adresse e-mail').fill('camille@exemple.fr');
-	await page.getByLabel('Téléphone').fill('07 11 22 33 44');
-	await page.getByLabel('Commune du chantier').fill('Gleizé');
-	await page.getByLabel('Type de projet').selectOption('facade');
-	await page.getByLabel('Décrivez vos travaux').fill('Ravalement de façade, maison de 1930.');
-	// A person takes more than the time trap's 3 seconds to fill a form.
-	await page.waitForTimeout(MIN_FILL_MS + 200);
-	await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+	await sendDevisAsAPerson(page, {
+		name: 'Camille Roux',
+		email: 'camille@exemple.fr',
+		phone: '07 11 22 33 44',
+		city: 'Gleizé',
+		projectType: 'facade',
+		message: 'Ravalement de façade, maison de 1930.'
+	});
 	await expect(page.getByRole('status')).toContainText('Merci ! Votre demande est bien reçue');
 	await mailbox.smtp.waitFor(before + 2);
 

@@ -12,12 +12,12 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import postgres from 'postgres';
-import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
 import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
 import { startS3 } from '../../helpers/s3';
 import { E2E_ADMIN, sessionCookieFor } from '../support/accounts';
 import { startRoundRobin } from '../support/round-robin';
 import { freePort, startServer, type RunningServer } from '../support/server';
+import { sendDevisAsAPerson } from '../support/devis';
 
 test.skip(
 	!serverUrl,
@@ -176,14 +176,14 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 				.toBe(1);
 			await context.setExtraHTTPHeaders(to(1, visitor));
 			await page.goto(`${site}/devis`);
-			await page.getByLabel('Nom').fill('Lise Campagne');
-			await page.getByLabel('Adresse e-mail').fill('lise@exemple.fr');
-			await page.getByLabel('Téléphone').fill('07 11 22 33 44');
-			await page.getByLabel('Commune du chantier').fill('Gleizé');
-			await page.getByLabel('Type de projet').selectOption('facade');
-			await page.getByLabel('Décrivez vos travaux').fill('Ravalement de façade.');
-			await page.waitForTimeout(MIN_FILL_MS + 200);
-			await page.getByRole('button', { name: 'Envoyer ma demande de devis' }).click();
+			await sendDevisAsAPerson(page, {
+				name: 'Lise Campagne',
+				email: 'lise@exemple.fr',
+				phone: '07 11 22 33 44',
+				city: 'Gleizé',
+				projectType: 'facade',
+				message: 'Ravalement de façade.'
+			});
 			await expect(page.getByRole('status')).toContainText('Merci ! Votre demande est bien reçue');
 			await context.close();
 			const [lead] =

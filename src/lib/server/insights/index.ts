@@ -71,11 +71,16 @@ export function countEvent(kind: AudienceEvent): void {
 	if (appDeps().config.analytics) audienceTally().countEvent(kind);
 }
 
-/** The retention job: counts older than 25 months go. */
-export function purgeOld(now = new Date()): Promise<number> {
+/**
+ * The retention job: counts older than 25 months go; and so do the salts and hashes of days that have ended, which
+ * the writer deletes itself — unless ANALYTICS was turned off since (no writer runs then).
+ */
+export async function purgeOld(now = new Date()): Promise<number> {
 	const cutoff = new Date(now);
 	cutoff.setMonth(cutoff.getMonth() - RETENTION_MONTHS);
-	return queries.deleteCountsBefore(appDeps().db, dayOf(cutoff));
+	const { db } = appDeps();
+	await queries.forgetDaysBefore(db, dayOf(now));
+	return queries.deleteCountsBefore(db, dayOf(cutoff));
 }
 
 /**

@@ -81,3 +81,35 @@ describe('the production server’s output lines', () => {
 		expect(lines[1]).toMatchObject({ password: '[redacted]' });
 	});
 });
+
+describe('the access log’s line', () => {
+	afterEach(() => vi.restoreAllMocks());
+
+	/** The lines written to stdout (console.log, before the server batches its output) during `run`. */
+	function outputOf(run: () => void): Record<string, unknown>[] {
+		const written: string[] = [];
+		const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void written.push(line));
+		try {
+			run();
+		} finally {
+			spy.mockRestore();
+		}
+		return written.map((line) => JSON.parse(line) as Record<string, unknown>);
+	}
+
+	it('is the JSON a generic line with the same fields would be, whatever a client put in the method', () => {
+		const fields = { method: 'G"ET\n\u0000', route: '/devis', status: 303, ms: 12.5, id: 'abcdefgh-1' };
+		const [fast, generic, aborted] = outputOf(() => {
+			log.request('info', { ...fields, aborted: false });
+			log.info('request', fields);
+			log.request('info', { ...fields, aborted: true });
+		});
+		const withoutTime = ({ time, ...rest }: Record<string, unknown>) => {
+			expect(Number.isNaN(Date.parse(String(time)))).toBe(false);
+			return rest;
+		};
+		expect(withoutTime(fast!)).toEqual(withoutTime(generic!));
+		expect(Object.keys(fast!)).toEqual(Object.keys(generic!));
+		expect(withoutTime(aborted!)).toEqual({ ...withoutTime(generic!), aborted: true });
+	});
+});

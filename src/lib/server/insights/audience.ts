@@ -223,7 +223,7 @@ export interface Hit {
 /** What the server entry counted since the last write. */
 export interface Batch {
 	hits: Hit[];
-	/** Views past MAX_PENDING_HITS in one batch, per day: counted, not told apart (see AUDIENCE_BOUNDS). */
+	/** Views past AUDIENCE_BOUNDS.pendingHits in one batch, per day: counted, not told apart. */
 	overflow: Map<string, number>;
 	/** `day\u0001kind` → how many. */
 	events: Map<string, number>;

@@ -2,10 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { log, REPEAT_WINDOW_MS } from './log';
 
-/** The JSON lines the logger wrote to stderr during `run`. */
-function linesOf(run: () => void): Record<string, unknown>[] {
+/**
+ * The JSON lines the logger wrote during `run`: to stderr (warnings and errors), or with `console.log` to stdout
+ * (info and debug, before the server batches its output).
+ */
+function linesOf(run: () => void, to: 'error' | 'log' = 'error'): Record<string, unknown>[] {
 	const written: string[] = [];
-	const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void written.push(line));
+	const spy = vi.spyOn(console, to).mockImplementation((line: string) => void written.push(line));
 	try {
 		run();
 	} finally {
@@ -85,25 +88,13 @@ describe('the production server’s output lines', () => {
 describe('the access log’s line', () => {
 	afterEach(() => vi.restoreAllMocks());
 
-	/** The lines written to stdout (console.log, before the server batches its output) during `run`. */
-	function outputOf(run: () => void): Record<string, unknown>[] {
-		const written: string[] = [];
-		const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void written.push(line));
-		try {
-			run();
-		} finally {
-			spy.mockRestore();
-		}
-		return written.map((line) => JSON.parse(line) as Record<string, unknown>);
-	}
-
 	it('is the JSON a generic line with the same fields would be, whatever a client put in the method', () => {
 		const fields = { method: 'G"ET\n\u0000', route: '/devis', status: 303, ms: 12.5, id: 'abcdefgh-1' };
-		const [fast, generic, aborted] = outputOf(() => {
+		const [fast, generic, aborted] = linesOf(() => {
 			log.request('info', { ...fields, aborted: false });
 			log.info('request', fields);
 			log.request('info', { ...fields, aborted: true });
-		});
+		}, 'log');
 		const withoutTime = ({ time, ...rest }: Record<string, unknown>) => {
 			expect(Number.isNaN(Date.parse(String(time)))).toBe(false);
 			return rest;

@@ -2,7 +2,17 @@
 // (scripts/releases.mjs) — or ATELIER_BUILD_DIR. `npm test` builds into TEST_BUILD_DIR (`node scripts/build.mjs
 // --tests`), a folder of its own.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeFileSync
+} from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -47,6 +57,8 @@ function newestMtime(target) {
 /**
  * What the sources are, by content (not by time): every file a build is made from, its path and bytes, and the
  * Node.js line that builds. Two trees with the same digest make the same build (ATELIER_BUILD_CACHE, build.mjs).
+ * The migrations are not in it: the bundle never reads them, and every build copies its tree's own (build.mjs), so
+ * a tree that only adds a migration (the upgrade test's) is the same bundle.
  */
 export function sourceDigest() {
 	const hash = createHash('sha256').update(`node ${process.versions.node.split('.')[0]}\0`);
@@ -59,8 +71,29 @@ export function sourceDigest() {
 		}
 		hash.update(`${relative}\0`).update(readFileSync(full)).update('\0');
 	};
-	for (const source of SOURCES) add(source);
+	for (const source of SOURCES) if (source !== 'drizzle') add(source);
 	return hash.digest('hex');
+}
+
+/**
+ * Keeps a finished build in `cache` under these sources' digest (whole or not at all; the 4 newest are kept): a
+ * later build of the same sources with ATELIER_BUILD_CACHE=<cache> is this copy.
+ */
+export function keepBuildInCache(build, cache) {
+	const target = path.join(cache, sourceDigest());
+	mkdirSync(cache, { recursive: true });
+	const partial = `${target}.partial-${process.pid}`;
+	cpSync(build, partial, { recursive: true });
+	// Its migrations come from the tree that uses the copy.
+	rmSync(path.join(partial, 'drizzle'), { recursive: true, force: true });
+	writeFileSync(stampOf(partial), new Date().toISOString() + '\n');
+	rmSync(target, { recursive: true, force: true });
+	renameSync(partial, target);
+	const kept = readdirSync(cache)
+		.filter((name) => /^[0-9a-f]{64}$/.test(name))
+		.map((name) => ({ name, at: statSync(path.join(cache, name)).mtimeMs }))
+		.sort((a, b) => b.at - a.at);
+	for (const old of kept.slice(4)) rmSync(path.join(cache, old.name), { recursive: true, force: true });
 }
 
 /** The stamp scripts/build.mjs writes last: a build without one did not finish. */

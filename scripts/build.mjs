@@ -31,6 +31,7 @@ import path from 'node:path';
 import {
 	buildDir as configuredBuildDir,
 	buildState,
+	keepBuildInCache,
 	root,
 	sourceDigest,
 	stampOf,
@@ -72,8 +73,12 @@ if (cached && existsSync(stampOf(cached))) {
 	console.log(`build: these sources were built before (${path.basename(cached).slice(0, 12)}): copied`);
 } else {
 	fromDependencies = await bundle();
-	if (cached) keepInCache(cached);
+	if (cache) keepBuildInCache(buildDir, cache);
 }
+// Its own migrations (not part of the digest: a copy from the cache takes this tree's): a build started again later
+// (a rollback) never applies a newer release's.
+rmSync(path.join(buildDir, 'drizzle'), { recursive: true, force: true });
+cpSync(path.join(root, 'drizzle'), path.join(buildDir, 'drizzle'), { recursive: true });
 
 /** vite, our server entry and commands, the migrations, the embedded database's template: the build proper. */
 async function bundle() {
@@ -114,9 +119,6 @@ async function bundle() {
 	}
 
 	await import('./build-server.mjs');
-	// Its own migrations: a build started again later (a rollback) never applies a newer release's.
-	rmSync(path.join(buildDir, 'drizzle'), { recursive: true, force: true });
-	cpSync(path.join(root, 'drizzle'), path.join(buildDir, 'drizzle'), { recursive: true });
 	// initdb for the embedded database, once here rather than on a server's first start (src/lib/server/db/index.ts).
 	const template = spawnSync(
 		process.execPath,
@@ -129,21 +131,6 @@ async function bundle() {
 	}
 	writeFileSync(path.join(buildDir, 'build.log'), output);
 	return fromDependencies;
-}
-
-/** A copy of the finished build under its digest (whole or not at all); the 4 newest are kept. */
-function keepInCache(target) {
-	mkdirSync(cache, { recursive: true });
-	const partial = `${target}.partial-${process.pid}`;
-	cpSync(buildDir, partial, { recursive: true });
-	writeFileSync(stampOf(partial), new Date().toISOString() + '\n');
-	rmSync(target, { recursive: true, force: true });
-	renameSync(partial, target);
-	const kept = readdirSync(cache)
-		.filter((name) => /^[0-9a-f]{64}$/.test(name))
-		.map((name) => ({ name, at: statSync(path.join(cache, name)).mtimeMs }))
-		.sort((a, b) => b.at - a.at);
-	for (const old of kept.slice(4)) rmSync(path.join(cache, old.name), { recursive: true, force: true });
 }
 
 // What /healthz, the start line and backups say of this build: the version and the commit it was built from.

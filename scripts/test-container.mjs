@@ -8,11 +8,12 @@
 // PostgreSQL: DATABASE_URL names a server the container can reach (default postgres://postgres@127.0.0.1:5432/
 // postgres, the machine's own); the test makes a database of its own there and drops it. CONTAINER_SKIP_PG=1
 // skips that part where no server runs.
+// `--build-only` builds the image and stops there (CI builds it beside its first steps, then runs the whole test,
+// which finds every layer built).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import postgres from 'postgres';
 import { forbiddenInRuntime, productionPackages } from './runtime-packages.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -81,6 +82,12 @@ if (!dockerDaemon) {
 let t = Date.now();
 ctr(['build', ...engine.build, '-f', 'docker/Dockerfile', '-t', IMAGE, '.']);
 figures.push(`build ${Math.round((Date.now() - t) / 1000)} s`);
+if (process.argv.includes('--build-only')) {
+	console.log(
+		`container (${engine.name}, ${base}): image built (${figures.join(', ')}); not run (--build-only)`
+	);
+	process.exit(failures.length ? 1 : 0);
+}
 
 // --- Size ---------------------------------------------------------------------------------------------------------
 const layers = (image) =>
@@ -292,6 +299,8 @@ try {
 	if (process.env.CONTAINER_SKIP_PG !== '1') {
 		const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 		const name = `atelier_container_${Date.now()}`;
+		// Imported here: `--build-only` runs before `npm ci` has installed it.
+		const { default: postgres } = await import('postgres');
 		admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
 		await admin.unsafe(`create database ${name}`);
 		database = new URL(serverUrl);

@@ -71,8 +71,19 @@ export async function createTestDatabase({ migrate = true } = {}): Promise<TestD
 			}
 		};
 	}
+	const database = await openEmbeddedTestDatabase({ migrate });
+	return { ...database, url: null, dispose: () => database.close() };
+}
+
+/**
+ * An in-memory PGlite: migrated (a copy of the run's template when there is one), or empty for a test that migrates
+ * it or restores into it.
+ */
+export async function openEmbeddedTestDatabase({ migrate = true } = {}): Promise<Database> {
+	// With DATABASE_URL set, the run's template is a database on that server, not a PGlite image.
+	const template = (migrate && !serverUrl && process.env[TEMPLATE_VARIABLE]) || null;
 	const image = template ? new Blob([readFileSync(template)]) : undefined;
 	const database = openDatabase({ url: null, image });
 	if (migrate && !image) await database.migrate();
-	return { ...database, url: null, dispose: () => database.close() };
+	return database;
 }

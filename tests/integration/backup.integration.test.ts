@@ -27,7 +27,7 @@ import { openDatabase } from '../../src/lib/server/db';
 import { applyMigrationsWithin, shippedMigrations } from '../../src/lib/server/db/migrate';
 import * as schema from '../../src/lib/server/db/schema';
 import { FsStorage, S3Storage, type Storage } from '../../src/lib/server/storage';
-import { createEmptyPostgresDatabase, serverUrl } from '../helpers/database';
+import { createEmptyPostgresDatabase, openEmbeddedTestDatabase, serverUrl } from '../helpers/database';
 import { ADMIN, dumpBucket, dumpTables, MEMBER, seedDataset, type Dataset } from '../helpers/dataset';
 import { startS3, type RunningS3 } from '../helpers/s3';
 
@@ -56,8 +56,7 @@ afterAll(async () => {
 let counter = 0;
 async function embedded({ migrate = true } = {}): Promise<Side> {
 	const dataDir = path.join(work, `embedded-${++counter}`);
-	const database = openDatabase({ url: null });
-	if (migrate) await database.migrate();
+	const database = await openEmbeddedTestDatabase({ migrate });
 	const storage = new FsStorage({
 		root: path.join(dataDir, 'storage'),
 		bucket: 'private-gallery',

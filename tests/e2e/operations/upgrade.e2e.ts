@@ -27,6 +27,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { buildState, keepBuildInCache, sourceDigest, stampOf } from '../../../scripts/build-dir.mjs';
 import { sessionCookieFor } from '../support/accounts';
 import { freePort } from '../support/server';
 
@@ -257,10 +258,16 @@ test(
 			const tag = pullThisVersion(tree);
 			const version = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string;
 			let watch = watchAvailability(url);
-			// Built once for both passes (PGlite, then PostgreSQL): the same sources, a copy the second time.
+			// These sources are the ones this run's server was built from (the tree adds a migration, which is not
+			// part of a build's digest): `npm run upgrade` copies that build, on both passes (PGlite, then
+			// PostgreSQL). A build from scratch is made below, beside the running server.
+			const buildCache = path.join(tmpdir(), 'atelier-upgrade-e2e-builds');
+			const testBuild = process.env.ATELIER_BUILD_DIR!;
+			if (!existsSync(stampOf(path.join(buildCache, sourceDigest()))) && buildState(testBuild) === 'fresh')
+				keepBuildInCache(testBuild, buildCache);
 			const upgrade = run(tree, ['scripts/upgrade.mjs'], {
 				...baseEnvironment(),
-				ATELIER_BUILD_CACHE: path.join(tmpdir(), 'atelier-upgrade-e2e-builds')
+				ATELIER_BUILD_CACHE: buildCache
 			});
 			processes.push(upgrade);
 			await upgrade.waitFor('upgrade: done');

@@ -45,6 +45,7 @@ const SOURCES = [
 	'tsconfig.json'
 ];
 
+/** @param {string} target @returns {number} */
 function newestMtime(target) {
 	if (!existsSync(target)) return 0;
 	const stat = statSync(target);
@@ -62,6 +63,7 @@ function newestMtime(target) {
  */
 export function sourceDigest() {
 	const hash = createHash('sha256').update(`node ${process.versions.node.split('.')[0]}\0`);
+	/** @param {string} relative */
 	const add = (relative) => {
 		const full = path.join(root, relative);
 		if (!existsSync(full)) return;
@@ -78,6 +80,8 @@ export function sourceDigest() {
 /**
  * Keeps a finished build in `cache` under these sources' digest (whole or not at all; the 4 newest are kept): a
  * later build of the same sources with ATELIER_BUILD_CACHE=<cache> is this copy.
+ * @param {string} build
+ * @param {string} cache
  */
 export function keepBuildInCache(build, cache) {
 	const target = path.join(cache, sourceDigest());
@@ -97,9 +101,12 @@ export function keepBuildInCache(build, cache) {
 }
 
 /** The stamp scripts/build.mjs writes last: a build without one did not finish. */
-export const stampOf = (out) => path.join(out, '.built-at');
+export const stampOf = (/** @type {string} */ out) => path.join(out, '.built-at');
 
-/** 'missing' (no finished build), 'stale' (a source changed since) or 'fresh'. */
+/**
+ * 'missing' (no finished build), 'stale' (a source changed since) or 'fresh'.
+ * @param {string} out
+ */
 export function buildState(out) {
 	const stamp = stampOf(out);
 	if (!existsSync(path.join(out, 'server.js')) || !existsSync(stamp)) return 'missing';

@@ -15,6 +15,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
 	cpSync,
 	existsSync,
+	lstatSync,
 	mkdirSync,
 	mkdtempSync,
 	readFileSync,
@@ -50,16 +51,30 @@ function baseEnvironment(): NodeJS.ProcessEnv {
 	return env;
 }
 
+/** Points `tree`'s node_modules at this clone's, whichever clone pointed it before. */
+function useOurPackages(tree: string) {
+	const link = path.join(tree, 'node_modules');
+	const ours = path.join(repo, 'node_modules');
+	// The folder is the machine's, the packages a clone's: a clone since deleted (CI's, a checkout in /tmp) left a
+	// link to nothing, and 0.2.0's server then died on its first import.
+	if (lstatSync(link, { throwIfNoEntry: false }) && readlinkSync(link) === ours) return;
+	rmSync(link, { force: true });
+	symlinkSync(ours, link);
+}
+
 /** 0.2.0's sources and build, made once per machine (both test runs use it). */
 function oldRelease(): string {
 	const dir = path.join(tmpdir(), `atelier-upgrade-e2e-${OLD_RELEASE}`);
-	if (existsSync(path.join(dir, 'build', '.built-at'))) return dir;
+	if (existsSync(path.join(dir, 'build', '.built-at'))) {
+		useOurPackages(dir);
+		return dir;
+	}
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	const archive = spawnSync('git', ['archive', OLD_RELEASE], { cwd: repo, maxBuffer: 256 * 1024 * 1024 });
 	expect(archive.status, String(archive.stderr)).toBe(0);
 	expect(spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout }).status).toBe(0);
-	symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
+	useOurPackages(dir);
 	const build = spawnSync(process.execPath, ['scripts/build.mjs'], {
 		cwd: dir,
 		env: baseEnvironment(),

@@ -57,8 +57,8 @@ export async function createEmptyPostgresDatabase({ template = null as string | 
 }
 
 export async function createTestDatabase({ migrate = true } = {}): Promise<TestDatabase> {
-	const template = (migrate && process.env[TEMPLATE_VARIABLE]) || null;
 	if (serverUrl) {
+		const template = (migrate && process.env[TEMPLATE_VARIABLE]) || null;
 		const { url, drop } = await createEmptyPostgresDatabase({ template });
 		const database = openDatabase({ url, max: 5 });
 		if (migrate && !template) await database.migrate();

@@ -4,7 +4,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { answerCourseMedia } from './course-media';
+import { courseMedia } from './course-media';
+import { answerOwnPath } from './own-paths';
 import type { CourseMediaAnswer } from '../lib/server/http/course-media-bridge';
 
 const SIZE = 8 * 1024 * 1024;
@@ -22,7 +23,11 @@ beforeAll(async () => {
 		file: { path: path.join(folder, 'lesson.mp4'), start: 0, end: SIZE - 1 }
 	});
 	server = createServer((req, res) => {
-		answerCourseMedia(req, res, () => res.writeHead(404).end(), answer);
+		const media = courseMedia(
+			(_req, res) => res.writeHead(404).end(),
+			() => answer
+		);
+		answerOwnPath('/cours/media/[...path]', media, req, res);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	port = (server.address() as net.AddressInfo).port;

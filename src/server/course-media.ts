@@ -18,43 +18,53 @@ import {
 	exposedCourseMedia,
 	type CourseMediaAnswer
 } from '../lib/server/http/course-media-bridge';
+import type { OwnPath } from './own-paths';
 
 /**
- * Whether the request is one this entry tries to answer; if so, `fallback` is called when the app leaves it to
- * SvelteKit, and the caller stops either way.
+ * The own path (own-paths.ts) for `answer`, the app's, or the one the app exposed at start-up: what the app leaves
+ * (no session, no access, no such file, an error) goes on to `fallback`, SvelteKit's route.
  */
-export function answerCourseMedia(
+export function courseMedia(
+	fallback: (req: IncomingMessage, res: ServerResponse) => void,
+	answer: () => CourseMediaAnswer | undefined = exposedCourseMedia
+): OwnPath {
+	return (req, res) => {
+		const answerMedia = answer();
+		if (!answerMedia || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+		const objectPath = objectPathOf(req.url);
+		if (!objectPath) return false;
+		return respond(req, res, answerMedia, objectPath, () => fallback(req, res));
+	};
+}
+
+async function respond(
 	req: IncomingMessage,
 	res: ServerResponse,
-	fallback: () => void,
-	answer: CourseMediaAnswer | undefined = exposedCourseMedia()
-): boolean {
-	if (!answer || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
-	const objectPath = objectPathOf(req.url);
-	if (!objectPath) return false;
-	answer({ method: req.method, objectPath, headers: req.headers })
-		.then(
-			async (media) => {
-				if (!media) return fallback();
-				if (res.destroyed) return;
-				if (media.file) {
-					res.writeHead(media.status, media.headers);
-					await sendFile(media.file, res).catch(() => res.destroy());
-					return;
-				}
-				const body = media.body ? await media.body() : null;
-				if (media.body && !body) return fallback();
-				res.writeHead(media.status, media.headers);
-				if (!body) return void res.end();
-				// A client gone midway destroys the response, and pipeline the storage's stream with it.
-				await pipeline(body, res).catch(() => {});
-			},
-			() => fallback()
-		)
-		// Whatever went wrong once the answer began (a storage stream that failed to open, a header already sent):
-		// the response is cut, never a rejection left unhandled, which would stop the process.
-		.catch(() => res.destroy());
-	return true;
+	answer: CourseMediaAnswer,
+	objectPath: string,
+	fallback: () => void
+): Promise<void> {
+	let media: Awaited<ReturnType<CourseMediaAnswer>>;
+	try {
+		media = await answer({ method: req.method!, objectPath, headers: req.headers });
+	} catch {
+		// SvelteKit's route answers it as before: the outage page, a 503.
+		return fallback();
+	}
+	if (!media) return fallback();
+	if (res.destroyed) return;
+	if (media.file) {
+		res.writeHead(media.status, media.headers);
+		// A client gone midway, or a file that shrank: the response is cut, nothing more to say.
+		await sendFile(media.file, res).catch(() => res.destroy());
+		return;
+	}
+	const body = media.body ? await media.body() : null;
+	if (media.body && !body) return fallback();
+	res.writeHead(media.status, media.headers);
+	if (!body) return void res.end();
+	// A client gone midway destroys the response, and pipeline the storage's stream with it.
+	await pipeline(body, res).catch(() => {});
 }
 
 const BUFFER_BYTES = 64 * 1024;

@@ -16,10 +16,12 @@ import { restrictNewFiles } from '../lib/server/private-files';
 import { appRelease } from '../lib/server/version';
 import { boundHeapGrowth, startWithProcessSettings } from './heap';
 import { admitBody } from './request-bodies';
-import { answerStripeWebhook } from './stripe-webhook';
+import { stripeWebhook } from './stripe-webhook';
 import { countEachAnswer } from './audience';
-import { answerCourseMedia } from './course-media';
-import { answerOneClickUnsubscribe } from './one-click-unsubscribe';
+import { courseMedia } from './course-media';
+import { oneClickUnsubscribe } from './one-click-unsubscribe';
+import { answerOwnPath } from './own-paths';
+import { installProcessPolicy, inRequest } from './process-policy';
 import { UNSUBSCRIBE_PREFIX } from '../lib/server/http/unsubscribe-bridge';
 import { COURSE_MEDIA_ROUTE } from '../lib/server/http/course-media-bridge';
 import { STRIPE_WEBHOOK_PATH } from '../lib/server/http/stripe-webhook-bridge';
@@ -64,7 +66,20 @@ async function main() {
 	);
 	const answerFromCache = nodeFastPath(config);
 	const countAnswer = countEachAnswer(config);
-	const server = createServer((req, res) => {
+	const toSvelteKit = (req: IncomingMessage, res: ServerResponse) =>
+		handler(req, res, () => {
+			res.statusCode = 404;
+			res.end('Not found');
+		});
+	// The paths answered here, before SvelteKit, each through the one wrapper that answers what goes wrong in them
+	// (own-paths.ts), in this order. Stripe's deliveries (stripe-webhook.ts says why); a mail provider's one-click
+	// unsubscribe, which SvelteKit would refuse as a cross-site form; the course's files, piped from storage.
+	const ownPaths = [
+		[STRIPE_WEBHOOK_PATH, stripeWebhook()],
+		[`${UNSUBSCRIBE_PREFIX}[token]`, oneClickUnsubscribe()],
+		[COURSE_MEDIA_ROUTE, courseMedia(toSvelteKit)]
+	] as const;
+	const answer = (req: IncomingMessage, res: ServerResponse) => {
 		const request = trackRequest(req, res, countAnswer);
 		// A cached page (a bodiless GET or HEAD) is answered at once, its whole head written in one call.
 		if (answerFromCache(req, res, request.id)) return request.answeredBy(PAGE_CACHE);
@@ -72,20 +87,12 @@ async function main() {
 		admitBody(req, res, headers, (admitted) => {
 			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
 			for (const [name, value] of headers) res.setHeader(name, value);
-			// Stripe's deliveries are answered here, before SvelteKit (stripe-webhook.ts says why).
-			if (answerStripeWebhook(admitted, res)) return request.answeredBy(STRIPE_WEBHOOK_PATH);
-			// A mail provider's one-click unsubscribe, which SvelteKit would refuse as a cross-site form.
-			if (answerOneClickUnsubscribe(admitted, res)) return request.answeredBy(`${UNSUBSCRIBE_PREFIX}[token]`);
-			const toSvelteKit = () =>
-				handler(admitted, res, () => {
-					res.statusCode = 404;
-					res.end('Not found');
-				});
-			// The course's files are piped from storage here (course-media.ts); what the app leaves goes to SvelteKit.
-			if (answerCourseMedia(admitted, res, toSvelteKit)) return request.answeredBy(COURSE_MEDIA_ROUTE);
-			toSvelteKit();
+			for (const [route, ownPath] of ownPaths)
+				if (answerOwnPath(route, ownPath, admitted, res)) return request.answeredBy(route);
+			toSvelteKit(admitted, res);
 		});
-	});
+	};
+	const server = createServer((req, res) => inRequest(req, res, answer));
 	server.keepAliveTimeout = 65_000;
 	// A client that half-closes its side once its request is sent (scripts, monitors, `nc -q`) still gets the whole
 	// answer: Node.js's default ends the connection at the client's FIN and cut /api/img's images short. With this,
@@ -102,10 +109,15 @@ async function main() {
 	});
 
 	let stopping = false;
-	const stop = (signal: string) => {
+	const stop = (signal: string, exitCode = 0) => {
 		if (stopping) return;
 		stopping = true;
 		log.info('shutting down', { signal });
+		if (exitCode !== 0) {
+			// After an uncaught exception the state that a clean stop relies on may be what broke: a last bound.
+			const last = setTimeout(() => process.exit(exitCode), SHUTDOWN_GRACE_MS + 10_000);
+			last.unref();
+		}
 		const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
 		force.unref();
 		// A keep-alive connection whose last request finishes during the drain becomes idle only then: keep
@@ -119,12 +131,13 @@ async function main() {
 			// E-mails sent after their answers (a lead's notification) finish before the database closes.
 			await settleBackgroundTasks(5_000);
 			await runShutdownHooks();
-			log.lifecycle('stopped');
-			process.exit(0);
+			log.lifecycle('stopped', exitCode ? { exitCode } : {});
+			process.exit(exitCode);
 		});
 		// Keep-alive connections with no request in flight would hold close() open for their idle timeout.
 		server.closeIdleConnections();
 	};
+	installProcessPolicy(stop);
 	process.on('SIGTERM', () => stop('SIGTERM'));
 	process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -1,19 +1,22 @@
 import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { answerOneClickUnsubscribe } from './one-click-unsubscribe';
+import { oneClickUnsubscribe } from './one-click-unsubscribe';
+import { answerOwnPath } from './own-paths';
 
 const GOOD = 'un-jeton-valide';
 const asked: string[] = [];
 let server: Server;
+const unsubscribe = oneClickUnsubscribe(() => async (token) => {
+	asked.push(token);
+	if (token === 'panne') throw new Error('database down');
+	return token === GOOD;
+});
 let port: number;
 
 beforeAll(async () => {
 	server = createServer((req, res) => {
-		const answered = answerOneClickUnsubscribe(req, res, async (token) => {
-			asked.push(token);
-			return token === GOOD;
-		});
+		const answered = answerOwnPath('/rappels/[token]', unsubscribe, req, res);
 		// What the entry leaves goes on to SvelteKit: here, a 299 that says so.
 		if (!answered) res.writeHead(299).end('to SvelteKit');
 	});
@@ -57,4 +60,18 @@ it('a body too long is refused without asking; a body cut short leaves the serve
 		});
 	});
 	expect((await post(`/rappels/${GOOD}`)).status).toBe(200);
+});
+
+it('a broken escape in the token is a 404, and the server goes on answering (it ended the process, before)', async () => {
+	const before = asked.length;
+	for (const path of ['/rappels/%E0%A4%A', '/rappels/%', '/rappels/%zz', '/rappels/a%ED%A0%80'])
+		expect((await post(path)).status, path).toBe(404);
+	expect(asked.length).toBe(before);
+	expect((await post(`/rappels/${GOOD}`)).status).toBe(200);
+});
+
+it('an answer that fails is a 503 in French, not a rejection left to the process', async () => {
+	const answer = await post('/rappels/panne');
+	expect(answer.status).toBe(503);
+	expect(await answer.text()).toBe('Réessayez dans un instant.');
 });

@@ -23,42 +23,30 @@ import {
 	type StripeWebhookAnswer
 } from '../lib/server/http/stripe-webhook-bridge';
 import { log } from '../lib/server/log';
+import { readBody, type OwnPath } from './own-paths';
 
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
-/** Whether the request is a Stripe delivery this entry answers; if so, it is answered and the caller stops. */
-export function answerStripeWebhook(
-	req: IncomingMessage,
-	res: ServerResponse,
-	answer: StripeWebhookAnswer | undefined = exposedStripeWebhook()
-): boolean {
-	if (!answer || req.method !== 'POST' || !isWebhookUrl(req.url)) return false;
-	if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return false;
-	respond(req, res, answer).catch((error: unknown) => {
-		// Nothing above throws by design; should writing the answer fail, the connection goes, not the process.
-		log.error('webhook answer failed', { error });
-		res.destroy();
-	});
-	return true;
+/** The own path (own-paths.ts) for `answer`, the app's, or the one the app exposed at start-up. */
+export function stripeWebhook(answer: () => StripeWebhookAnswer | undefined = exposedStripeWebhook): OwnPath {
+	return (req, res) => {
+		const answerEvent = answer();
+		if (!answerEvent || req.method !== 'POST' || !isWebhookUrl(req.url)) return false;
+		if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return false;
+		return respond(req, res, answerEvent);
+	};
 }
 
 const isWebhookUrl = (url: string | undefined) =>
 	url === STRIPE_WEBHOOK_PATH || !!url?.startsWith(`${STRIPE_WEBHOOK_PATH}?`);
 
 async function respond(req: IncomingMessage, res: ServerResponse, answer: StripeWebhookAnswer) {
-	let raw: string | null;
-	try {
-		raw = await readWhole(req, WEBHOOK_BODY_LIMIT);
-	} catch {
-		// The client went away before its body ended: nobody is left to answer.
-		res.destroy();
-		return;
-	}
+	const raw = await readBody(req, WEBHOOK_BODY_LIMIT);
 	let reply: AnswerParts;
 	if (raw === null) reply = payloadTooLarge(WEBHOOK_BODY_LIMIT);
 	else {
 		try {
-			reply = await answer(raw, signatureOf(req.headers['stripe-signature']));
+			reply = await answer(raw.toString('utf8'), signatureOf(req.headers['stripe-signature']));
 		} catch (error) {
 			// answerStripeEvent turns every error into its answer; this is the guard against its own failure.
 			const id = crypto.randomUUID();
@@ -69,37 +57,6 @@ async function respond(req: IncomingMessage, res: ServerResponse, answer: Stripe
 	if (res.destroyed) return;
 	res.writeHead(reply.status, reply.headers);
 	res.end(reply.body);
-}
-
-/**
- * The body as text, or null as soon as it passes `limit` (what is left is not kept: the answer, written before
- * the body ended, closes the connection — request-bodies.ts). Rejects when the request ends before its body.
- */
-function readWhole(req: IncomingMessage, limit: number): Promise<string | null> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		let settled = false;
-		const settle = (finish: () => void) => {
-			if (settled) return;
-			settled = true;
-			req.off('data', onData);
-			finish();
-		};
-		const onData = (chunk: Buffer) => {
-			size += chunk.length;
-			if (size <= limit) return void chunks.push(chunk);
-			chunks.length = 0;
-			settle(() => resolve(null));
-		};
-		req.on('data', onData);
-		req.once('end', () => settle(() => resolve(Buffer.concat(chunks, size).toString('utf8'))));
-		// Kept after settling: a late error of the request stays handled.
-		req.on('error', (error) => settle(() => reject(error)));
-		req.once('close', () => {
-			if (!req.complete) settle(() => reject(new Error('request closed before its body ended')));
-		});
-	});
 }
 
 /** The Stripe-Signature header as SvelteKit's Headers would give it (repeated: joined), or null. */

@@ -134,8 +134,8 @@ for (const storageDriver of ['fs', 's3'] as const) {
 				DATA_DIR: dataDir,
 				SIGNING_SECRET: 's'.repeat(32),
 				ORIGIN,
-				// 1 MB: the fixture video fits, an announced 2 MB does not.
-				COURSE_VIDEO_MAX_MB: '1'
+				// 5 MB: the fixture videos and the 4 MiB hostile file fit, an announced 6 MB does not.
+				COURSE_VIDEO_MAX_MB: '5'
 			});
 			useDepsForTests({ db: database.db, storage, config });
 			const made = await database.db
@@ -227,19 +227,28 @@ for (const storageDriver of ['fs', 's3'] as const) {
 		async function leftovers() {
 			const rows = await database.db.select().from(courseUploads);
 			let parts: string[];
+			let folders: string[] = [];
 			if (s3) parts = (await s3.keys(BUCKET)).filter((key) => key.startsWith('uploads/'));
-			else
-				parts = await readdir(path.join(dataDir, 'storage', BUCKET, 'uploads'), { recursive: true }).catch(
-					() => []
-				);
+			else {
+				const entries = await readdir(path.join(dataDir, 'storage', BUCKET, 'uploads'), {
+					recursive: true,
+					withFileTypes: true
+				}).catch(() => []);
+				parts = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
+				// An upload's own folder (uploads/<id>/): it went with its parts, or it stays forever.
+				folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+			}
 			const spooled = await readdir(path.join(dataDir, 'tmp', 'uploads')).catch(() => []);
 			return {
 				rows: rows.length,
 				// A part's object (and, on the files driver, not its metadata file beside it).
-				parts: parts.filter((p) => p.includes('-') && !p.endsWith('.meta.json')),
+				parts: parts.filter((p) => !p.endsWith('.meta.json')),
+				folders,
 				spooled
 			};
 		}
+
+		const NOTHING_LEFT = { rows: 0, parts: [], folders: [], spooled: [] };
 
 		const objectCount = async () => {
 			let n = 0;
@@ -288,7 +297,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			for await (const chunk of object!.body) chunks.push(chunk as Buffer);
 			expect(sha(Buffer.concat(chunks))).toBe(sha(video));
 			expect(object!.info.contentType).toBe('video/mp4');
-			expect(await leftovers()).toEqual({ rows: 0, parts: [], spooled: [] });
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
 			// The audit trail says who stored it.
 			const [audited] = await database.db
 				.select()
@@ -316,7 +325,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 				indexAtEnd: true,
 				durationSeconds: 12
 			});
-			expect(await leftovers()).toEqual({ rows: 0, parts: [], spooled: [] });
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
 		});
 
 		it('refuses, with a French message and nothing left behind: a renamed executable, a truncated MP4, an empty file, a file over the limit, an unknown kind', async () => {
@@ -336,9 +345,9 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			expect(empty.answer.status).toBe(400);
 			expect(await empty.answer.text()).toMatch(/vide/);
 
-			const tooLarge = await createUpload('video', 2 * 1024 * 1024);
+			const tooLarge = await createUpload('video', 6 * 1024 * 1024);
 			expect(tooLarge.answer.status).toBe(413);
-			expect(await tooLarge.answer.text()).toMatch(/La vidéo dépasse 1 Mo/);
+			expect(await tooLarge.answer.text()).toMatch(/La vidéo dépasse 5 Mo/);
 
 			const unknown = await createUpload('script', 10);
 			expect(unknown.answer.status).toBe(400);
@@ -351,7 +360,130 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			expect(deferred.status).toBeLessThan(500);
 
 			expect(await objectCount()).toBe(before);
-			expect(await leftovers()).toEqual({ rows: 0, parts: [], spooled: [] });
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
+		});
+
+		it('a video without a sound track is a video: MP4 and WebM taken with their duration', async () => {
+			expect(await (await upload('video', fixture('silent.mp4'), 'écran.mp4')).json()).toMatchObject({
+				contentType: 'video/mp4',
+				durationSeconds: 24,
+				indexAtEnd: false
+			});
+			expect(await (await upload('video', fixture('silent.webm'))).json()).toMatchObject({
+				contentType: 'video/webm',
+				durationSeconds: 5
+			});
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
+		});
+
+		it('an absurd duration (4,294,967,294 s, or none at all) is a 422 in French, with nothing left', async () => {
+			const before = await objectCount();
+			const box = (type: string, content: Buffer) => {
+				const head = Buffer.alloc(8);
+				head.writeUInt32BE(8 + content.length);
+				head.write(type, 4, 'latin1');
+				return Buffer.concat([head, content]);
+			};
+			const mvhd = (timescale: number, duration: number) => {
+				const content = Buffer.alloc(100);
+				content.writeUInt32BE(timescale, 12);
+				content.writeUInt32BE(duration, 16);
+				return box('mvhd', content);
+			};
+			const ftyp = box('ftyp', Buffer.from('isom\0\0\x02\0isomiso2', 'latin1'));
+			const claiming = (duration: number) =>
+				Buffer.concat([ftyp, box('moov', mvhd(1, duration)), box('mdat', Buffer.alloc(4096, 1))]);
+			const absurd = await upload('video', claiming(0xfffffffe));
+			expect(absurd.status).toBe(422);
+			expect(await absurd.text()).toMatch(/durée invraisemblable \(1\s193\s046\sh\)/);
+			const none = await upload('video', claiming(0));
+			expect(none.status).toBe(422);
+			expect(await none.text()).toMatch(/durée de la vidéo est introuvable/);
+			expect(await objectCount()).toBe(before);
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
+		});
+
+		it('4 MiB of 8-byte boxes is stored in at most 3× the time of one 4 MiB box', async () => {
+			const size = 4 * 1024 * 1024;
+			const box = (type: string, length: number) => {
+				const bytes = Buffer.alloc(length);
+				bytes.writeUInt32BE(length);
+				bytes.write(type, 4, 'latin1');
+				return bytes;
+			};
+			const moov = Buffer.concat([box('moov', 108), Buffer.alloc(0)]);
+			moov.write('mvhd', 12, 'latin1');
+			moov.writeUInt32BE(100, 8);
+			moov.writeUInt32BE(1000, 8 + 8 + 12);
+			moov.writeUInt32BE(60_000, 8 + 8 + 16);
+			const ftyp = Buffer.concat([box('ftyp', 16)]);
+			ftyp.write('isom', 8, 'latin1');
+			const tiny = Buffer.alloc(size);
+			for (let at = 0; at < size; at += 8) {
+				tiny.writeUInt32BE(8, at);
+				tiny.write('free', at + 4, 'latin1');
+			}
+			const hostile = Buffer.concat([ftyp, moov, tiny]);
+			const normal = Buffer.concat([ftyp, moov, box('mdat', size)]);
+			const timed = async (bytes: Buffer) => {
+				const started = performance.now();
+				const answer = await upload('video', bytes, 'film.mp4', 1024 * 1024);
+				const ms = performance.now() - started;
+				return { ms, answer: await answer.json() };
+			};
+			const times: { hostile: number[]; normal: number[] } = { hostile: [], normal: [] };
+			for (let round = 0; round < 3; round++) {
+				const a = await timed(normal);
+				const b = await timed(hostile);
+				expect(a.answer).toMatchObject({ durationSeconds: 60 });
+				expect(b.answer).toMatchObject({ durationSeconds: 60 });
+				times.normal.push(a.ms);
+				times.hostile.push(b.ms);
+			}
+			const median = (values: number[]) => values.sort((x, y) => x - y)[1]!;
+			expect(median(times.hostile)).toBeLessThan(3 * median(times.normal));
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
+		});
+
+		it('tus 1.0 to the letter: 412 with Tus-Version for a missing or other version, 415 for a wrong body type, Tus-Max-Size on OPTIONS', async () => {
+			const { id } = await createUpload('video', 1000);
+			for (const version of [null, '0.2.2', '1.0']) {
+				const answer = await call(tus.PATCH, `/api/admin/uploads/${id}`, {
+					method: 'PATCH',
+					headers: {
+						...(version ? { 'tus-resumable': version } : {}),
+						'upload-offset': '0',
+						'content-type': 'application/offset+octet-stream'
+					},
+					body: new Uint8Array(10),
+					user: admin,
+					params: { id: id! },
+					routeId: '/api/admin/uploads/[[id]]'
+				});
+				expect(answer.status, String(version)).toBe(412);
+				expect(answer.headers.get('tus-version')).toBe('1.0.0');
+				expect(await answer.text()).toMatch(/tus/);
+			}
+			const wrongType = await tusCall(
+				'PATCH',
+				id,
+				{ 'upload-offset': '0', 'content-type': 'application/json' },
+				new Uint8Array(10)
+			);
+			expect(wrongType.status).toBe(415);
+			expect(await wrongType.text()).toMatch(/application\/offset\+octet-stream/);
+			const options = await call(tus.OPTIONS, '/api/admin/uploads', {
+				method: 'OPTIONS',
+				headers: {},
+				user: admin,
+				routeId: '/api/admin/uploads/[[id]]'
+			});
+			expect(options.status).toBe(204);
+			expect(options.headers.get('tus-version')).toBe('1.0.0');
+			expect(Number(options.headers.get('tus-max-size'))).toBe(200 * 1024 * 1024);
+			expect((await tusCall('HEAD', id, {})).headers.get('upload-offset')).toBe('0');
+			expect((await tusCall('DELETE', id, {})).status).toBe(204);
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
 		});
 
 		it('a PATCH at a wrong offset is refused (409) and changes nothing; of parallel PATCHes at one offset, one is kept', async () => {
@@ -382,7 +514,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			const chunks: Buffer[] = [];
 			for await (const chunk of object!.body) chunks.push(chunk as Buffer);
 			expect(sha(Buffer.concat(chunks))).toBe(sha(video));
-			expect(await leftovers()).toEqual({ rows: 0, parts: [], spooled: [] });
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
 		});
 
 		it('only admins, and only from this site: members get 403, visitors 401, another origin 403', async () => {
@@ -405,7 +537,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			// That last one is abandoned: the daily job takes it.
 			await database.db.execute(sql`update course_uploads set updated_at = now() - interval '25 hours'`);
 			expect(await courses.purgeAbandonedFiles()).toMatchObject({ uploads: 1 });
-			expect(await leftovers()).toEqual({ rows: 0, parts: [], spooled: [] });
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
 		});
 
 		it('an abandoned upload (a day untouched) and a file never saved into a module are removed by the daily job', async () => {
@@ -429,7 +561,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			expect(purged.uploads).toBe(1);
 			expect(purged.files).toBeGreaterThanOrEqual(1);
 			expect(await storage.stat(orphan.value.slice(8))).toBeNull();
-			expect(await leftovers()).toEqual({ rows: 0, parts: [], spooled: [] });
+			expect(await leftovers()).toEqual(NOTHING_LEFT);
 			// HEAD on it now: gone.
 			expect((await tusCall('HEAD', id!, {})).status).toBe(404);
 		});

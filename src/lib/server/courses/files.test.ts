@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { courseFilePathOf, Mp4BoxScanner, sniff, SNIFF_BYTES } from './files';
+import { courseFilePathOf, sniff, SNIFF_BYTES } from './files';
+import { Mp4BoxScanner } from './video-index';
 
 const media = (name: string) =>
 	readFileSync(path.resolve(import.meta.dirname, '../../../../tests/fixtures/media', name));
@@ -11,7 +12,8 @@ const head = (bytes: Uint8Array) => bytes.subarray(0, SNIFF_BYTES);
 function scan(bytes: Uint8Array, size: number) {
 	const scanner = new Mp4BoxScanner();
 	for (let i = 0; i < bytes.length; i += size) scanner.push(bytes.subarray(i, i + size));
-	return scanner.result();
+	const { complete, indexAtEnd } = scanner.result();
+	return { complete, indexAtEnd };
 }
 
 describe('a course file’s kind, by its first bytes', () => {

@@ -3,16 +3,15 @@
  * speaks the protocol (creation, HEAD, PATCH, termination, locks), our store keeps the bytes (upload-store.ts).
  * An upload says what it is for (`kind` in Upload-Metadata) and its length; both are checked before anything is
  * kept, its first bytes as soon as they arrive, and the whole file once complete: read through once to store it as
- * `course/<uuid>.<ext>`, its MP4 boxes counted (a file cut short is refused) and its duration read by
- * music-metadata. The last PATCH answers `{ value, contentType, size, durationSeconds }`. Whatever is refused
+ * `course/<uuid>.<ext>`, its MP4 boxes counted (a file cut short is refused) and its duration read from its own
+ * index (video-index.ts). The last PATCH answers `{ value, contentType, size, durationSeconds }`. Whatever is refused
  * leaves nothing behind: the upload's parts and the object are removed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { PassThrough, Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Server, MemoryLocker } from '@tus/server';
-import { parseStream } from 'music-metadata';
 import type { Db } from '../db';
 import { recordAudit, type Actor } from '../audit/service';
 import { log } from '../log';
@@ -20,18 +19,19 @@ import { optimiseImage } from '../images/upload';
 import { toStorageValue, type Storage } from '../storage';
 import {
 	ACCEPTED_LABEL,
+	COURSE_FILE_KINDS,
 	COURSE_FOLDER,
 	formatMegabytes,
 	isCourseFileKind,
 	KIND_LABEL,
 	maxBytesOf,
-	Mp4BoxScanner,
 	sniff,
 	SNIFF_BYTES,
 	type CourseFileKind
 } from './files';
 import * as queries from './queries';
 import { CourseUploadStore, isOurRefusal, refusal } from './upload-store';
+import { Mp4BoxScanner, WebmHeadReader, type VideoIndexReader } from './video-index';
 
 export const UPLOADS_PATH = '/api/admin/uploads';
 
@@ -89,6 +89,8 @@ export function createUploadServer(deps: UploadDeps) {
 		// Same-origin only: no other site is given CORS headers.
 		allowedOrigins: [],
 		namingFunction: () => randomBytes(16).toString('hex'),
+		// Said on OPTIONS (Tus-Max-Size): the largest file of any kind; each kind's own limit is checked on creation.
+		maxSize: Math.max(...COURSE_FILE_KINDS.map((kind) => maxBytesOf(kind, deps.videoMaxBytes))),
 		// Upload ids are ours (32 hex digits): anything else is no upload.
 		getFileIdFromRequest: (_req, last) => (last && /^[0-9a-f]{32}$/.test(last) ? last : undefined),
 		async onUploadCreate(_req, upload) {
@@ -133,6 +135,8 @@ export function createUploadServer(deps: UploadDeps) {
 		server,
 		store,
 		handle(request: Request, admin: Actor): Promise<Response> {
+			const refused = protocolChecks(request);
+			if (refused) return Promise.resolve(refused);
 			senders.set(request, admin);
 			return server.handleWeb(request);
 		}
@@ -140,6 +144,45 @@ export function createUploadServer(deps: UploadDeps) {
 }
 
 export type UploadServer = ReturnType<typeof createUploadServer>;
+
+const TUS_VERSION = '1.0.0';
+
+/**
+ * What tus 1.0 asks of every request before the server looks at it, answered as the protocol says and in French:
+ * a request without `Tus-Resumable: 1.0.0` (but OPTIONS, which asks what the server speaks) is a 412 that names
+ * the versions this server speaks (`Tus-Version`); a PATCH whose body is not `application/offset+octet-stream` is a
+ * 415. @tus/server answered another version with a 400 in English, and a wrong content type with a 400 too.
+ */
+function protocolChecks(request: Request): Response | null {
+	const answer = (status: number, text: string, extra: Record<string, string> = {}) => {
+		const body = `${text}\n`;
+		return new Response(body, {
+			status,
+			headers: {
+				'tus-resumable': TUS_VERSION,
+				'content-type': 'text/plain; charset=utf-8',
+				'content-length': String(Buffer.byteLength(body)),
+				...extra
+			}
+		});
+	};
+	if (request.method === 'OPTIONS') return null;
+	const version = request.headers.get('tus-resumable');
+	if (version !== TUS_VERSION)
+		return answer(
+			412,
+			version === null
+				? 'Protocole tus 1.0 requis : l’en-tête Tus-Resumable manque.'
+				: `Version du protocole tus non prise en charge (${version.slice(0, 20)}) : ce serveur parle tus ${TUS_VERSION}.`,
+			{ 'tus-version': TUS_VERSION }
+		);
+	if (request.method === 'PATCH') {
+		const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+		if (type !== 'application/offset+octet-stream')
+			return answer(415, 'Type de contenu inattendu : un envoi tus est en application/offset+octet-stream.');
+	}
+	return null;
+}
 
 /**
  * The protocol's own refusals (@tus/server's, in English), said in French with the same status — but the deferred
@@ -244,8 +287,8 @@ async function storePoster(deps: UploadDeps, body: Readable): Promise<WrittenFil
 }
 
 /**
- * A video, captions or an attachment: its type from its first bytes, then stored as it is read once, with its MP4
- * boxes counted and (for a video) its duration read from the same bytes by music-metadata.
+ * A video, captions or an attachment: its type from its first bytes, then stored as it is read once, with (for a
+ * video) its index read from the same bytes.
  */
 async function storeFile(
 	deps: UploadDeps,
@@ -261,7 +304,7 @@ async function storeFile(
 			contentType: type.contentType,
 			cacheControl: 'private, max-age=0'
 		});
-		const { durationSeconds, indexAtEnd } = await inspected.result();
+		const { durationSeconds, indexAtEnd } = inspected.result();
 		return { path: objectPath, contentType: type.contentType, size, durationSeconds, indexAtEnd };
 	} catch (error) {
 		await deps.storage.delete(objectPath).catch(() => {});
@@ -270,42 +313,28 @@ async function storeFile(
 }
 
 const TRUNCATED = refusal(422, 'La vidéo est incomplète ou illisible : envoyez le fichier entier.');
+const NO_DURATION = refusal(
+	422,
+	'La durée de la vidéo est introuvable dans le fichier : exportez-la de nouveau (MP4 H.264 ou WebM) et renvoyez-la.'
+);
+
+/** The longest lesson video a course takes: past it, the length a file claims is not believed. */
+const MAX_VIDEO_SECONDS = 24 * 60 * 60;
 
 /**
- * The bytes of a file on their way to storage: its type from the first ones, an MP4's boxes counted, and a video
- * handed to music-metadata as well (its reading paces the copy, so nothing piles up; once it has the duration, it
- * is no longer fed).
+ * The bytes of a file on their way to storage: its type from the first ones, and a video's index read as they go
+ * by (video-index.ts: the duration from the file's own index, at a bounded cost whatever its boxes).
  */
 class FileInspection {
 	type: ReturnType<typeof sniff> = null;
 	readonly stream: Transform;
-	private readonly boxes = new Mp4BoxScanner();
-	private parser: PassThrough | null = null;
-	private duration: Promise<number | undefined> = Promise.resolve(undefined);
+	private index: VideoIndexReader | null = null;
 
 	constructor(private readonly kind: CourseFileKind) {
 		this.stream = new Transform({
 			transform: (chunk: Buffer, _encoding, done) => {
-				if (this.type?.extension === 'mp4') this.boxes.push(chunk);
-				const parser = this.parser;
-				if (parser && !parser.writableEnded && !parser.destroyed) {
-					if (!parser.write(chunk)) {
-						// Wait for the parser, unless it finishes or fails meanwhile; both listeners go once either fires.
-						const resume = () => {
-							parser.off('drain', resume);
-							parser.off('close', resume);
-							done(null, chunk);
-						};
-						parser.on('drain', resume);
-						parser.on('close', resume);
-						return;
-					}
-				}
+				this.index?.push(chunk);
 				done(null, chunk);
-			},
-			flush: (done) => {
-				this.parser?.end();
-				done();
 			}
 		});
 	}
@@ -326,44 +355,36 @@ class FileInspection {
 			await iterator.return?.();
 			throw notOfKind(this.kind);
 		}
-		if (this.kind === 'video') {
-			const parser = new PassThrough();
-			this.parser = parser;
-			this.duration = parseStream(
-				parser,
-				{ mimeType: this.type.contentType, size: undefined },
-				{
-					duration: true,
-					skipCovers: true
-				}
-			).then(
-				(metadata) => metadata.format.duration,
-				() => undefined
-			);
-			// Whatever the parser leaves unread once done is drained, so the copy never waits on it.
-			void this.duration.then(() => {
-				parser.resume();
-				parser.on('data', () => {});
-			});
-			parser.on('error', () => {});
-		}
+		if (this.type.extension === 'mp4') this.index = new Mp4BoxScanner();
+		else if (this.type.extension === 'webm') this.index = new WebmHeadReader();
 		const rest = (async function* () {
 			yield* head;
 			for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
 		})();
-		// The whole body flows through the inspection into storage; an error on either side ends both.
-		// An error on either side ends both; storage's putStream sees it and rejects.
+		// The whole body flows through the inspection into storage; an error on either side ends both, and
+		// storage's putStream sees it and rejects.
 		pipeline(Readable.from(rest, { objectMode: false }), this.stream).catch(() => {});
 		return this.type.extension;
 	}
 
-	async result(): Promise<{ durationSeconds?: number; indexAtEnd?: boolean }> {
-		if (this.kind !== 'video') return {};
-		const seconds = await this.duration;
-		const boxes =
-			this.type?.extension === 'mp4' ? this.boxes.result() : { complete: true, indexAtEnd: false };
-		if (!boxes.complete || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0)
-			throw TRUNCATED;
-		return { durationSeconds: Math.round(seconds), indexAtEnd: boxes.indexAtEnd };
+	/** A video's duration in whole seconds and where its index is; refused when the file says no believable length. */
+	result(): { durationSeconds?: number; indexAtEnd?: boolean } {
+		if (this.kind !== 'video' || !this.index) return {};
+		const { complete, durationSeconds: seconds, indexAtEnd } = this.index.result();
+		if (!complete) throw TRUNCATED;
+		if (seconds === undefined || seconds === 0) throw NO_DURATION;
+		if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_VIDEO_SECONDS)
+			throw refusal(
+				422,
+				`La vidéo annonce une durée invraisemblable (${formatDuration(seconds)}) : une leçon dure au plus 24 heures. Exportez-la de nouveau et renvoyez-la.`
+			);
+		return { durationSeconds: Math.max(1, Math.round(seconds)), indexAtEnd };
 	}
+}
+
+/** « 1 193 046 h », « 12 s »: a claimed length as a person reads it. */
+function formatDuration(seconds: number): string {
+	if (!Number.isFinite(seconds)) return 'infinie';
+	if (seconds < 3600) return `${Math.round(seconds).toLocaleString('fr-FR')} s`;
+	return `${Math.round(seconds / 3600).toLocaleString('fr-FR')} h`;
 }

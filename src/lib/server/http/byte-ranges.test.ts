@@ -11,6 +11,19 @@ describe('Range', () => {
 		expect(decideRange('bytes=990-5000', size)).toEqual({ kind: 'partial', range: { start: 990, end: 999 } });
 	});
 
+	it('numbers of any length (RFC 9110 §14.1.3): a 20-digit suffix is the whole object as a 206, a first byte past 2^53 is a 416', () => {
+		const whole = { kind: 'partial', range: { start: 0, end: 999 } };
+		expect(decideRange('bytes=-99999999999999999999', size)).toEqual(whole);
+		expect(decideRange('bytes=0-99999999999999999999', size)).toEqual(whole);
+		expect(decideRange('bytes=9007199254740993-', size)).toEqual({ kind: 'unsatisfiable' });
+		expect(decideRange('bytes=99999999999999999999-99999999999999999999', size)).toEqual({
+			kind: 'unsatisfiable'
+		});
+		// Still a range whose last is before its first: ignored, whatever the digits.
+		expect(decideRange('bytes=99999999999999999999-5', size)).toEqual({ kind: 'whole' });
+		expect(decideRange('bytes=-00000000000000000000', size)).toEqual({ kind: 'unsatisfiable' });
+	});
+
 	it('nothing of it exists: unsatisfiable', () => {
 		expect(decideRange('bytes=1000-', size)).toEqual({ kind: 'unsatisfiable' });
 		expect(decideRange('bytes=2000-3000', size)).toEqual({ kind: 'unsatisfiable' });
@@ -36,13 +49,16 @@ describe('Range', () => {
 describe('If-Range and If-None-Match', () => {
 	const etag = '"abc"';
 	const changed = new Date('2026-11-27T10:00:00.500Z');
-	it('If-Range holds for the same strong ETag, or a date no earlier than the change', () => {
+	it('If-Range holds for the same strong ETag, or exactly the change’s date (RFC 9110 §13.1.5)', () => {
 		expect(ifRangeHolds(null, etag, changed)).toBe(true);
 		expect(ifRangeHolds('"abc"', etag, changed)).toBe(true);
 		expect(ifRangeHolds('"old"', etag, changed)).toBe(false);
 		expect(ifRangeHolds('W/"abc"', etag, changed)).toBe(false);
 		expect(ifRangeHolds(changed.toUTCString(), etag, changed)).toBe(true);
 		expect(ifRangeHolds(new Date('2026-11-27T09:00:00Z').toUTCString(), etag, changed)).toBe(false);
+		// A later date is no match: the client's bytes may be of a version in between.
+		expect(ifRangeHolds(new Date('2026-11-27T10:00:01Z').toUTCString(), etag, changed)).toBe(false);
+		expect(ifRangeHolds(new Date('2027-01-01T00:00:00Z').toUTCString(), etag, changed)).toBe(false);
 	});
 
 	it('If-None-Match matches weakly, in a list, or with *', () => {

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { constants, createReadStream, createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { sign, verifySignature } from '../signing';
@@ -128,6 +128,13 @@ export class FsStorage implements Storage {
 		const file = this.fileOf(objectPath);
 		await rm(file, { force: true });
 		await rm(`${file}.meta.json`, { force: true });
+		// An upload's parts have a folder of their own (uploads/<id>/): gone with its last part, or every upload
+		// would leave an empty folder forever. S3 has no folders; other folders are shared, and stay.
+		if (
+			objectPath.startsWith(UPLOADS_FOLDER) &&
+			path.dirname(objectPath) !== path.dirname(UPLOADS_FOLDER + 'x')
+		)
+			await rmdir(path.dirname(file)).catch(() => {});
 	}
 
 	async *list(): AsyncIterable<string> {

@@ -1,0 +1,77 @@
+/**
+ * What the process does with an error nothing caught (CONTRIBUTING.md, « Errors nothing caught »). Every path the
+ * server answers goes through a wrapper that answers its errors (SvelteKit's handleError, own-paths.ts, `inRequest`
+ * below); what still reaches the process is a bug of ours, and each kind has its policy:
+ *
+ * - a **rejected promise** nobody awaited is logged at error, with the request it belongs to, and the server keeps
+ *   serving: a rejection leaves no synchronous code half-run, and the request it belonged to ends on its own
+ *   (its client's close, or the server's timeouts);
+ * - an **exception thrown where nothing catches it** (an event listener, a timer) is logged the same way, then the
+ *   server stops as on SIGTERM — answers in flight finish, the database closes — and exits with 1, for its
+ *   supervisor to start a clean one (systemd's `Restart=on-failure`, compose's `restart: unless-stopped`, the
+ *   orchestrator's). Such a throw may have left any stream or state half-updated (Node.js's documentation says the
+ *   same): carrying on would serve from a state no test has seen.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { internalErrorParts } from '../lib/server/http/problem';
+import { REQUEST_ID_HEADER } from '../lib/server/http/request-log';
+import { log } from '../lib/server/log';
+
+/** The request whose work is running: what an error that escapes is reported with. */
+const current = new AsyncLocalStorage<IncomingMessage>();
+/** Every request being answered, for an error raised where no request's context reaches (a socket's listener). */
+const inFlight = new Set<IncomingMessage>();
+
+/**
+ * Runs the server's answer to a request in that request's context; a synchronous throw becomes a 500 with the
+ * request's id as its reference and one log line — never an exit.
+ */
+export function inRequest(
+	req: IncomingMessage,
+	res: ServerResponse,
+	answer: (req: IncomingMessage, res: ServerResponse) => void
+): void {
+	inFlight.add(req);
+	res.once('close', () => inFlight.delete(req));
+	try {
+		current.run(req, answer, req, res);
+	} catch (error) {
+		const id = idOf(req);
+		log.error('answer failed', { id, error });
+		if (res.headersSent) return void res.destroy();
+		const parts = internalErrorParts(id ?? '');
+		if (!req.complete) res.setHeader('connection', 'close');
+		res.writeHead(parts.status, parts.headers);
+		res.end(parts.body);
+	}
+}
+
+const idOf = (req: IncomingMessage) => {
+	const id = req.headers[REQUEST_ID_HEADER];
+	return typeof id === 'string' ? id : undefined;
+};
+
+/** The request an error belongs to, or the ids of every request in flight when none can be told (20 at most). */
+function whose(): { id: string | undefined } | { inFlight: string[] } {
+	const req = current.getStore();
+	if (req) return { id: idOf(req) };
+	const ids: string[] = [];
+	for (const each of inFlight) {
+		const id = idOf(each);
+		if (id) ids.push(id);
+		if (ids.length === 20) break;
+	}
+	return { inFlight: ids };
+}
+
+/** Installs the policy above; `stop` is the server's graceful stop, given the exit code. */
+export function installProcessPolicy(stop: (reason: string, exitCode: number) => void): void {
+	process.on('unhandledRejection', (error) => {
+		log.error('unhandled rejection', { ...whose(), error });
+	});
+	process.on('uncaughtException', (error) => {
+		log.error('uncaught exception: stopping', { ...whose(), error });
+		stop('uncaughtException', 1);
+	});
+}

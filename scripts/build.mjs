@@ -43,6 +43,7 @@ import {
 	currentBuild,
 	freeName,
 	headCommit,
+	isReleaseCommit,
 	pruneBuilds,
 	runningServers,
 	switchTo
@@ -134,10 +135,8 @@ async function bundle() {
 }
 
 // What /healthz, the start line and backups say of this build: the version and the commit it was built from.
-const release = {
-	version: JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version,
-	commit: headCommit()
-};
+const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+const release = { version, commit: headCommit(), release: isReleaseCommit(version) };
 writeFileSync(path.join(buildDir, 'release.json'), JSON.stringify(release) + '\n');
 writeFileSync(stampOf(buildDir), new Date().toISOString() + '\n');
 

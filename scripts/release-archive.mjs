@@ -1,13 +1,15 @@
 // `npm run upgrade -- <archive>`: installs a release made by `npm run release` as a build beside the current one,
 // so that a server too small to build still upgrades. Nothing is unpacked before the archive's SHA-256 matches the
 // one written beside it; the build goes into builds/ only once whole; the production packages are installed with
-// `npm ci --omit=dev` only when the release's package-lock.json differs from the installation's.
+// `npm ci --omit=dev` whenever node_modules does not hold what the release's package-lock.json names — compared with
+// what is installed (node_modules/.package-lock.json), not with the working tree's lock file, which `git pull` or a
+// copied lock may have changed while node_modules stayed as it was. The same archive installed twice is one build.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { root, stampOf } from './build-dir.mjs';
-import { BUILDS, freeName, releaseOf } from './releases.mjs';
+import { BUILDS, freeName, listBuilds, releaseOf } from './releases.mjs';
 
 export class ArchiveError extends Error {}
 
@@ -64,9 +66,12 @@ export async function installReleaseArchive(archive) {
 		if (!release.version || !release.commit)
 			throw new ArchiveError(`${path.basename(archive)}: no release.json.`);
 
-		const lock = (dir) => readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
-		if (!existsSync(path.join(root, 'package-lock.json')) || lock(partial) !== lock(root)) {
-			console.log('upgrade: the release needs other packages: npm ci --omit=dev');
+		const missing = packagesNotInstalled(path.join(partial, 'package-lock.json'));
+		if (missing.length) {
+			console.log(
+				`upgrade: the release needs packages node_modules lacks (${missing.slice(0, 3).join(', ')}` +
+					`${missing.length > 3 ? `, and ${missing.length - 3} more` : ''}): npm ci --omit=dev`
+			);
 			for (const file of ['package.json', 'package-lock.json'])
 				cpSync(path.join(partial, file), path.join(root, file));
 			const ci = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
@@ -75,10 +80,64 @@ export async function installReleaseArchive(archive) {
 			});
 			if (ci.status !== 0) throw new ArchiveError('npm ci failed: the site runs on, on its current build.');
 		}
+		// Installed already (the same archive again): that build, not a second copy named -2.
+		const same = sameBuild(build, release);
+		if (same) return same;
 		const name = freeName(release);
 		renameSync(build, path.join(BUILDS, name));
 		return name;
 	} finally {
 		rmSync(partial, { recursive: true, force: true });
 	}
+}
+
+/**
+ * The packages a lock file names for production (`node_modules/…` entries, dev ones left out, as `--omit=dev`)
+ * that node_modules does not hold at that version: read from npm's own record of what it installed,
+ * node_modules/.package-lock.json. Every one is missing when there is no record.
+ */
+export function packagesNotInstalled(lockFile, modules = path.join(root, 'node_modules')) {
+	const wanted = JSON.parse(readFileSync(lockFile, 'utf8')).packages ?? {};
+	let installed = {};
+	try {
+		installed = JSON.parse(readFileSync(path.join(modules, '.package-lock.json'), 'utf8')).packages ?? {};
+	} catch {
+		// No record: nothing is known to be installed.
+	}
+	const missing = [];
+	for (const [where, entry] of Object.entries(wanted)) {
+		if (!where.startsWith('node_modules/') || entry.dev) continue;
+		const have = installed[where];
+		// An optional package is npm's to leave out (another platform's binary, or what only such a package needs):
+		// wanted only when it is a platform package for this machine (sharp's libvips for linux-x64, say), or when
+		// another version of it is installed.
+		if (entry.optional && !have && !(entry.os || entry.cpu ? fitsThisMachine(entry) : false)) continue;
+		const same = entry.link
+			? have?.link && have.resolved === entry.resolved
+			: have?.version === entry.version;
+		if (!same || !existsSync(path.join(path.dirname(modules), where))) missing.push(where.slice(13));
+	}
+	return missing;
+}
+
+/** The build in builds/ that `build` is a copy of (the same release, built at the same moment), or null. */
+function sameBuild(build, release) {
+	const stamp = readFileSync(stampOf(build), 'utf8');
+	for (const { dir, name } of listBuilds()) {
+		const other = releaseOf(dir);
+		if (other.version !== release.version || other.commit !== release.commit) continue;
+		if (readFileSync(stampOf(dir), 'utf8') === stamp) return name;
+	}
+	return null;
+}
+
+/** Whether a package's `os`, `cpu` and `libc` fields (npm's, with `!` for « not ») admit this machine. */
+function fitsThisMachine({ os, cpu, libc }) {
+	const admits = (list, value) =>
+		!list ||
+		(list.some((item) => !item.startsWith('!')) ? list.includes(value) : !list.includes(`!${value}`));
+	const glibc =
+		process.platform === 'linux' && Boolean(process.report?.getReport().header.glibcVersionRuntime);
+	const ourLibc = process.platform === 'linux' ? (glibc ? 'glibc' : 'musl') : undefined;
+	return admits(os, process.platform) && admits(cpu, process.arch) && (!libc || admits(libc, ourLibc));
 }

@@ -53,6 +53,28 @@ export function releaseOf(dir) {
 	}
 }
 
+/**
+ * What a build is, in one word an operator can compare: a release's version (`0.5.0`) when it was built from that
+ * release's tagged commit with nothing changed, else `version+commit` (`0.5.0+04f86b8a1c2d`) — two builds of
+ * different commits are never both « 0.5.0 ». Said by the start line, /healthz, `rollback --list` and the upgrade.
+ */
+export function labelOf({ version, commit, release }) {
+	return release === true ? version : `${version}+${commit}`;
+}
+
+/** Whether the working tree is `version`'s release: HEAD tagged `v<version>` (or `<version>`), nothing changed. */
+export function isReleaseCommit(version) {
+	try {
+		const git = (...args) =>
+			execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+		const tags = git('tag', '--points-at', 'HEAD').split('\n');
+		if (!tags.includes(`v${version}`) && !tags.includes(version)) return false;
+		return git('status', '--porcelain', '--untracked-files=no').trim() === '';
+	} catch {
+		return false;
+	}
+}
+
 /** Finished builds in builds/, newest first. */
 export function listBuilds() {
 	if (!existsSync(BUILDS)) return [];

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import {
 	currentBuild,
+	labelOf,
 	listBuilds,
 	readUpgradeRecord,
 	releaseOf,
@@ -37,14 +38,13 @@ function listBuildsHere() {
 	const builds = listBuilds();
 	if (!builds.length) return console.log('No build in builds/: `npm start` makes the first one.');
 	for (const build of builds) {
-		const { version, commit } = releaseOf(build.dir);
 		const notes = [
 			build.name === current?.name && 'current',
 			build.name === target && 'what `npm run rollback` goes back to',
 			build.name === record?.to && record?.rolledBackAt && `rolled back from on ${record.rolledBackAt}`
 		].filter(Boolean);
 		console.log(
-			`${version} (${commit})  builds/${build.name}${notes.length ? `  — ${notes.join('; ')}` : ''}`
+			`${labelOf(releaseOf(build.dir))}  builds/${build.name}${notes.length ? `  — ${notes.join('; ')}` : ''}`
 		);
 	}
 	if (!target)
@@ -79,8 +79,8 @@ async function rollbackSite() {
 		);
 	// The restore is done by the newest build there is: its restore knows every table the upgrade added.
 	const newer = currentBuild()?.dir ?? buildPath(record.to);
-	const { version, commit } = releaseOf(previous);
-	console.log(`rollback: back to ${version} (${commit})${record.migrated ? `, with ${record.backup}` : ''}`);
+	const label = labelOf(releaseOf(previous));
+	console.log(`rollback: back to ${label}${record.migrated ? `, with ${record.backup}` : ''}`);
 
 	const stoppedAt = Date.now();
 	if (server) await stopServer(server);
@@ -105,7 +105,7 @@ async function rollbackSite() {
 	const answeredAt = await waitUntilServing(previous, started);
 	writeUpgradeRecord({ ...record, rolledBackAt: new Date().toISOString() });
 	console.log(
-		`rollback: done — ${version} (${commit}) answers. Downtime ${seconds(answeredAt - stoppedAt)}` +
+		`rollback: done — ${label} answers. Downtime ${seconds(answeredAt - stoppedAt)}` +
 			(record.migrated ? ` (backup and restore ${seconds(restoreMs)})` : ' (no migration to undo)') +
 			`. The newer build stays in builds/${record.to}` +
 			(kept ? `; the data as they were before the rollback are in ${kept.file}.` : '.')

@@ -9,12 +9,14 @@
 // builds/last-upgrade.json for `npm run rollback`. If anything fails after the stop, the previous build is started again on the data as
 // they were (restored from the backup if the new build had migrated them).
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildState, root } from './build-dir.mjs';
 import { ArchiveError, installReleaseArchive } from './release-archive.mjs';
 import {
 	adoptFolder,
 	currentBuild,
+	labelOf,
 	listBuilds,
 	releaseOf,
 	switchTo,
@@ -36,10 +38,8 @@ import {
 } from './upgrade-steps.mjs';
 
 const USAGE = 'usage: npm run upgrade [-- [<release archive>.tar.gz] [--service <systemd unit>]]';
-const describe = (dir) => {
-	const { version, commit } = releaseOf(dir);
-	return `${version} (${commit})`;
-};
+/** What a build is (`0.5.0`, or `0.5.0+04f86b8a1c2d` for anything but a tagged release: releases.mjs). */
+const describe = (dir) => labelOf(releaseOf(dir));
 
 /** One upgrade or rollback at a time: a second one meanwhile is refused before it stops or changes anything. */
 const main = () => holdingOperationLock('upgrade', upgradeSite);
@@ -161,6 +161,12 @@ async function bringBack(fromName, switched, backup, next, server) {
 	const started = startServer(server);
 	await waitUntilServing(from.dir, started);
 	started?.adopt();
+	// A build whose server never answered is no version to go back to: kept, `rollback --list` would offer it under
+	// the same name as a good one. Its sources (or its archive) make it again.
+	if (next.name !== fromName) {
+		rmSync(next.dir, { recursive: true, force: true });
+		console.error(`upgrade: builds/${next.name} never served: removed.`);
+	}
 }
 
 main().catch((error) => {

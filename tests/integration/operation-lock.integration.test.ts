@@ -22,6 +22,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+/** 0.5.0 on main: the last release whose archive path compared lock files, not what node_modules holds. */
+const RELEASE_0_5_0 = '04f86b8';
+
 let tree: string;
 const cleanup: string[] = [];
 let lock: string;
@@ -113,8 +116,8 @@ describe('a rollback stays rolled back', () => {
 
 		const list = run('rollback.mjs', ['--list']);
 		expect(list.status, list.stderr).toBe(0);
-		expect(list.stdout).toContain(`0.1.0 (0123456789ab)  builds/${older}  — current`);
-		expect(list.stdout).toContain(`0.2.0 (0123456789ab)  builds/${newer}  — rolled back from`);
+		expect(list.stdout).toContain(`0.1.0+0123456789ab  builds/${older}  — current`);
+		expect(list.stdout).toContain(`0.2.0+0123456789ab  builds/${newer}  — rolled back from`);
 		expect(list.stdout).toContain('nothing to roll back');
 
 		// An upgrade since (its record has no rollback): the pin is gone, the stale sources are built again.
@@ -130,12 +133,24 @@ describe('a rollback stays rolled back', () => {
 
 describe('a release archive (npm run release, then npm run upgrade -- <archive>)', () => {
 	/** An installation with a current build of 0.1.0, and an archive of 0.3.0 as `npm run release` makes it. */
-	function installationAndArchive() {
+	function installationAndArchive({
+		lock = '{}\n',
+		packageJson = '{}\n',
+		server = "require('node:http').createServer((q, r) => r.end(JSON.stringify({ status: 'ok', version: '0.3.0', commit: 'fedcba987654' }))).listen(Number(process.env.PORT), '127.0.0.1');\n",
+		release = { version: '0.3.0', commit: 'fedcba987654' } as Record<string, unknown>,
+		scriptsOf = null as string | null
+	} = {}) {
 		const site = mkdtempSync(path.join(tmpdir(), 'atelier-archive-'));
 		cleanup.push(site);
-		cpSync(path.join(import.meta.dirname, '..', '..', 'scripts'), path.join(site, 'scripts'), {
-			recursive: true
-		});
+		if (scriptsOf) {
+			// The scripts of a released version, as its server has them (git archive of its commit).
+			const scripts = spawnSync('git', ['archive', scriptsOf, 'scripts'], { maxBuffer: 64 * 1024 * 1024 });
+			expect(scripts.status, String(scripts.stderr)).toBe(0);
+			expect(spawnSync('tar', ['-x', '-C', site], { input: scripts.stdout }).status).toBe(0);
+		} else
+			cpSync(path.join(import.meta.dirname, '..', '..', 'scripts'), path.join(site, 'scripts'), {
+				recursive: true
+			});
 		for (const file of ['package.json', 'package-lock.json']) writeFileSync(path.join(site, file), '{}\n');
 		const current = path.join(site, 'builds', '0.1.0-0123456789ab');
 		mkdirSync(current, { recursive: true });
@@ -151,21 +166,16 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 		const build = path.join(stage, 'build');
 		mkdirSync(path.join(build, 'drizzle', 'meta'), { recursive: true });
 		writeFileSync(path.join(build, 'drizzle', 'meta', '_journal.json'), '{"entries":[]}');
-		writeFileSync(
-			path.join(build, 'release.json'),
-			JSON.stringify({ version: '0.3.0', commit: 'fedcba987654' })
-		);
+		writeFileSync(path.join(build, 'release.json'), JSON.stringify(release));
 		writeFileSync(path.join(build, '.built-at'), 'now\n');
 		// Its server answers /healthz as 0.3.0; its backup says what it wrote.
-		writeFileSync(
-			path.join(build, 'server.js'),
-			"require('node:http').createServer((q, r) => r.end(JSON.stringify({ status: 'ok', version: '0.3.0', commit: 'fedcba987654' }))).listen(Number(process.env.PORT), '127.0.0.1');\n"
-		);
+		writeFileSync(path.join(build, 'server.js'), server);
 		writeFileSync(
 			path.join(build, 'backup.js'),
 			"require('node:fs').writeFileSync(process.argv.at(-1), 'backup'); console.log(JSON.stringify({ file: process.argv.at(-1), migrations: 0 }));\n"
 		);
-		for (const file of ['package.json', 'package-lock.json']) writeFileSync(path.join(stage, file), '{}\n');
+		writeFileSync(path.join(stage, 'package.json'), packageJson);
+		writeFileSync(path.join(stage, 'package-lock.json'), lock);
 		const archive = path.join(site, 'atelier-0.3.0-fedcba987654.tar.gz');
 		execFileSync('tar', ['-czf', archive, '-C', stage, 'build', 'package.json', 'package-lock.json']);
 		const digest = createHash('sha256').update(readFileSync(archive)).digest('hex');
@@ -204,7 +214,7 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 		const pid = Number(/pid (\d+)\), detached/.exec(done.stdout)?.[1]);
 		try {
 			expect(done.status, done.stderr).toBe(0);
-			expect(done.stdout).toContain('upgrade: 0.1.0 (0123456789ab) → 0.3.0 (fedcba987654)');
+			expect(done.stdout).toContain('upgrade: 0.1.0+0123456789ab → 0.3.0+fedcba987654');
 			expect(done.stdout).not.toContain('build:');
 			expect(JSON.parse(readFileSync(path.join(site, 'builds', 'last-upgrade.json'), 'utf8'))).toMatchObject({
 				from: '0.1.0-0123456789ab',
@@ -224,5 +234,128 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 			timeout: 5_000
 		});
 		expect(start.stdout).toContain('Serving 0.3.0-fedcba987654, which `npm run upgrade` installed from');
+	});
+	/** A release whose server needs the package `probe` (a local one: npm installs it without the network). */
+	const needingProbe = (scriptsOf: string | null = null) => {
+		const lock = JSON.stringify({
+			name: 'atelier',
+			lockfileVersion: 3,
+			requires: true,
+			packages: {
+				'': { name: 'atelier', dependencies: { probe: 'file:probe' } },
+				'node_modules/probe': { resolved: 'probe', link: true },
+				probe: { version: '1.0.0' }
+			}
+		});
+		const packageJson = JSON.stringify({
+			name: 'atelier',
+			scripts: { upgrade: 'node scripts/upgrade.mjs' },
+			dependencies: { probe: 'file:probe' }
+		});
+		const server =
+			"require('probe'); require('node:http').createServer((q, r) => r.end(JSON.stringify({ status: 'ok', version: '0.3.0', commit: 'fedcba987654' }))).listen(Number(process.env.PORT), '127.0.0.1');\n";
+		const made = installationAndArchive({ lock, packageJson, server, scriptsOf });
+		mkdirSync(path.join(made.site, 'probe'));
+		writeFileSync(
+			path.join(made.site, 'probe', 'package.json'),
+			JSON.stringify({ name: 'probe', version: '1.0.0', main: 'index.js' })
+		);
+		writeFileSync(path.join(made.site, 'probe', 'index.js'), 'module.exports = 1;\n');
+		// What a `git pull` (or a lock copied by hand) leaves: the working tree's lock is already the release's,
+		// while node_modules was never installed from it.
+		writeFileSync(path.join(made.site, 'package-lock.json'), lock);
+		writeFileSync(path.join(made.site, 'package.json'), packageJson);
+		return made;
+	};
+
+	it('installs the packages node_modules lacks, though the working tree’s lock is already the release’s (0.5.0 skipped them, and its server died on a missing package)', async () => {
+		const { site, archive } = needingProbe();
+		const port = 21_000 + (process.pid % 20_000);
+		const done = upgrade(site, [archive], port);
+		const pid = Number(/pid (\d+)\), detached/.exec(done.stdout)?.[1]);
+		try {
+			expect(done.status, done.stdout + done.stderr).toBe(0);
+			expect(done.stdout).toContain(
+				'the release needs packages node_modules lacks (probe): npm ci --omit=dev'
+			);
+			expect(existsSync(path.join(site, 'node_modules', 'probe', 'index.js'))).toBe(true);
+			expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toMatchObject({
+				version: '0.3.0'
+			});
+		} finally {
+			if (pid) process.kill(pid, 'SIGTERM');
+		}
+	});
+
+	it('a 0.5.0 server (its own scripts, which skipped the packages) moves to the archive path with the one command operations.md gives', async () => {
+		const { site, archive } = needingProbe(RELEASE_0_5_0);
+		const port = 24_000 + (process.pid % 20_000);
+		const command = readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'operations.md'), 'utf8')
+			.match(/<!-- from 0\.5\.0 -->\n+```sh\n(.+)\n```/)![1]!
+			.replaceAll('atelier-<version>-<commit>.tar.gz', path.basename(archive));
+		const done = spawnSync('sh', ['-c', command], {
+			cwd: site,
+			encoding: 'utf8',
+			env: { PATH: process.env.PATH, HOME: site, PORT: String(port), HOST: '127.0.0.1' },
+			timeout: 120_000
+		});
+		const pid = Number(/pid (\d+)\), detached/.exec(done.stdout)?.[1]);
+		try {
+			expect(done.status, `${command}\n${done.stdout}${done.stderr}${done.error ?? ''}`).toBe(0);
+			expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toMatchObject({
+				version: '0.3.0'
+			});
+		} finally {
+			if (pid) process.kill(pid, 'SIGTERM');
+		}
+	});
+
+	it('a build whose server never answered is removed once the previous one serves again: rollback --list never offers it', () => {
+		const { site, archive } = installationAndArchive({ server: 'process.exit(3);\n' });
+		// The previous build serves again: a server of its own that answers as 0.1.0.
+		writeFileSync(
+			path.join(site, 'builds', '0.1.0-0123456789ab', 'server.js'),
+			"require('node:http').createServer((q, r) => r.end(JSON.stringify({ status: 'ok', version: '0.1.0', commit: '0123456789ab' }))).listen(Number(process.env.PORT), '127.0.0.1');\n"
+		);
+		const port = 22_000 + (process.pid % 20_000);
+		const failed = upgrade(site, [archive], port);
+		const pid = Number(/pid (\d+)\), detached/.exec(failed.stdout + failed.stderr)?.[1]);
+		try {
+			expect(failed.status).toBe(1);
+			expect(failed.stderr).toContain('upgrade: builds/0.3.0-fedcba987654 never served: removed.');
+			expect(failed.stderr).toContain('the previous version runs again');
+			expect(existsSync(path.join(site, 'builds', '0.3.0-fedcba987654'))).toBe(false);
+			const list = spawnSync(process.execPath, [path.join(site, 'scripts', 'rollback.mjs'), '--list'], {
+				cwd: site,
+				encoding: 'utf8',
+				env: { PATH: process.env.PATH, HOME: site }
+			});
+			expect(list.stdout).toContain('0.1.0+0123456789ab  builds/0.1.0-0123456789ab  — current');
+			expect(list.stdout).not.toContain('0.3.0');
+		} finally {
+			if (pid) process.kill(pid, 'SIGTERM');
+			for (const server of spawnSync('pgrep', ['-f', path.join(site, 'build')], { encoding: 'utf8' })
+				.stdout.split('\n')
+				.filter(Boolean))
+				process.kill(Number(server), 'SIGTERM');
+		}
+	});
+
+	it('the same archive installed twice is one build; a tagged release says its version alone', async () => {
+		const { site, archive } = installationAndArchive({
+			release: { version: '0.3.0', commit: 'fedcba987654', release: true }
+		});
+		const port = 23_000 + (process.pid % 20_000);
+		const first = upgrade(site, [archive], port);
+		const firstPid = Number(/pid (\d+)\), detached/.exec(first.stdout)?.[1]);
+		if (firstPid) process.kill(firstPid, 'SIGTERM');
+		expect(first.status, first.stderr).toBe(0);
+		expect(first.stdout).toContain('upgrade: 0.1.0+0123456789ab → 0.3.0\n');
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const again = upgrade(site, [archive], port);
+		const againPid = Number(/pid (\d+)\), detached/.exec(again.stdout)?.[1]);
+		if (againPid) process.kill(againPid, 'SIGTERM');
+		const builds = spawnSync('ls', [path.join(site, 'builds')], { encoding: 'utf8' }).stdout.split('\n');
+		expect(builds.filter((name) => name.startsWith('0.3.0'))).toEqual(['0.3.0-fedcba987654']);
 	});
 });

@@ -5,6 +5,7 @@
  * nothing, is recorded and e-mailed to every admin. On PostgreSQL when DATABASE_URL is set, else on PGlite.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,12 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openArchive, ArchiveKeyError } from '../../src/lib/server/backup/encryption';
 import { restoreBackup, verifyBackup } from '../../src/lib/server/backup/restore';
-import { BACKUP_LOCK_ID, runScheduledBackup, type ScheduleDeps } from '../../src/lib/server/backup/schedule';
+import {
+	BACKUP_LOCK_ID,
+	reportInterruptedBackups,
+	runScheduledBackup,
+	type ScheduleDeps
+} from '../../src/lib/server/backup/schedule';
 import { listBackupRuns } from '../../src/lib/server/backup/queries';
 import { loadConfig } from '../../src/lib/server/config';
 import * as schema from '../../src/lib/server/db/schema';
@@ -277,6 +283,76 @@ describe('scheduled backups', () => {
 		expect(failures[0]!.parsed.text).toContain('ECONNREFUSED');
 		expect(failures[0]!.parsed.text).toContain('Dernière sauvegarde réussie');
 		expect(failures[0]!.parsed.text).toContain('https://atelier.test/admin/sauvegarde');
+	});
+});
+
+describe('what the operator is told (issue « Every door holds », point 5)', () => {
+	it('a run that a stop cut short is recorded and e-mailed to every admin at the next start, like a failed one', async () => {
+		const [cut] = await database.db
+			.insert(schema.backupRuns)
+			.values({ trigger: 'schedule', status: 'running', fileName: 'atelier-scheduled-coupee.tar.gz.age' })
+			.returning();
+		const mails = smtp.received.length;
+		expect(await reportInterruptedBackups(depsWith({}))).toBe(1);
+		const [row] = (await listBackupRuns(database.db, 20)).filter((run) => run.id === cut!.id);
+		expect(row).toMatchObject({ status: 'failed', error: expect.stringMatching(/^interrompue/) });
+		const received = await smtp.waitFor(mails + 2, 10_000);
+		const told = received
+			.slice(mails)
+			.filter((m) => m.parsed.subject === 'La sauvegarde automatique du site a échoué');
+		expect(told.flatMap((m) => m.envelopeTo).sort()).toEqual(['associe@exemple.fr', 'patronne@exemple.fr']);
+		expect(told[0]!.parsed.text).toContain('interrompue : le serveur s’est arrêté pendant la sauvegarde');
+		// Told once: the next start finds nothing left running.
+		expect(await reportInterruptedBackups(depsWith({}))).toBe(0);
+	});
+
+	const tinyDisk = (() => {
+		if (process.getuid?.() !== 0) return null;
+		const dir = mkdtempSync(path.join(tmpdir(), 'atelier-full-backups-'));
+		const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir]);
+		return mounted.status === 0 ? dir : null;
+	})();
+	afterAll(() => {
+		if (!tinyDisk) return;
+		spawnSync('umount', ['-l', tinyDisk]);
+		rmSync(tinyDisk, { recursive: true, force: true });
+	});
+
+	it('a backup that meets a full disk says « espace disque plein » on the page, in the log and in the e-mail', async () => {
+		if (!tinyDisk) return void console.warn('skipped: needs root to mount a small tmpfs for BACKUP_DIR');
+		// All the disk but a few kilobytes taken: the archive cannot fit.
+		const free = Number(
+			spawnSync('df', ['--output=avail', '-B1', tinyDisk], { encoding: 'utf8' })
+				.stdout.trim()
+				.split('\n')
+				.at(-1)
+		);
+		expect(spawnSync('fallocate', ['-l', String(free - 8192), path.join(tinyDisk, 'filler')]).status).toBe(0);
+		const deps = depsWith({ BACKUP_DIR: tinyDisk });
+		const mails = smtp.received.length;
+		const errors: string[] = [];
+		const spy = vi
+			.spyOn(console, 'error')
+			.mockImplementation((line: unknown) => void errors.push(String(line)));
+		let outcome;
+		try {
+			outcome = await runScheduledBackup(deps, slot(-90));
+		} finally {
+			spy.mockRestore();
+		}
+		expect(outcome).toMatchObject({ status: 'failed', error: expect.stringMatching(/^espace disque plein/) });
+		const [run] = await listBackupRuns(database.db, 1);
+		expect(run!.error).toMatch(/^espace disque plein/);
+		expect(errors.join('\n')).toContain('espace disque plein');
+		// Nothing half-written stays on the full disk.
+		expect(await readdir(tinyDisk)).toEqual(['filler']);
+		const received = await smtp.waitFor(mails + 2, 10_000);
+		expect(
+			received
+				.slice(mails)
+				.map((m) => m.parsed.text)
+				.join('\n')
+		).toContain('espace disque plein');
 	});
 });
 

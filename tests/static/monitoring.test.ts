@@ -5,11 +5,13 @@
  * scrape's `# TYPE` lines, prom-client's own included) — a renamed metric fails here, not silently in production.
  * The compose profile that runs them is pinned and checked by compose.test.ts with the rest of the file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { scrape } from '../../src/lib/server/metrics';
+import { enableMetrics, recordEmail, scrape } from '../../src/lib/server/metrics';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -110,5 +112,63 @@ describe('docs/monitoring', () => {
 		for (const mount of compose.matchAll(/- \.\.\/(docs\/monitoring\/[^:\s]+):/g))
 			expect(existsSync(path.join(root, mount[1]!)), mount[1]).toBe(true);
 		expect(compose).toMatch(/profiles: \['monitoring'\]/);
+	});
+
+	/**
+	 * The alert on failing e-mails, as Prometheus evaluates it (`promtool test rules`), over the series a real scrape
+	 * gives: one every minute, a first scrape before any e-mail, then the first failure. A labelled counter born at
+	 * its first increment (1, with no 0 before it) gives `increase()` nothing to measure: the first failures went
+	 * unseen. CI installs promtool (Debian's `prometheus`); elsewhere the test says it did not run.
+	 */
+	it('AtelierEmailsFailing fires on the very first failed e-mail (promtool, against a real scrape)', async () => {
+		if (spawnSync('promtool', ['--version']).status !== 0) {
+			// CI installs it (.ci/run): there, its absence is a failure, not a skip.
+			expect(process.env.CI, 'promtool is not installed (apt-get install prometheus)').toBeFalsy();
+			return void console.warn('skipped: promtool is not installed (apt-get install prometheus)');
+		}
+		const probes = {
+			pingDatabase: async () => {},
+			lastBackup: async () => null,
+			dataDirDisk: async () => ({ free: 1, size: 2 })
+		};
+		const failedIn = (body: string) =>
+			/^atelier_emails_total\{status="failed"\} (\d+)$/m.exec(body)?.[1] ?? '_';
+		enableMetrics(true);
+		const before = failedIn((await scrape(probes)).body);
+		recordEmail('failed');
+		const after = failedIn((await scrape(probes)).body);
+		enableMetrics(false);
+		expect(after).toBe(String(Number(before === '_' ? 0 : before) + 1));
+		const work = mkdtempSync(path.join(tmpdir(), 'atelier-promtool-'));
+		try {
+			writeFileSync(path.join(work, 'alerts.yml'), read('docs/monitoring/alerts.yml'));
+			// Ten scrapes before the failure, ten after; the alert is looked at two minutes after it.
+			const values = `${Array(10).fill(before).join(' ')} ${Array(10).fill(after).join(' ')}`;
+			writeFileSync(
+				path.join(work, 'test.yml'),
+				[
+					'rule_files: [alerts.yml]',
+					'evaluation_interval: 1m',
+					'tests:',
+					'  - interval: 1m',
+					'    input_series:',
+					`      - series: 'atelier_emails_total{status="failed", job="atelier", instance="a:3000"}'`,
+					`        values: '${values}'`,
+					'    alert_rule_test:',
+					'      - eval_time: 12m',
+					'        alertname: AtelierEmailsFailing',
+					'        exp_alerts:',
+					'          - exp_labels: { severity: warning, status: failed, job: atelier, instance: "a:3000" }',
+					'            exp_annotations:',
+					...Object.entries(rules.find((rule) => rule.alert === 'AtelierEmailsFailing')!.annotations!).map(
+						([name, text]) => `              ${name}: ${JSON.stringify(text)}`
+					)
+				].join('\n') + '\n'
+			);
+			const tested = spawnSync('promtool', ['test', 'rules', 'test.yml'], { cwd: work, encoding: 'utf8' });
+			expect(tested.status, tested.stdout + tested.stderr).toBe(0);
+		} finally {
+			rmSync(work, { recursive: true, force: true });
+		}
 	});
 });

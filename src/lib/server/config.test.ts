@@ -21,7 +21,8 @@ describe('loadConfig', () => {
 		const dir = freshDir();
 		const config = loadConfig({ DATA_DIR: dir });
 		expect(config.port).toBe(3000);
-		expect(config.host).toBe('0.0.0.0');
+		// Loopback unless HOST says otherwise: never every interface by surprise.
+		expect(config.host).toBe('127.0.0.1');
 		expect(config.origin.href).toBe('http://localhost:3000/');
 		expect(config.dataDir).toBe(dir);
 		expect(config.databaseUrl).toBeNull();

@@ -317,7 +317,9 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 
 	return {
 		port,
-		host: e.HOST ?? '0.0.0.0',
+		// Loopback unless told: a server started by hand is not on every interface of the machine by surprise (the image
+		// and compose set HOST=0.0.0.0, behind their own network).
+		host: e.HOST ?? '127.0.0.1',
 		origin,
 		dataDir,
 		databaseUrl: e.DATABASE_URL ?? null,

@@ -100,9 +100,22 @@ function makeMetrics() {
 	};
 }
 
+/**
+ * Every series of a closed label list, at 0 from the start. A labelled counter is otherwise born at its first
+ * increment, with the value 1 or more: `increase()` over a series that did not exist before is 0, so an alert on
+ * the first failed e-mail (`increase(atelier_emails_total{status="failed"}[15m]) > 0`) missed it.
+ */
+function withEveryClosedSeries(m: ReturnType<typeof makeMetrics>) {
+	for (const status of EMAIL_STATUSES) m.emails.inc({ status }, 0);
+	for (const outcome of STRIPE_OUTCOMES) m.stripeEvents.inc({ outcome }, 0);
+	for (const outcome of IMAGE_PROXY_OUTCOMES) m.imageProxy.inc({ outcome }, 0);
+	for (const result of PAGE_CACHE_RESULTS) m.pageCache.inc({ result }, 0);
+	return m;
+}
+
 type Metrics = ReturnType<typeof makeMetrics>;
 const shared = processWide<Metrics>('metrics');
-const metrics = (): Metrics => shared.ensure(makeMetrics);
+const metrics = (): Metrics => shared.ensure(() => withEveryClosedSeries(makeMetrics()));
 
 /**
  * Off until the process is given a METRICS_TOKEN (nobody could read them): every `record…` is then one property
@@ -137,20 +150,25 @@ export function recordRequest(
 	series.observe(seconds);
 }
 
-export type PageCacheResult = 'hit' | 'stale' | 'miss';
+const PAGE_CACHE_RESULTS = ['hit', 'stale', 'miss'] as const;
+export type PageCacheResult = (typeof PAGE_CACHE_RESULTS)[number];
 export const recordPageCache = (result: PageCacheResult) =>
 	void (state.on && metrics().pageCache.inc({ result }));
 
-export type ImageProxyOutcome = 'served' | 'not_modified' | 'fallback' | 'not_found';
+const IMAGE_PROXY_OUTCOMES = ['served', 'not_modified', 'fallback', 'not_found'] as const;
+export type ImageProxyOutcome = (typeof IMAGE_PROXY_OUTCOMES)[number];
 export const recordImageProxy = (outcome: ImageProxyOutcome) =>
 	void (state.on && metrics().imageProxy.inc({ outcome }));
 
-export const recordEmail = (status: 'sent' | 'failed') => void (state.on && metrics().emails.inc({ status }));
+const EMAIL_STATUSES = ['sent', 'failed'] as const;
+export const recordEmail = (status: (typeof EMAIL_STATUSES)[number]) =>
+	void (state.on && metrics().emails.inc({ status }));
 
 /** A 429: `lane` is the limit's name (a closed list: abuse/attempts.ts and the forms' limits). */
 export const recordRateLimited = (lane: string) => void (state.on && metrics().rateLimited.inc({ lane }));
 
-export type StripeOutcome = 'applied' | 'duplicate' | 'ignored' | 'refused' | 'failed';
+const STRIPE_OUTCOMES = ['applied', 'duplicate', 'ignored', 'refused', 'failed'] as const;
+export type StripeOutcome = (typeof STRIPE_OUTCOMES)[number];
 export const recordStripeEvent = (outcome: StripeOutcome) =>
 	void (state.on && metrics().stripeEvents.inc({ outcome }));
 

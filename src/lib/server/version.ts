@@ -11,6 +11,11 @@ import { buildRoot, installRoot } from './install-root';
 export interface Release {
 	version: string;
 	commit: string;
+	/**
+	 * What this build is: the version for a release's tagged commit, else `version+commit` — two builds of different
+	 * commits never say the same (scripts/releases.mjs `labelOf`, which the upgrade and `rollback --list` use).
+	 */
+	build: string;
 }
 
 let release: Release | undefined;
@@ -36,5 +41,6 @@ function readRelease(): Release {
 		typeof built?.version === 'string'
 			? built.version
 			: String(readJson(path.join(installRoot, 'package.json'))?.version ?? 'unknown');
-	return { version, commit: typeof built?.commit === 'string' ? built.commit : 'unknown' };
+	const commit = typeof built?.commit === 'string' ? built.commit : 'unknown';
+	return { version, commit, build: built?.release === true ? version : `${version}+${commit}` };
 }

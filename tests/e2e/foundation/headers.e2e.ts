@@ -70,12 +70,15 @@ test('a cached page carries every header, and its policy matches the nonce in it
 test('an API response carries every header', async ({ request }) => {
 	const response = await request.get('/healthz');
 	expect(response.status()).toBe(200);
-	// The release that answers: package.json's version and the commit the build was made from.
+	// The release that answers: package.json's version, the commit the build was made from, and what the build is
+	// (a test build is no tagged release: `version+commit`).
 	const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-	expect(await response.json()).toEqual({
+	const body = await response.json();
+	expect(body).toEqual({
 		status: 'ok',
 		version,
-		commit: expect.stringMatching(/^[0-9a-f]{12}$/)
+		commit: expect.stringMatching(/^[0-9a-f]{12}$/),
+		build: `${version}+${body.commit}`
 	});
 	expectSecurityHeaders(response.headers());
 });

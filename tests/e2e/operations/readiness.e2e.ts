@@ -1,6 +1,6 @@
 /**
- * Liveness and readiness (issue "Self-hosting, part 2", point 5): /healthz stays a liveness check (the process
- * and its database), /readyz also checks the bucket and says which part is down, without a secret; a server
+ * Liveness and readiness (issue "Self-hosting, part 2", point 5): /healthz is a liveness check (the process
+ * answers; « Every door holds » took the database out of it), /readyz also checks the bucket and says which part is down, without a secret; a server
  * whose storage cannot be reached says so in its log at start-up.
  */
 import { expect, test } from '@playwright/test';

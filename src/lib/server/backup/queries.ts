@@ -102,16 +102,16 @@ export async function slotBackedUp(db: DbOrTx, fileName: string): Promise<boolea
  * Scheduled runs still `running`: a server stopped in the middle of one. Called under the schedule's lock, when no
  * instance can be writing one.
  */
-export async function abandonUnfinishedScheduled(db: DbOrTx): Promise<void> {
-	await db
+export async function abandonUnfinishedScheduled(db: DbOrTx): Promise<{ id: string; startedAt: Date }[]> {
+	return db
 		.update(backupRuns)
-		.set({
-			status: 'failed',
-			error: 'interrompue : le serveur s’est arrêté pendant la sauvegarde',
-			finishedAt: new Date()
-		})
-		.where(and(eq(backupRuns.trigger, 'schedule'), eq(backupRuns.status, 'running')));
+		.set({ status: 'failed', error: INTERRUPTED, finishedAt: new Date() })
+		.where(and(eq(backupRuns.trigger, 'schedule'), eq(backupRuns.status, 'running')))
+		.returning({ id: backupRuns.id, startedAt: backupRuns.startedAt });
 }
+
+/** What an interrupted run says, on the page and in the e-mail. */
+export const INTERRUPTED = 'interrompue : le serveur s’est arrêté pendant la sauvegarde';
 
 /**
  * This installation's id: made by the first instance that asks (twelve random hex digits), the same for every

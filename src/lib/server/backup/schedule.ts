@@ -6,7 +6,7 @@
  * retention. Every run is in backup_runs (the admin page) and the audit trail; a failure is e-mailed to every admin.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { Cron } from 'croner';
 import { recordAudit, SCHEDULE_ACTOR } from '../audit/service';
@@ -51,19 +51,38 @@ let runningHere = false;
  * already backed up is skipped.
  */
 export async function runScheduledBackup(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutcome> {
-	if (runningHere) return { status: 'skipped', reason: 'the previous backup is still running' };
+	const outcome = await underScheduleLock(deps, () => backUpSlot(deps, slot));
+	return outcome === BUSY ? { status: 'skipped', reason: 'another instance is backing up' } : outcome;
+}
+
+/**
+ * At start-up: a scheduled run left `running` by a server that stopped in the middle of it is recorded as
+ * interrupted and e-mailed to every admin, as a failed one is — now, not at the next slot (a day later, with the
+ * page saying « interrompue » to nobody). Under the schedule's lock: a run another instance is making is not one.
+ * Answers how many were reported.
+ */
+export async function reportInterruptedBackups(deps: ScheduleDeps): Promise<number> {
+	const reported = await underScheduleLock(deps, () => closeInterrupted(deps));
+	return reported === BUSY ? 0 : reported;
+}
+
+const BUSY = Symbol('another backup is running');
+
+/** Runs `work` while no other run holds the schedule: in this process, nor (on PostgreSQL) any instance. */
+async function underScheduleLock<T>(deps: ScheduleDeps, work: () => Promise<T>): Promise<T | typeof BUSY> {
+	if (runningHere) return BUSY;
 	runningHere = true;
 	try {
 		const pg = deps.database.pg;
-		if (!pg) return await backUpSlot(deps, slot);
+		if (!pg) return await work();
 		const connection = await pg.reserve();
 		try {
 			const [row] = await connection<
 				{ locked: boolean }[]
 			>`select pg_try_advisory_lock(${BACKUP_LOCK_ID.toString()}::bigint) as locked`;
-			if (!row?.locked) return { status: 'skipped', reason: 'another instance is backing up' };
+			if (!row?.locked) return BUSY;
 			try {
-				return await backUpSlot(deps, slot);
+				return await work();
 			} finally {
 				await connection`select pg_advisory_unlock(${BACKUP_LOCK_ID.toString()}::bigint)`.catch(() => {});
 			}
@@ -75,6 +94,24 @@ export async function runScheduledBackup(deps: ScheduleDeps, slot: Date): Promis
 	}
 }
 
+/** Runs left `running` (under the lock: none is being written) become failed runs, each e-mailed. */
+async function closeInterrupted(deps: ScheduleDeps): Promise<number> {
+	const interrupted = await queries.abandonUnfinishedScheduled(deps.database.db);
+	for (const run of interrupted) {
+		log.error('scheduled backup interrupted', { run: run.id, startedAt: run.startedAt.toISOString() });
+		await recordAudit(deps.database.db, SCHEDULE_ACTOR, {
+			kind: 'backup.scheduled_failed',
+			subjectType: 'backup',
+			subjectId: run.id,
+			changes: { error: { before: null, after: queries.INTERRUPTED } }
+		}).catch(() => {});
+		await tellAdmins(deps, run.startedAt, queries.INTERRUPTED).catch((mailError: unknown) =>
+			log.error('backup failure e-mail not sent', { error: mailError })
+		);
+	}
+	return interrupted.length;
+}
+
 async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutcome> {
 	const { database, config } = deps;
 	const db = database.db;
@@ -83,7 +120,7 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 	const fileName = backupFileName(slot, scheduledKind(installation), true);
 	if (await queries.slotBackedUp(db, fileName))
 		return { status: 'skipped', reason: 'another instance made this backup' };
-	await queries.abandonUnfinishedScheduled(db);
+	await closeInterrupted(deps);
 
 	const started = new Date();
 	const runId = await queries.startBackupRun(db, 'schedule', fileName);
@@ -140,9 +177,10 @@ async function backUpSlot(deps: ScheduleDeps, slot: Date): Promise<ScheduledOutc
 		});
 		return { status: 'ok', fileName, bytes: written.bytes, verified, removed };
 	} catch (error) {
+		// Before the pending file goes, which frees what it took: a full disk is seen as full.
+		const cause = (await diskFullUnder(folder, error)) ? DISK_FULL : describeFailure(error);
 		await rm(pending, { force: true });
-		const cause = describeFailure(error);
-		log.error('scheduled backup failed', { file: fileName, error });
+		log.error('scheduled backup failed', { file: fileName, cause, error });
 		await queries.failBackupRun(db, runId, cause).catch(() => {});
 		await recordAudit(db, SCHEDULE_ACTOR, {
 			kind: 'backup.scheduled_failed',
@@ -219,6 +257,29 @@ async function removeLeftovers(folder: string, installation: string): Promise<vo
 			await rm(path.join(folder, name), { force: true });
 }
 
+/** What a backup that met a full disk says, on the page, in the log and in the e-mail: the product's words for it. */
+const DISK_FULL =
+	'espace disque plein : la sauvegarde n’a pas pu être écrite (libérez de la place dans le dossier des sauvegardes ou dans DATA_DIR)';
+
+/** Less than this free where the archive was being written, after a failure: it failed for want of space. */
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/**
+ * Whether a run failed for want of space: ENOSPC anywhere in the error's causes, or the folder it wrote in left
+ * (almost) no space — a write that met a full disk surfaces as whatever the stream on top of it said last (« write
+ * after end », « already finalized or destroyed »), not always as ENOSPC.
+ */
+async function diskFullUnder(folder: string, error: unknown): Promise<boolean> {
+	for (let cause = error; cause instanceof Error; cause = cause.cause)
+		if ((cause as { code?: unknown }).code === 'ENOSPC' || cause.message.includes('ENOSPC')) return true;
+	try {
+		const stats = await statfs(folder);
+		return stats.bavail * stats.bsize < FULL_BELOW_BYTES;
+	} catch {
+		return false;
+	}
+}
+
 /** The cause in words an administrator can pass on: the error's message, never a stack or row data. */
 function describeFailure(error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error);
@@ -255,6 +316,12 @@ export function startBackupSchedule(deps: () => ScheduleDeps): void {
 			)
 		);
 	});
+	// A run that a stop cut short is told of now, like a failed one (under the lock: not one being written).
+	void inBackground(
+		reportInterruptedBackups(deps()).catch((error: unknown) =>
+			log.error('interrupted backups not reported', { error })
+		)
+	);
 	// No new run once the server has begun to stop (the entry says so before it waits for the running one).
 	process.once('sveltekit:shutdown', () => job.stop());
 	log.info('backup schedule', {

@@ -66,6 +66,3 @@ async function lookForTheWayBack(): Promise<void> {
 		probing = false;
 	}
 }
-
-/** Whether an outage is going on (for tests and readiness). */
-export const databaseIsLost = (): boolean => lostSince !== null;

@@ -5,34 +5,11 @@ import { appDeps } from '../app';
 import * as backup from '../backup';
 import { config } from '../config';
 import { isHealthy } from '../db';
-import { databaseIsLost, diskRecentlyFull } from '../db/outage';
+import { diskRecentlyFull } from '../db/outage';
 import { scrape } from '../metrics';
 import type { Storage } from '../storage';
 
 export const databaseAnswers = () => isHealthy(appDeps().db);
-
-/**
- * Liveness (`/healthz`): the process serves, and its database is not known to be down. Answered within
- * LIVENESS_WAIT_MS whatever the database is doing: a `select 1` still queued behind a backup (the embedded database
- * runs one statement at a time) means busy, not dead, and an orchestrator must not restart a process for it. A
- * database that refuses or fails is down at once; readiness (`/readyz`) says the rest.
- */
-export const LIVENESS_WAIT_MS = 80;
-export async function alive(
-	answers: () => Promise<boolean> = databaseAnswers,
-	knownLost: () => boolean = databaseIsLost
-): Promise<boolean> {
-	if (knownLost()) return false;
-	let timer: NodeJS.Timeout | undefined;
-	const busy = new Promise<'busy'>(
-		(resolve) => (timer = setTimeout(() => resolve('busy'), LIVENESS_WAIT_MS))
-	);
-	try {
-		return (await Promise.race([answers(), busy])) !== false;
-	} finally {
-		clearTimeout(timer);
-	}
-}
 
 export type PartState = 'ok' | 'down' | 'unused' | 'full';
 export interface Readiness {

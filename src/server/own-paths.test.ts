@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { answerOwnPath, type OwnPath } from './own-paths';
+import { answerOwnPath, ClientGone, readBody, type OwnPath } from './own-paths';
 
 let server: Server;
 let port: number;
@@ -46,4 +46,19 @@ it('a synchronous throw and a rejection are each a 500 with the request id as re
 it('a failure once the head is sent cuts the connection (the client sees a short body), never a second head', async () => {
 	await expect(get('/after-head').then((answer) => answer.text())).rejects.toThrow();
 	expect((await get('/other')).status).toBe(299);
+});
+
+it('a body cut short by its client is nobody to answer: readBody says so (ClientGone), not an error', async () => {
+	let local: Server | undefined;
+	const outcome = await new Promise<unknown>((resolve) => {
+		local = createServer((req) => readBody(req, 1024).then(resolve, resolve));
+		local.listen(0, '127.0.0.1', () => {
+			const socket = net.connect((local!.address() as net.AddressInfo).port, '127.0.0.1', () => {
+				socket.write('POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc');
+				setTimeout(() => socket.destroy(), 30);
+			});
+		});
+	});
+	local?.close();
+	expect(outcome).toBeInstanceOf(ClientGone);
 });

@@ -84,8 +84,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
 		};
 		req.on('data', onData);
 		req.once('end', () => settle(() => resolve(Buffer.concat(chunks, size))));
-		// Kept after settling: a late error of the request stays handled.
-		req.on('error', (error) => settle(() => reject(error)));
+		// Kept after settling: a late error of the request stays handled. A request cut short fails with « aborted »
+		// (or a reset): the client is gone, which is no error of ours.
+		req.on('error', (error) => settle(() => reject(req.complete ? error : new ClientGone())));
 		req.once('close', () => {
 			if (!req.complete) settle(() => reject(new ClientGone()));
 		});

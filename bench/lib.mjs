@@ -154,28 +154,51 @@ export async function pairedRatio(measure, first, second, rounds) {
  * the same load generator, compressed as browsers ask. The baseline is checked before anything is measured
  * (same status, byte-for-byte the same body); a round with a non-2xx answer makes the figure null (no ratio).
  */
-export async function againstBareServer(
+export async function againstBareServer(server, target, options = {}) {
+	return versusBareServer(server, target, {
+		headers: BROWSER_HEADERS,
+		check: (app) => {
+			if (app.headers['x-page-cache'] !== 'HIT') throw new Error(`${target} is not served from the cache`);
+		},
+		...options
+	});
+}
+
+/**
+ * `target` of `server` against a bare node:http server that sends what the app sent for it — the same status line,
+ * the same headers (but the connection's own), byte for byte the same body — in its own process, under the same
+ * load generator: the ceiling any answer of those bytes can reach on this machine. Rounds in alternating pairs
+ * (pairedRatio); `control` measures two identical bare servers the same way (how far from 1.00 a ratio lands by
+ * chance). A round with a non-2xx answer makes the figure null.
+ */
+export async function versusBareServer(
 	server,
 	target,
-	{ warm = ROUND_REQUESTS, total = ROUND_REQUESTS, rounds = 7, control = false } = {}
+	{
+		headers = {},
+		check = () => {},
+		warm = ROUND_REQUESTS,
+		total = ROUND_REQUESTS,
+		rounds = 7,
+		control = false
+	} = {}
 ) {
-	const app = await rawResponse(server.url + target);
+	const app = await rawResponse(server.url + target, headers);
 	if (app.status !== 200) throw new Error(`${target} answered ${app.status}`);
-	if (app.headers['x-page-cache'] !== 'HIT') throw new Error(`${target} is not served from the cache`);
+	check(app);
 	const file = path.join(server.dataDir, `bench-${target.replace(/\W+/g, '-')}.body`);
 	writeFileSync(file, app.body);
 	const bare = await startBareServer(file, app.headers);
 	try {
-		const copy = await rawResponse(bare.url + target);
+		const copy = await rawResponse(bare.url + target, headers);
 		if (copy.status !== app.status || !copy.body.equals(app.body))
 			throw new Error(`the baseline of ${target} does not send what the app sent`);
-		const options = { headers: BROWSER_HEADERS };
+		const options = { headers };
 		await load(bare.url, target, { ...options, total: warm });
 		await load(server.url, target, { ...options, total: warm });
 		const inPairs = (first, second) =>
 			pairedRatio((url) => load(url, target, { ...options, total }), first, second, rounds);
 		const { ratio, firstRounds: appRounds, secondRounds: bareRounds } = await inPairs(server.url, bare.url);
-		// The same protocol between two identical bare servers: how far from 1.00 a ratio lands by chance.
 		let noise = null;
 		if (control) {
 			const twin = await startBareServer(file, app.headers);

@@ -33,6 +33,8 @@ import { answerStripeEvent } from '$lib/server/http/stripe-webhook';
 import { STRIPE_WEBHOOK_PATH, exposeStripeWebhook } from '$lib/server/http/stripe-webhook-bridge';
 import { COURSE_MEDIA_ROUTE, exposeCourseMedia } from '$lib/server/http/course-media-bridge';
 import { exposeUnsubscribe } from '$lib/server/http/unsubscribe-bridge';
+import { IMAGE_PROXY_ROUTE, exposeImageProxy } from '$lib/server/http/image-proxy-bridge';
+import * as images from '$lib/server/images';
 import { answerCourseMedia } from '$lib/server/http/course-media';
 import {
 	createHandle as createPageCaching,
@@ -80,6 +82,8 @@ export const init: ServerInit = async () => {
 	if (routeExistsIn(STRIPE_WEBHOOK_PATH, config.siteMode)) exposeStripeWebhook(answerStripeEvent);
 	// And the course's files, piped from storage with the same checks as their route (src/server/course-media.ts).
 	if (routeExistsIn(COURSE_MEDIA_ROUTE, config.siteMode)) exposeCourseMedia(answerCourseMedia);
+	// And the image proxy's stored photos, their head made once (src/server/image-proxy.ts).
+	if (routeExistsIn(IMAGE_PROXY_ROUTE, config.siteMode)) exposeImageProxy(images.entryAnswer);
 	if (config.siteMode === 'platform') exposeUnsubscribe(courses.unsubscribeFromReminders);
 };
 

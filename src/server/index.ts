@@ -21,6 +21,8 @@ import { countEachAnswer } from './audience';
 import { courseMedia } from './course-media';
 import { oneClickUnsubscribe } from './one-click-unsubscribe';
 import { answerOwnPath } from './own-paths';
+import { imageProxy } from './image-proxy';
+import { IMAGE_PROXY_ROUTE } from '../lib/server/http/image-proxy-bridge';
 import { installProcessPolicy, inRequest } from './process-policy';
 import { UNSUBSCRIBE_PREFIX } from '../lib/server/http/unsubscribe-bridge';
 import { COURSE_MEDIA_ROUTE } from '../lib/server/http/course-media-bridge';
@@ -79,18 +81,26 @@ async function main() {
 		[`${UNSUBSCRIBE_PREFIX}[token]`, oneClickUnsubscribe()],
 		[COURSE_MEDIA_ROUTE, courseMedia(toSvelteKit)]
 	] as const;
-	const answer = (req: IncomingMessage, res: ServerResponse) => {
-		const request = trackRequest(req, res, countAnswer);
-		// A cached page (a bodiless GET or HEAD) is answered at once, its whole head written in one call.
-		if (answerFromCache(req, res, request.id)) return request.answeredBy(PAGE_CACHE);
-		res.setHeader(REQUEST_ID_HEADER, request.id);
+	/** The way every request goes that no quick path took: body admission, the own paths, SvelteKit. */
+	const throughTheApp = (req: IncomingMessage, res: ServerResponse, answeredBy: (label: string) => void) => {
+		res.setHeader(REQUEST_ID_HEADER, String(req.headers[REQUEST_ID_HEADER]));
 		admitBody(req, res, headers, (admitted) => {
 			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
 			for (const [name, value] of headers) res.setHeader(name, value);
 			for (const [route, ownPath] of ownPaths)
-				if (answerOwnPath(route, ownPath, admitted, res)) return request.answeredBy(route);
+				if (answerOwnPath(route, ownPath, admitted, res)) return answeredBy(route);
 			toSvelteKit(admitted, res);
 		});
+	};
+	// A stored photo of the image proxy, its whole head written in one call like a cached page (image-proxy.ts);
+	// what the app leaves goes the usual way.
+	const storedImages = imageProxy((req, res) => throughTheApp(req, res, () => {}));
+	const answer = (req: IncomingMessage, res: ServerResponse) => {
+		const request = trackRequest(req, res, countAnswer);
+		// A cached page (a bodiless GET or HEAD) is answered at once, its whole head written in one call.
+		if (answerFromCache(req, res, request.id)) return request.answeredBy(PAGE_CACHE);
+		if (answerOwnPath(IMAGE_PROXY_ROUTE, storedImages, req, res)) return request.answeredBy(IMAGE_PROXY_ROUTE);
+		throughTheApp(req, res, request.answeredBy);
 	};
 	const server = createServer((req, res) => inRequest(req, res, answer));
 	server.keepAliveTimeout = 65_000;

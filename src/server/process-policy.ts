@@ -18,10 +18,12 @@ import { internalErrorParts } from '../lib/server/http/problem';
 import { REQUEST_ID_HEADER } from '../lib/server/http/request-log';
 import { log } from '../lib/server/log';
 
-/** The request whose work is running: what an error that escapes is reported with. */
+/**
+ * The request whose work is running: what an error that escapes is reported with. A promise carries the context it
+ * was made in, so a rejection nobody awaited names its request; an exception thrown in a socket's listener runs in
+ * the connection's context, and names none.
+ */
 const current = new AsyncLocalStorage<IncomingMessage>();
-/** Every request being answered, for an error raised where no request's context reaches (a socket's listener). */
-const inFlight = new Set<IncomingMessage>();
 
 /**
  * Runs the server's answer to a request in that request's context; a synchronous throw becomes a 500 with the
@@ -32,8 +34,6 @@ export function inRequest(
 	res: ServerResponse,
 	answer: (req: IncomingMessage, res: ServerResponse) => void
 ): void {
-	inFlight.add(req);
-	res.once('close', () => inFlight.delete(req));
 	try {
 		current.run(req, answer, req, res);
 	} catch (error) {
@@ -52,18 +52,11 @@ const idOf = (req: IncomingMessage) => {
 	return typeof id === 'string' ? id : undefined;
 };
 
-/** The request an error belongs to, or the ids of every request in flight when none can be told (20 at most). */
-function whose(): { id: string | undefined } | { inFlight: string[] } {
+/** The id of the request an error belongs to, when its context says so. */
+const whose = (): { id: string | undefined } => {
 	const req = current.getStore();
-	if (req) return { id: idOf(req) };
-	const ids: string[] = [];
-	for (const each of inFlight) {
-		const id = idOf(each);
-		if (id) ids.push(id);
-		if (ids.length === 20) break;
-	}
-	return { inFlight: ids };
-}
+	return { id: req ? idOf(req) : undefined };
+};
 
 /** Installs the policy above; `stop` is the server's graceful stop, given the exit code. */
 export function installProcessPolicy(stop: (reason: string, exitCode: number) => void): void {

@@ -7,6 +7,7 @@ import { recordAudit, type Actor, type AdminActor } from '../audit/service';
 import { readSingleFile } from '../http/multipart';
 import { FsStorage, isValidObjectPath, type SignedRead } from '../storage';
 import { serveSlot, type ImageRequest } from './proxy';
+import { imageProxyAnswer } from './entry-answer';
 import { ValidationError } from '../errors';
 import { ALT_MAX, imagesOfPage, listSiteImages, setSiteImage, type SiteImageChange } from './service';
 import { storedValues } from './slot-values';
@@ -87,6 +88,9 @@ export async function uploadToSlot(request: Request, key: string, admin: AdminAc
 	const slot = slotOf(key)!;
 	return { ...stored, displayWidth: slot.width };
 }
+
+/** What the server entry answers of /api/img/{key} itself: stored photos (entry-answer.ts). */
+export const entryAnswer = imageProxyAnswer(appDeps);
 
 /** GET /api/img/{key}: null for an unknown key. */
 export async function serve(key: string, request: ImageRequest): Promise<Response | null> {

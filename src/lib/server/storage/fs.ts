@@ -168,12 +168,18 @@ export class FsStorage implements Storage {
 	}
 
 	async signedUrl(objectPath: string, expiresInSeconds: number): Promise<string> {
+		const { exp, sig } = this.signature(objectPath, expiresInSeconds);
+		const url = new URL(`/storage/${this.bucket}/${objectPath}`, this.options.origin);
+		url.searchParams.set('exp', exp);
+		url.searchParams.set('sig', sig);
+		return url.href;
+	}
+
+	/** What a signed URL to `objectPath` carries: its expiry (Unix seconds) and its signature. */
+	signature(objectPath: string, expiresInSeconds: number): { exp: string; sig: string } {
 		assertObjectPath(objectPath);
 		const expires = Math.floor(this.now() / 1000) + expiresInSeconds;
-		const url = new URL(`/storage/${this.bucket}/${objectPath}`, this.options.origin);
-		url.searchParams.set('exp', String(expires));
-		url.searchParams.set('sig', sign(this.options.secret, this.message(objectPath, expires)));
-		return url.href;
+		return { exp: String(expires), sig: sign(this.options.secret, this.message(objectPath, expires)) };
 	}
 
 	/**
@@ -181,8 +187,11 @@ export class FsStorage implements Storage {
 	 * Constant-time comparison; the path is validated before the signature is even computed.
 	 */
 	verifySignedRequest(objectPath: string, params: URLSearchParams): string | null {
-		const exp = params.get('exp') ?? '';
-		const sig = params.get('sig') ?? '';
+		return this.verifySignature(objectPath, params.get('exp') ?? '', params.get('sig') ?? '');
+	}
+
+	/** `verifySignedRequest` for a signature already taken apart (`signature`'s). */
+	verifySignature(objectPath: string, exp: string, sig: string): string | null {
 		if (!/^\d{1,12}$/.test(exp) || !sig) return null;
 		try {
 			assertObjectPath(objectPath);

@@ -1,0 +1,20 @@
+import { startServer, rawResponse, load } from '/work/main/bench/lib.mjs';
+import sharp from 'sharp';
+const server = await startServer({});
+const credentials = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
+await fetch(`${server.url}/api/admin/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) });
+const login = await fetch(`${server.url}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url, accept: 'text/html' }, body: new URLSearchParams({ email: credentials.email, password: credentials.password }) });
+const cookie = login.headers.get('set-cookie').split(';')[0];
+const full = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).webp({ quality: 70 }).toBuffer();
+const form = new FormData(); form.append('file', new Blob([full], { type: 'image/webp' }), 'hero.webp');
+const up = await fetch(`${server.url}/api/admin/upload`, { method: 'POST', headers: { cookie, origin: server.url }, body: form });
+const stored = await up.json();
+const put = await fetch(`${server.url}/api/admin/site-images`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ key: 'hero', url: stored.value, alt: 'x' }) });
+console.log(up.status, put.status, stored.value);
+await new Promise(r => setTimeout(r, 2000));
+const r = await rawResponse(server.url + '/api/img/hero?w=800', {});
+console.log(r.status, r.headers, r.body.length);
+const r2 = await rawResponse(server.url + '/api/img/hero?w=800&z=1', {});
+console.log(r2.status, r2.headers, r2.body.length);
+if (process.env.PROF) { const x = await load(server.url, '/api/img/hero?w=800', { total: Number(process.env.PROF) > 1 ? Number(process.env.PROF) : 20000 }); console.log(x); }
+await server.stop();

@@ -1,0 +1,91 @@
+/**
+ * A tripwire on the hot paths' speed (issue « Speed, part 2 », point 4): the cached home page and a stored photo of
+ * the image proxy, each against a bare node:http server sending the same bytes and headers (bench/lib.mjs
+ * `versusBareServer`, the same protocol as `npm run bench`, shorter), in alternating pairs of rounds.
+ *
+ * The threshold, and why: `npm run bench pages` measures two identical bare servers this way at 0.93–1.08× of each
+ * other (`pages.noise_ratio`), and a 2-core CI machine running the other e2e worker beside this test moves a short
+ * round's ratio by up to a quarter more; the paths themselves measure 0.9–1.0×. A ratio under 0.6 is then far beyond
+ * what chance does to a healthy path — and it is where the proxy stood when it had lost a third of its speed unseen
+ * (0.39–0.47×, main 04f86b8). So this fails on a fall like that one, never on noise; the figures themselves are
+ * `npm run bench`'s.
+ */
+import { expect, test } from '@playwright/test';
+// @ts-expect-error the benchmarks' helpers are plain JavaScript
+import { versusBareServer } from '../../../bench/lib.mjs';
+import { startIsolatedServer } from '../support/server';
+
+const TRIPWIRE = 0.6;
+const ADMIN = { name: 'Vitesse', email: 'vitesse@exemple.fr', password: 'une phrase de passe solide' };
+const BROWSER = {
+	'accept-encoding': 'br, gzip',
+	accept: 'text/html,application/xhtml+xml',
+	'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+};
+
+interface Measured {
+	ratio: number | null;
+	appRps: number;
+	bareRps: number;
+	failures: number;
+}
+
+test('the cached page and the image proxy stay far above the tripwire against a bare server', async () => {
+	test.setTimeout(240_000);
+	const server = await startIsolatedServer();
+	try {
+		// An admin's photo on the home page's hero: its upload makes the 800-px variant pages ask for.
+		await fetch(`${server.url}/api/admin/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(ADMIN)
+		});
+		const login = await fetch(`${server.url}/login`, {
+			method: 'POST',
+			headers: { origin: server.url, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
+			redirect: 'manual'
+		});
+		const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+		const photo = await import('node:fs').then((fs) =>
+			fs.readFileSync('tests/fixtures/images/Landscape_1.jpg')
+		);
+		const form = new FormData();
+		form.append('file', new Blob([photo], { type: 'image/jpeg' }), 'hero.jpg');
+		const upload = await fetch(`${server.url}/api/admin/upload`, {
+			method: 'POST',
+			headers: { cookie, origin: server.url },
+			body: form
+		});
+		expect(upload.status).toBe(201);
+		const { value } = await upload.json();
+		const put = await fetch(`${server.url}/api/admin/site-images`, {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json', cookie },
+			body: JSON.stringify({ key: 'hero', url: value, alt: 'Un mur de pierre' })
+		});
+		expect(put.status).toBe(200);
+		const image = '/api/img/hero?w=480';
+		await expect
+			.poll(async () => (await fetch(server.url + image)).headers.get('x-image-fallback'), { timeout: 20_000 })
+			.toBeNull();
+		await fetch(`${server.url}/`, { headers: BROWSER });
+
+		const measure = (target: string, headers: Record<string, string>, total: number): Promise<Measured> =>
+			versusBareServer(server, target, { headers, total, warm: total, rounds: 5 });
+		const page: Measured = await measure('/', BROWSER, 3000);
+		const proxy: Measured = await measure(image, {}, 1500);
+		const said = (name: string, m: Measured) =>
+			`${name}: ${m.ratio?.toFixed(2)}× (${m.appRps.toFixed(0)} vs bare ${m.bareRps.toFixed(0)} req/s)`;
+		console.log(`throughput tripwire at ${TRIPWIRE}×: ${said('cached /', page)}; ${said(image, proxy)}`);
+		for (const [name, measured] of [
+			['cached /', page],
+			[image, proxy]
+		] as const) {
+			expect(measured.failures, name).toBe(0);
+			expect(measured.ratio!, said(name, measured)).toBeGreaterThan(TRIPWIRE);
+		}
+	} finally {
+		await server.stop();
+	}
+});

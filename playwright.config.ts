@@ -43,5 +43,10 @@ export default defineConfig({
 			]
 		}
 	},
-	projects: [{ name: 'chromium', use: { browserName: 'chromium' } }]
+	projects: [
+		{ name: 'chromium', use: { browserName: 'chromium' }, testIgnore: '**/throughput.e2e.ts' },
+		// The throughput tripwire measures ratios of requests per second: it runs once every other test is done, with
+		// the machine to itself (a test of the other worker beside it moved its ratios by a quarter).
+		{ name: 'throughput', testMatch: '**/throughput.e2e.ts', dependencies: ['chromium'] }
+	]
 });

@@ -180,7 +180,8 @@ export async function versusBareServer(
 		warm = ROUND_REQUESTS,
 		total = ROUND_REQUESTS,
 		rounds = 7,
-		control = false
+		control = false,
+		readEachTime = false
 	} = {}
 ) {
 	const app = await rawResponse(server.url + target, headers);
@@ -188,7 +189,7 @@ export async function versusBareServer(
 	check(app);
 	const file = path.join(server.dataDir, `bench-${target.replace(/\W+/g, '-')}.body`);
 	writeFileSync(file, app.body);
-	const bare = await startBareServer(file, app.headers);
+	const bare = await startBareServer(file, app.headers, { readEachTime });
 	try {
 		const copy = await rawResponse(bare.url + target, headers);
 		if (copy.status !== app.status || !copy.body.equals(app.body))
@@ -238,9 +239,24 @@ export const ratioText = (result) =>
  * and its headers checked again on every request): a baseline is the ceiling it claims to be, not a slower server
  * than the app's own cached path, which writes its head that way.
  */
-export async function startBareServer(file, headers) {
+export async function startBareServer(file, headers, { readEachTime = false } = {}) {
 	const port = await freePort();
-	const code = `
+	// `readEachTime`: the file is read again for every answer (one readSync into a buffer reused once sent), as a
+	// proxy must fetch its upstream: what that read costs a bare server, to tell it from the rest of a proxy's work.
+	const code = readEachTime
+		? `
+		const fs = require('node:fs');
+		const fd = fs.openSync(${JSON.stringify(file)}, 'r');
+		const size = fs.fstatSync(fd).size;
+		const spare = [];
+		const head = ${JSON.stringify(Object.entries(headers).flat())};
+		require('node:http').createServer((req, res) => {
+			const body = spare.pop() ?? Buffer.allocUnsafeSlow(size);
+			fs.readSync(fd, body, 0, size, 0);
+			res.once('close', () => spare.push(body));
+			res.writeHead(200, head); res.end(body);
+		}).listen(${port}, '127.0.0.1', () => console.log('ready'));`
+		: `
 		const body = require('node:fs').readFileSync(${JSON.stringify(file)});
 		const head = ${JSON.stringify(Object.entries(headers).flat())};
 		require('node:http').createServer((req, res) => { res.writeHead(200, head); res.end(body); })

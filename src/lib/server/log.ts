@@ -182,11 +182,30 @@ export interface RequestLine {
 function writeRequest(level: 'debug' | 'info', line: RequestLine) {
 	if (LOG_LEVELS.indexOf(level) < (sharedLevel.get() ?? 1)) return;
 	writeOut(
-		`{"time":"${new Date().toISOString()}","level":"${level}","message":"request",` +
-			`"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"status":${line.status},` +
-			`"ms":${line.ms},"id":${JSON.stringify(line.id)}${line.aborted ? ',"aborted":true' : ''}}`
+		`{"time":"${isoNow()}","level":"${level}","message":"request",` +
+			`"method":${asJson(line.method)},"route":${asJson(line.route)},"status":${line.status},` +
+			`"ms":${line.ms},"id":${asJson(line.id)}${line.aborted ? ',"aborted":true' : ''}}`
 	);
 }
+
+/** The time as `toISOString` says it, made once per millisecond: a busy server writes many lines in each. */
+let isoAt = -1;
+let isoText = '';
+function isoNow(): string {
+	const now = Date.now();
+	if (now !== isoAt) {
+		isoAt = now;
+		isoText = new Date(now).toISOString();
+	}
+	return isoText;
+}
+
+/**
+ * A string as JSON, as `JSON.stringify` writes it; those that need no escaping (a method, a route id, a request id:
+ * nearly every one) are quoted as they are, without the call.
+ */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const asJson = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
 
 export const log = {
 	lifecycle: writeLifecycle,

@@ -147,7 +147,11 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 			const values: string[] = [];
 			for (const name of photos) {
 				const form = new FormData();
-				form.append('file', new Blob([readFileSync(`tests/fixtures/images/${name}`)], { type: 'image/jpeg' }), name);
+				form.append(
+					'file',
+					new Blob([readFileSync(`tests/fixtures/images/${name}`)], { type: 'image/jpeg' }),
+					name
+				);
 				const upload = await fetch(`${site}/api/admin/upload`, {
 					method: 'POST',
 					headers: { cookie, origin: site, ...to(0) },

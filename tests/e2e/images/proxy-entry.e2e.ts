@@ -1,0 +1,104 @@
+/**
+ * The image proxy's stored photos as the server entry answers them (src/server/image-proxy.ts, issue « Speed, part
+ * 2 »): the same status, headers and bytes as SvelteKit's route gives (a query the quick path does not know sends a
+ * request there), a 304 for the ETag, HEAD without a body, the versioned URL cached for good, and a new photo served
+ * at once after its PUT — what the quick path kept of the old one is forgotten with the purge.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { startIsolatedServer, type RunningServer } from '../support/server';
+
+const ADMIN = { name: 'Photos', email: 'photos@exemple.fr', password: 'une phrase de passe solide' };
+
+async function adminCookie(server: RunningServer) {
+	await fetch(`${server.url}/api/admin/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(ADMIN)
+	});
+	const login = await fetch(`${server.url}/login`, {
+		method: 'POST',
+		headers: { origin: server.url, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
+		redirect: 'manual'
+	});
+	return login.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+async function setPhoto(server: RunningServer, cookie: string, file: string) {
+	const form = new FormData();
+	form.append(
+		'file',
+		new Blob([readFileSync(`tests/fixtures/images/${file}`)], { type: 'image/jpeg' }),
+		file
+	);
+	const upload = await fetch(`${server.url}/api/admin/upload`, {
+		method: 'POST',
+		headers: { cookie, origin: server.url },
+		body: form
+	});
+	expect(upload.status).toBe(201);
+	const { value } = await upload.json();
+	const put = await fetch(`${server.url}/api/admin/site-images`, {
+		method: 'PUT',
+		headers: { 'content-type': 'application/json', cookie },
+		body: JSON.stringify({ key: 'about', url: value, alt: 'Un mur' })
+	});
+	expect(put.status).toBe(200);
+	return value as string;
+}
+
+/** Headers but those of one answer (its id, its date), sorted: what two ways of answering must share. */
+const lasting = (headers: Headers) =>
+	[...headers]
+		.filter(([name]) => !['x-request-id', 'date', 'connection', 'keep-alive'].includes(name))
+		.sort();
+
+test('a stored photo: the entry answers what the route answers, 304 and HEAD, and a new photo at once', async () => {
+	const server = await startIsolatedServer();
+	try {
+		const cookie = await adminCookie(server);
+		await setPhoto(server, cookie, 'Landscape_2.jpg');
+		const url = `${server.url}/api/img/about?w=480`;
+		// The variant is made after the upload's answer: waited for.
+		await expect
+			.poll(async () => (await fetch(url)).headers.get('x-image-fallback'), { timeout: 20_000 })
+			.toBeNull();
+
+		const quick = await fetch(url);
+		// An unknown parameter is the route's: SvelteKit answers it, as it answered every request before.
+		const route = await fetch(`${url}&route=1`);
+		expect(quick.status).toBe(200);
+		expect(route.status).toBe(200);
+		expect(lasting(quick.headers)).toEqual(lasting(route.headers));
+		const bytes = Buffer.from(await quick.arrayBuffer());
+		expect(bytes.equals(Buffer.from(await route.arrayBuffer()))).toBe(true);
+		expect(quick.headers.get('cache-control')).toBe('public, max-age=3300, s-maxage=3300');
+		expect(quick.headers.get('content-security-policy')).toContain("default-src 'self'");
+
+		const etag = quick.headers.get('etag')!;
+		const revalidated = await fetch(url, { headers: { 'if-none-match': etag } });
+		expect(revalidated.status).toBe(304);
+		expect((await revalidated.arrayBuffer()).byteLength).toBe(0);
+		const head = await fetch(url, { method: 'HEAD' });
+		expect(head.status).toBe(200);
+		expect(head.headers.get('content-length')).toBe(String(bytes.length));
+
+		// The page's URL, with the value's version: cached for good.
+		const page = await (await fetch(`${server.url}/`)).text();
+		const versioned = /\/api\/img\/about\?v=([\w-]+)/.exec(page)?.[1];
+		if (versioned) {
+			const forGood = await fetch(`${server.url}/api/img/about?v=${versioned}&w=480`);
+			expect(forGood.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+		}
+
+		// Another photo: served at once, the old one's ETag no longer matches.
+		await setPhoto(server, cookie, 'Landscape_3.jpg');
+		const full = await fetch(`${server.url}/api/img/about`);
+		expect(full.status).toBe(200);
+		expect(full.headers.get('etag')).not.toBe(etag);
+		expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).not.toBe(304);
+	} finally {
+		await server.stop();
+	}
+});

@@ -99,7 +99,8 @@ async function main() {
 		const request = trackRequest(req, res, countAnswer);
 		// A cached page (a bodiless GET or HEAD) is answered at once, its whole head written in one call.
 		if (answerFromCache(req, res, request.id)) return request.answeredBy(PAGE_CACHE);
-		if (answerOwnPath(IMAGE_PROXY_ROUTE, storedImages, req, res)) return request.answeredBy(IMAGE_PROXY_ROUTE);
+		if (answerOwnPath(IMAGE_PROXY_ROUTE, storedImages, req, res))
+			return request.answeredBy(IMAGE_PROXY_ROUTE);
 		throughTheApp(req, res, request.answeredBy);
 	};
 	const server = createServer((req, res) => inRequest(req, res, answer));

@@ -161,7 +161,7 @@ test('every path the entry answers itself takes hostile requests: answers, no 5x
 			'items=0-1',
 			'bytes=' + '9'.repeat(5000)
 		];
-		for (const who of [{}, { cookie }]) {
+		for (const who of [{}, { cookie }] as Record<string, string>[]) {
 			for (const range of ranges)
 				await send('GET', '/cours/media/course/00000000-0000-4000-8000-000000000000.mp4', {
 					...who,
@@ -194,7 +194,7 @@ test('every path the entry answers itself takes hostile requests: answers, no 5x
 			{ 'upload-offset': '0', 'content-type': 'text/plain' },
 			{ 'upload-offset': '0', 'upload-length': '1e30' },
 			{ 'upload-offset': '0', 'upload-checksum': 'md5 \u0000' }
-		])
+		] as Record<string, string>[])
 			await send(
 				'PATCH',
 				upload,
@@ -207,7 +207,7 @@ test('every path the entry answers itself takes hostile requests: answers, no 5x
 			{ 'upload-length': '10', 'upload-metadata': 'kind %%%,,, filename' },
 			{ 'upload-length': '10', 'upload-metadata': `kind ${Buffer.from('video\u0000').toString('base64')}` },
 			{ 'upload-defer-length': '1' }
-		])
+		] as Record<string, string>[])
 			await send('POST', '/api/admin/uploads', { ...tus, ...headers });
 		for (const escape of brokenEscapes) await send('HEAD', `/api/admin/uploads/${escape}`, tus);
 		await cut(

@@ -16,7 +16,7 @@ import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
-import { isImageWidth } from '$lib/images';
+import { isImageWidth, type ImageWidth } from '$lib/images';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db';
 import type { ImageProxyAnswer, ImageProxyAnswerParts } from '../http/image-proxy-bridge';
@@ -244,17 +244,17 @@ async function fromBucket(signed: string, object: KnownObject): Promise<Readable
 }
 
 /** `{ key, width, version }` of `/api/img/<key>[?w=<width>][&v=<version>]`; null for anything else (the route's). */
-function parse(url: string): { key: string; width: number | null; version: string | null } | null {
+function parse(url: string): { key: string; width: ImageWidth | null; version: string | null } | null {
 	const query = url.indexOf('?');
 	const key = url.slice(IMAGE_PROXY_PREFIX.length, query === -1 ? undefined : query);
 	if (!/^[a-z0-9-]{1,64}$/.test(key)) return null;
-	let width: number | null = null;
+	let width: ImageWidth | null = null;
 	let version: string | null = null;
 	if (query !== -1) {
 		for (const pair of url.slice(query + 1).split('&')) {
 			const [name, text = ''] = pair.split('=', 2) as [string, string?];
-			if (name === 'w' && width === null && /^\d{3,4}$/.test(text) && isImageWidth(Number(text)))
-				width = Number(text);
+			const asWidth = Number(text);
+			if (name === 'w' && width === null && /^\d{3,4}$/.test(text) && isImageWidth(asWidth)) width = asWidth;
 			else if (name === 'v' && version === null && /^[\w-]{1,32}$/.test(text)) version = text;
 			else return null;
 		}

@@ -178,6 +178,12 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 			const second = await etagOn(0);
 			expect(second).not.toBe(first);
 			for (const i of [1, 2]) await expect.poll(() => etagOn(i), { timeout: 2_000 }).toBe(second);
+			// A browser's copy is revalidated with the bucket: 304 for the current photo, the new bytes for the old one.
+			const again = await fetch(`${site}/api/img/about`, { headers: { ...to(1), 'if-none-match': second! } });
+			expect(again.status).toBe(304);
+			const stale = await fetch(`${site}/api/img/about`, { headers: { ...to(2), 'if-none-match': first! } });
+			expect(stale.status).toBe(200);
+			expect(stale.headers.get('etag')).toBe(second);
 		});
 
 		await test.step('a rate limit holds across the instances', async () => {

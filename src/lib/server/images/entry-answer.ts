@@ -211,31 +211,56 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 					if (found.spare.length < MAX_SPARE) found.spare.push(bytes);
 				});
 			}
-		} else if (!notModified && !head) {
-			body = await fromBucket(await storage.signedUrl(sized, SIGNED_URL_SECONDS), found);
-			if (!body) {
+		} else if (!head) {
+			// The bucket is asked every time; a client's ETag goes with the question, and its 304 is the bucket's.
+			const fetched = await fromBucket(
+				await storage.signedUrl(sized, SIGNED_URL_SECONDS),
+				found,
+				notModified
+			);
+			if (fetched === null) {
 				drop(sized);
 				return null;
 			}
+			body = fetched === NOT_MODIFIED ? null : fetched;
 		}
 		recordImageProxy(notModified ? 'not_modified' : 'served');
 		return parts(notModified ? 304 : 200, body);
 	};
 }
 
-/** The object through its signed URL: its body as it streams, or null when the bucket does not send it whole. */
-async function fromBucket(signed: string, object: KnownObject): Promise<Readable | null> {
+const NOT_MODIFIED = Symbol('not modified');
+
+/**
+ * The object through its signed URL: its body as it streams; NOT_MODIFIED when `revalidate` asked with its ETag and
+ * the bucket said so (304); null when the bucket does not send what is known of the object.
+ */
+async function fromBucket(
+	signed: string,
+	object: KnownObject,
+	revalidate: boolean
+): Promise<Readable | typeof NOT_MODIFIED | null> {
 	try {
 		const url = new URL(signed);
 		const response = await bucketAgent.request({
 			origin: url.origin,
 			path: url.pathname + url.search,
-			method: 'GET'
+			method: 'GET',
+			headers: revalidate ? { 'if-none-match': object.etag } : {}
 		});
+		if (revalidate && response.statusCode === 304) {
+			response.body.resume();
+			return NOT_MODIFIED;
+		}
 		const length = Number(response.headers['content-length']);
 		if (response.statusCode !== 200 || length !== object.size || response.headers.etag !== object.etag) {
 			response.body.destroy();
 			return null;
+		}
+		if (revalidate) {
+			// A bucket that ignores If-None-Match sent the object whole: the same ETag, so the client's copy holds.
+			response.body.destroy();
+			return NOT_MODIFIED;
 		}
 		return response.body;
 	} catch {

@@ -306,6 +306,34 @@ describe('what the operator is told (issue « Every door holds », point 5)', ()
 		expect(await reportInterruptedBackups(depsWith({}))).toBe(0);
 	});
 
+	it.runIf(serverUrl)(
+		'instances starting at once report an interrupted run once: one e-mail an admin, one audit row',
+		async () => {
+			const [cut] = await database.db
+				.insert(schema.backupRuns)
+				.values({ trigger: 'schedule', status: 'running', fileName: 'atelier-scheduled-rafale.tar.gz.age' })
+				.returning();
+			// Each instance its own copy of the module (its own "running here" flag), as separate servers have.
+			const instances = [];
+			for (let i = 0; i < 4; i++) {
+				vi.resetModules();
+				instances.push(
+					(await import('../../src/lib/server/backup/schedule')) as typeof import('../../src/lib/server/backup/schedule')
+				);
+			}
+			const mails = smtp.received.length;
+			const reported = await Promise.all(
+				instances.flatMap((instance) => [1, 2].map(() => instance.reportInterruptedBackups(depsWith({}))))
+			);
+			expect(reported.reduce((sum, n) => sum + n, 0)).toBe(1);
+			await smtp.waitFor(mails + 2, 10_000);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			expect(smtp.received.length - mails).toBe(2);
+			const trail = await database.db.select().from(schema.auditEvents);
+			expect(trail.filter((row) => row.subjectId === cut!.id)).toHaveLength(1);
+		}
+	);
+
 	const tinyDisk = (() => {
 		if (process.getuid?.() !== 0) return null;
 		const dir = mkdtempSync(path.join(tmpdir(), 'atelier-full-backups-'));

@@ -57,19 +57,16 @@ async function placeObject(server, cookie, key, name, bytes) {
 	return new URL(list.images.find((i) => i.key === key).previewUrl);
 }
 
-/** A 1600-px photo: its upload makes the 800-px variant pages ask for most (`?w=800`). */
-const benchPhoto = () =>
+/** A WebP of grey noise (no encoder shortcut: every pixel costs), `width` × `height`. */
+const noisyWebp = (width, height, { sigma, quality }) =>
 	sharp({
-		create: {
-			width: 1600,
-			height: 1000,
-			channels: 3,
-			background: '#888',
-			noise: { type: 'gaussian', mean: 128, sigma: 30 }
-		}
+		create: { width, height, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma } }
 	})
-		.webp({ quality: 70 })
+		.webp({ quality })
 		.toBuffer();
+
+/** A 1600-px photo: its upload makes the 800-px variant pages ask for most (`?w=800`). */
+const benchPhoto = () => noisyWebp(1600, 1000, { sigma: 30, quality: 70 });
 
 /** s3rver in a process of its own (as a bucket is its own service), with a bucket for the site's images. */
 async function startBucket() {
@@ -192,17 +189,7 @@ export async function benchImages() {
 	const server = await startServer();
 	try {
 		const cookie = await signInAsAdmin(server.url);
-		const object = await sharp({
-			create: {
-				width: 900,
-				height: 700,
-				channels: 3,
-				background: '#888',
-				noise: { type: 'gaussian', mean: 128, sigma: 40 }
-			}
-		})
-			.webp({ quality: 90 })
-			.toBuffer();
+		const object = await noisyWebp(900, 700, { sigma: 40, quality: 90 });
 
 		// b) upload of a 24-megapixel photo vs one sharp decode + resize + WebP encode of the same photo.
 		const photo = await sharp(readFileSync(path.join(FIXTURES, '2569067123_aca715a2ee_o.jpg')))

@@ -35,6 +35,7 @@ import {
 } from '../../src/routes/api/admin/modules/[id=uuid]/+server';
 import * as tus from '../../src/routes/api/admin/uploads/[[id]]/+server';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
+import { box, mp4Claiming, tinyBoxes } from '../helpers/mp4';
 import { startS3, type RunningS3 } from '../helpers/s3';
 
 const MEDIA = path.resolve(import.meta.dirname, '../fixtures/media');
@@ -378,21 +379,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 
 		it('an absurd duration (4,294,967,294 s, or none at all) is a 422 in French, with nothing left', async () => {
 			const before = await objectCount();
-			const box = (type: string, content: Buffer) => {
-				const head = Buffer.alloc(8);
-				head.writeUInt32BE(8 + content.length);
-				head.write(type, 4, 'latin1');
-				return Buffer.concat([head, content]);
-			};
-			const mvhd = (timescale: number, duration: number) => {
-				const content = Buffer.alloc(100);
-				content.writeUInt32BE(timescale, 12);
-				content.writeUInt32BE(duration, 16);
-				return box('mvhd', content);
-			};
-			const ftyp = box('ftyp', Buffer.from('isom\0\0\x02\0isomiso2', 'latin1'));
-			const claiming = (duration: number) =>
-				Buffer.concat([ftyp, box('moov', mvhd(1, duration)), box('mdat', Buffer.alloc(4096, 1))]);
+			const claiming = (duration: number) => mp4Claiming(1, duration, box('mdat', Buffer.alloc(4096, 1)));
 			const absurd = await upload('video', claiming(0xfffffffe));
 			expect(absurd.status).toBe(422);
 			expect(await absurd.text()).toMatch(/durée invraisemblable \(1\s193\s046\sh\)/);
@@ -405,26 +392,8 @@ for (const storageDriver of ['fs', 's3'] as const) {
 
 		it('4 MiB of 8-byte boxes is stored in at most 3× the time of one 4 MiB box', async () => {
 			const size = 4 * 1024 * 1024;
-			const box = (type: string, length: number) => {
-				const bytes = Buffer.alloc(length);
-				bytes.writeUInt32BE(length);
-				bytes.write(type, 4, 'latin1');
-				return bytes;
-			};
-			const moov = Buffer.concat([box('moov', 108), Buffer.alloc(0)]);
-			moov.write('mvhd', 12, 'latin1');
-			moov.writeUInt32BE(100, 8);
-			moov.writeUInt32BE(1000, 8 + 8 + 12);
-			moov.writeUInt32BE(60_000, 8 + 8 + 16);
-			const ftyp = Buffer.concat([box('ftyp', 16)]);
-			ftyp.write('isom', 8, 'latin1');
-			const tiny = Buffer.alloc(size);
-			for (let at = 0; at < size; at += 8) {
-				tiny.writeUInt32BE(8, at);
-				tiny.write('free', at + 4, 'latin1');
-			}
-			const hostile = Buffer.concat([ftyp, moov, tiny]);
-			const normal = Buffer.concat([ftyp, moov, box('mdat', size)]);
+			const hostile = mp4Claiming(1000, 60_000, tinyBoxes(size));
+			const normal = mp4Claiming(1000, 60_000, box('mdat', Buffer.alloc(size)));
 			const timed = async (bytes: Buffer) => {
 				const started = performance.now();
 				const answer = await upload('video', bytes, 'film.mp4', 1024 * 1024);

@@ -13,6 +13,8 @@
  * bare server). So this fails on a fall like that one, never on noise; the figures themselves are `npm run bench`'s.
  */
 import { expect, test } from '@playwright/test';
+import { firstAdminCookie } from '../support/accounts';
+import { setSlotPhoto } from '../support/photos';
 import { startIsolatedServer } from '../support/server';
 
 const TRIPWIRE = 0.55;
@@ -41,41 +43,9 @@ test('the cached page and the image proxy stay far above the tripwire against a 
 	test.setTimeout(240_000);
 	const server = await startIsolatedServer();
 	try {
-		// An admin's photo on the home page's hero: its upload makes the 800-px variant pages ask for.
-		await fetch(`${server.url}/api/admin/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(ADMIN)
-		});
-		const login = await fetch(`${server.url}/login`, {
-			method: 'POST',
-			headers: {
-				origin: server.url,
-				accept: 'text/html',
-				'content-type': 'application/x-www-form-urlencoded'
-			},
-			body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
-			redirect: 'manual'
-		});
-		const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-		const photo = await import('node:fs').then((fs) =>
-			fs.readFileSync('tests/fixtures/images/Landscape_1.jpg')
-		);
-		const form = new FormData();
-		form.append('file', new Blob([photo], { type: 'image/jpeg' }), 'hero.jpg');
-		const upload = await fetch(`${server.url}/api/admin/upload`, {
-			method: 'POST',
-			headers: { cookie, origin: server.url },
-			body: form
-		});
-		expect(upload.status).toBe(201);
-		const { value } = await upload.json();
-		const put = await fetch(`${server.url}/api/admin/site-images`, {
-			method: 'PUT',
-			headers: { 'content-type': 'application/json', cookie },
-			body: JSON.stringify({ key: 'hero', url: value, alt: 'Un mur de pierre' })
-		});
-		expect(put.status).toBe(200);
+		// An admin's photo on the home page's hero: its upload makes the 480-px variant pages ask for.
+		const cookie = await firstAdminCookie(server.url, ADMIN);
+		await setSlotPhoto(server.url, cookie, 'hero', 'Landscape_1.jpg');
 		const image = '/api/img/hero?w=480';
 		await expect
 			.poll(async () => (await fetch(server.url + image)).headers.get('x-image-fallback'), {

@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import net from 'node:net';
 import { requestHead } from '../support/raw-http';
-import { sessionCookieFor } from '../support/accounts';
+import { firstAdminCookie } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startFakeStripe } from '../../helpers/fake-stripe';
 
@@ -61,13 +61,7 @@ test('every path the entry answers itself takes hostile requests: answers, no 5x
 	const server = await startIsolatedServer({ ...stripe.env });
 	const pid = server.child.pid;
 	try {
-		const setup = await fetch(`${server.url}/api/admin/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(ADMIN)
-		});
-		expect(setup.status).toBe(201);
-		const cookie = await sessionCookieFor(server.url, ADMIN);
+		const cookie = await firstAdminCookie(server.url, ADMIN);
 
 		const statuses: number[] = [];
 		let sent = 0;

@@ -4,49 +4,12 @@
  * request there), a 304 for the ETag, HEAD without a body, the versioned URL cached for good, and a new photo served
  * at once after its PUT — what the quick path kept of the old one is forgotten with the purge.
  */
-import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { startIsolatedServer, type RunningServer } from '../support/server';
+import { firstAdminCookie } from '../support/accounts';
+import { setSlotPhoto } from '../support/photos';
+import { startIsolatedServer } from '../support/server';
 
 const ADMIN = { name: 'Photos', email: 'photos@exemple.fr', password: 'une phrase de passe solide' };
-
-async function adminCookie(server: RunningServer) {
-	await fetch(`${server.url}/api/admin/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(ADMIN)
-	});
-	const login = await fetch(`${server.url}/login`, {
-		method: 'POST',
-		headers: { origin: server.url, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
-		redirect: 'manual'
-	});
-	return login.headers.get('set-cookie')!.split(';')[0]!;
-}
-
-async function setPhoto(server: RunningServer, cookie: string, file: string) {
-	const form = new FormData();
-	form.append(
-		'file',
-		new Blob([readFileSync(`tests/fixtures/images/${file}`)], { type: 'image/jpeg' }),
-		file
-	);
-	const upload = await fetch(`${server.url}/api/admin/upload`, {
-		method: 'POST',
-		headers: { cookie, origin: server.url },
-		body: form
-	});
-	expect(upload.status).toBe(201);
-	const { value } = await upload.json();
-	const put = await fetch(`${server.url}/api/admin/site-images`, {
-		method: 'PUT',
-		headers: { 'content-type': 'application/json', cookie },
-		body: JSON.stringify({ key: 'about', url: value, alt: 'Un mur' })
-	});
-	expect(put.status).toBe(200);
-	return value as string;
-}
 
 /** Headers but those of one answer (its id, its date), sorted: what two ways of answering must share. */
 const lasting = (headers: Headers) =>
@@ -57,8 +20,8 @@ const lasting = (headers: Headers) =>
 test('a stored photo: the entry answers what the route answers, 304 and HEAD, and a new photo at once', async () => {
 	const server = await startIsolatedServer();
 	try {
-		const cookie = await adminCookie(server);
-		await setPhoto(server, cookie, 'Landscape_2.jpg');
+		const cookie = await firstAdminCookie(server.url, ADMIN);
+		await setSlotPhoto(server.url, cookie, 'about', 'Landscape_2.jpg');
 		const url = `${server.url}/api/img/about?w=480`;
 		// The variant is made after the upload's answer: waited for.
 		await expect
@@ -93,7 +56,7 @@ test('a stored photo: the entry answers what the route answers, 304 and HEAD, an
 		}
 
 		// Another photo: served at once, the old one's ETag no longer matches.
-		await setPhoto(server, cookie, 'Landscape_3.jpg');
+		await setSlotPhoto(server.url, cookie, 'about', 'Landscape_3.jpg');
 		const full = await fetch(`${server.url}/api/img/about`);
 		expect(full.status).toBe(200);
 		expect(full.headers.get('etag')).not.toBe(etag);

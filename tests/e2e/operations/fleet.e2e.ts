@@ -6,7 +6,7 @@
  * campaign another instance saw, the scheduled backup runs once a slot — and, under a steady load of leads, one
  * instance killed with SIGKILL and restarted loses no lead a client was told was taken.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -15,6 +15,7 @@ import postgres from 'postgres';
 import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
 import { startS3 } from '../../helpers/s3';
 import { E2E_ADMIN, sessionCookieFor } from '../support/accounts';
+import { setSlotPhoto } from '../support/photos';
 import { startRoundRobin } from '../support/round-robin';
 import { freePort, startServer, type RunningServer } from '../support/server';
 import { sendDevisAsAPerson } from '../support/devis';
@@ -143,38 +144,13 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 
 		await test.step('a stored photo changed on one instance is served new by every instance within 2 s (the proxy’s quick path forgets what it knew)', async () => {
 			const cookie = await sessionCookieFor(site, E2E_ADMIN);
-			const photos = ['Landscape_2.jpg', 'Landscape_3.jpg'];
-			const values: string[] = [];
-			for (const name of photos) {
-				const form = new FormData();
-				form.append(
-					'file',
-					new Blob([readFileSync(`tests/fixtures/images/${name}`)], { type: 'image/jpeg' }),
-					name
-				);
-				const upload = await fetch(`${site}/api/admin/upload`, {
-					method: 'POST',
-					headers: { cookie, origin: site, ...to(0) },
-					body: form
-				});
-				expect(upload.status).toBe(201);
-				values.push((await upload.json()).value);
-			}
-			const setAbout = async (value: string) => {
-				const put = await fetch(`${site}/api/admin/site-images`, {
-					method: 'PUT',
-					headers: { 'content-type': 'application/json', cookie, ...to(0) },
-					body: JSON.stringify({ key: 'about', url: value, alt: 'Un mur' })
-				});
-				expect(put.status).toBe(200);
-			};
 			const etagOn = async (i: number) =>
 				(await fetch(`${site}/api/img/about`, { headers: to(i) })).headers.get('etag');
-			await setAbout(values[0]!);
+			await setSlotPhoto(site, cookie, 'about', 'Landscape_2.jpg', to(0));
 			const first = await etagOn(0);
 			// Each instance learns the first photo (its quick path keeps the object's ETag and head).
 			for (const i of [1, 2]) await expect.poll(() => etagOn(i), { timeout: 2_000 }).toBe(first);
-			await setAbout(values[1]!);
+			await setSlotPhoto(site, cookie, 'about', 'Landscape_3.jpg', to(0));
 			const second = await etagOn(0);
 			expect(second).not.toBe(first);
 			for (const i of [1, 2]) await expect.poll(() => etagOn(i), { timeout: 2_000 }).toBe(second);

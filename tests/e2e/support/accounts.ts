@@ -66,6 +66,20 @@ export async function sessionCookieFor(url: string, credentials: { email: string
 	return login.headers.getSetCookie()[0]!.split(';')[0]!;
 }
 
+/** Creates the first admin of a server that has none, and returns its session cookie. */
+export async function firstAdminCookie(
+	url: string,
+	admin: { name: string; email: string; password: string }
+) {
+	const setup = await fetch(`${url}/api/admin/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(admin)
+	});
+	if (setup.status !== 201) throw new Error(`admin setup answered ${setup.status}`);
+	return sessionCookieFor(url, admin);
+}
+
 /**
  * On a server of its own (no admin yet), creates the first admin and returns an API context signed in as it.
  * Dispose of it when done.

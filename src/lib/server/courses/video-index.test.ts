@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { box, ftyp, mp4Claiming, tinyBoxes } from '../../../../tests/helpers/mp4';
 import { MAX_INDEX_BYTES, Mp4BoxScanner, WebmHeadReader, type VideoIndexReader } from './video-index';
 
 const media = (name: string) =>
@@ -10,22 +11,6 @@ function read(reader: VideoIndexReader, bytes: Uint8Array, size = 4096) {
 	for (let i = 0; i < bytes.length; i += size) reader.push(bytes.subarray(i, i + size));
 	return reader.result();
 }
-
-const box = (type: string, content: Uint8Array) => {
-	const head = Buffer.alloc(8);
-	head.writeUInt32BE(8 + content.length);
-	head.write(type, 4, 'latin1');
-	return Buffer.concat([head, content]);
-};
-
-/** An `mvhd` of version 0 saying `duration` in `timescale` units. */
-const mvhd = (timescale: number, duration: number) => {
-	const content = Buffer.alloc(100);
-	content.writeUInt32BE(timescale, 12);
-	content.writeUInt32BE(duration, 16);
-	return box('mvhd', content);
-};
-const ftyp = box('ftyp', Buffer.from('isom\0\0\x02\0isomiso2', 'latin1'));
 
 describe('a video’s duration, from its own index', () => {
 	it('MP4 with and without a sound track, index first or last, in any chunking', () => {
@@ -51,10 +36,10 @@ describe('a video’s duration, from its own index', () => {
 	});
 
 	it('says what the file claims, even absurd (the caller bounds it): 4,294,967,294 s', () => {
-		const claimed = Buffer.concat([ftyp, box('moov', mvhd(1, 0xfffffffe)), box('mdat', Buffer.alloc(16))]);
+		const claimed = mp4Claiming(1, 0xfffffffe, box('mdat', Buffer.alloc(16)));
 		expect(read(new Mp4BoxScanner(), claimed).durationSeconds).toBe(4_294_967_294);
 		// All ones is « unknown », and no track says more: no duration.
-		const unknown = Buffer.concat([ftyp, box('moov', mvhd(1000, 0xffffffff)), box('mdat', Buffer.alloc(16))]);
+		const unknown = mp4Claiming(1000, 0xffffffff, box('mdat', Buffer.alloc(16)));
 		expect(read(new Mp4BoxScanner(), unknown).durationSeconds).toBeUndefined();
 	});
 
@@ -74,13 +59,8 @@ describe('a video’s duration, from its own index', () => {
 
 	it('4 MiB of 8-byte boxes costs at most 3× one 4 MiB box (the audio parser took 11–30×)', () => {
 		const size = 4 * 1024 * 1024;
-		const tiny = Buffer.alloc(size);
-		for (let at = 0; at < size; at += 8) {
-			tiny.writeUInt32BE(8, at);
-			tiny.write('free', at + 4, 'latin1');
-		}
-		const hostile = Buffer.concat([ftyp, box('moov', mvhd(1000, 5000)), tiny]);
-		const normal = Buffer.concat([ftyp, box('moov', mvhd(1000, 5000)), box('mdat', Buffer.alloc(size - 8))]);
+		const hostile = mp4Claiming(1000, 5000, tinyBoxes(size));
+		const normal = mp4Claiming(1000, 5000, box('mdat', Buffer.alloc(size - 8)));
 		const time = (bytes: Buffer) => {
 			let best = Number.POSITIVE_INFINITY;
 			for (let round = 0; round < 5; round++) {

@@ -39,7 +39,6 @@ export interface EntryAnswerDeps {
 
 /** What is known of one stored object, and the heads of its answers: kept until a purge. */
 interface KnownObject {
-	objectPath: string;
 	/**
 	 * The files driver's file, opened once and read whole at each request (one read, not an open, a stat, a read
 	 * and a close); null on S3, where the bytes come through the signed URL. Closed when the object is forgotten.
@@ -73,19 +72,20 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 	const known = new Map<string, Promise<KnownObject | null>>();
 	const versions = new Map<string, string>();
 	let baseHead: string[] | null = null;
-	/** Forgets every object, closing its file once the reads under way are done (FileHandle.close waits for them). */
+	/** Closes an object's file, if it has one, once the reads under way are done (FileHandle.close waits for them). */
+	const closeFile = (object: Promise<KnownObject | null> | undefined) =>
+		void object?.then((found) => found?.file?.then((handle) => handle.close())).catch(() => {});
+	/** Forgets every object: after a purge, a slot may name other photos. */
 	const forget = () => {
-		for (const object of known.values())
-			void object.then((found) => found?.file?.then((handle) => handle.close())).catch(() => {});
+		for (const object of known.values()) closeFile(object);
 		known.clear();
 		versions.clear();
 	};
 	pageCache.onPurge(forget);
 	/** Forgets one object (not made yet, or gone): asked again next time. */
 	const drop = (objectPath: string) => {
-		const object = known.get(objectPath);
+		closeFile(known.get(objectPath));
 		known.delete(objectPath);
-		void object?.then((found) => found?.file?.then((handle) => handle.close())).catch(() => {});
 	};
 
 	const headOf = (config: Config) =>
@@ -121,7 +121,6 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 			''
 		];
 		return {
-			objectPath,
 			file,
 			spare: [],
 			etag: info.etag,

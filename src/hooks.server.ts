@@ -42,6 +42,7 @@ import {
 	registryPolicy,
 	startPurgeListener
 } from '$lib/server/pages/cache';
+import * as content from '$lib/server/content';
 import * as courses from '$lib/server/courses';
 import * as showcase from '$lib/server/showcase';
 import * as system from '$lib/server/system';
@@ -75,6 +76,9 @@ export const init: ServerInit = async () => {
 	// The audience the server entry counts, written every few seconds (insights/audience.ts).
 	insights.startAudienceWriter();
 	await startPurgeListener(database.pg);
+	// The site's words and the company file (written from the seed at the first start of this version): read now,
+	// so that an e-mail sent before the first page view names the company as the admin last published it.
+	await content.warmUp();
 	await courses.listenForChanges(database.pg);
 	exposePageCache();
 	// The server entry answers Stripe's webhook itself in production, in the modes that have its route (whose id is

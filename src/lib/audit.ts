@@ -40,7 +40,11 @@ export const AUDIT_KINDS = {
 	'site_image.replaced': 'Photo du site remplacée',
 	'site_image.reset': 'Photo du site remise par défaut',
 	'backup.downloaded': 'Sauvegarde téléchargée',
-	'personal_data.exported': 'Données d’un membre téléchargées'
+	'personal_data.exported': 'Données d’un membre téléchargées',
+	'content.published': 'Page publiée',
+	'content.restored': 'Version restaurée',
+	'article.created': 'Article créé',
+	'article.deleted': 'Article supprimé'
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -62,7 +66,8 @@ export const AUDIT_SUBJECTS: Record<string, { label: string; href?: (id: string)
 	site_image: { label: 'Emplacement d’image' },
 	object: { label: 'Fichier' },
 	user: { label: 'Compte' },
-	backup: { label: 'Sauvegarde' }
+	backup: { label: 'Sauvegarde' },
+	content: { label: 'Page ou article', href: (id) => `/admin/pages/${id}` }
 };
 
 /** The fields a row's changes name, as the page shows them (an unknown one shows its own name). */
@@ -88,6 +93,8 @@ export const AUDIT_FIELDS: Record<string, string> = {
 	url: 'Image',
 	alt: 'Texte alternatif',
 	stored: 'Fichier',
+	revision: 'Version',
+	path: 'Adresse de la page',
 	isAdmin: 'Administrateur',
 	twoFactor: 'Double authentification',
 	subscriptionCancelled: 'Abonnement résilié',

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { company } from '../../src/content/agency/company';
+import { company } from '../../src/lib/company';
 import { useDepsForTests } from '../../src/lib/server/app';
 import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as service from '../../src/lib/server/courses/service';

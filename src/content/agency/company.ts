@@ -1,8 +1,9 @@
 /**
- * The company's identity, in one place: a deployment edits this file and every page, footer and legal text
- * follows. Client-safe (no secrets).
+ * The company file's first revision (issue « Content, part 1 »): what a new installation says of the company
+ * until the admin edits « Fiche de l’entreprise ». Nothing reads it at run time but the seed and the default of
+ * `$lib/company` (the live revision, which every page, e-mail and document reads). Client-safe (no secrets).
  */
-export const company = {
+export const companySeed = {
 	brand: 'Atelier',
 	tagline: 'Sites web et formation pour les artisans',
 	legalName: 'Atelier Numérique SAS',
@@ -42,9 +43,7 @@ export const company = {
 		name: 'Programme Artisan en ligne',
 		/** The one promise of when a candidate hears back: every page and e-mail says it in these words. */
 		replyDelay: 'sous 5 jours ouvrés',
-		monthlyPriceTtc: '49 €',
-		minimumMonths: 0
+		monthlyPriceTtc: '49 €'
 	}
 } as const;
 
-export const companyAddressLine = `${company.address.street}, ${company.address.postalCode} ${company.address.city}`;

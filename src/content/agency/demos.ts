@@ -1,4 +1,8 @@
-/** The two demo sites: fictional businesses that show what Atelier builds for tradespeople. */
+/**
+ * The two demo sites: fictional businesses that show what Atelier builds for tradespeople. The seed of their
+ * pages' first revision (src/content/agency/seed.ts); `demoSite` rebuilds a page's whole site from its live
+ * fields and the parts that never change (its path, image prefix, schema.org type).
+ */
 
 export interface DemoSite {
 	path: '/macon' | '/paysagiste';

@@ -1,6 +1,6 @@
 /**
- * What the agency's home page says, in one file a deployment edits: services, steps, figures, testimonials and
- * the FAQ. Client-safe. Two rules (README, "Your content"):
+ * The seed of the home page's first revision (src/content/agency/seed.ts): services, steps, figures,
+ * testimonials and the FAQ. After that, the admin edits them at /admin/pages. Two rules (README, "Your content"):
  *
  * - Testimonials are the words of real clients, given with their consent. The ones shipped are marked
  *   `example: true`, and the page says so under them, until the business replaces them with its own.
@@ -9,7 +9,7 @@
  * The FAQ describes what the product does: cancelling the training is the Stripe page reached from the
  * profile, a lead is stored before it is e-mailed, and so on.
  */
-import { company } from './company';
+// `{{company.…}}` is filled from the company file's live revision when the page is rendered.
 
 export interface Testimonial {
 	quote: string;
@@ -109,6 +109,6 @@ export const faq = [
 	},
 	{
 		q: 'Puis-je arrêter l’abonnement à la formation ?',
-		a: `Oui, à tout moment et sans frais, depuis votre profil (page sécurisée de notre prestataire de paiement) ou en écrivant à ${company.email}. L’accès reste ouvert jusqu’à la fin de la période payée.`
+		a: `Oui, à tout moment et sans frais, depuis votre profil (page sécurisée de notre prestataire de paiement) ou en écrivant à {{company.email}}. L’accès reste ouvert jusqu’à la fin de la période payée.`
 	}
 ] as const;

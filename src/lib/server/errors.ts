@@ -8,7 +8,12 @@ export class AppError extends Error {
 	constructor(
 		readonly status: number,
 		message: string,
-		readonly extra: { errors?: Record<string, string[]>; headers?: Record<string, string> } = {}
+		readonly extra: {
+			errors?: Record<string, string[]>;
+			headers?: Record<string, string>;
+			/** Extension members of the problem details (RFC 9457 §3.2): what a client needs to go on. */
+			members?: Record<string, unknown>;
+		} = {}
 	) {
 		super(message);
 		this.name = new.target.name;
@@ -46,6 +51,16 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
 	constructor(message: string) {
 		super(409, message);
+	}
+}
+
+/**
+ * 409: a write made from a version of an entry that is no longer the current one (another tab, another editor).
+ * It carries what is saved now, so that the client can show both texts and nothing typed is lost.
+ */
+export class StaleVersionError extends AppError {
+	constructor(current: { version: number; draft: unknown; live: unknown }) {
+		super(409, 'Cette page a été modifiée ailleurs depuis que vous l’avez ouverte.', { members: current });
 	}
 }
 

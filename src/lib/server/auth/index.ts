@@ -6,7 +6,7 @@
  * src/lib/server/http/ (guards.ts, session-cookie.ts).
  */
 import type { RegisterInput } from '$lib/schemas/auth';
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import { appDeps } from '../app';
 import type { Actor } from '../audit/service';
 import { issueDeviceToken } from './device';
@@ -94,11 +94,11 @@ export async function useDeviceLink(token: string) {
 export const twoFactorState = (userId: string) => twoFactor.twoFactorState(appDeps().db, userId);
 export const startTwoFactor = (user: { id: string; email: string }) => {
 	const { db, config } = appDeps();
-	return twoFactor.startEnrolment(db, config.signingSecret, user, TOTP_ISSUER);
+	return twoFactor.startEnrolment(db, config.signingSecret, user, totpIssuer());
 };
 export const pendingTwoFactor = (user: { id: string; email: string }) => {
 	const { db, config } = appDeps();
-	return twoFactor.pendingEnrolment(db, config.signingSecret, user, TOTP_ISSUER);
+	return twoFactor.pendingEnrolment(db, config.signingSecret, user, totpIssuer());
 };
 
 export async function confirmTwoFactor(user: SessionUser, origin: ChangeOrigin, code: string) {
@@ -233,8 +233,8 @@ export const closeSession = (sessionId: string) => session.invalidateSession(app
 export const afterSignIn = (user: { isAdmin: boolean }, redirectTo: string | null | undefined) =>
 	afterSignInAt(user, redirectTo, appDeps().config.origin);
 
-/** The name an authenticator app shows beside the account. */
-const TOTP_ISSUER = company.brand;
+/** The name an authenticator app shows beside the account: the company's brand of the moment. */
+const totpIssuer = () => company.brand;
 
 export { homeFor } from './redirects';
 export { sessionHandleOf } from './session';

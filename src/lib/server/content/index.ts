@@ -1,17 +1,75 @@
 /**
- * Content files: what a deployment writes in Markdown under src/content/ (alias `$content`) rather than in code.
- * The agency's legal pages are served from here; the showcase's content index parses its files with the same
- * reader.
+ * The site's words: the domain's whole surface, bound to the application's services (app.ts). Every public page
+ * that carries text reads its entry here (live, or the draft for an admin's preview), the admin edits entries
+ * here, and the blog's pages, feed and sitemap lines come from here. Showcase mode keeps its Markdown files
+ * (src/lib/server/showcase), read with this folder's file reader (files.ts).
  */
-import { NotFoundError } from '../errors';
-import { legalPages, type LegalPage } from './legal';
+import type { FixedEntryId } from '$lib/content/model';
+import { appDeps } from '../app';
+import type { AdminActor } from '../audit/service';
+import * as pageCache from '../pages/cache';
+import * as blog from './blog';
+import { legalContent } from './legal';
+import { liveFixed, livePage, shown } from './live';
+import * as queries from './queries';
+import * as service from './service';
 
-/** One of the agency's legal pages, by its slug ("cgv"); a route that names a missing one is a 404. */
-export function legalPage(slug: string): LegalPage {
-	const page = legalPages.get(slug);
-	if (!page) throw new NotFoundError('Page introuvable.');
-	return page;
+type PageId = Exclude<FixedEntryId, 'company'>;
+
+/** Who is asking, and whether they asked for the preview (`?apercu=1`): only an admin gets the draft. */
+export interface Viewer {
+	isAdmin: boolean;
+	preview: boolean;
 }
 
+export const isPreview = (url: URL, user: { isAdmin: boolean } | null): boolean =>
+	!!user?.isAdmin && url.searchParams.has(service.PREVIEW_PARAMETER);
+
+const deps = (): service.ContentDeps => ({
+	db: appDeps().db,
+	purge: async (paths) => {
+		for (const path of new Set(paths)) await pageCache.purge(path);
+	}
+});
+
+/** A page's fields as shown: live for everyone, the draft (when there is one) for an admin's preview. */
+export async function page(id: PageId, preview = false) {
+	const { db } = appDeps();
+	if (preview) {
+		const detail = await service.entryDetail(db, id);
+		const fields = detail.draft ?? detail.live;
+		if (fields) return shown(fields);
+	}
+	return livePage(db, id);
+}
+
+/** A legal page as LegalPage.svelte shows it. */
+export const legalPage = async (id: 'mentions-legales' | 'cgv' | 'confidentialite', preview = false) =>
+	legalContent(await page(id, preview));
+
+/** Reads the live content once at start (and writes revision 1 where it is missing). */
+export const warmUp = () => liveFixed(appDeps().db);
+
+export const entries = () => service.listEntries(appDeps().db);
+export const entry = (id: string) => service.entryDetail(appDeps().db, id);
+export const saveDraft = (id: string, version: number, draft: unknown) =>
+	service.saveDraft(appDeps().db, id, version, draft);
+export const discardDraft = (id: string, version: number) => service.discardDraft(appDeps().db, id, version);
+export const publish = (id: string, version: number, admin: AdminActor) =>
+	service.publish(deps(), id, version, admin);
+export const restore = (id: string, revision: number, admin: AdminActor) =>
+	service.restore(deps(), id, revision, admin);
+export const createArticle = (input: service.NewArticle, admin: AdminActor) =>
+	service.createArticle(appDeps().db, input, admin);
+export const deleteArticle = (id: string, admin: AdminActor) => service.deleteArticle(deps(), id, admin);
+export const staleDrafts = () => service.staleDrafts(appDeps().db);
+
+export const blogPage = (n: number) => blog.blogPage(appDeps().db, n);
+export const article = (slug: string, preview: boolean) => blog.articleAt(appDeps().db, slug, preview);
+export const feed = () => blog.feedItems(appDeps().db);
+export const sitemapArticles = () => blog.sitemapArticles(appDeps().db);
+/** Where an address that moved answers now (301), or null. */
+export const movedTo = (path: string) => queries.redirectFrom(appDeps().db, path);
+
 export { fillPlaceholders, parseContentFile, type ParsedFile } from './files';
-export type { LegalPage };
+export type { EntryDetail, EntrySummary, NewArticle } from './service';

@@ -6,7 +6,7 @@
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { encode } from 'uqr';
-import { company, companyAddressLine } from '$content/agency/company';
+import { company, companyAddressLine } from '$lib/company';
 
 export interface AttestationContent {
 	memberName: string;
@@ -121,7 +121,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 
 	// The training body, as its declaration names it.
 	w.text(company.legalName, { bold: true, size: 12 });
-	w.text(companyAddressLine, { size: 9, color: SOFT });
+	w.text(companyAddressLine(), { size: 9, color: SOFT });
 	w.text(`SIRET ${company.siret} · ${company.email} · ${company.phone}`, { size: 9, color: SOFT });
 	w.text(`Déclaration d’activité n° ${company.trainingDeclaration}`, { size: 9, color: SOFT, after: 30 });
 	page.drawRectangle({ x: MARGIN, y: w.y, width: 60, height: 3, color: ACCENT });

@@ -3,7 +3,7 @@
  * members read the published ones in order and mark them done. Who may read is the memberships domain's
  * `courseAccess`, the one access rule.
  */
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import { MODULE_MEDIA_PREFIX, renderMarkdown, slugify } from '$lib/markdown';
 import type { CourseFileView, ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import type { Storage } from '../storage';
@@ -598,10 +598,10 @@ export async function answerQuiz(
 // ——— The course's settings ———
 
 /** Until an admin names it, the programme is the one the company file sells. */
-const DEFAULT_SETTINGS: ReaderSettings = { title: company.training.name, sequential: false };
+const defaultSettings = (): ReaderSettings => ({ title: company.training.name, sequential: false });
 
 export const courseSettingsOf = (db: DbOrTx, readers: ReaderCache): Promise<ReaderSettings> =>
-	readers.settingsOf(async () => (await queries.courseSettingsRow(db)) ?? DEFAULT_SETTINGS);
+	readers.settingsOf(async () => (await queries.courseSettingsRow(db)) ?? defaultSettings());
 
 export async function updateCourseSettings(
 	db: Db,
@@ -610,7 +610,7 @@ export async function updateCourseSettings(
 	admin: Actor
 ): Promise<ReaderSettings> {
 	await db.transaction(async (tx) => {
-		const before = (await queries.courseSettingsRow(tx)) ?? DEFAULT_SETTINGS;
+		const before = (await queries.courseSettingsRow(tx)) ?? defaultSettings();
 		await queries.saveCourseSettings(tx, settings);
 		const changes = changesOf(before, settings, ['title', 'sequential']);
 		if (Object.keys(changes).length)

@@ -777,3 +777,52 @@ export const audienceVisitorRows = pgTable(
 	},
 	(t) => [primaryKey({ name: 'audience_visitor_rows_pk', columns: [t.day, t.visitor, t.row] })]
 );
+
+/**
+ * The site's words (issue « Content, part 1 »): each public page that carries text, the company file and every
+ * article is an entry. What visitors read is its live revision; the admin's work in progress is the draft beside
+ * it (at most one, possibly half written). `version` moves with every change to the entry (a draft saved, a
+ * publish, a restore): a write names the version it was made from, and a stale one is refused (409).
+ */
+export const contentEntries = pgTable(
+	'content_entries',
+	{
+		id: text('id').primaryKey(),
+		/** 'page' | 'article' | 'company'. */
+		kind: text('kind').notNull(),
+		/** The address it is served at; null for the company file (no page of its own). */
+		path: text('path'),
+		version: integer('version').notNull().default(1),
+		/** The revision visitors read; null for an article never published. */
+		liveRevision: integer('live_revision'),
+		draft: jsonb('draft'),
+		draftSavedAt: timestamp('draft_saved_at', { withTimezone: true }),
+		/** An article's date: its first publication. */
+		firstPublishedAt: timestamp('first_published_at', { withTimezone: true }),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		createdAt: createdAt()
+	},
+	(t) => [uniqueIndex('content_entries_path_unique').on(t.path)]
+);
+
+/** Every published state of an entry, numbered from 1; never rewritten (a restore publishes a copy). */
+export const contentRevisions = pgTable(
+	'content_revisions',
+	{
+		entryId: text('entry_id')
+			.notNull()
+			.references(() => contentEntries.id, { onDelete: 'cascade' }),
+		n: integer('n').notNull(),
+		fields: jsonb('fields').notNull(),
+		publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+		publishedBy: uuid('published_by').references(() => users.id, { onDelete: 'set null' })
+	},
+	(t) => [primaryKey({ name: 'content_revisions_pk', columns: [t.entryId, t.n] })]
+);
+
+/** An address that moved: `from` answers 301 to `to` (chains collapsed when written, loops refused). */
+export const contentRedirects = pgTable('content_redirects', {
+	fromPath: text('from_path').primaryKey(),
+	toPath: text('to_path').notNull(),
+	createdAt: createdAt()
+});

@@ -37,7 +37,8 @@ export function problemPartsFor(error: unknown, request: { method: string; path:
 	if (error instanceof AppError) {
 		return problemParts(error.status, error.message, {
 			errors: error.extra.errors,
-			headers: error.extra.headers
+			headers: error.extra.headers,
+			members: error.extra.members
 		});
 	}
 	if (isHttpError(error)) return problemParts(error.status, error.body.message);

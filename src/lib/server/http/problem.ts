@@ -22,6 +22,8 @@ export interface ProblemOptions {
 	errors?: Record<string, string[]>;
 	headers?: Record<string, string>;
 	title?: string;
+	/** Extension members (RFC 9457 §3.2), beside the standard ones (which they never replace). */
+	members?: Record<string, unknown>;
 }
 
 /**
@@ -36,6 +38,7 @@ export interface AnswerParts {
 
 export function problemParts(status: number, detail: string, options: ProblemOptions = {}): AnswerParts {
 	const fields: Record<string, unknown> = {
+		...options.members,
 		type: 'about:blank',
 		title: options.title ?? titles[status] ?? 'Erreur',
 		status,

@@ -1,9 +1,9 @@
 /**
  * Whom an e-mail comes from, as its reader sees it: the brand in the band, the signature, the phone number to
- * call back and the footer line. The platform writes as the agency (src/content/agency/company.ts); showcase mode
+ * call back and the footer line. The platform writes as the agency (its company file, $lib/company); showcase mode
  * as the masonry business (src/content/showcase/business.ts), so that nothing it sends names the agency.
  */
-import { company, companyAddressLine } from '$content/agency/company';
+import { company, companyAddressLine } from '$lib/company';
 import { maconDemo, type DemoSite } from '$content/agency/demos';
 import { business, businessAddressLine } from '$content/showcase/business';
 
@@ -15,11 +15,20 @@ export interface MailSender {
 	footer: string;
 }
 
+/** Getters: the company file's live revision at the moment the message is written. */
 export const agencySender: MailSender = {
-	brand: company.brand,
-	phone: company.phone,
-	phoneHref: company.phoneHref,
-	footer: `${company.legalName} — ${companyAddressLine}`
+	get brand() {
+		return company.brand;
+	},
+	get phone() {
+		return company.phone;
+	},
+	get phoneHref() {
+		return company.phoneHref;
+	},
+	get footer() {
+		return `${company.legalName} — ${companyAddressLine()}`;
+	}
 };
 
 export const businessSender: MailSender = {
@@ -37,7 +46,7 @@ export const demoSender = (site: DemoSite): MailSender => ({
 	brand: site.name,
 	phone: site.phone,
 	phoneHref: site.phoneHref,
-	footer: `Site de démonstration réalisé par ${company.brand} (${company.legalName}, ${companyAddressLine}) — ${site.name} est une entreprise fictive.`
+	footer: `Site de démonstration réalisé par ${company.brand} (${company.legalName}, ${companyAddressLine()}) — ${site.name} est une entreprise fictive.`
 });
 
 export const maconDemoSender = demoSender(maconDemo);

@@ -2,7 +2,7 @@
  * Members' own data (RGPD art. 15 and 20): the file they download from /profil, and that an admin can produce
  * for them from the users list. Bound to the application's database (app.ts); tests call export.ts.
  */
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import { appDeps } from '../app';
 import { recordAudit, type Actor } from '../audit/service';
 import { personalDataFileName, personalDataOf } from './export';

@@ -11,6 +11,7 @@ import { zod4 } from 'sveltekit-superforms/adapters';
 import { FIX_STEP } from '$lib/messages';
 import { WIZARD_STEPS } from '$lib/schemas/candidature';
 import * as candidatures from '$lib/server/candidatures';
+import * as content from '$lib/server/content';
 import * as insights from '$lib/server/insights';
 import { formFailure } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
@@ -37,11 +38,15 @@ function draftToken(cookies: Cookies, url: URL): string {
 const readAnswers = async (token: string | undefined): Promise<candidatures.WizardAnswers> =>
 	(await candidatures.readDraft(token)) ?? {};
 
-export const load: PageServerLoad = async ({ url, cookies }) => {
+export const load: PageServerLoad = async ({ url, cookies, locals, setHeaders }) => {
+	const preview = content.isPreview(url, locals.user);
+	if (preview) setHeaders({ 'x-robots-tag': 'noindex' });
 	const answers = await readAnswers(cookies.get(candidatures.DRAFT_COOKIE));
 	const index = wizard.stepToShow(answers, url.searchParams.get('etape'));
 	const step = WIZARD_STEPS[index]!;
 	return {
+		// The page's words: its entry (the introduction above the steps).
+		page: await content.page('candidature', preview),
 		index,
 		steps: WIZARD_STEPS.map((s) => ({ slug: s.slug, title: s.title })),
 		form: await superValidate({ ...answers, formToken: undefined, consent: undefined }, zod4(step.schema), {

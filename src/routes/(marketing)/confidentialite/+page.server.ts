@@ -1,10 +1,11 @@
 import * as content from '$lib/server/content';
-import { orErrorPage } from '$lib/server/http/pages';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
 
-/** The agency's legal page in platform mode; the business's in showcase mode (each a content file). */
-export const load: PageServerLoad = async () =>
-	showcase.isActive()
-		? { showcase: showcase.singlePage('/confidentialite'), legal: null }
-		: { showcase: null, legal: await orErrorPage(() => content.legalPage('confidentialite')) };
+/** The agency's legal page in platform mode (its entry); the business's in showcase mode (a content file). */
+export const load: PageServerLoad = async ({ url, locals, setHeaders }) => {
+	if (showcase.isActive()) return { showcase: showcase.singlePage('/confidentialite'), legal: null };
+	const preview = content.isPreview(url, locals.user);
+	if (preview) setHeaders({ 'x-robots-tag': 'noindex' });
+	return { showcase: null, legal: await content.legalPage('confidentialite', preview) };
+};

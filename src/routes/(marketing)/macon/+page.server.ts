@@ -1,4 +1,4 @@
-import { slotPageData } from '$lib/server/pages/page-data';
+import { demoPageData } from '../demo-page.server';
 import type { PageServerLoad } from './$types';
 
-export const load: PageServerLoad = ({ url }) => slotPageData(url.pathname);
+export const load: PageServerLoad = (event) => demoPageData('macon', event);

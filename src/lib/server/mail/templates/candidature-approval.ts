@@ -1,9 +1,9 @@
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import type { MailTheme } from '../theme';
 import type { CandidatureForMail } from './candidature-answers';
 import { letter } from './letter';
 
-const programme = company.training.name;
+const programme = () => company.training.name;
 
 /** To the candidate, approved: the branded dark e-mail whose button is the lasting payment link. */
 export function candidatureApproval(
@@ -13,10 +13,10 @@ export function candidatureApproval(
 ) {
 	return letter(
 		{
-			subject: `Bienvenue dans le ${programme} : finalisez votre inscription`,
+			subject: `Bienvenue dans le ${programme()} : finalisez votre inscription`,
 			heading: `Félicitations ${c.firstName} !`,
 			paragraphs: [
-				`Votre candidature au ${programme} est acceptée.`,
+				`Votre candidature au ${programme()} est acceptée.`,
 				`Pour ouvrir votre accès aux cours, réglez votre abonnement (${company.training.monthlyPriceTtc} TTC par mois, sans engagement) sur la page de paiement sécurisée :`
 			],
 			button: { href: paymentLink, label: 'Finaliser mon inscription' },

@@ -1,9 +1,9 @@
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import type { MailTheme } from '../theme';
 import { candidatureRows, type CandidatureForMail } from './candidature-answers';
 import { letter } from './letter';
 
-const programme = company.training.name;
+const programme = () => company.training.name;
 
 /** To the business: every answer and a link to the candidature. */
 export function candidatureNotification(c: CandidatureForMail, adminUrl: string, theme: MailTheme = 'light') {
@@ -12,7 +12,7 @@ export function candidatureNotification(c: CandidatureForMail, adminUrl: string,
 		{
 			subject: `Nouvelle candidature : ${name} (${c.company})`.replace(/\s+/g, ' '),
 			heading: 'Nouvelle candidature',
-			paragraphs: [`${name} a déposé une candidature au ${programme}.`],
+			paragraphs: [`${name} a déposé une candidature au ${programme()}.`],
 			rows: candidatureRows(c),
 			button: { href: adminUrl, label: 'Voir la candidature' }
 		},

@@ -1,4 +1,4 @@
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import { videoTime } from '$lib/format';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';

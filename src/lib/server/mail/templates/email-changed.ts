@@ -1,4 +1,4 @@
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
 import { circumstanceRows, type Circumstances } from './security-notices';

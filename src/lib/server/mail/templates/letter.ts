@@ -1,11 +1,11 @@
 /** The data behind a Letter.svelte e-mail, and its two parts rendered from it: HTML and the plain-text twin. */
-import { company, companyAddressLine } from '$content/agency/company';
+import { company, companyAddressLine } from '$lib/company';
 import { renderHtml, textFrame, type Rendered } from '../render';
 import type { MailTheme } from '../theme';
 import Letter from './Letter.svelte';
 
-const SIGNATURE = `L’équipe ${company.brand}`;
-const FOOTER = `${company.legalName} — ${companyAddressLine}`;
+const signature = () => `L’équipe ${company.brand}`;
+const footer = () => `${company.legalName} — ${companyAddressLine()}`;
 
 export interface LetterData {
 	subject: string;
@@ -23,11 +23,11 @@ export function letter(data: LetterData, theme: MailTheme): Rendered {
 		...(rows.length ? [rows.map(([label, value]) => `${label} : ${value}`).join('\n')] : []),
 		...(data.button ? [`${data.button.label} : ${data.button.href}`] : []),
 		...(data.after ?? []),
-		SIGNATURE
+		signature()
 	].join('\n\n');
 	return {
 		subject: data.subject,
-		html: renderHtml(Letter, { ...data, rows: data.rows && rows, signature: SIGNATURE, theme }),
-		text: textFrame(data.heading, text, FOOTER)
+		html: renderHtml(Letter, { ...data, rows: data.rows && rows, signature: signature(), theme }),
+		text: textFrame(data.heading, text, footer())
 	};
 }

@@ -1,14 +1,14 @@
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
 
-const programme = company.training.name;
+const programme = () => company.training.name;
 
 /** After the payment: access is open, and a link (valid 7 days, single use) sets the password. */
 export function memberWelcome(firstName: string, setPasswordLink: string, theme: MailTheme = 'dark') {
 	return letter(
 		{
-			subject: `Bienvenue dans le ${programme} : choisissez votre mot de passe`,
+			subject: `Bienvenue dans le ${programme()} : choisissez votre mot de passe`,
 			heading: `Bienvenue ${firstName} !`,
 			paragraphs: [
 				'Votre paiement est bien reçu : votre accès aux cours est ouvert.',

@@ -3,7 +3,7 @@
  * changed on it, when, and from which device — so that a change they did not make does not go unnoticed. Every one
  * ends with what to do when it was not them.
  */
-import { company } from '$content/agency/company';
+import { company } from '$lib/company';
 import { dateTime } from '$lib/format';
 import type { MailTheme } from '../theme';
 import { letter } from './letter';
@@ -26,7 +26,7 @@ export const circumstanceRows = (c: Circumstances): [string, string | null][] =>
 	['Réseau', c.network]
 ];
 
-const NOT_YOU = `Ce n’était pas vous ? Changez votre mot de passe sans attendre (« Mot de passe oublié » sur la page de connexion) et écrivez-nous à ${company.email}.`;
+const notYou = () => `Ce n’était pas vous ? Changez votre mot de passe sans attendre (« Mot de passe oublié » sur la page de connexion) et écrivez-nous à ${company.email}.`;
 
 function notice(
 	subject: string,
@@ -34,7 +34,7 @@ function notice(
 	paragraphs: string[],
 	c: Circumstances,
 	theme: MailTheme,
-	after: string[] = [NOT_YOU]
+	after: string[] = [notYou()]
 ) {
 	return letter(
 		{ subject, heading: `Bonjour ${name},`, paragraphs, rows: circumstanceRows(c), after },

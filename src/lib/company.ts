@@ -1,0 +1,36 @@
+/**
+ * The company file as every page, e-mail and document reads it: the live revision of the `company` entry
+ * (issue « Content, part 1 »), the seed until the server has read it. Client-safe.
+ *
+ * One object for the whole process, changed in place: the server entry and the SvelteKit app are two bundles
+ * (src/lib/server/process-wide.js says why), and a module variable would be two. The content domain calls
+ * `showCompany` when it reads the live revision (at start and after every purge, so on every instance); the root
+ * layout hands it to the browser for the pages that run there. Read it where it is used (`company.brand` inside
+ * a function or a template), never copied into a module constant, or an edit would not reach that copy.
+ */
+import { companySeed } from '$content/agency/company';
+
+type Texts<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
+export type Company = Texts<typeof companySeed>;
+
+const SLOT = Symbol.for('atelier.company');
+const shared = globalThis as unknown as Record<symbol, Company | undefined>;
+
+export const company: Company = (shared[SLOT] ??= structuredClone(companySeed) as Company);
+
+/** Makes `next` what everything reads (in place: every importer holds this one object). */
+export function showCompany(next: Company): void {
+	assignDeep(company as unknown as Record<string, unknown>, next as unknown as Record<string, unknown>);
+}
+
+function assignDeep(target: Record<string, unknown>, source: Record<string, unknown>) {
+	for (const [key, value] of Object.entries(source)) {
+		if (value && typeof value === 'object' && target[key] && typeof target[key] === 'object')
+			assignDeep(target[key] as Record<string, unknown>, value as Record<string, unknown>);
+		else target[key] = value;
+	}
+}
+
+/** « 12 rue de la Charité, 69002 Lyon » */
+export const companyAddressLine = (): string =>
+	`${company.address.street}, ${company.address.postalCode} ${company.address.city}`;

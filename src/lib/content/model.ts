@@ -1,0 +1,300 @@
+/**
+ * The content model (issue « Content, part 1 »): which entries the site has and what fields each holds, for the
+ * server (checks at publish, the seed of revision 1) and the editor (one form drawn from these specs) alike.
+ * Client-safe and dependency-free. A page's words live in its entry's fields, never in a component: a new
+ * editable text is a field here, its seed in src/content/agency/seed.ts, and its place in the page's template.
+ *
+ * Fields are structured — lines, paragraphs, lists of items — never HTML. `markdown` fields go through the one
+ * Markdown renderer ($lib/markdown: raw HTML off, safe links). `{{company.…}}` in any text reads the company
+ * file's live revision when the page is rendered.
+ */
+
+export type FieldSpec =
+	/** One line of plain text. */
+	| { key: string; label: string; kind: 'line'; min?: number; max: number; optional?: true; hint?: string }
+	/** A paragraph of plain text (no Markdown). */
+	| { key: string; label: string; kind: 'text'; min?: number; max: number; optional?: true; hint?: string }
+	/** Markdown, rendered with raw HTML off. */
+	| { key: string; label: string; kind: 'markdown'; max: number; optional?: true; hint?: string }
+	/** A yes/no. */
+	| { key: string; label: string; kind: 'flag'; hint?: string }
+	/** A list of lines (a demo's towns). */
+	| { key: string; label: string; kind: 'lines'; itemMax: number; min?: number; max: number; hint?: string }
+	/** A list of items, each the same fields (services, testimonials, questions). */
+	| {
+			key: string;
+			label: string;
+			kind: 'list';
+			item: string;
+			fields: FieldSpec[];
+			min?: number;
+			max: number;
+			hint?: string;
+	  }
+	/** Fields grouped under one key (the company's address). */
+	| { key: string; label: string; kind: 'group'; fields: FieldSpec[] }
+	/** An article's cover: a stored photo (`storage:` value) and its alternative text. */
+	| { key: string; label: string; kind: 'cover' }
+	/** An article's address: lower case letters, digits and hyphens. */
+	| { key: string; label: string; kind: 'slug' };
+
+export type EntryKind = 'page' | 'article' | 'company';
+export type Fields = Record<string, unknown>;
+
+export interface EntryModel {
+	kind: EntryKind;
+	/** French, for the admin's list. */
+	label: string;
+	fields: FieldSpec[];
+}
+
+const TITLE = { key: 'title', label: 'Titre', kind: 'line', min: 5, max: 70 } as const satisfies FieldSpec;
+const DESCRIPTION = {
+	key: 'description',
+	label: 'Description',
+	kind: 'text',
+	min: 50,
+	max: 170,
+	hint: 'Ce que montrent les moteurs de recherche sous le titre (50 à 170 caractères).'
+} as const satisfies FieldSpec;
+const body = (label = 'Texte', optional = false): FieldSpec => ({
+	key: 'body',
+	label,
+	kind: 'markdown',
+	max: 60_000,
+	...(optional ? { optional: true as const } : {})
+});
+const TITLED_TEXTS = (key: string, label: string, item: string, min: number, max: number): FieldSpec => ({
+	key,
+	label,
+	kind: 'list',
+	item,
+	min,
+	max,
+	fields: [
+		{ key: 'title', label: 'Titre', kind: 'line', min: 3, max: 80 },
+		{ key: 'text', label: 'Texte', kind: 'text', min: 10, max: 400 }
+	]
+});
+const TESTIMONIALS = (withExample: boolean): FieldSpec => ({
+	key: 'testimonials',
+	label: 'Témoignages',
+	kind: 'list',
+	item: 'Témoignage',
+	min: 0,
+	max: 8,
+	hint: 'Les mots de vrais clients, avec leur accord.',
+	fields: [
+		{ key: 'quote', label: 'Citation', kind: 'text', min: 10, max: 400 },
+		{ key: 'name', label: 'Nom', kind: 'line', min: 2, max: 80 },
+		{ key: 'role', label: 'Métier ou commune', kind: 'line', min: 2, max: 80 },
+		...(withExample
+			? [{ key: 'example', label: 'Exemple à remplacer', kind: 'flag' } as const satisfies FieldSpec]
+			: [])
+	]
+});
+const DEMO: FieldSpec[] = [
+	TITLE,
+	DESCRIPTION,
+	{ key: 'name', label: 'Nom de l’entreprise', kind: 'line', min: 2, max: 80 },
+	{ key: 'trade', label: 'Métier', kind: 'line', min: 2, max: 60 },
+	{ key: 'street', label: 'Rue', kind: 'line', min: 2, max: 120 },
+	{ key: 'postalCode', label: 'Code postal', kind: 'line', min: 5, max: 5 },
+	{ key: 'city', label: 'Ville', kind: 'line', min: 2, max: 80 },
+	{ key: 'phone', label: 'Téléphone', kind: 'line', min: 10, max: 20 },
+	{ key: 'phoneHref', label: 'Téléphone (format international)', kind: 'line', min: 10, max: 16 },
+	{ key: 'email', label: 'E-mail', kind: 'line', min: 6, max: 120 },
+	{ key: 'heroTitle', label: 'Accroche', kind: 'line', min: 5, max: 90 },
+	{ key: 'heroLead', label: 'Chapeau', kind: 'text', min: 20, max: 300 },
+	TITLED_TEXTS('services', 'Services', 'Service', 1, 8),
+	{ key: 'aboutTitle', label: 'Titre « Qui sommes-nous »', kind: 'line', min: 5, max: 90 },
+	body('Texte « Qui sommes-nous »'),
+	TESTIMONIALS(false),
+	{ key: 'areas', label: 'Communes desservies', kind: 'lines', itemMax: 60, min: 1, max: 20 },
+	{ key: 'ctaTitle', label: 'Appel à l’action : titre', kind: 'line', min: 5, max: 90 },
+	{ key: 'ctaText', label: 'Appel à l’action : texte', kind: 'text', min: 10, max: 300 },
+	{ key: 'ctaLabel', label: 'Appel à l’action : bouton', kind: 'line', min: 3, max: 40 }
+];
+const LEGAL: FieldSpec[] = [
+	TITLE,
+	DESCRIPTION,
+	body('Texte', false),
+	{
+		key: 'updated',
+		label: 'Dernière mise à jour',
+		kind: 'line',
+		min: 10,
+		max: 10,
+		hint: 'Mise à la date du jour à chaque publication.'
+	}
+];
+const line = (key: string, label: string, max = 120, min = 1): FieldSpec => ({
+	key,
+	label,
+	kind: 'line',
+	min,
+	max
+});
+
+/** The company file: what the pages, the legal texts, the e-mails and the attestation say of the company. */
+const COMPANY: FieldSpec[] = [
+	line('brand', 'Marque', 40, 2),
+	line('tagline', 'Signature', 90, 5),
+	line('legalName', 'Raison sociale', 120, 2),
+	line('legalForm', 'Forme juridique', 120, 2),
+	line('shareCapital', 'Capital social', 40),
+	line('registration', 'Immatriculation (RCS)', 80, 5),
+	line('siren', 'SIREN', 11, 9),
+	line('siret', 'SIRET', 17, 14),
+	line('vatNumber', 'N° de TVA intracommunautaire', 20, 4),
+	line('trainingDeclaration', 'Déclaration d’activité de formation', 160, 5),
+	{
+		key: 'address',
+		label: 'Adresse',
+		kind: 'group',
+		fields: [
+			line('street', 'Rue', 120, 2),
+			line('postalCode', 'Code postal', 10, 4),
+			line('city', 'Ville', 80, 2),
+			line('country', 'Pays', 60, 2)
+		]
+	},
+	line('email', 'E-mail de contact', 120, 6),
+	line('privacyEmail', 'E-mail des données personnelles', 120, 6),
+	line('phone', 'Téléphone', 20, 10),
+	line('phoneHref', 'Téléphone (format international)', 16, 10),
+	line('publicationDirector', 'Directeur ou directrice de la publication', 120, 2),
+	line('publicationDirectorTitle', 'Titre (« Directrice de la publication »)', 60, 5),
+	{
+		key: 'host',
+		label: 'Hébergeur',
+		kind: 'group',
+		fields: [
+			line('name', 'Nom', 120, 2),
+			line('address', 'Adresse', 160, 5),
+			line('phone', 'Téléphone', 20, 2),
+			line('website', 'Site', 120, 8)
+		]
+	},
+	{
+		key: 'mediator',
+		label: 'Médiateur de la consommation',
+		kind: 'group',
+		fields: [line('name', 'Nom', 160, 2), line('address', 'Adresse', 160, 5), line('website', 'Site', 120, 8)]
+	},
+	{
+		key: 'training',
+		label: 'Formation',
+		kind: 'group',
+		fields: [
+			line('name', 'Nom du programme', 80, 5),
+			line('replyDelay', 'Délai de réponse aux candidatures', 60, 5),
+			line('monthlyPriceTtc', 'Prix mensuel TTC', 20, 2)
+		]
+	}
+];
+
+/** Every entry the site has from the start; articles are added by the admin (`ARTICLE`). */
+export const ENTRIES = {
+	home: {
+		kind: 'page',
+		label: 'Accueil',
+		fields: [
+			TITLE,
+			DESCRIPTION,
+			{ key: 'heroTitle', label: 'Accroche', kind: 'line', min: 5, max: 90 },
+			{ key: 'heroLead', label: 'Chapeau', kind: 'text', min: 20, max: 300 },
+			TITLED_TEXTS('services', 'Services (une photo chacun)', 'Service', 3, 3),
+			TITLED_TEXTS('steps', 'Étapes', 'Étape', 2, 6),
+			body('Texte « Qui sommes-nous »'),
+			TESTIMONIALS(true),
+			{
+				key: 'faq',
+				label: 'Questions fréquentes',
+				kind: 'list',
+				item: 'Question',
+				min: 0,
+				max: 12,
+				fields: [
+					{ key: 'q', label: 'Question', kind: 'line', min: 5, max: 120 },
+					{ key: 'a', label: 'Réponse', kind: 'text', min: 10, max: 600 }
+				]
+			}
+		]
+	},
+	macon: { kind: 'page', label: 'Démo maçon', fields: DEMO },
+	paysagiste: { kind: 'page', label: 'Démo paysagiste', fields: DEMO },
+	candidature: {
+		kind: 'page',
+		label: 'Formation (candidature)',
+		fields: [TITLE, DESCRIPTION, body('Introduction', true)]
+	},
+	contact: {
+		kind: 'page',
+		label: 'Contact',
+		fields: [
+			TITLE,
+			DESCRIPTION,
+			{ key: 'lead', label: 'Chapeau', kind: 'text', min: 20, max: 400 },
+			body('Texte sous le formulaire', true)
+		]
+	},
+	devis: {
+		kind: 'page',
+		label: 'Devis (démo maçon)',
+		fields: [
+			TITLE,
+			DESCRIPTION,
+			{ key: 'lead', label: 'Chapeau', kind: 'text', min: 20, max: 400 },
+			body('Texte sous le formulaire', true)
+		]
+	},
+	'mentions-legales': { kind: 'page', label: 'Mentions légales', fields: LEGAL },
+	cgv: { kind: 'page', label: 'Conditions générales de vente', fields: LEGAL },
+	confidentialite: { kind: 'page', label: 'Politique de confidentialité', fields: LEGAL },
+	company: { kind: 'company', label: 'Fiche de l’entreprise', fields: COMPANY }
+} as const satisfies Record<string, EntryModel>;
+
+export type FixedEntryId = keyof typeof ENTRIES;
+
+/** Where each page entry is served (the company file has no page). */
+export const ENTRY_PATHS: Record<Exclude<FixedEntryId, 'company'>, string> = {
+	home: '/',
+	macon: '/macon',
+	paysagiste: '/paysagiste',
+	candidature: '/candidature',
+	contact: '/contact',
+	devis: '/devis',
+	'mentions-legales': '/mentions-legales',
+	cgv: '/cgv',
+	confidentialite: '/confidentialite'
+};
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const ARTICLE: EntryModel = {
+	kind: 'article',
+	label: 'Article',
+	fields: [
+		TITLE,
+		DESCRIPTION,
+		{ key: 'slug', label: 'Adresse (slug)', kind: 'slug' },
+		{ key: 'cover', label: 'Photo de couverture', kind: 'cover' },
+		body('Texte')
+	]
+};
+
+export function modelOf(id: string, kind: EntryKind): EntryModel {
+	if (kind === 'article') return ARTICLE;
+	const model = (ENTRIES as Record<string, EntryModel>)[id];
+	if (!model) throw new Error(`no content model for ${id}`);
+	return model;
+}
+
+export const articlePath = (slug: string) => `/blog/${slug}`;
+
+/** The blog's first page of articles and the feed's length. */
+export const ARTICLES_PER_PAGE = 10;
+export const FEED_LENGTH = 20;
+/** A draft older than this is mentioned in the dashboard's « À faire ». */
+export const STALE_DRAFT_DAYS = 7;

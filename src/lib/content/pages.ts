@@ -1,0 +1,124 @@
+/**
+ * What each public page receives of its entry (issue « Content, part 1 »): the live fields (or, for an admin's
+ * preview, the draft), placeholders filled, and for the demo sites the whole site object their components take.
+ * Client-safe types and builders; the server's content domain fills them (src/lib/server/content/live.ts).
+ */
+
+export interface TitledText {
+	title: string;
+	text: string;
+}
+
+export interface Testimonial {
+	quote: string;
+	name: string;
+	role: string;
+	/** Shipped as an example: the page marks it as such. */
+	example?: boolean;
+}
+
+interface PageBase {
+	title: string;
+	description: string;
+	/** The body, rendered (Markdown, raw HTML off, safe links). */
+	html: string;
+}
+
+export interface HomeContent extends PageBase {
+	heroTitle: string;
+	heroLead: string;
+	services: TitledText[];
+	steps: TitledText[];
+	testimonials: Testimonial[];
+	faq: { q: string; a: string }[];
+}
+
+export interface FormPageContent extends PageBase {
+	lead: string;
+}
+
+export interface LegalContent extends PageBase {
+	/** YYYY-MM-DD, shown as « Dernière mise à jour ». */
+	updated: string;
+}
+
+export interface DemoSite {
+	path: '/macon' | '/paysagiste';
+	prefix: 'macon' | 'paysagiste';
+	name: string;
+	trade: string;
+	city: string;
+	postalCode: string;
+	street: string;
+	phone: string;
+	phoneHref: string;
+	email: string;
+	title: string;
+	description: string;
+	hero: { title: string; lead: string };
+	services: TitledText[];
+	about: { title: string; html: string };
+	testimonials: Testimonial[];
+	areas: string[];
+	/** Stays within the demo: its own quote form or its own contact details, never the agency's forms. */
+	cta: { title: string; text: string; href: string; label: string };
+	schemaType: string;
+	priceRange: string;
+}
+
+/** What a demo's entry does not hold: where it lives and what kind of business schema.org calls it. */
+const DEMO_FIXED = {
+	macon: { path: '/macon', prefix: 'macon', ctaHref: '/devis', schemaType: 'GeneralContractor', priceRange: '€€' },
+	paysagiste: {
+		path: '/paysagiste',
+		prefix: 'paysagiste',
+		ctaHref: '#contact',
+		schemaType: 'LocalBusiness',
+		priceRange: '€€'
+	}
+} as const;
+
+export type DemoId = keyof typeof DEMO_FIXED;
+
+/** A demo site from its entry's fields (placeholders filled, body rendered to `html`). */
+export function demoSite(id: DemoId, fields: Record<string, unknown>, html: string): DemoSite {
+	const fixed = DEMO_FIXED[id];
+	const text = (key: string) => String(fields[key] ?? '');
+	return {
+		path: fixed.path,
+		prefix: fixed.prefix,
+		name: text('name'),
+		trade: text('trade'),
+		city: text('city'),
+		postalCode: text('postalCode'),
+		street: text('street'),
+		phone: text('phone'),
+		phoneHref: text('phoneHref'),
+		email: text('email'),
+		title: text('title'),
+		description: text('description'),
+		hero: { title: text('heroTitle'), lead: text('heroLead') },
+		services: (fields.services as TitledText[] | undefined) ?? [],
+		about: { title: text('aboutTitle'), html },
+		testimonials: (fields.testimonials as Testimonial[] | undefined) ?? [],
+		areas: (fields.areas as string[] | undefined) ?? [],
+		cta: { title: text('ctaTitle'), text: text('ctaText'), href: fixed.ctaHref, label: text('ctaLabel') },
+		schemaType: fixed.schemaType,
+		priceRange: fixed.priceRange
+	};
+}
+
+export interface ArticleCard {
+	path: string;
+	title: string;
+	description: string;
+	/** First publication, ISO. */
+	publishedAt: string;
+	/** Last published change, ISO. */
+	updatedAt: string;
+	cover: { src: string; srcset: string; alt: string } | null;
+}
+
+export interface ArticleContent extends ArticleCard {
+	html: string;
+}

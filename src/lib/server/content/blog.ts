@@ -1,0 +1,80 @@
+/**
+ * The agency's articles as the public site shows them: /blog (newest first, paginated), /blog/{slug}, the RSS
+ * feed and the sitemap's lines. Only published revisions, except for an admin's preview of a draft.
+ */
+import { ARTICLES_PER_PAGE, FEED_LENGTH, articlePath, type Fields } from '$lib/content/model';
+import type { ArticleCard, ArticleContent } from '$lib/content/pages';
+import type { DbOrTx } from '../db';
+import { shown } from './live';
+import * as queries from './queries';
+
+type Row = { path: string | null; publishedAt: Date | null; updatedAt: Date | null; fields: unknown };
+
+function cardOf(row: Row): ArticleCard {
+	const fields = shown(row.fields as Fields);
+	const cover = fields.cover as { value: string; alt: string } | null;
+	return {
+		path: row.path!,
+		title: String(fields.title),
+		description: String(fields.description),
+		publishedAt: (row.publishedAt ?? new Date()).toISOString(),
+		updatedAt: (row.updatedAt ?? row.publishedAt ?? new Date()).toISOString(),
+		cover: cover ? coverImage(cover) : null
+	};
+}
+
+/** A cover photo through the image proxy's stored-object path, with the widths the other photos offer. */
+function coverImage(cover: { value: string; alt: string }) {
+	const path = cover.value.replace(/^storage:/, '');
+	const src = `/api/img/cover?o=${encodeURIComponent(path)}`;
+	return { src, srcset: '', alt: cover.alt };
+}
+
+export async function blogPage(db: DbOrTx, page: number) {
+	const total = await queries.countPublishedArticles(db);
+	const pages = Math.max(1, Math.ceil(total / ARTICLES_PER_PAGE));
+	if (!Number.isInteger(page) || page < 1 || page > pages) return null;
+	const rows = await queries.publishedArticles(db, ARTICLES_PER_PAGE, (page - 1) * ARTICLES_PER_PAGE);
+	return { articles: rows.map(cardOf), page, pages, total };
+}
+
+export type ArticleAnswer =
+	| { article: ArticleContent; preview: boolean }
+	| { redirect: string }
+	| null;
+
+/** The article at /blog/{slug}: live; a draft only for an admin's preview; 301 when its address moved. */
+export async function articleAt(db: DbOrTx, slug: string, preview: boolean): Promise<ArticleAnswer> {
+	const path = articlePath(slug);
+	const found = await queries.articleAt(db, path);
+	if (preview) {
+		const entry = found?.entry ?? (await queries.articleByDraftSlug(db, slug));
+		const fields = (entry?.draft ?? found?.fields) as Fields | null | undefined;
+		if (entry && fields) {
+			const card = cardOf({ path, publishedAt: entry.firstPublishedAt, updatedAt: entry.updatedAt, fields });
+			return { article: { ...card, html: shown(fields).html }, preview: true };
+		}
+	}
+	if (found?.fields) {
+		const card = cardOf({
+			path,
+			publishedAt: found.entry.firstPublishedAt,
+			updatedAt: found.revisedAt,
+			fields: found.fields
+		});
+		return { article: { ...card, html: shown(found.fields as Fields).html }, preview: false };
+	}
+	if (found) return null;
+	const to = await queries.redirectFrom(db, path);
+	return to ? { redirect: to } : null;
+}
+
+export async function feedItems(db: DbOrTx): Promise<(ArticleCard & { html: string })[]> {
+	const rows = await queries.publishedArticles(db, FEED_LENGTH);
+	return rows.map((row) => ({ ...cardOf(row), html: shown(row.fields as Fields).html }));
+}
+
+export async function sitemapArticles(db: DbOrTx) {
+	const rows = await queries.publishedArticles(db, 50_000);
+	return rows.map((row) => ({ path: row.path!, lastmod: (row.updatedAt ?? row.publishedAt)!.toISOString().slice(0, 10) }));
+}

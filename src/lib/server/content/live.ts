@@ -1,0 +1,76 @@
+/**
+ * What the public site reads of the entries (issue « Content, part 1 »): the live revision of every page and of
+ * the company file, loaded in one query and kept in memory until a purge (a publish here, or on another instance
+ * through the page cache's NOTIFY) — a page render costs no query for its words. Loading it also makes the
+ * company file's live revision the one `$lib/company` gives everyone (e-mails, the attestation, the footer), and
+ * creates what is missing from the seed (the first start after the upgrade: today's words become revision 1).
+ */
+import { fillPlaceholders } from '$lib/content/checks';
+import type { Fields, FixedEntryId } from '$lib/content/model';
+import { showCompany, type Company } from '$lib/company';
+import { renderMarkdown } from '$lib/markdown';
+import { seedFields } from '$content/agency/seed';
+import type { DbOrTx } from '../db';
+import { log } from '../log';
+import * as pageCache from '../pages/cache';
+import * as queries from './queries';
+import { seedMissing } from './service';
+
+let memo: Promise<Map<string, Fields>> | null = null;
+/** Bumped by every purge: a load that began before one must not show the company file it read. */
+let generation = 0;
+let reload: (() => void) | null = null;
+
+pageCache.onPurge(() => {
+	generation++;
+	memo = null;
+	// The company file reaches e-mails and documents too, not only pages: read it again now, not at the next visit.
+	reload?.();
+});
+
+async function load(db: DbOrTx, started: number): Promise<Map<string, Fields>> {
+	let rows = await queries.selectLiveFixed(db);
+	const created = await seedMissing(db, seedFields, new Set(rows.map((row) => row.id)));
+	if (created) {
+		log.info('content: revision 1 written from the seed', { entries: created });
+		rows = await queries.selectLiveFixed(db);
+	}
+	const live = new Map(rows.map((row) => [row.id, row.fields as Fields]));
+	const company = live.get('company');
+	if (company && started === generation) showCompany(company as unknown as Company);
+	return live;
+}
+
+/** Every fixed entry's live fields (placeholders not filled). */
+export function liveFixed(db: DbOrTx): Promise<Map<string, Fields>> {
+	reload ??= () => void liveFixed(db).catch(() => {});
+	if (!memo) {
+		const loading = load(db, generation);
+		memo = loading;
+		loading.catch(() => {
+			if (memo === loading) memo = null;
+		});
+	}
+	return memo;
+}
+
+/** Every text of `fields` with its `{{company.…}}` filled from the live company file. */
+export function filled<T>(value: T): T {
+	if (typeof value === 'string') return fillPlaceholders(value) as T;
+	if (Array.isArray(value)) return value.map(filled) as T;
+	if (value && typeof value === 'object')
+		return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, filled(inner)])) as T;
+	return value;
+}
+
+/** A page's fields as the page shows them: placeholders filled, `body` rendered to `html`. */
+export function shown(fields: Fields): Fields & { html: string } {
+	const out = filled(fields);
+	return { ...out, html: typeof out.body === 'string' && out.body.trim() ? renderMarkdown(out.body) : '' };
+}
+
+export async function livePage(db: DbOrTx, id: Exclude<FixedEntryId, 'company'>) {
+	const fields = (await liveFixed(db)).get(id);
+	if (!fields) throw new Error(`content: no live revision of ${id}`);
+	return shown(fields);
+}

@@ -1,0 +1,310 @@
+/**
+ * Editing the site's words (issue « Content, part 1 »): entries with a live revision, at most one draft beside it,
+ * and a version that moves with every change. Every write names the version it was made from; a stale one is
+ * refused with what is saved now (409, `StaleVersionError`), so a second tab or a second editor never overwrites
+ * the first silently. Fields are checked for their shape when a draft is saved and against every rule when it is
+ * published (src/lib/content/checks.ts). A publish is one transaction — the revision, the article's new address
+ * and its redirect, the audit entry — and then purges exactly the pages it changed, on every instance.
+ */
+import { randomUUID } from 'node:crypto';
+import { draftShape, publishProblems, DRAFT_MAX_BYTES } from '$lib/content/checks';
+import {
+	ARTICLE,
+	ENTRIES,
+	ENTRY_PATHS,
+	STALE_DRAFT_DAYS,
+	articlePath,
+	modelOf,
+	type EntryKind,
+	type Fields,
+	type FixedEntryId
+} from '$lib/content/model';
+import { recordAudit, type AdminActor } from '../audit/service';
+import type { Db, DbOrTx } from '../db';
+import { ConflictError, NotFoundError, PayloadTooLargeError, StaleVersionError, ValidationError } from '../errors';
+import * as queries from './queries';
+
+/** Where a change shows: the paths to purge, on every instance. */
+export type Purge = (paths: string[]) => Promise<void>;
+
+export interface ContentDeps {
+	db: Db;
+	purge: Purge;
+	/** Today, as the legal pages' « Dernière mise à jour » says it (YYYY-MM-DD, Paris). */
+	today?: () => string;
+}
+
+/** The company file is shown by every page (header, footer, legal texts): a change to it purges them all. */
+export const BLOG_PATHS = ['/blog', '/blog/rss.xml', '/sitemap.xml'];
+
+export interface EntrySummary {
+	id: string;
+	path: string | null;
+	kind: EntryKind;
+	label: string;
+	title: string;
+	version: number;
+	hasDraft: boolean;
+	published: boolean;
+	draftSavedAt: Date | null;
+	updatedAt: Date;
+}
+
+const labelOf = (id: string, kind: EntryKind) => modelOf(id, kind).label;
+
+export async function listEntries(db: DbOrTx): Promise<EntrySummary[]> {
+	const rows = await queries.listEntries(db);
+	return rows.map((row) => ({
+		id: row.id,
+		path: row.path,
+		kind: row.kind as EntryKind,
+		label: labelOf(row.id, row.kind as EntryKind),
+		title: row.liveTitle ?? row.draftTitle ?? '',
+		version: row.version,
+		hasDraft: row.hasDraft,
+		published: row.liveRevision !== null,
+		draftSavedAt: row.draftSavedAt,
+		updatedAt: row.updatedAt
+	}));
+}
+
+export interface EntryDetail {
+	id: string;
+	path: string | null;
+	kind: EntryKind;
+	label: string;
+	version: number;
+	live: Fields | null;
+	draft: Fields | null;
+	draftSavedAt: Date | null;
+	revisions: { n: number; publishedAt: Date; publishedBy: string | null; live: boolean }[];
+	/** The draft (or the live revision) rendered by the public page's own route; admin only. */
+	previewUrl: string | null;
+}
+
+export async function entryDetail(db: DbOrTx, id: string): Promise<EntryDetail> {
+	const row = await queries.entryById(db, id);
+	if (!row) throw new NotFoundError('Page introuvable.');
+	const kind = row.kind as EntryKind;
+	const live = row.liveRevision === null ? null : ((await queries.revisionFields(db, id, row.liveRevision)) as Fields);
+	const revisions = await queries.revisionsOf(db, id);
+	return {
+		id,
+		path: row.path,
+		kind,
+		label: labelOf(id, kind),
+		version: row.version,
+		live,
+		draft: (row.draft as Fields | null) ?? null,
+		draftSavedAt: row.draftSavedAt,
+		revisions: revisions.map((r) => ({ ...r, live: r.n === row.liveRevision })),
+		previewUrl: previewUrlOf(row)
+	};
+}
+
+export const PREVIEW_PARAMETER = 'apercu';
+
+/** The public page's address with `?apercu=1`: the same route, reading the draft for an admin only. */
+function previewUrlOf(row: queries.EntryRow): string | null {
+	if (row.kind === 'company') return null;
+	const draftSlug = row.kind === 'article' ? (row.draft as Fields | null)?.slug : null;
+	const path = typeof draftSlug === 'string' && draftSlug ? articlePath(draftSlug) : row.path;
+	return path ? `${path}?${PREVIEW_PARAMETER}=1` : null;
+}
+
+async function staleError(db: DbOrTx, id: string): Promise<never> {
+	const row = await queries.entryById(db, id);
+	if (!row) throw new NotFoundError('Page introuvable.');
+	const live = row.liveRevision === null ? null : await queries.revisionFields(db, id, row.liveRevision);
+	throw new StaleVersionError({ version: row.version, draft: row.draft ?? null, live });
+}
+
+function shapedDraft(kind: EntryKind, id: string, raw: unknown): Fields {
+	if (JSON.stringify(raw ?? null).length > DRAFT_MAX_BYTES)
+		throw new PayloadTooLargeError('Le brouillon dépasse la taille permise (200 000 caractères).');
+	const shaped = draftShape(modelOf(id, kind).fields, raw);
+	if ('problems' in shaped) throw new ValidationError(shaped.problems, 'Le brouillon est mal formé.');
+	return shaped.fields;
+}
+
+/** Saves the draft if `version` is the entry's; otherwise 409 with what is saved now. */
+export async function saveDraft(db: DbOrTx, id: string, version: number, raw: unknown) {
+	const row = await queries.entryById(db, id);
+	if (!row) throw new NotFoundError('Page introuvable.');
+	const draft = shapedDraft(row.kind as EntryKind, id, raw);
+	const next = await queries.saveDraft(db, id, version, draft);
+	if (next === null) return staleError(db, id);
+	return { version: next };
+}
+
+/** « Annuler les modifications »: the draft goes, the live revision stays. */
+export async function discardDraft(db: DbOrTx, id: string, version: number) {
+	const next = await queries.discardDraft(db, id, version);
+	if (next === null) return staleError(db, id);
+	return { version: next };
+}
+
+const parisDay = () =>
+	new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+		new Date()
+	);
+
+const LEGAL_IDS = new Set<string>(['mentions-legales', 'cgv', 'confidentialite']);
+
+/** The paths a new live revision of this entry changes, besides its own address. */
+function pathsShowing(kind: EntryKind, paths: (string | null)[]): string[] {
+	if (kind === 'company') return [...Object.values(ENTRY_PATHS), ...BLOG_PATHS];
+	const own = paths.filter((path): path is string => !!path);
+	return kind === 'article' ? [...own, ...BLOG_PATHS] : own;
+}
+
+/**
+ * One publish, in the transaction that locked the entry: the revision, the article's address (and the redirect
+ * from its old one), the audit entry. Returns what to purge.
+ */
+async function publishFields(
+	tx: DbOrTx,
+	row: queries.EntryRow,
+	fields: Fields,
+	admin: AdminActor,
+	audit: { kind: 'content.published' | 'content.restored'; from?: number },
+	today: () => string,
+	keepDraft: boolean
+): Promise<{ n: number; version: number; paths: string[] }> {
+	const kind = row.kind as EntryKind;
+	if (LEGAL_IDS.has(row.id)) fields = { ...fields, updated: today() };
+	const problems = publishProblems(modelOf(row.id, kind).fields, fields);
+	if (Object.keys(problems).length)
+		throw new ValidationError(problems, 'Certains champs empêchent la publication : le brouillon est gardé.');
+	let path = row.path;
+	if (kind === 'article') {
+		path = articlePath(fields.slug as string);
+		if (path !== row.path || row.liveRevision === null) {
+			if (await queries.pathTaken(tx, path, row.id))
+				throw new ValidationError(
+					{ slug: ['Adresse (slug) : un autre article est déjà publié à cette adresse.'] },
+					'Cette adresse est déjà prise.'
+				);
+			if (row.liveRevision !== null && row.path && row.path !== path) await queries.moveAddress(tx, row.path, path);
+			else await queries.dropRedirectFrom(tx, path);
+		}
+	}
+	const draft = keepDraft ? row.draft : null;
+	const { n, version } = await queries.insertRevision(tx, row.id, fields, path, admin.id);
+	if (draft !== null && keepDraft) await queries.saveDraft(tx, row.id, version, draft);
+	await recordAudit(tx, admin, {
+		kind: audit.kind,
+		subjectType: 'content',
+		subjectId: row.id,
+		changes: {
+			revision: { before: audit.from ?? row.liveRevision, after: n },
+			...(path !== row.path ? { path: { before: row.path, after: path } } : {})
+		}
+	});
+	return { n, version: keepDraft && draft !== null ? version + 1 : version, paths: pathsShowing(kind, [row.path, path]) };
+}
+
+/** The draft becomes the next live revision (400 naming the field when a rule fails, the draft kept; 409 when stale). */
+export async function publish(deps: ContentDeps, id: string, version: number, admin: AdminActor) {
+	const result = await deps.db.transaction(async (tx) => {
+		const row = await queries.entryById(tx, id, true);
+		if (!row) throw new NotFoundError('Page introuvable.');
+		if (row.version !== version) return null;
+		if (row.draft === null)
+			throw new ValidationError({ draft: ['Aucune modification à publier.'] }, 'Aucune modification à publier.');
+		return publishFields(tx, row, row.draft as Fields, admin, { kind: 'content.published' }, deps.today ?? parisDay, false);
+	});
+	if (!result) return staleError(deps.db, id);
+	await deps.purge(result.paths);
+	return { version: result.version, revision: result.n };
+}
+
+/** Publishes a copy of an earlier revision as a new one (history is never rewritten); the draft stays. */
+export async function restore(deps: ContentDeps, id: string, revision: number, admin: AdminActor) {
+	const result = await deps.db.transaction(async (tx) => {
+		const row = await queries.entryById(tx, id, true);
+		if (!row) throw new NotFoundError('Page introuvable.');
+		const fields = await queries.revisionFields(tx, id, revision);
+		if (fields === null) throw new NotFoundError(`La version ${revision} n’existe pas.`);
+		return publishFields(
+			tx,
+			row,
+			fields as Fields,
+			admin,
+			{ kind: 'content.restored', from: revision },
+			deps.today ?? parisDay,
+			true
+		);
+	});
+	await deps.purge(result.paths);
+	return { version: result.version, revision: result.n };
+}
+
+export interface NewArticle {
+	slug: string;
+	title: string;
+	description: string;
+	body: string;
+	cover?: { value: string; alt: string } | null;
+}
+
+/** A new article, as a draft (nothing public until it is published). */
+export async function createArticle(db: DbOrTx, input: NewArticle, admin: AdminActor): Promise<EntryDetail> {
+	const draft = shapedDraft('article', '', input);
+	const slugProblem = publishProblems(
+		ARTICLE.fields.filter((field) => field.key === 'slug'),
+		draft
+	);
+	if (Object.keys(slugProblem).length) throw new ValidationError(slugProblem);
+	const id = randomUUID();
+	const path = articlePath(draft.slug as string);
+	if (await queries.pathTaken(db, path, id))
+		throw new ConflictError('Un article existe déjà à cette adresse : choisissez un autre slug.');
+	const row = await db.transaction(async (tx) => {
+		const inserted = await queries.insertArticle(tx, id, path, draft);
+		if (!inserted) throw new ConflictError('Un article existe déjà à cette adresse : choisissez un autre slug.');
+		await recordAudit(tx, admin, { kind: 'article.created', subjectType: 'content', subjectId: id });
+		return inserted;
+	});
+	return entryDetail(db, row.id);
+}
+
+/** Deletes an article (pages cannot be); its address answers 301 to /blog from then on. */
+export async function deleteArticle(deps: ContentDeps, id: string, admin: AdminActor): Promise<void> {
+	const paths = await deps.db.transaction(async (tx) => {
+		const row = await queries.entryById(tx, id, true);
+		if (!row) throw new NotFoundError('Article introuvable.');
+		if (row.kind !== 'article')
+			throw new ConflictError('Une page du site ne peut pas être supprimée : seuls les articles le peuvent.');
+		if (row.liveRevision !== null && row.path) await queries.moveAddress(tx, row.path, '/blog');
+		await queries.deleteEntry(tx, id);
+		await recordAudit(tx, admin, {
+			kind: 'article.deleted',
+			subjectType: 'content',
+			subjectId: id,
+			changes: { revision: { before: row.liveRevision, after: null } }
+		});
+		return pathsShowing('article', [row.path]);
+	});
+	await deps.purge(paths);
+}
+
+/** Entries whose draft nobody has touched for STALE_DRAFT_DAYS: the dashboard's « À faire ». */
+export async function staleDrafts(db: DbOrTx, now = new Date()) {
+	const before = new Date(now.getTime() - STALE_DRAFT_DAYS * 86_400_000);
+	const rows = await queries.draftsSavedBefore(db, before);
+	return rows.map((row) => ({ ...row, label: labelOf(row.id, row.kind as EntryKind) }));
+}
+
+/** The fixed entries (pages and the company file), created with their revision 1 when missing. */
+export async function seedMissing(db: DbOrTx, seed: () => Record<FixedEntryId, Fields>, have: Set<string>) {
+	const missing = (Object.keys(ENTRIES) as FixedEntryId[]).filter((id) => !have.has(id));
+	if (!missing.length) return 0;
+	const fields = seed();
+	let created = 0;
+	for (const id of missing) {
+		const path = id === 'company' ? null : ENTRY_PATHS[id];
+		if (await queries.insertSeedEntry(db, { id, kind: ENTRIES[id].kind, path, fields: fields[id] })) created++;
+	}
+	return created;
+}

@@ -1,4 +1,5 @@
 import { pages } from '$lib/pages/registry';
+import * as content from '$lib/server/content';
 import * as showcase from '$lib/server/showcase';
 import * as system from '$lib/server/system';
 import type { RequestHandler } from './$types';
@@ -10,14 +11,15 @@ const escapeXml = (text: string) =>
 	);
 
 /**
- * CONTRACT §3: every indexable page of the current mode, absolute on ORIGIN — the page registry's in platform
- * mode, the content index's in showcase mode, each with the date its content file says it last changed.
+ * CONTRACT §3: every indexable page of the current mode, absolute on ORIGIN — the page registry's and the
+ * published articles (at their current address, with the day of their last change) in platform mode, the content
+ * index's in showcase mode, each with the date its content file says it last changed.
  */
-export const GET: RequestHandler = () => {
+export const GET: RequestHandler = async () => {
 	const origin = system.origin();
 	const entries: { path: string; lastmod?: string }[] = showcase.isActive()
 		? showcase.allPages().filter((p) => p.indexable)
-		: pages.sitemap(system.siteMode());
+		: await platformPages();
 	const urls = entries.map(
 		(entry) =>
 			`\t<url><loc>${escapeXml(new URL(entry.path, origin).href)}</loc>${entry.lastmod ? `<lastmod>${entry.lastmod}</lastmod>` : ''}</url>`
@@ -33,3 +35,9 @@ export const GET: RequestHandler = () => {
 		headers: { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600' }
 	});
 };
+
+async function platformPages(): Promise<{ path: string; lastmod?: string }[]> {
+	const articles = await content.sitemapArticles();
+	const blog = articles.length ? [{ path: '/blog', lastmod: articles.map((a) => a.lastmod).sort().at(-1) }] : [];
+	return [...pages.sitemap(system.siteMode()), ...blog, ...articles];
+}

@@ -27,6 +27,9 @@ export const UPLOAD_BODY_LIMIT = UPLOAD_FILE_LIMIT + 64 * 1024;
  */
 export const COURSE_CHUNK_LIMIT = 16 * 1024 * 1024;
 
+/** A page's or an article's draft (issue « Content, part 1 »): a legal text in Markdown is ~10 KB, 60,000 characters at most. */
+export const CONTENT_BODY_LIMIT = 256 * 1024;
+
 export interface RouteBodyLimit {
 	method: string;
 	/** The exact path, or an anchored pattern for a route with a parameter. */
@@ -42,6 +45,8 @@ export const ROUTE_BODY_LIMITS: readonly RouteBodyLimit[] = [
 	{ method: 'POST', path: '/admin/images', action: 'upload', limit: UPLOAD_BODY_LIMIT },
 	{ method: 'POST', path: '/api/payments/webhook', limit: WEBHOOK_BODY_LIMIT },
 	{ method: 'PATCH', path: /^\/api\/admin\/uploads\/[0-9a-f]{32}$/, limit: COURSE_CHUNK_LIMIT },
+	{ method: 'PUT', path: /^\/api\/admin\/pages\/[a-z0-9-]{1,64}$/, limit: CONTENT_BODY_LIMIT },
+	{ method: 'POST', path: '/api/admin/pages', limit: CONTENT_BODY_LIMIT },
 	// An image for a course module, from its editor.
 	{
 		method: 'POST',

@@ -1,0 +1,32 @@
+/** The content API's bodies (issue « Content, part 1 »): what the editor and scripts send. Client-safe. */
+import { z } from 'zod';
+
+const version = z
+	.number({ error: 'version : le numéro de version de la page, reçu avec elle.' })
+	.int('version : un entier.')
+	.min(1, 'version : un entier positif.');
+
+/** PUT /api/admin/pages/{id}: the draft, saved if `version` is still the entry's. */
+export const draftSaveSchema = z.object({
+	version,
+	draft: z.record(z.string(), z.unknown(), { error: 'draft : un objet de champs.' })
+});
+
+/** POST …/publish and …/discard. */
+export const versionSchema = z.object({ version });
+
+/** POST …/restore. */
+export const restoreSchema = z.object({
+	revision: z.number({ error: 'revision : le numéro d’une version publiée.' }).int().min(1)
+});
+
+/** POST /api/admin/pages: a new article, as a draft. The fields' own rules are checked when it is published. */
+export const articleCreateSchema = z.object({
+	kind: z.literal('article', { error: 'kind : seuls les articles se créent (« article »).' }),
+	slug: z.string({ error: 'slug : l’adresse de l’article.' }).max(80, 'slug : 80 caractères au plus.'),
+	title: z.string({ error: 'title : un texte.' }).max(200),
+	description: z.string({ error: 'description : un texte.' }).max(400),
+	body: z.string({ error: 'body : un texte.' }).max(60_000),
+	cover: z.object({ value: z.string().max(300), alt: z.string().max(300) }).nullable().optional()
+});
+export type ArticleCreateInput = z.output<typeof articleCreateSchema>;

@@ -1,7 +1,0 @@
-import * as showcase from '$lib/server/showcase';
-import type { PageServerLoad } from './$types';
-
-export const load: PageServerLoad = () => ({
-	page: showcase.singlePage('/blog'),
-	articles: showcase.cards.articles()
-});

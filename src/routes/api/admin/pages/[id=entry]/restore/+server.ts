@@ -1,0 +1,12 @@
+import { json } from '@sveltejs/kit';
+import { restoreSchema } from '$lib/schemas/content';
+import * as content from '$lib/server/content';
+import { api, readJson } from '$lib/server/http/api';
+import { requireAdmin } from '$lib/server/http/guards';
+
+/** Publishes a copy of an earlier revision as a new one: `{ version, revision }`; 404 for a revision that never was. */
+export const POST = api(async (event) => {
+	const admin = await requireAdmin(event);
+	const { revision } = await readJson(event, restoreSchema);
+	return json(await content.restore(event.params.id!, revision, admin));
+});

@@ -1,0 +1,373 @@
+/**
+ * The site's words (issue « Content, part 1 »): the content API called as SvelteKit would (every answer: 200, 201,
+ * 204, 400 naming the field, 401, 403, 404, 409 with what is saved now, 413, 415), revision 1 written once from
+ * the seed, publish and restore, articles and their addresses (301, chains, no loop), the audit trail, the
+ * company file reaching everything that names the company, and hostile Markdown left inert — on PGlite and on
+ * PostgreSQL (`npm run test:drivers`), where the bursts below are real concurrency.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRIES } from '../../src/lib/content/model';
+import { company } from '../../src/lib/company';
+import { useDepsForTests } from '../../src/lib/server/app';
+import * as content from '../../src/lib/server/content';
+import { seedFields } from '../../src/content/agency/seed';
+import { liveFixed } from '../../src/lib/server/content/live';
+import { seedMissing } from '../../src/lib/server/content/service';
+import { auditEvents, contentEntries, contentRedirects, contentRevisions, users } from '../../src/lib/server/db/schema';
+import { outboxTransport } from '../../src/lib/server/mail/transport';
+import { GET as list, POST as create } from '../../src/routes/api/admin/pages/+server';
+import { DELETE as remove, GET as read, PUT as save } from '../../src/routes/api/admin/pages/[id=entry]/+server';
+import { POST as discard } from '../../src/routes/api/admin/pages/[id=entry]/discard/+server';
+import { POST as publish } from '../../src/routes/api/admin/pages/[id=entry]/publish/+server';
+import { POST as restore } from '../../src/routes/api/admin/pages/[id=entry]/restore/+server';
+import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
+
+let database: TestDatabase;
+let admin: { id: string; email: string; name: string; isAdmin: boolean };
+const member = { id: '00000000-0000-4000-8000-000000000002', email: 'm@x.fr', name: 'Membre', isAdmin: false };
+
+beforeAll(async () => {
+	database = await createTestDatabase();
+	const outbox = mkdtempSync(path.join(tmpdir(), 'atelier-outbox-'));
+	useDepsForTests({
+		db: database.db,
+		mail: { db: database.db, transport: outboxTransport(outbox), from: 'Atelier <no-reply@atelier.test>' }
+	});
+	const [row] = await database.db
+		.insert(users)
+		.values({ email: 'admin@exemple.fr', name: 'Admin', passwordHash: 'x', isAdmin: true })
+		.returning();
+	admin = { id: row!.id, email: row!.email, name: 'Admin', isAdmin: true };
+});
+afterAll(async () => {
+	useDepsForTests(null);
+	await database.dispose();
+});
+
+type Handler = (event: unknown) => Promise<Response>;
+type User = typeof admin | null;
+function call(
+	handler: unknown,
+	method: string,
+	{
+		id,
+		suffix = '',
+		body,
+		raw,
+		type = 'application/json',
+		user = admin
+	}: { id?: string; suffix?: string; body?: unknown; raw?: string; type?: string; user?: User } = {}
+) {
+	const url = `http://localhost/api/admin/pages${id ? `/${id}` : ''}${suffix}`;
+	const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
+	const request = new Request(url, {
+		method,
+		...(payload !== undefined ? { body: payload, headers: { 'content-type': type } } : {})
+	});
+	const event = {
+		request,
+		url: new URL(url),
+		params: { id },
+		route: { id: `/api/admin/pages${id ? '/[id=entry]' : ''}${suffix}` },
+		locals: { user, session: null },
+		getClientAddress: () => '10.40.0.1'
+	};
+	return (handler as Handler)(event);
+}
+const json = async (response: Response) => ({ status: response.status, body: await response.json() });
+
+describe(`the site's words on ${driverName}`, () => {
+	it('writes revision 1 of every page and of the company file once, however many instances start at once', async () => {
+		// Eight instances starting at the same moment, each finding nothing: each entry and its revision 1, once.
+		const created = await Promise.all(
+			Array.from({ length: 8 }, () => seedMissing(database.db, seedFields, new Set()))
+		);
+		expect(created.reduce((a, b) => a + b, 0)).toBe(Object.keys(ENTRIES).length);
+		await liveFixed(database.db);
+		const entries = await database.db.select().from(contentEntries);
+		expect(entries.map((e) => e.id).sort()).toEqual(Object.keys(ENTRIES).sort());
+		const revisions = await database.db.select().from(contentRevisions);
+		expect(revisions).toHaveLength(Object.keys(ENTRIES).length);
+		expect(revisions.every((r) => r.n === 1)).toBe(true);
+	});
+
+	it('lists every entry and answers one with its live fields, no draft, its revisions and a preview address', async () => {
+		const { status, body } = await json(await call(list, 'GET'));
+		expect(status).toBe(200);
+		expect(body.entries).toContainEqual(
+			expect.objectContaining({ id: 'home', path: '/', kind: 'page', version: 1, hasDraft: false })
+		);
+		expect(body.entries).toContainEqual(expect.objectContaining({ id: 'company', path: null, kind: 'company' }));
+		const home = await json(await call(read, 'GET', { id: 'home' }));
+		expect(home.status).toBe(200);
+		expect(home.body).toMatchObject({
+			id: 'home',
+			path: '/',
+			version: 1,
+			draft: null,
+			previewUrl: '/?apercu=1',
+			revisions: [expect.objectContaining({ n: 1, publishedBy: null })]
+		});
+		expect(home.body.live.heroTitle).toBe('Des sites qui font sonner le téléphone des artisans');
+	});
+
+	it('refuses whoever is not an admin (401, 403), an unknown entry (404), a body that is not JSON (415)', async () => {
+		expect((await call(list, 'GET', { user: null })).status).toBe(401);
+		expect((await call(list, 'GET', { user: member })).status).toBe(403);
+		expect((await call(save, 'PUT', { id: 'home', user: member, body: { version: 1, draft: {} } })).status).toBe(403);
+		expect((await call(publish, 'POST', { id: 'home', user: null, body: { version: 1 } })).status).toBe(401);
+		expect((await call(read, 'GET', { id: 'nulle-part' })).status).toBe(404);
+		expect((await call(save, 'PUT', { id: 'nulle-part', body: { version: 1, draft: {} } })).status).toBe(404);
+		const notJson = await call(save, 'PUT', { id: 'home', raw: 'version=1', type: 'text/plain' });
+		expect(notJson.status).toBe(415);
+		const broken = await json(await call(save, 'PUT', { id: 'home', raw: '{"version":', type: 'application/json' }));
+		expect(broken.status).toBe(400);
+	});
+
+	it('saves a draft from the current version only: a stale one is 409 with what is saved now', async () => {
+		const before = (await json(await call(read, 'GET', { id: 'contact' }))).body;
+		const draft = { ...before.live, title: 'Un audit offert, en 30 minutes' };
+		const saved = await json(await call(save, 'PUT', { id: 'contact', body: { version: before.version, draft } }));
+		expect(saved).toEqual({ status: 200, body: { version: before.version + 1 } });
+		// A second tab, still at the old version, types something else: refused, and told what is saved.
+		const stale = await json(
+			await call(save, 'PUT', { id: 'contact', body: { version: before.version, draft: { ...draft, title: 'Autre' } } })
+		);
+		expect(stale.status).toBe(409);
+		expect(stale.body).toMatchObject({
+			status: 409,
+			version: before.version + 1,
+			draft: { title: 'Un audit offert, en 30 minutes' },
+			live: { title: 'Demander un audit gratuit' }
+		});
+		// A half-written draft is saved; a draft of the wrong shape is 400 naming the field.
+		const half = await json(
+			await call(save, 'PUT', { id: 'contact', body: { version: before.version + 1, draft: { title: 'Au' } } })
+		);
+		expect(half.status).toBe(200);
+		const wrong = await json(
+			await call(save, 'PUT', { id: 'contact', body: { version: half.body.version, draft: { title: 42 } } })
+		);
+		expect(wrong.status).toBe(400);
+		expect(wrong.body.errors).toEqual({ title: ['Titre : un texte attendu.'] });
+		const noVersion = await json(await call(save, 'PUT', { id: 'contact', body: { draft: {} } }));
+		expect(noVersion.status).toBe(400);
+		expect(Object.keys(noVersion.body.errors)).toEqual(['version']);
+		// « Annuler les modifications »: the draft goes, the live revision stays.
+		const dropped = await json(await call(discard, 'POST', { id: 'contact', body: { version: half.body.version } }));
+		expect(dropped.status).toBe(200);
+		const after = (await json(await call(read, 'GET', { id: 'contact' }))).body;
+		expect(after.draft).toBeNull();
+		expect(after.live.title).toBe('Demander un audit gratuit');
+	});
+
+	it('lets exactly one of eight simultaneous saves from the same version through; the others get 409', async () => {
+		const { version, live } = (await json(await call(read, 'GET', { id: 'devis' }))).body;
+		const answers = await Promise.all(
+			Array.from({ length: 8 }, (_, i) =>
+				call(save, 'PUT', { id: 'devis', body: { version, draft: { ...live, title: `Version ${i} du titre` } } })
+			)
+		);
+		const statuses = answers.map((a) => a.status).sort();
+		expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+		const after = (await json(await call(read, 'GET', { id: 'devis' }))).body;
+		expect(after.version).toBe(version + 1);
+		await call(discard, 'POST', { id: 'devis', body: { version: after.version } });
+	});
+
+	it('publishes only a draft that passes every rule (400 naming the field, the draft kept), then serves it', async () => {
+		let entry = (await json(await call(read, 'GET', { id: 'home' }))).body;
+		const nothing = await json(await call(publish, 'POST', { id: 'home', body: { version: entry.version } }));
+		expect(nothing.status).toBe(400);
+		const bad = { ...entry.live, title: 'Bof', faq: [{ q: 'Une question ?', a: '' }] };
+		let version = (await json(await call(save, 'PUT', { id: 'home', body: { version: entry.version, draft: bad } }))).body
+			.version;
+		const refused = await json(await call(publish, 'POST', { id: 'home', body: { version } }));
+		expect(refused.status).toBe(400);
+		expect(refused.body.errors).toEqual({
+			title: ['Titre : entre 5 et 70 caractères (3 aujourd’hui).'],
+			'faq.0.a': ['Questions fréquentes › Question 1 › Réponse : à remplir.']
+		});
+		entry = (await json(await call(read, 'GET', { id: 'home' }))).body;
+		expect(entry.draft.title).toBe('Bof');
+		expect(entry.version).toBe(version);
+
+		const good = { ...entry.live, heroTitle: 'Des chantiers trouvés en ligne' };
+		version = (await json(await call(save, 'PUT', { id: 'home', body: { version, draft: good } }))).body.version;
+		const stale = await call(publish, 'POST', { id: 'home', body: { version: version - 1 } });
+		expect(stale.status).toBe(409);
+		const published = await json(await call(publish, 'POST', { id: 'home', body: { version } }));
+		expect(published).toEqual({ status: 200, body: { version: version + 1, revision: 2 } });
+		expect((await content.page('home')).heroTitle).toBe('Des chantiers trouvés en ligne');
+		entry = (await json(await call(read, 'GET', { id: 'home' }))).body;
+		expect(entry.draft).toBeNull();
+		expect(entry.revisions.map((r: { n: number }) => r.n)).toEqual([2, 1]);
+		expect(entry.revisions[0].publishedBy).toBe(admin.email);
+		// The preview reads the draft; the public page never does.
+		await call(save, 'PUT', { id: 'home', body: { version: entry.version, draft: { ...good, heroTitle: 'Brouillon' } } });
+		expect((await content.page('home', true)).heroTitle).toBe('Brouillon');
+		expect((await content.page('home')).heroTitle).toBe('Des chantiers trouvés en ligne');
+	});
+
+	it('restores a revision as a new one (history kept, the draft kept); a revision that never was is 404', async () => {
+		const entry = (await json(await call(read, 'GET', { id: 'home' }))).body;
+		const restored = await json(await call(restore, 'POST', { id: 'home', body: { revision: 1 } }));
+		expect(restored.status).toBe(200);
+		expect(restored.body.revision).toBe(3);
+		expect((await content.page('home')).heroTitle).toBe('Des sites qui font sonner le téléphone des artisans');
+		const after = (await json(await call(read, 'GET', { id: 'home' }))).body;
+		expect(after.revisions.map((r: { n: number }) => r.n)).toEqual([3, 2, 1]);
+		expect(after.draft.heroTitle).toBe('Brouillon');
+		expect(after.version).toBeGreaterThan(entry.version);
+		expect((await call(restore, 'POST', { id: 'home', body: { revision: 99 } })).status).toBe(404);
+		const audit = await database.db.select().from(auditEvents).where(eq(auditEvents.subjectId, 'home'));
+		expect(audit.map((a) => a.kind).sort()).toEqual(['content.published', 'content.restored']);
+		// Who, which page, which revision — never the text.
+		expect(JSON.stringify(audit)).not.toContain('Des chantiers');
+		expect(audit.find((a) => a.kind === 'content.restored')!.changes).toEqual({
+			revision: { before: 1, after: 3 }
+		});
+	});
+
+	it('takes an article from draft to the blog, moves its address with a 301 (chains collapse, no loop), deletes it', async () => {
+		const article = {
+			kind: 'article',
+			slug: 'premier-article',
+			title: 'Photographier ses chantiers',
+			description: 'Cinq conseils pour des photos de chantier qui donnent envie de vous appeler, prises au téléphone.',
+			body: 'Un **bon** cadrage.'
+		};
+		const created = await json(await call(create, 'POST', { body: article }));
+		expect(created.status).toBe(201);
+		expect(created.body).toMatchObject({ kind: 'article', path: '/blog/premier-article', live: null });
+		expect(created.body.previewUrl).toBe('/blog/premier-article?apercu=1');
+		const id = created.body.id as string;
+		expect((await call(create, 'POST', { body: article })).status).toBe(409);
+		const badSlug = await json(await call(create, 'POST', { body: { ...article, slug: 'Avec Espaces' } }));
+		expect(badSlug.status).toBe(400);
+		expect(Object.keys(badSlug.body.errors)).toEqual(['slug']);
+		expect((await call(create, 'POST', { body: { ...article, kind: 'page' } })).status).toBe(400);
+
+		// A draft is nowhere public.
+		expect(await content.article('premier-article', false)).toBeNull();
+		expect((await content.blogPage(1))!.total).toBe(0);
+		expect(await content.article('premier-article', true)).toMatchObject({ preview: true });
+
+		let version = created.body.version as number;
+		const published = await json(await call(publish, 'POST', { id, body: { version } }));
+		expect(published.status).toBe(200);
+		version = published.body.version;
+		expect(await content.article('premier-article', false)).toMatchObject({
+			article: { title: 'Photographier ses chantiers', path: '/blog/premier-article' }
+		});
+		expect((await content.blogPage(1))!.articles.map((a) => a.path)).toEqual(['/blog/premier-article']);
+		expect((await content.feed()).map((a) => a.path)).toEqual(['/blog/premier-article']);
+		expect((await content.sitemapArticles()).map((a) => a.path)).toEqual(['/blog/premier-article']);
+
+		const move = async (slug: string) => {
+			const entry = (await json(await call(read, 'GET', { id }))).body;
+			const saved = await json(
+				await call(save, 'PUT', { id, body: { version: entry.version, draft: { ...entry.live, slug } } })
+			);
+			return json(await call(publish, 'POST', { id, body: { version: saved.body.version } }));
+		};
+		expect((await move('deuxieme-adresse')).status).toBe(200);
+		expect(await content.article('premier-article', false)).toEqual({ redirect: '/blog/deuxieme-adresse' });
+		expect((await move('troisieme-adresse')).status).toBe(200);
+		// A → B then B → C: A → C, in one hop.
+		expect(await content.article('premier-article', false)).toEqual({ redirect: '/blog/troisieme-adresse' });
+		expect(await content.article('deuxieme-adresse', false)).toEqual({ redirect: '/blog/troisieme-adresse' });
+		// Back to the first address: it serves the article again, and nothing redirects in a loop.
+		expect((await move('premier-article')).status).toBe(200);
+		expect(await content.article('premier-article', false)).toMatchObject({ article: { path: '/blog/premier-article' } });
+		const redirects = await database.db.select().from(contentRedirects);
+		expect(redirects.map((r) => [r.fromPath, r.toPath]).sort()).toEqual([
+			['/blog/deuxieme-adresse', '/blog/premier-article'],
+			['/blog/troisieme-adresse', '/blog/premier-article']
+		]);
+		expect((await content.sitemapArticles()).map((a) => a.path)).toEqual(['/blog/premier-article']);
+
+		// Another article cannot take a published address.
+		const other = await json(await call(create, 'POST', { body: { ...article, slug: 'autre' } }));
+		const taken = await json(
+			await call(save, 'PUT', {
+				id: other.body.id,
+				body: { version: other.body.version, draft: { ...other.body.draft, slug: 'premier-article' } }
+			})
+		);
+		const refused = await json(await call(publish, 'POST', { id: other.body.id, body: { version: taken.body.version } }));
+		expect(refused.status).toBe(400);
+		expect(Object.keys(refused.body.errors)).toEqual(['slug']);
+		expect((await call(remove, 'DELETE', { id: other.body.id })).status).toBe(204);
+
+		// Pages cannot be deleted; an article can, and its address then leads to the blog.
+		expect((await call(remove, 'DELETE', { id: 'home' })).status).toBe(409);
+		expect((await call(remove, 'DELETE', { id })).status).toBe(204);
+		expect((await call(remove, 'DELETE', { id })).status).toBe(404);
+		expect(await content.article('premier-article', false)).toEqual({ redirect: '/blog' });
+		expect(await content.article('deuxieme-adresse', false)).toEqual({ redirect: '/blog' });
+		expect(await content.feed()).toEqual([]);
+		expect(await content.sitemapArticles()).toEqual([]);
+		const kinds = (await database.db.select().from(auditEvents).where(eq(auditEvents.subjectId, id))).map(
+			(a) => a.kind
+		);
+		expect(kinds.sort()).toEqual([
+			'article.created',
+			'article.deleted',
+			'content.published',
+			'content.published',
+			'content.published',
+			'content.published'
+		]);
+	});
+
+	it('renders hostile Markdown inert: no script, no javascript: link, no event attribute', async () => {
+		const hostile = {
+			kind: 'article',
+			slug: 'piege',
+			title: 'Un titre <script>alert(1)</script>',
+			description: 'Une description <img src=x onerror=alert(1)> assez longue pour passer la règle des cinquante.',
+			body: [
+				'<script>alert(1)</script>',
+				'[cliquez](javascript:alert(1))',
+				'<img src=x onerror="alert(1)">',
+				'[data](data:text/html;base64,PHNjcmlwdD4=)',
+				'<a href="javascript:alert(1)">lien</a>'
+			].join('\n\n')
+		};
+		const created = await json(await call(create, 'POST', { body: hostile }));
+		const published = await call(publish, 'POST', { id: created.body.id, body: { version: created.body.version } });
+		expect(published.status).toBe(200);
+		for (const preview of [false, true]) {
+			const answer = await content.article('piege', preview);
+			const html = answer && 'article' in answer ? answer.article.html : '';
+			expect(html).not.toMatch(/<script|<img|<a href="javascript:|href="data:/i);
+			expect(html).toContain('&lt;script&gt;');
+			expect(html).not.toMatch(/<[^>]+\sonerror=/i);
+		}
+		await call(remove, 'DELETE', { id: created.body.id });
+	});
+
+	it("publishes the company file: every page, e-mail and document names the company as it now is", async () => {
+		const entry = (await json(await call(read, 'GET', { id: 'company' }))).body;
+		expect(entry.previewUrl).toBeNull();
+		const draft = { ...entry.live, brand: 'Atelier Nord', address: { ...entry.live.address, city: 'Lille' } };
+		const saved = await json(await call(save, 'PUT', { id: 'company', body: { version: entry.version, draft } }));
+		const published = await json(await call(publish, 'POST', { id: 'company', body: { version: saved.body.version } }));
+		expect(published.status).toBe(200);
+		await liveFixed(database.db);
+		await expect.poll(() => company.brand).toBe('Atelier Nord');
+		expect(company.address.city).toBe('Lille');
+		expect((await content.page('home')).title).toBe('Atelier Nord — sites web et formation pour les artisans');
+		expect((await content.legalPage('mentions-legales')).html).toContain('69002 Lille, France');
+		// Back as it was, for whatever runs after in this process.
+		const back = await json(await call(restore, 'POST', { id: 'company', body: { revision: 1 } }));
+		expect(back.status).toBe(200);
+		await liveFixed(database.db);
+		await expect.poll(() => company.brand).toBe('Atelier');
+	});
+});

@@ -43,6 +43,7 @@ export const AUDIT_KINDS = {
 	'personal_data.exported': 'Données d’un membre téléchargées',
 	'content.published': 'Page publiée',
 	'content.restored': 'Version restaurée',
+	'content.draft_discarded': 'Brouillon abandonné',
 	'article.created': 'Article créé',
 	'article.deleted': 'Article supprimé'
 } as const;

@@ -14,6 +14,8 @@ type Texts<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Texts
 export type Company = Texts<typeof companySeed>;
 
 const SLOT = Symbol.for('atelier.company');
+// processWide() lives in $lib/server, which the browser's bundle may not import: the same registered-symbol slot.
+// eslint-disable-next-line no-restricted-globals -- client-safe module shared by the two server bundles
 const shared = globalThis as unknown as Record<symbol, Company | undefined>;
 
 export const company: Company = (shared[SLOT] ??= structuredClone(companySeed) as Company);

@@ -4,4 +4,5 @@
  */
 import type { ParamMatcher } from '@sveltejs/kit';
 
-export const match = ((param: string): param is string => /^[a-z0-9-]{1,64}$/.test(param)) satisfies ParamMatcher;
+export const match = ((param: string): param is string =>
+	/^[a-z0-9-]{1,64}$/.test(param)) satisfies ParamMatcher;

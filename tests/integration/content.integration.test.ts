@@ -17,10 +17,20 @@ import * as content from '../../src/lib/server/content';
 import { seedFields } from '../../src/content/agency/seed';
 import { liveFixed } from '../../src/lib/server/content/live';
 import { seedMissing } from '../../src/lib/server/content/service';
-import { auditEvents, contentEntries, contentRedirects, contentRevisions, users } from '../../src/lib/server/db/schema';
+import {
+	auditEvents,
+	contentEntries,
+	contentRedirects,
+	contentRevisions,
+	users
+} from '../../src/lib/server/db/schema';
 import { outboxTransport } from '../../src/lib/server/mail/transport';
 import { GET as list, POST as create } from '../../src/routes/api/admin/pages/+server';
-import { DELETE as remove, GET as read, PUT as save } from '../../src/routes/api/admin/pages/[id=entry]/+server';
+import {
+	DELETE as remove,
+	GET as read,
+	PUT as save
+} from '../../src/routes/api/admin/pages/[id=entry]/+server';
 import { POST as discard } from '../../src/routes/api/admin/pages/[id=entry]/discard/+server';
 import { POST as publish } from '../../src/routes/api/admin/pages/[id=entry]/publish/+server';
 import { POST as restore } from '../../src/routes/api/admin/pages/[id=entry]/restore/+server';
@@ -28,7 +38,12 @@ import { createTestDatabase, driverName, type TestDatabase } from '../helpers/da
 
 let database: TestDatabase;
 let admin: { id: string; email: string; name: string; isAdmin: boolean };
-const member = { id: '00000000-0000-4000-8000-000000000002', email: 'm@x.fr', name: 'Membre', isAdmin: false };
+const member = {
+	id: '00000000-0000-4000-8000-000000000002',
+	email: 'm@x.fr',
+	name: 'Membre',
+	isAdmin: false
+};
 
 beforeAll(async () => {
 	database = await createTestDatabase();
@@ -101,7 +116,9 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(body.entries).toContainEqual(
 			expect.objectContaining({ id: 'home', path: '/', kind: 'page', version: 1, hasDraft: false })
 		);
-		expect(body.entries).toContainEqual(expect.objectContaining({ id: 'company', path: null, kind: 'company' }));
+		expect(body.entries).toContainEqual(
+			expect.objectContaining({ id: 'company', path: null, kind: 'company' })
+		);
 		const home = await json(await call(read, 'GET', { id: 'home' }));
 		expect(home.status).toBe(200);
 		expect(home.body).toMatchObject({
@@ -118,24 +135,33 @@ describe(`the site's words on ${driverName}`, () => {
 	it('refuses whoever is not an admin (401, 403), an unknown entry (404), a body that is not JSON (415)', async () => {
 		expect((await call(list, 'GET', { user: null })).status).toBe(401);
 		expect((await call(list, 'GET', { user: member })).status).toBe(403);
-		expect((await call(save, 'PUT', { id: 'home', user: member, body: { version: 1, draft: {} } })).status).toBe(403);
+		expect(
+			(await call(save, 'PUT', { id: 'home', user: member, body: { version: 1, draft: {} } })).status
+		).toBe(403);
 		expect((await call(publish, 'POST', { id: 'home', user: null, body: { version: 1 } })).status).toBe(401);
 		expect((await call(read, 'GET', { id: 'nulle-part' })).status).toBe(404);
 		expect((await call(save, 'PUT', { id: 'nulle-part', body: { version: 1, draft: {} } })).status).toBe(404);
 		const notJson = await call(save, 'PUT', { id: 'home', raw: 'version=1', type: 'text/plain' });
 		expect(notJson.status).toBe(415);
-		const broken = await json(await call(save, 'PUT', { id: 'home', raw: '{"version":', type: 'application/json' }));
+		const broken = await json(
+			await call(save, 'PUT', { id: 'home', raw: '{"version":', type: 'application/json' })
+		);
 		expect(broken.status).toBe(400);
 	});
 
 	it('saves a draft from the current version only: a stale one is 409 with what is saved now', async () => {
 		const before = (await json(await call(read, 'GET', { id: 'contact' }))).body;
 		const draft = { ...before.live, title: 'Un audit offert, en 30 minutes' };
-		const saved = await json(await call(save, 'PUT', { id: 'contact', body: { version: before.version, draft } }));
+		const saved = await json(
+			await call(save, 'PUT', { id: 'contact', body: { version: before.version, draft } })
+		);
 		expect(saved).toEqual({ status: 200, body: { version: before.version + 1 } });
 		// A second tab, still at the old version, types something else: refused, and told what is saved.
 		const stale = await json(
-			await call(save, 'PUT', { id: 'contact', body: { version: before.version, draft: { ...draft, title: 'Autre' } } })
+			await call(save, 'PUT', {
+				id: 'contact',
+				body: { version: before.version, draft: { ...draft, title: 'Autre' } }
+			})
 		);
 		expect(stale.status).toBe(409);
 		expect(stale.body).toMatchObject({
@@ -146,7 +172,10 @@ describe(`the site's words on ${driverName}`, () => {
 		});
 		// A half-written draft is saved; a draft of the wrong shape is 400 naming the field.
 		const half = await json(
-			await call(save, 'PUT', { id: 'contact', body: { version: before.version + 1, draft: { title: 'Au' } } })
+			await call(save, 'PUT', {
+				id: 'contact',
+				body: { version: before.version + 1, draft: { title: 'Au' } }
+			})
 		);
 		expect(half.status).toBe(200);
 		const wrong = await json(
@@ -158,7 +187,9 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(noVersion.status).toBe(400);
 		expect(Object.keys(noVersion.body.errors)).toEqual(['version']);
 		// « Annuler les modifications »: the draft goes, the live revision stays.
-		const dropped = await json(await call(discard, 'POST', { id: 'contact', body: { version: half.body.version } }));
+		const dropped = await json(
+			await call(discard, 'POST', { id: 'contact', body: { version: half.body.version } })
+		);
 		expect(dropped.status).toBe(200);
 		const after = (await json(await call(read, 'GET', { id: 'contact' }))).body;
 		expect(after.draft).toBeNull();
@@ -169,7 +200,10 @@ describe(`the site's words on ${driverName}`, () => {
 		const { version, live } = (await json(await call(read, 'GET', { id: 'devis' }))).body;
 		const answers = await Promise.all(
 			Array.from({ length: 8 }, (_, i) =>
-				call(save, 'PUT', { id: 'devis', body: { version, draft: { ...live, title: `Version ${i} du titre` } } })
+				call(save, 'PUT', {
+					id: 'devis',
+					body: { version, draft: { ...live, title: `Version ${i} du titre` } }
+				})
 			)
 		);
 		const statuses = answers.map((a) => a.status).sort();
@@ -184,8 +218,9 @@ describe(`the site's words on ${driverName}`, () => {
 		const nothing = await json(await call(publish, 'POST', { id: 'home', body: { version: entry.version } }));
 		expect(nothing.status).toBe(400);
 		const bad = { ...entry.live, title: 'Bof', faq: [{ q: 'Une question ?', a: '' }] };
-		let version = (await json(await call(save, 'PUT', { id: 'home', body: { version: entry.version, draft: bad } }))).body
-			.version;
+		let version = (
+			await json(await call(save, 'PUT', { id: 'home', body: { version: entry.version, draft: bad } }))
+		).body.version;
 		const refused = await json(await call(publish, 'POST', { id: 'home', body: { version } }));
 		expect(refused.status).toBe(400);
 		expect(refused.body.errors).toEqual({
@@ -197,7 +232,8 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(entry.version).toBe(version);
 
 		const good = { ...entry.live, heroTitle: 'Des chantiers trouvés en ligne' };
-		version = (await json(await call(save, 'PUT', { id: 'home', body: { version, draft: good } }))).body.version;
+		version = (await json(await call(save, 'PUT', { id: 'home', body: { version, draft: good } }))).body
+			.version;
 		const stale = await call(publish, 'POST', { id: 'home', body: { version: version - 1 } });
 		expect(stale.status).toBe(409);
 		const published = await json(await call(publish, 'POST', { id: 'home', body: { version } }));
@@ -208,7 +244,10 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(entry.revisions.map((r: { n: number }) => r.n)).toEqual([2, 1]);
 		expect(entry.revisions[0].publishedBy).toBe(admin.email);
 		// The preview reads the draft; the public page never does.
-		await call(save, 'PUT', { id: 'home', body: { version: entry.version, draft: { ...good, heroTitle: 'Brouillon' } } });
+		await call(save, 'PUT', {
+			id: 'home',
+			body: { version: entry.version, draft: { ...good, heroTitle: 'Brouillon' } }
+		});
 		expect((await content.page('home', true)).heroTitle).toBe('Brouillon');
 		expect((await content.page('home')).heroTitle).toBe('Des chantiers trouvés en ligne');
 	});
@@ -218,7 +257,9 @@ describe(`the site's words on ${driverName}`, () => {
 		const restored = await json(await call(restore, 'POST', { id: 'home', body: { revision: 1 } }));
 		expect(restored.status).toBe(200);
 		expect(restored.body.revision).toBe(3);
-		expect((await content.page('home')).heroTitle).toBe('Des sites qui font sonner le téléphone des artisans');
+		expect((await content.page('home')).heroTitle).toBe(
+			'Des sites qui font sonner le téléphone des artisans'
+		);
 		const after = (await json(await call(read, 'GET', { id: 'home' }))).body;
 		expect(after.revisions.map((r: { n: number }) => r.n)).toEqual([3, 2, 1]);
 		expect(after.draft.heroTitle).toBe('Brouillon');
@@ -238,7 +279,8 @@ describe(`the site's words on ${driverName}`, () => {
 			kind: 'article',
 			slug: 'premier-article',
 			title: 'Photographier ses chantiers',
-			description: 'Cinq conseils pour des photos de chantier qui donnent envie de vous appeler, prises au téléphone.',
+			description:
+				'Cinq conseils pour des photos de chantier qui donnent envie de vous appeler, prises au téléphone.',
 			body: 'Un **bon** cadrage.'
 		};
 		const created = await json(await call(create, 'POST', { body: article }));
@@ -283,7 +325,9 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(await content.article('deuxieme-adresse', false)).toEqual({ redirect: '/blog/troisieme-adresse' });
 		// Back to the first address: it serves the article again, and nothing redirects in a loop.
 		expect((await move('premier-article')).status).toBe(200);
-		expect(await content.article('premier-article', false)).toMatchObject({ article: { path: '/blog/premier-article' } });
+		expect(await content.article('premier-article', false)).toMatchObject({
+			article: { path: '/blog/premier-article' }
+		});
 		const redirects = await database.db.select().from(contentRedirects);
 		expect(redirects.map((r) => [r.fromPath, r.toPath]).sort()).toEqual([
 			['/blog/deuxieme-adresse', '/blog/premier-article'],
@@ -299,7 +343,9 @@ describe(`the site's words on ${driverName}`, () => {
 				body: { version: other.body.version, draft: { ...other.body.draft, slug: 'premier-article' } }
 			})
 		);
-		const refused = await json(await call(publish, 'POST', { id: other.body.id, body: { version: taken.body.version } }));
+		const refused = await json(
+			await call(publish, 'POST', { id: other.body.id, body: { version: taken.body.version } })
+		);
 		expect(refused.status).toBe(400);
 		expect(Object.keys(refused.body.errors)).toEqual(['slug']);
 		expect((await call(remove, 'DELETE', { id: other.body.id })).status).toBe(204);
@@ -330,7 +376,8 @@ describe(`the site's words on ${driverName}`, () => {
 			kind: 'article',
 			slug: 'piege',
 			title: 'Un titre <script>alert(1)</script>',
-			description: 'Une description <img src=x onerror=alert(1)> assez longue pour passer la règle des cinquante.',
+			description:
+				'Une description <img src=x onerror=alert(1)> assez longue pour passer la règle des cinquante.',
 			body: [
 				'<script>alert(1)</script>',
 				'[cliquez](javascript:alert(1))',
@@ -340,7 +387,10 @@ describe(`the site's words on ${driverName}`, () => {
 			].join('\n\n')
 		};
 		const created = await json(await call(create, 'POST', { body: hostile }));
-		const published = await call(publish, 'POST', { id: created.body.id, body: { version: created.body.version } });
+		const published = await call(publish, 'POST', {
+			id: created.body.id,
+			body: { version: created.body.version }
+		});
 		expect(published.status).toBe(200);
 		for (const preview of [false, true]) {
 			const answer = await content.article('piege', preview);
@@ -352,17 +402,23 @@ describe(`the site's words on ${driverName}`, () => {
 		await call(remove, 'DELETE', { id: created.body.id });
 	});
 
-	it("publishes the company file: every page, e-mail and document names the company as it now is", async () => {
+	it('publishes the company file: every page, e-mail and document names the company as it now is', async () => {
 		const entry = (await json(await call(read, 'GET', { id: 'company' }))).body;
 		expect(entry.previewUrl).toBeNull();
 		const draft = { ...entry.live, brand: 'Atelier Nord', address: { ...entry.live.address, city: 'Lille' } };
-		const saved = await json(await call(save, 'PUT', { id: 'company', body: { version: entry.version, draft } }));
-		const published = await json(await call(publish, 'POST', { id: 'company', body: { version: saved.body.version } }));
+		const saved = await json(
+			await call(save, 'PUT', { id: 'company', body: { version: entry.version, draft } })
+		);
+		const published = await json(
+			await call(publish, 'POST', { id: 'company', body: { version: saved.body.version } })
+		);
 		expect(published.status).toBe(200);
 		await liveFixed(database.db);
 		await expect.poll(() => company.brand).toBe('Atelier Nord');
 		expect(company.address.city).toBe('Lille');
-		expect((await content.page('home')).title).toBe('Atelier Nord — sites web et formation pour les artisans');
+		expect((await content.page('home')).title).toBe(
+			'Atelier Nord — sites web et formation pour les artisans'
+		);
 		expect((await content.legalPage('mentions-legales')).html).toContain('69002 Lille, France');
 		// Back as it was, for whatever runs after in this process.
 		const back = await json(await call(restore, 'POST', { id: 'company', body: { revision: 1 } }));

@@ -1,7 +1,8 @@
 /**
  * One submission path per form (issue "Groundwork", point 4): a page's form posts to its action and superforms'
  * (or SvelteKit's) `enhance` improves it; no component re-implements submission with fetch. The one exception is
- * the admin upload's XMLHttpRequest, for its progress bar, and it says why.
+ * the admin upload's XMLHttpRequest, for its progress bar, and the content editor's autosave (fetch, in
+ * $lib/content/editor-api.ts): each says why.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,18 @@ describe('forms submit through their actions', () => {
 
 	it('has no fetch in any component or page', () => {
 		expect(files.filter((file) => /\bfetch\(/.test(source(file)))).toEqual([]);
+	});
+
+	it("keeps fetch in the browser's code to the content editor's API client, with its reason written in it", () => {
+		const modules = (dir: string): string[] =>
+			readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+				const relative = path.posix.join(dir, entry.name);
+				if (entry.isDirectory()) return relative === 'src/lib/server' ? [] : modules(relative);
+				return /\.(ts|js)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [relative] : [];
+			});
+		const clients = modules('src/lib').filter((file) => /\bfetch\(/.test(source(file)));
+		expect(clients).toEqual(['src/lib/content/editor-api.ts']);
+		expect(source('src/lib/content/editor-api.ts')).toMatch(/a draft saved by itself a moment after each keystroke is no form submission/);
 	});
 
 	it('keeps XMLHttpRequest to the upload, with its reason written beside it', () => {

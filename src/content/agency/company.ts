@@ -46,4 +46,3 @@ export const companySeed = {
 		monthlyPriceTtc: '49 €'
 	}
 } as const;
-

@@ -14,7 +14,9 @@ describe('the content model', () => {
 	});
 
 	it('saves a half-written draft, but refuses what is not the shape of the model, naming the field', () => {
-		expect(draftShape(ENTRIES.home.fields, { title: 'Ac' })).toMatchObject({ fields: { title: 'Ac', faq: [] } });
+		expect(draftShape(ENTRIES.home.fields, { title: 'Ac' })).toMatchObject({
+			fields: { title: 'Ac', faq: [] }
+		});
 		expect(draftShape(ENTRIES.home.fields, { title: 12, faq: 'non' })).toEqual({
 			problems: { title: ['Titre : un texte attendu.'], faq: ['Questions fréquentes : une liste attendu.'] }
 		});

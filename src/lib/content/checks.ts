@@ -16,7 +16,10 @@ export function placeholderValue(name: string, values: object = { company }): st
 	const value = name
 		.split('.')
 		.reduce<unknown>(
-			(at, key) => (at && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined),
+			(at, key) =>
+				at && typeof at === 'object' && Object.hasOwn(at, key)
+					? (at as Record<string, unknown>)[key]
+					: undefined,
 			values
 		);
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
@@ -60,22 +63,22 @@ function shapeOfField(spec: FieldSpec, value: unknown, path: string, problems: P
 		case 'markdown':
 		case 'slug':
 			if (value === undefined || value === null) return '';
-			if (typeof value !== 'string') return wrongType('un texte'), '';
+			if (typeof value !== 'string') return (wrongType('un texte'), '');
 			if (value.includes('\u0000')) add(problems, path, `${spec.label} : caractère nul refusé.`);
 			return value;
 		case 'flag':
 			if (value === undefined || value === null) return false;
-			if (typeof value !== 'boolean') return wrongType('oui ou non'), false;
+			if (typeof value !== 'boolean') return (wrongType('oui ou non'), false);
 			return value;
 		case 'lines':
 			if (value === undefined || value === null) return [];
 			if (!Array.isArray(value) || value.some((line) => typeof line !== 'string'))
-				return wrongType('une liste de lignes'), [];
+				return (wrongType('une liste de lignes'), []);
 			if (value.length > 100) add(problems, path, `${spec.label} : 100 lignes au plus.`);
 			return value;
 		case 'list':
 			if (value === undefined || value === null) return [];
-			if (!Array.isArray(value)) return wrongType('une liste'), [];
+			if (!Array.isArray(value)) return (wrongType('une liste'), []);
 			if (value.length > 100) add(problems, path, `${spec.label} : 100 éléments au plus.`);
 			return value.slice(0, 100).map((item, i) => shapeOf(spec.fields, item, `${path}.${i}.`, problems));
 		case 'group':
@@ -83,7 +86,7 @@ function shapeOfField(spec: FieldSpec, value: unknown, path: string, problems: P
 		case 'cover': {
 			if (value === undefined || value === null) return null;
 			if (!isRecord(value) || typeof value.value !== 'string' || typeof value.alt !== 'string')
-				return wrongType('une photo et son texte alternatif'), null;
+				return (wrongType('une photo et son texte alternatif'), null);
 			return { value: value.value, alt: value.alt };
 		}
 	}
@@ -96,7 +99,13 @@ export function publishProblems(specs: FieldSpec[], fields: Fields): Problems {
 	return problems;
 }
 
-function checkAll(specs: FieldSpec[], fields: Fields, prefix: string, labelPrefix: string, problems: Problems) {
+function checkAll(
+	specs: FieldSpec[],
+	fields: Fields,
+	prefix: string,
+	labelPrefix: string,
+	problems: Problems
+) {
 	for (const spec of specs)
 		checkField(spec, fields[spec.key], prefix + spec.key, labelPrefix + spec.label, problems);
 }
@@ -114,11 +123,14 @@ function checkField(spec: FieldSpec, value: unknown, path: string, label: string
 				if (!spec.optional) add(problems, path, `${label} : à remplir.`);
 				return;
 			}
-			if (spec.kind === 'line' && /[\r\n]/.test(text))
-				add(problems, path, `${label} : une seule ligne.`);
+			if (spec.kind === 'line' && /[\r\n]/.test(text)) add(problems, path, `${label} : une seule ligne.`);
 			for (const [, name] of text.matchAll(PLACEHOLDER))
 				if (placeholderValue(name!) === null)
-					add(problems, path, `${label} : {{${name}}} ne correspond à aucun champ de la fiche de l’entreprise.`);
+					add(
+						problems,
+						path,
+						`${label} : {{${name}}} ne correspond à aucun champ de la fiche de l’entreprise.`
+					);
 			const length = [...text].length;
 			if (length < min || length > spec.max)
 				add(
@@ -180,7 +192,9 @@ function countCheck(n: number, min: number, max: number, path: string, label: st
 		add(
 			problems,
 			path,
-			min === max ? `${label} : ${min} exactement (${n} aujourd’hui).` : `${label} : de ${min} à ${max} (${n} aujourd’hui).`
+			min === max
+				? `${label} : ${min} exactement (${n} aujourd’hui).`
+				: `${label} : de ${min} à ${max} (${n} aujourd’hui).`
 		);
 }
 

@@ -17,7 +17,7 @@ export interface Testimonial {
 	example?: boolean;
 }
 
-interface PageBase {
+export interface PageBase {
 	title: string;
 	description: string;
 	/** The body, rendered (Markdown, raw HTML off, safe links). */
@@ -40,6 +40,19 @@ export interface FormPageContent extends PageBase {
 export interface LegalContent extends PageBase {
 	/** YYYY-MM-DD, shown as « Dernière mise à jour ». */
 	updated: string;
+}
+
+/** Each page entry as its route receives it (`content.page(id)`). */
+export interface PageContents {
+	home: HomeContent;
+	macon: PageBase & Record<string, unknown>;
+	paysagiste: PageBase & Record<string, unknown>;
+	candidature: PageBase;
+	contact: FormPageContent;
+	devis: FormPageContent;
+	'mentions-legales': LegalContent;
+	cgv: LegalContent;
+	confidentialite: LegalContent;
 }
 
 export interface DemoSite {
@@ -68,7 +81,13 @@ export interface DemoSite {
 
 /** What a demo's entry does not hold: where it lives and what kind of business schema.org calls it. */
 const DEMO_FIXED = {
-	macon: { path: '/macon', prefix: 'macon', ctaHref: '/devis', schemaType: 'GeneralContractor', priceRange: '€€' },
+	macon: {
+		path: '/macon',
+		prefix: 'macon',
+		ctaHref: '/devis',
+		schemaType: 'GeneralContractor',
+		priceRange: '€€'
+	},
 	paysagiste: {
 		path: '/paysagiste',
 		prefix: 'paysagiste',

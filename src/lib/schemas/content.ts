@@ -27,6 +27,9 @@ export const articleCreateSchema = z.object({
 	title: z.string({ error: 'title : un texte.' }).max(200),
 	description: z.string({ error: 'description : un texte.' }).max(400),
 	body: z.string({ error: 'body : un texte.' }).max(60_000),
-	cover: z.object({ value: z.string().max(300), alt: z.string().max(300) }).nullable().optional()
+	cover: z
+		.object({ value: z.string().max(300), alt: z.string().max(300) })
+		.nullable()
+		.optional()
 });
 export type ArticleCreateInput = z.output<typeof articleCreateSchema>;

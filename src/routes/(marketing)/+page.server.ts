@@ -2,7 +2,6 @@ import type { PageImage } from '$lib/server/images';
 import * as content from '$lib/server/content';
 import { slotPageData } from '$lib/server/pages/page-data';
 import * as showcase from '$lib/server/showcase';
-import type { HomeContent } from '$lib/content/pages';
 import type { PageServerLoad } from './$types';
 
 /** `/` is the agency's home in platform mode (its words: the `home` entry) and the business's home in showcase mode. */
@@ -11,9 +10,6 @@ export const load: PageServerLoad = async ({ url, locals, setHeaders }) => {
 		return { showcase: showcase.home(), home: null, images: {} as Record<string, PageImage>, canonical: '' };
 	const preview = content.isPreview(url, locals.user);
 	if (preview) setHeaders({ 'x-robots-tag': 'noindex' });
-	const [home, slots] = await Promise.all([
-		content.page('home', preview) as Promise<unknown> as Promise<HomeContent>,
-		slotPageData(url.pathname)
-	]);
+	const [home, slots] = await Promise.all([content.page('home', preview), slotPageData(url.pathname)]);
 	return { showcase: null, home, ...slots };
 };

@@ -38,6 +38,16 @@ export const GET: RequestHandler = async () => {
 
 async function platformPages(): Promise<{ path: string; lastmod?: string }[]> {
 	const articles = await content.sitemapArticles();
-	const blog = articles.length ? [{ path: '/blog', lastmod: articles.map((a) => a.lastmod).sort().at(-1) }] : [];
+	const blog = articles.length
+		? [
+				{
+					path: '/blog',
+					lastmod: articles
+						.map((a) => a.lastmod)
+						.sort()
+						.at(-1)
+				}
+			]
+		: [];
 	return [...pages.sitemap(system.siteMode()), ...blog, ...articles];
 }

@@ -38,10 +38,7 @@ export async function blogPage(db: DbOrTx, page: number) {
 	return { articles: rows.map(cardOf), page, pages, total };
 }
 
-export type ArticleAnswer =
-	| { article: ArticleContent; preview: boolean }
-	| { redirect: string }
-	| null;
+export type ArticleAnswer = { article: ArticleContent; preview: boolean } | { redirect: string } | null;
 
 /** The article at /blog/{slug}: live; a draft only for an admin's preview; 301 when its address moved. */
 export async function articleAt(db: DbOrTx, slug: string, preview: boolean): Promise<ArticleAnswer> {
@@ -76,5 +73,8 @@ export async function feedItems(db: DbOrTx): Promise<(ArticleCard & { html: stri
 
 export async function sitemapArticles(db: DbOrTx) {
 	const rows = await queries.publishedArticles(db, 50_000);
-	return rows.map((row) => ({ path: row.path!, lastmod: (row.updatedAt ?? row.publishedAt)!.toISOString().slice(0, 10) }));
+	return rows.map((row) => ({
+		path: row.path!,
+		lastmod: (row.updatedAt ?? row.publishedAt)!.toISOString().slice(0, 10)
+	}));
 }

@@ -5,6 +5,7 @@
  * (src/lib/server/showcase), read with this folder's file reader (files.ts).
  */
 import type { FixedEntryId } from '$lib/content/model';
+import type { PageContents } from '$lib/content/pages';
 import { appDeps } from '../app';
 import type { AdminActor } from '../audit/service';
 import * as pageCache from '../pages/cache';
@@ -33,28 +34,29 @@ const deps = (): service.ContentDeps => ({
 });
 
 /** A page's fields as shown: live for everyone, the draft (when there is one) for an admin's preview. */
-export async function page(id: PageId, preview = false) {
+export async function page<Id extends PageId>(id: Id, preview = false): Promise<PageContents[Id]> {
 	const { db } = appDeps();
 	if (preview) {
 		const detail = await service.entryDetail(db, id);
 		const fields = detail.draft ?? detail.live;
-		if (fields) return shown(fields);
+		if (fields) return shown(fields) as unknown as PageContents[Id];
 	}
-	return livePage(db, id);
+	return (await livePage(db, id)) as unknown as PageContents[Id];
 }
 
 /** A legal page as LegalPage.svelte shows it. */
 export const legalPage = async (id: 'mentions-legales' | 'cgv' | 'confidentialite', preview = false) =>
-	legalContent(await page(id, preview));
+	legalContent((await page(id, preview)) as unknown as Record<string, unknown> & { html: string });
 
 /** Reads the live content once at start (and writes revision 1 where it is missing). */
 export const warmUp = () => liveFixed(appDeps().db);
 
 export const entries = () => service.listEntries(appDeps().db);
 export const entry = (id: string) => service.entryDetail(appDeps().db, id);
-export const saveDraft = (id: string, version: number, draft: unknown) =>
-	service.saveDraft(appDeps().db, id, version, draft);
-export const discardDraft = (id: string, version: number) => service.discardDraft(appDeps().db, id, version);
+export const saveDraft = (id: string, version: number, draft: unknown, admin: AdminActor) =>
+	service.saveDraft(appDeps().db, id, version, draft, admin);
+export const discardDraft = (id: string, version: number, admin: AdminActor) =>
+	service.discardDraft(appDeps().db, id, version, admin);
 export const publish = (id: string, version: number, admin: AdminActor) =>
 	service.publish(deps(), id, version, admin);
 export const restore = (id: string, revision: number, admin: AdminActor) =>
@@ -72,4 +74,6 @@ export const sitemapArticles = () => blog.sitemapArticles(appDeps().db);
 export const movedTo = (path: string) => queries.redirectFrom(appDeps().db, path);
 
 export { fillPlaceholders, parseContentFile, type ParsedFile } from './files';
+/** The absolute address of a page of this site (canonical links, the feed). */
+export { canonicalUrl } from '../pages/seo';
 export type { EntryDetail, EntrySummary, NewArticle } from './service';

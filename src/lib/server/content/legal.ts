@@ -17,6 +17,10 @@ export function legalContent(page: Record<string, unknown> & { html: string }): 
 	// The body is typeset as it renders; the title and description are typeset here.
 	return {
 		html: page.html,
-		meta: { title: typeset(fields.title), description: typeset(fields.description), updated: String(fields.updated) }
+		meta: {
+			title: typeset(fields.title),
+			description: typeset(fields.description),
+			updated: String(fields.updated)
+		}
 	};
 }

@@ -12,7 +12,10 @@ export function selectLiveFixed(db: DbOrTx) {
 		.from(contentEntries)
 		.innerJoin(
 			contentRevisions,
-			and(eq(contentRevisions.entryId, contentEntries.id), eq(contentRevisions.n, contentEntries.liveRevision))
+			and(
+				eq(contentRevisions.entryId, contentEntries.id),
+				eq(contentRevisions.n, contentEntries.liveRevision)
+			)
 		)
 		.where(inArray(contentEntries.kind, ['page', 'company']));
 }
@@ -44,6 +47,7 @@ export function listEntries(db: DbOrTx) {
 			liveRevision: contentEntries.liveRevision,
 			hasDraft: sql<boolean>`${contentEntries.draft} is not null`,
 			draftSavedAt: contentEntries.draftSavedAt,
+			draftSavedBy: users.email,
 			updatedAt: contentEntries.updatedAt,
 			liveTitle: sql<string | null>`${contentRevisions.fields}->>'title'`,
 			draftTitle: sql<string | null>`${contentEntries.draft}->>'title'`
@@ -51,8 +55,12 @@ export function listEntries(db: DbOrTx) {
 		.from(contentEntries)
 		.leftJoin(
 			contentRevisions,
-			and(eq(contentRevisions.entryId, contentEntries.id), eq(contentRevisions.n, contentEntries.liveRevision))
+			and(
+				eq(contentRevisions.entryId, contentEntries.id),
+				eq(contentRevisions.n, contentEntries.liveRevision)
+			)
 		)
+		.leftJoin(users, eq(users.id, contentEntries.draftSavedBy))
 		.orderBy(contentEntries.kind, contentEntries.createdAt, contentEntries.id);
 }
 
@@ -84,12 +92,19 @@ export function revisionsOf(db: DbOrTx, id: string) {
  * Saves a draft if the entry is still at `version` (one statement: two saves from the same version cannot both
  * pass). Returns the new version, or null when the entry moved on or is gone.
  */
-export async function saveDraft(db: DbOrTx, id: string, version: number, draft: unknown): Promise<number | null> {
+export async function saveDraft(
+	db: DbOrTx,
+	id: string,
+	version: number,
+	draft: unknown,
+	savedBy: string
+): Promise<number | null> {
 	const [row] = await db
 		.update(contentEntries)
 		.set({
 			draft,
 			draftSavedAt: sql`now()`,
+			draftSavedBy: savedBy,
 			updatedAt: sql`now()`,
 			version: sql`${contentEntries.version} + 1`
 		})
@@ -102,7 +117,13 @@ export async function saveDraft(db: DbOrTx, id: string, version: number, draft: 
 export async function discardDraft(db: DbOrTx, id: string, version: number): Promise<number | null> {
 	const [row] = await db
 		.update(contentEntries)
-		.set({ draft: null, draftSavedAt: null, updatedAt: sql`now()`, version: sql`${contentEntries.version} + 1` })
+		.set({
+			draft: null,
+			draftSavedAt: null,
+			draftSavedBy: null,
+			updatedAt: sql`now()`,
+			version: sql`${contentEntries.version} + 1`
+		})
 		.where(and(eq(contentEntries.id, id), eq(contentEntries.version, version)))
 		.returning({ version: contentEntries.version });
 	return row?.version ?? null;
@@ -132,6 +153,7 @@ export async function insertRevision(
 			path,
 			draft: null,
 			draftSavedAt: null,
+			draftSavedBy: null,
 			updatedAt: sql`now()`,
 			firstPublishedAt: sql`coalesce(${contentEntries.firstPublishedAt}, now())`,
 			version: sql`${contentEntries.version} + 1`
@@ -154,11 +176,12 @@ export async function insertArticle(
 	db: DbOrTx,
 	id: string,
 	path: string,
-	draft: unknown
+	draft: unknown,
+	savedBy: string
 ): Promise<EntryRow | null> {
 	const [row] = await db
 		.insert(contentEntries)
-		.values({ id, kind: 'article', path, draft, draftSavedAt: sql`now()` })
+		.values({ id, kind: 'article', path, draft, draftSavedAt: sql`now()`, draftSavedBy: savedBy })
 		.onConflictDoNothing()
 		.returning();
 	return row ?? null;
@@ -210,7 +233,10 @@ export function publishedArticles(db: DbOrTx, limit: number, offset = 0) {
 		.from(contentEntries)
 		.innerJoin(
 			contentRevisions,
-			and(eq(contentRevisions.entryId, contentEntries.id), eq(contentRevisions.n, contentEntries.liveRevision))
+			and(
+				eq(contentRevisions.entryId, contentEntries.id),
+				eq(contentRevisions.n, contentEntries.liveRevision)
+			)
 		)
 		.where(publishedArticle)
 		.orderBy(desc(contentEntries.firstPublishedAt), desc(contentEntries.id))
@@ -237,7 +263,10 @@ export async function articleAt(db: DbOrTx, path: string) {
 		.from(contentEntries)
 		.leftJoin(
 			contentRevisions,
-			and(eq(contentRevisions.entryId, contentEntries.id), eq(contentRevisions.n, contentEntries.liveRevision))
+			and(
+				eq(contentRevisions.entryId, contentEntries.id),
+				eq(contentRevisions.n, contentEntries.liveRevision)
+			)
 		)
 		.where(and(eq(contentEntries.kind, 'article'), eq(contentEntries.path, path)));
 	return row ?? null;
@@ -256,7 +285,12 @@ export async function articleByDraftSlug(db: DbOrTx, slug: string): Promise<Entr
 /** Drafts nobody has touched since `before`: what the dashboard's « À faire » mentions. */
 export function draftsSavedBefore(db: DbOrTx, before: Date) {
 	return db
-		.select({ id: contentEntries.id, path: contentEntries.path, kind: contentEntries.kind, savedAt: contentEntries.draftSavedAt })
+		.select({
+			id: contentEntries.id,
+			path: contentEntries.path,
+			kind: contentEntries.kind,
+			savedAt: contentEntries.draftSavedAt
+		})
 		.from(contentEntries)
 		.where(and(isNotNull(contentEntries.draft), lt(contentEntries.draftSavedAt, before)))
 		.orderBy(contentEntries.draftSavedAt);

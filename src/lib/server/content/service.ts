@@ -21,7 +21,13 @@ import {
 } from '$lib/content/model';
 import { recordAudit, type AdminActor } from '../audit/service';
 import type { Db, DbOrTx } from '../db';
-import { ConflictError, NotFoundError, PayloadTooLargeError, StaleVersionError, ValidationError } from '../errors';
+import {
+	ConflictError,
+	NotFoundError,
+	PayloadTooLargeError,
+	StaleVersionError,
+	ValidationError
+} from '../errors';
 import * as queries from './queries';
 
 /** Where a change shows: the paths to purge, on every instance. */
@@ -47,6 +53,8 @@ export interface EntrySummary {
 	hasDraft: boolean;
 	published: boolean;
 	draftSavedAt: Date | null;
+	/** Who saved the draft last (an e-mail), while there is one. */
+	draftSavedBy: string | null;
 	updatedAt: Date;
 }
 
@@ -64,6 +72,7 @@ export async function listEntries(db: DbOrTx): Promise<EntrySummary[]> {
 		hasDraft: row.hasDraft,
 		published: row.liveRevision !== null,
 		draftSavedAt: row.draftSavedAt,
+		draftSavedBy: row.draftSavedBy,
 		updatedAt: row.updatedAt
 	}));
 }
@@ -86,7 +95,8 @@ export async function entryDetail(db: DbOrTx, id: string): Promise<EntryDetail> 
 	const row = await queries.entryById(db, id);
 	if (!row) throw new NotFoundError('Page introuvable.');
 	const kind = row.kind as EntryKind;
-	const live = row.liveRevision === null ? null : ((await queries.revisionFields(db, id, row.liveRevision)) as Fields);
+	const live =
+		row.liveRevision === null ? null : ((await queries.revisionFields(db, id, row.liveRevision)) as Fields);
 	const revisions = await queries.revisionsOf(db, id);
 	return {
 		id,
@@ -127,27 +137,42 @@ function shapedDraft(kind: EntryKind, id: string, raw: unknown): Fields {
 	return shaped.fields;
 }
 
-/** Saves the draft if `version` is the entry's; otherwise 409 with what is saved now. */
-export async function saveDraft(db: DbOrTx, id: string, version: number, raw: unknown) {
+/**
+ * Saves the draft if `version` is the entry's; otherwise 409 with what is saved now. Not in the audit trail (the
+ * editor saves every few seconds): the entry names who saved it last.
+ */
+export async function saveDraft(db: DbOrTx, id: string, version: number, raw: unknown, admin: AdminActor) {
 	const row = await queries.entryById(db, id);
 	if (!row) throw new NotFoundError('Page introuvable.');
 	const draft = shapedDraft(row.kind as EntryKind, id, raw);
-	const next = await queries.saveDraft(db, id, version, draft);
+	const next = await queries.saveDraft(db, id, version, draft, admin.id);
 	if (next === null) return staleError(db, id);
 	return { version: next };
 }
 
-/** « Annuler les modifications »: the draft goes, the live revision stays. */
-export async function discardDraft(db: DbOrTx, id: string, version: number) {
-	const next = await queries.discardDraft(db, id, version);
+/** « Annuler les modifications »: the draft goes (in the audit trail: work is dropped), the live revision stays. */
+export async function discardDraft(db: Db, id: string, version: number, admin: AdminActor) {
+	const next = await db.transaction(async (tx) => {
+		const moved = await queries.discardDraft(tx, id, version);
+		if (moved !== null)
+			await recordAudit(tx, admin, {
+				kind: 'content.draft_discarded',
+				subjectType: 'content',
+				subjectId: id
+			});
+		return moved;
+	});
 	if (next === null) return staleError(db, id);
 	return { version: next };
 }
 
 const parisDay = () =>
-	new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-		new Date()
-	);
+	new Intl.DateTimeFormat('en-CA', {
+		timeZone: 'Europe/Paris',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit'
+	}).format(new Date());
 
 const LEGAL_IDS = new Set<string>(['mentions-legales', 'cgv', 'confidentialite']);
 
@@ -185,13 +210,15 @@ async function publishFields(
 					{ slug: ['Adresse (slug) : un autre article est déjà publié à cette adresse.'] },
 					'Cette adresse est déjà prise.'
 				);
-			if (row.liveRevision !== null && row.path && row.path !== path) await queries.moveAddress(tx, row.path, path);
+			if (row.liveRevision !== null && row.path && row.path !== path)
+				await queries.moveAddress(tx, row.path, path);
 			else await queries.dropRedirectFrom(tx, path);
 		}
 	}
 	const draft = keepDraft ? row.draft : null;
 	const { n, version } = await queries.insertRevision(tx, row.id, fields, path, admin.id);
-	if (draft !== null && keepDraft) await queries.saveDraft(tx, row.id, version, draft);
+	if (draft !== null && keepDraft)
+		await queries.saveDraft(tx, row.id, version, draft, row.draftSavedBy ?? admin.id);
 	await recordAudit(tx, admin, {
 		kind: audit.kind,
 		subjectType: 'content',
@@ -201,7 +228,11 @@ async function publishFields(
 			...(path !== row.path ? { path: { before: row.path, after: path } } : {})
 		}
 	});
-	return { n, version: keepDraft && draft !== null ? version + 1 : version, paths: pathsShowing(kind, [row.path, path]) };
+	return {
+		n,
+		version: keepDraft && draft !== null ? version + 1 : version,
+		paths: pathsShowing(kind, [row.path, path])
+	};
 }
 
 /** The draft becomes the next live revision (400 naming the field when a rule fails, the draft kept; 409 when stale). */
@@ -211,8 +242,19 @@ export async function publish(deps: ContentDeps, id: string, version: number, ad
 		if (!row) throw new NotFoundError('Page introuvable.');
 		if (row.version !== version) return null;
 		if (row.draft === null)
-			throw new ValidationError({ draft: ['Aucune modification à publier.'] }, 'Aucune modification à publier.');
-		return publishFields(tx, row, row.draft as Fields, admin, { kind: 'content.published' }, deps.today ?? parisDay, false);
+			throw new ValidationError(
+				{ draft: ['Aucune modification à publier.'] },
+				'Aucune modification à publier.'
+			);
+		return publishFields(
+			tx,
+			row,
+			row.draft as Fields,
+			admin,
+			{ kind: 'content.published' },
+			deps.today ?? parisDay,
+			false
+		);
 	});
 	if (!result) return staleError(deps.db, id);
 	await deps.purge(result.paths);
@@ -261,8 +303,9 @@ export async function createArticle(db: DbOrTx, input: NewArticle, admin: AdminA
 	if (await queries.pathTaken(db, path, id))
 		throw new ConflictError('Un article existe déjà à cette adresse : choisissez un autre slug.');
 	const row = await db.transaction(async (tx) => {
-		const inserted = await queries.insertArticle(tx, id, path, draft);
-		if (!inserted) throw new ConflictError('Un article existe déjà à cette adresse : choisissez un autre slug.');
+		const inserted = await queries.insertArticle(tx, id, path, draft, admin.id);
+		if (!inserted)
+			throw new ConflictError('Un article existe déjà à cette adresse : choisissez un autre slug.');
 		await recordAudit(tx, admin, { kind: 'article.created', subjectType: 'content', subjectId: id });
 		return inserted;
 	});
@@ -304,7 +347,8 @@ export async function seedMissing(db: DbOrTx, seed: () => Record<FixedEntryId, F
 	let created = 0;
 	for (const id of missing) {
 		const path = id === 'company' ? null : ENTRY_PATHS[id];
-		if (await queries.insertSeedEntry(db, { id, kind: ENTRIES[id].kind, path, fields: fields[id] })) created++;
+		if (await queries.insertSeedEntry(db, { id, kind: ENTRIES[id].kind, path, fields: fields[id] }))
+			created++;
 	}
 	return created;
 }

@@ -797,6 +797,8 @@ export const contentEntries = pgTable(
 		liveRevision: integer('live_revision'),
 		draft: jsonb('draft'),
 		draftSavedAt: timestamp('draft_saved_at', { withTimezone: true }),
+		/** Who saved the draft last: the list says whose work is waiting. */
+		draftSavedBy: uuid('draft_saved_by').references(() => users.id, { onDelete: 'set null' }),
 		/** An article's date: its first publication. */
 		firstPublishedAt: timestamp('first_published_at', { withTimezone: true }),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

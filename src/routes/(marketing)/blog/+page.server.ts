@@ -1,6 +1,5 @@
 import { error } from '@sveltejs/kit';
 import * as content from '$lib/server/content';
-import { canonicalUrl } from '$lib/server/pages/seo';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
 
@@ -12,6 +11,6 @@ export const load: PageServerLoad = async ({ url }) => {
 	const n = asked === null ? 1 : /^\d{1,6}$/.test(asked) ? Number(asked) : NaN;
 	const list = await content.blogPage(n);
 	if (!list) error(404, 'Cette page du blog n’existe pas.');
-	const canonical = canonicalUrl(n === 1 ? '/blog' : `/blog?page=${n}`);
+	const canonical = content.canonicalUrl(n === 1 ? '/blog' : `/blog?page=${n}`);
 	return { page: null, articles: [], agency: { ...list, canonical } };
 };

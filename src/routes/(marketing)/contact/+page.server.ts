@@ -9,7 +9,10 @@ import type { Actions, PageServerLoad } from './$types';
  */
 export const load: PageServerLoad = async ({ url, locals, setHeaders }) => {
 	if (showcase.isActive())
-		return { contact: null, showcase: { page: showcase.singlePage('/contact'), ...(await devisForm.load()) } };
+		return {
+			contact: null,
+			showcase: { page: showcase.singlePage('/contact'), ...(await devisForm.load()) }
+		};
 	const preview = content.isPreview(url, locals.user);
 	if (preview) setHeaders({ 'x-robots-tag': 'noindex' });
 	const [form, page] = await Promise.all([contactForm.load(), content.page('contact', preview)]);

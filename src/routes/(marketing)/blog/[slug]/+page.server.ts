@@ -1,7 +1,6 @@
 import { error, redirect } from '@sveltejs/kit';
 import * as content from '$lib/server/content';
 import { orErrorPage } from '$lib/server/http/pages';
-import { canonicalUrl } from '$lib/server/pages/seo';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
 
@@ -25,7 +24,11 @@ export const load: PageServerLoad = async ({ params, url, locals, setHeaders }) 
 	if ('redirect' in answer) redirect(301, answer.redirect);
 	if (answer.preview) setHeaders({ 'x-robots-tag': 'noindex' });
 	return {
-		agency: { article: answer.article, canonical: canonicalUrl(answer.article.path), preview: answer.preview },
+		agency: {
+			article: answer.article,
+			canonical: content.canonicalUrl(answer.article.path),
+			preview: answer.preview
+		},
 		page: null,
 		others: []
 	};

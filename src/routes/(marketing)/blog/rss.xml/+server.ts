@@ -1,15 +1,17 @@
 import { company } from '$lib/company';
 import * as content from '$lib/server/content';
-import { canonicalUrl } from '$lib/server/pages/seo';
 import type { RequestHandler } from './$types';
 
 const escapeXml = (text: string) =>
-	text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+	text.replace(
+		/[<>&'"]/g,
+		(c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!
+	);
 
 /** RSS 2.0: the 20 newest published articles, each with its whole text (HTML, escaped as the format asks). */
 export const GET: RequestHandler = async () => {
 	const items = await content.feed();
-	const blog = canonicalUrl('/blog');
+	const blog = content.canonicalUrl('/blog');
 	const newest = items[0]?.updatedAt;
 	const body = [
 		'<?xml version="1.0" encoding="UTF-8"?>',
@@ -17,12 +19,12 @@ export const GET: RequestHandler = async () => {
 		'<channel>',
 		`<title>${escapeXml(`Le blog — ${company.brand}`)}</title>`,
 		`<link>${escapeXml(blog)}</link>`,
-		`<atom:link href="${escapeXml(canonicalUrl('/blog/rss.xml'))}" rel="self" type="application/rss+xml"/>`,
+		`<atom:link href="${escapeXml(content.canonicalUrl('/blog/rss.xml'))}" rel="self" type="application/rss+xml"/>`,
 		`<description>${escapeXml(`Les articles de ${company.brand} : conseils aux artisans.`)}</description>`,
 		'<language>fr-FR</language>',
 		...(newest ? [`<lastBuildDate>${new Date(newest).toUTCString()}</lastBuildDate>`] : []),
 		...items.map((item) => {
-			const link = canonicalUrl(item.path);
+			const link = content.canonicalUrl(item.path);
 			return [
 				'<item>',
 				`<title>${escapeXml(item.title)}</title>`,

@@ -13,9 +13,9 @@ export const GET = api(async (event) => {
 
 /** Saves the draft if `version` is the entry's (`{ version }`); else 409 with what is saved now. */
 export const PUT = api(async (event) => {
-	await requireAdmin(event);
+	const admin = await requireAdmin(event);
 	const { version, draft } = await readJson(event, draftSaveSchema, CONTENT_BODY_LIMIT);
-	return json(await content.saveDraft(event.params.id!, version, draft));
+	return json(await content.saveDraft(event.params.id!, version, draft, admin));
 });
 
 /** 204; articles only (a page of the site cannot be deleted: 409). Its address answers 301 to /blog. */

@@ -6,7 +6,7 @@ import { requireAdmin } from '$lib/server/http/guards';
 
 /** « Annuler les modifications »: the draft goes, the live revision stays: `{ version }`; 409 when stale. */
 export const POST = api(async (event) => {
-	await requireAdmin(event);
+	const admin = await requireAdmin(event);
 	const { version } = await readJson(event, versionSchema);
-	return json(await content.discardDraft(event.params.id!, version));
+	return json(await content.discardDraft(event.params.id!, version, admin));
 });

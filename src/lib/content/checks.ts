@@ -87,7 +87,9 @@ function shapeOfField(spec: FieldSpec, value: unknown, path: string, problems: P
 			if (value === undefined || value === null) return null;
 			if (!isRecord(value) || typeof value.value !== 'string' || typeof value.alt !== 'string')
 				return (wrongType('une photo et son texte alternatif'), null);
-			return { value: value.value, alt: value.alt };
+			// Its width (from the upload's answer) gives the page its srcset.
+			const width = Number.isInteger(value.width) && (value.width as number) > 0 ? value.width : null;
+			return { value: value.value, alt: value.alt, ...(width ? { width } : {}) };
 		}
 	}
 }

@@ -41,12 +41,12 @@ export async function saveDraftRequest(api: string, version: number, draft: Fiel
 	return { status: 0 };
 }
 
-/** An article's cover through the image pipeline (POST /api/admin/upload): its `storage:` value. */
-export async function uploadCoverRequest(file: File): Promise<string> {
+/** An article's cover through the image pipeline (POST /api/admin/upload): its `storage:` value and width. */
+export async function uploadCoverRequest(file: File): Promise<{ value: string; width: number }> {
 	const body = new FormData();
 	body.set('file', file);
 	const response = await fetch('/api/admin/upload', { method: 'POST', body });
 	const answer = await response.json().catch(() => null);
 	if (!response.ok) throw new Error(answer?.detail ?? 'La photo n’a pas pu être envoyée.');
-	return answer.value as string;
+	return { value: answer.value as string, width: answer.stats?.width as number };
 }

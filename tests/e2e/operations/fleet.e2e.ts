@@ -162,6 +162,52 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 			expect(stale.headers.get('etag')).toBe(second);
 		});
 
+		await test.step('a page published on one instance is served by every instance within 2 s, the company file too', async () => {
+			const cookie = await sessionCookieFor(site, E2E_ADMIN);
+			const api = (i: number, method: string, url: string, body?: unknown) =>
+				fetch(`${site}/api/admin/pages${url}`, {
+					method,
+					headers: { 'content-type': 'application/json', cookie, ...to(i) },
+					body: body === undefined ? undefined : JSON.stringify(body)
+				});
+			const h1On = async (i: number, path = '/') =>
+				/<h1[^>]*>([^<]*)<\/h1>/.exec(await (await fetch(`${site}${path}`, { headers: to(i) })).text())?.[1];
+			// Every instance has the home page in its cache (and the contact page's words in memory).
+			for (const i of [0, 1, 2])
+				expect(await h1On(i)).toBe('Des sites qui font sonner le téléphone des artisans');
+			const home = await (await api(0, 'GET', '/home')).json();
+			const saved = await (
+				await api(0, 'PUT', '/home', {
+					version: home.version,
+					draft: { ...home.live, heroTitle: 'Publié par la flotte' }
+				})
+			).json();
+			expect((await api(0, 'POST', '/home/publish', { version: saved.version })).status).toBe(200);
+			for (const i of [1, 2])
+				await expect.poll(() => h1On(i), { timeout: 2_000 }).toBe('Publié par la flotte');
+			// A stale version sent to another instance is refused there too: one version for the whole fleet.
+			expect((await api(1, 'PUT', '/home', { version: saved.version, draft: home.live })).status).toBe(409);
+			// The company file: every instance's footer names the company as it now is.
+			const company = await (await api(2, 'GET', '/company')).json();
+			const next = await (
+				await api(2, 'PUT', '/company', {
+					version: company.version,
+					draft: { ...company.live, brand: 'Atelier Flotte' }
+				})
+			).json();
+			expect((await api(2, 'POST', '/company/publish', { version: next.version })).status).toBe(200);
+			for (const i of [0, 1])
+				await expect
+					.poll(
+						async () =>
+							(await (await fetch(`${site}/contact`, { headers: to(i) })).text()).includes('Atelier Flotte'),
+						{
+							timeout: 2_000
+						}
+					)
+					.toBe(true);
+		});
+
 		await test.step('a rate limit holds across the instances', async () => {
 			// One address, twice its untokened limit, at once: the requests spread over the three instances.
 			const answers = await Promise.all(

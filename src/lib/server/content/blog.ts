@@ -4,30 +4,34 @@
  */
 import { ARTICLES_PER_PAGE, FEED_LENGTH, articlePath, type Fields } from '$lib/content/model';
 import type { ArticleCard, ArticleContent } from '$lib/content/pages';
+import { srcsetOf } from '$lib/images';
 import type { DbOrTx } from '../db';
+import { imageVersion } from '../images';
 import { shown } from './live';
 import * as queries from './queries';
 
 type Row = { path: string | null; publishedAt: Date | null; updatedAt: Date | null; fields: unknown };
 
-function cardOf(row: Row): ArticleCard {
+function cardOf(row: Row, preview = false): ArticleCard {
 	const fields = shown(row.fields as Fields);
-	const cover = fields.cover as { value: string; alt: string } | null;
+	const cover = fields.cover as { value: string; alt: string; width?: number } | null;
 	return {
 		path: row.path!,
 		title: String(fields.title),
 		description: String(fields.description),
 		publishedAt: (row.publishedAt ?? new Date()).toISOString(),
 		updatedAt: (row.updatedAt ?? row.publishedAt ?? new Date()).toISOString(),
-		cover: cover ? coverImage(cover) : null
+		cover: cover?.value ? coverImage(row.path!, cover, preview) : null
 	};
 }
 
-/** A cover photo through the image proxy's stored-object path, with the widths the other photos offer. */
-function coverImage(cover: { value: string; alt: string }) {
-	const path = cover.value.replace(/^storage:/, '');
-	const src = `/api/img/cover?o=${encodeURIComponent(path)}`;
-	return { src, srcset: '', alt: cover.alt };
+/**
+ * A cover photo, served at its article's address (`/blog/{slug}/couverture`) through the image pipeline, with the
+ * widths the other managed photos offer; `?v=` names the photo, so that a new one is a new URL.
+ */
+function coverImage(path: string, cover: { value: string; alt: string; width?: number }, preview: boolean) {
+	const src = `${path}/couverture?v=${imageVersion(cover.value)}${preview ? '&apercu=1' : ''}`;
+	return { src, srcset: cover.width ? srcsetOf(src, cover.width) : '', alt: cover.alt };
 }
 
 export async function blogPage(db: DbOrTx, page: number) {
@@ -35,7 +39,7 @@ export async function blogPage(db: DbOrTx, page: number) {
 	const pages = Math.max(1, Math.ceil(total / ARTICLES_PER_PAGE));
 	if (!Number.isInteger(page) || page < 1 || page > pages) return null;
 	const rows = await queries.publishedArticles(db, ARTICLES_PER_PAGE, (page - 1) * ARTICLES_PER_PAGE);
-	return { articles: rows.map(cardOf), page, pages, total };
+	return { articles: rows.map((row) => cardOf(row)), page, pages, total };
 }
 
 export type ArticleAnswer = { article: ArticleContent; preview: boolean } | { redirect: string } | null;
@@ -48,7 +52,10 @@ export async function articleAt(db: DbOrTx, slug: string, preview: boolean): Pro
 		const entry = found?.entry ?? (await queries.articleByDraftSlug(db, slug));
 		const fields = (entry?.draft ?? found?.fields) as Fields | null | undefined;
 		if (entry && fields) {
-			const card = cardOf({ path, publishedAt: entry.firstPublishedAt, updatedAt: entry.updatedAt, fields });
+			const card = cardOf(
+				{ path, publishedAt: entry.firstPublishedAt, updatedAt: entry.updatedAt, fields },
+				true
+			);
 			return { article: { ...card, html: shown(fields).html }, preview: true };
 		}
 	}
@@ -77,4 +84,15 @@ export async function sitemapArticles(db: DbOrTx) {
 		path: row.path!,
 		lastmod: (row.updatedAt ?? row.publishedAt)!.toISOString().slice(0, 10)
 	}));
+}
+
+/** The cover to serve at /blog/{slug}/couverture: the live revision's, or the draft's for an admin's preview. */
+export async function coverAt(db: DbOrTx, slug: string, preview: boolean): Promise<string | null> {
+	const answer = await articleAt(db, slug, preview);
+	if (!answer || !('article' in answer)) return null;
+	const found = await queries.articleAt(db, articlePath(slug));
+	const entry = found?.entry ?? (answer.preview ? await queries.articleByDraftSlug(db, slug) : null);
+	const fields = (answer.preview ? (entry?.draft ?? found?.fields) : found?.fields) as
+		Fields | null | undefined;
+	return (fields?.cover as { value?: string } | null | undefined)?.value ?? null;
 }

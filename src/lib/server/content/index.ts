@@ -69,6 +69,8 @@ export const staleDrafts = () => service.staleDrafts(appDeps().db);
 export const blogPage = (n: number) => blog.blogPage(appDeps().db, n);
 export const article = (slug: string, preview: boolean) => blog.articleAt(appDeps().db, slug, preview);
 export const feed = () => blog.feedItems(appDeps().db);
+/** The `storage:` value of an article's cover (the draft's in an admin's preview), or null. */
+export const coverOf = (slug: string, preview: boolean) => blog.coverAt(appDeps().db, slug, preview);
 export const sitemapArticles = () => blog.sitemapArticles(appDeps().db);
 /** Where an address that moved answers now (301), or null. */
 export const movedTo = (path: string) => queries.redirectFrom(appDeps().db, path);

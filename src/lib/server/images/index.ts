@@ -5,8 +5,8 @@
 import { appDeps } from '../app';
 import { recordAudit, type Actor, type AdminActor } from '../audit/service';
 import { readSingleFile } from '../http/multipart';
-import { FsStorage, isValidObjectPath, type SignedRead } from '../storage';
-import { serveSlot, type ImageRequest } from './proxy';
+import { FsStorage, isValidObjectPath, storagePathOf, type SignedRead } from '../storage';
+import { serveSlot, serveSlotImage, type ImageRequest } from './proxy';
 import { imageProxyAnswer } from './entry-answer';
 import { ValidationError } from '../errors';
 import { ALT_MAX, imagesOfPage, listSiteImages, setSiteImage, type SiteImageChange } from './service';
@@ -109,6 +109,28 @@ export async function serve(key: string, request: ImageRequest): Promise<Respons
 	);
 	return response;
 }
+
+/**
+ * An article's cover (issue « Content, part 1 »): a stored photo that belongs to no slot, through the same pipeline
+ * as the slots' — a fresh signed URL, the upload's widths, the proxy's cache headers. Null for a value that is not
+ * a stored photo.
+ */
+export function serveCover(value: string, request: ImageRequest): Promise<Response> | null {
+	const objectPath = storagePathOf(value);
+	if (objectPath === null || !isValidObjectPath(objectPath)) return null;
+	const slot = {
+		key: 'cover',
+		page: '/' as const,
+		label: 'Couverture',
+		defaultUrl: value,
+		width: 1600,
+		height: 900
+	};
+	return serveSlotImage(appDeps(), slot, value, request);
+}
+
+/** The `?v=` of an image URL: a digest of its value (a new photo, a new URL). */
+export { versionOf as imageVersion } from './slot-values';
 
 /** A stored image by its object path (`<uuid>.webp`), for a route that has checked who may see it; null if none. */
 export async function readStored(objectPath: string) {

@@ -26,7 +26,8 @@ export const circumstanceRows = (c: Circumstances): [string, string | null][] =>
 	['Réseau', c.network]
 ];
 
-const notYou = () => `Ce n’était pas vous ? Changez votre mot de passe sans attendre (« Mot de passe oublié » sur la page de connexion) et écrivez-nous à ${company.email}.`;
+const notYou = () =>
+	`Ce n’était pas vous ? Changez votre mot de passe sans attendre (« Mot de passe oublié » sur la page de connexion) et écrivez-nous à ${company.email}.`;
 
 function notice(
 	subject: string,

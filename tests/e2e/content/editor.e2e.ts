@@ -1,0 +1,265 @@
+/**
+ * The editor an admin trusts (issue « Content, part 1 », points 3–5 and 8), in Chromium at 1280 and 360 px, each
+ * width on a server of its own (what is published here must not reach the other files' shared server): a draft saved
+ * by itself and found again after a reload; a copy kept in the browser while the server cannot be reached; a
+ * second tab that gets the conflict screen with both texts; a session that expires while typing; a publish and a
+ * restore; the preview, which is the public page for an admin and nothing for a visitor; an article from its
+ * draft to the blog, the feed and the sitemap, and its old address answering 301 after a change of slug.
+ */
+import { mkdirSync } from 'node:fs';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
+import { firstAdminCookie, untilHydrated } from '../support/accounts';
+import { startIsolatedServer, type RunningServer } from '../support/server';
+
+const ADMIN = { name: 'Rédaction', email: 'redaction@exemple.fr', password: 'une phrase de passe solide' };
+const SHOTS = 'test-results/content';
+
+async function signedIn(context: BrowserContext, server: RunningServer, cookie: string) {
+	await context.addCookies([
+		{ name: cookie.split('=')[0]!, value: cookie.slice(cookie.indexOf('=') + 1), url: server.url }
+	]);
+}
+
+async function openEditor(page: Page, server: RunningServer, id: string) {
+	await page.goto(`${server.url}/admin/pages/${id}`);
+	await untilHydrated(page);
+}
+
+const savedState = (page: Page) => page.locator('.state[data-state="saved"]');
+
+for (const width of [1280, 360]) {
+	test.describe(`the content editor at ${width} px`, () => {
+		let server: RunningServer;
+		let cookie: string;
+		test.beforeAll(async () => {
+			server = await startIsolatedServer();
+			cookie = await firstAdminCookie(server.url, ADMIN);
+			mkdirSync(SHOTS, { recursive: true });
+		});
+		test.afterAll(async () => {
+			await server?.stop();
+		});
+		test.use({ viewport: { width, height: 900 } });
+
+		test('saves a draft by itself; a reload 7 s later finds it; the browser keeps it while the server is away', async ({
+			page
+		}) => {
+			await signedIn(page.context(), server, cookie);
+			await page.goto(`${server.url}/admin/pages`);
+			await expect(page.getByRole('heading', { level: 1, name: 'Pages et articles' })).toBeVisible();
+			await expectNoAxeViolation(page);
+			await expectNoHorizontalScroll(page);
+
+			await openEditor(page, server, 'contact');
+			const lead = page.getByRole('textbox', { name: 'Chapeau' });
+			await lead.fill('Parlez-nous de votre activité : une première réponse sous 24 heures.');
+			// No button pressed: the draft reaches the server by itself.
+			await page.waitForTimeout(7_000);
+			await page.reload();
+			await untilHydrated(page);
+			await expect(page.getByRole('textbox', { name: 'Chapeau' })).toHaveValue(
+				'Parlez-nous de votre activité : une première réponse sous 24 heures.'
+			);
+			await expect(page.getByText('Brouillon en cours')).toHaveCount(0); // (the list's badge, not this page)
+			await expectNoAxeViolation(page);
+			await expectNoHorizontalScroll(page);
+			await page.screenshot({ path: `${SHOTS}/editor-${width}.png`, fullPage: true });
+
+			// The server cannot be reached: the text stays in the browser, and a reload brings it back and sends it.
+			await page.route('**/api/admin/pages/contact', (route) =>
+				route.request().method() === 'PUT' ? route.abort('connectionrefused') : route.continue()
+			);
+			await page
+				.getByRole('textbox', { name: 'Chapeau' })
+				.fill('Écrit pendant la coupure du réseau, puis rechargé.');
+			await expect(page.getByRole('status').filter({ hasText: 'Serveur injoignable' })).toBeVisible({
+				timeout: 10_000
+			});
+			page.on('dialog', (dialog) => void dialog.accept());
+			await page.unroute('**/api/admin/pages/contact');
+			await page.reload();
+			await untilHydrated(page);
+			await expect(page.getByRole('textbox', { name: 'Chapeau' })).toHaveValue(
+				'Écrit pendant la coupure du réseau, puis rechargé.'
+			);
+			await expect(page.getByText('Ce navigateur avait gardé un texte non enregistré')).toBeVisible();
+			await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+			const api = await page.request.get(`${server.url}/api/admin/pages/contact`);
+			expect((await api.json()).draft.lead).toBe('Écrit pendant la coupure du réseau, puis rechargé.');
+		});
+
+		test('a second tab editing the same page gets the conflict screen with both texts, and loses nothing', async ({
+			browser
+		}) => {
+			const first = await browser.newContext({ viewport: { width, height: 900 } });
+			const second = await browser.newContext({ viewport: { width, height: 900 } });
+			try {
+				await signedIn(first, server, cookie);
+				await signedIn(second, server, cookie);
+				const a = await first.newPage();
+				const b = await second.newPage();
+				await openEditor(a, server, 'devis');
+				await openEditor(b, server, 'devis');
+				await a
+					.getByRole('textbox', { name: 'Chapeau' })
+					.fill('Le texte du premier onglet, enregistré en premier.');
+				await expect(savedState(a)).toBeVisible({ timeout: 10_000 });
+				await b
+					.getByRole('textbox', { name: 'Chapeau' })
+					.fill('Le texte du second onglet, resté sur l’ancienne version.');
+				const conflict = b.getByRole('region', { name: 'Cette page a été modifiée ailleurs' });
+				await expect(conflict).toBeVisible({ timeout: 10_000 });
+				await expect(conflict.locator('[data-version="mine"]').first()).toContainText(
+					'Le texte du second onglet, resté sur l’ancienne version.'
+				);
+				await expect(conflict.locator('[data-version="theirs"]').first()).toContainText(
+					'Le texte du premier onglet, enregistré en premier.'
+				);
+				await second.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+				await conflict.getByRole('button', { name: 'Copier mon texte' }).click();
+				await expect(b.getByText('Votre texte est copié')).toBeVisible();
+				expect(await b.evaluate(() => navigator.clipboard.readText())).toContain('Le texte du second onglet');
+				await expectNoAxeViolation(b);
+				await expectNoHorizontalScroll(b);
+				await b.screenshot({ path: `${SHOTS}/conflict-${width}.png`, fullPage: true });
+				// Keeping mine saves it over the other, knowingly.
+				await conflict.getByRole('button', { name: /Garder mon texte/ }).click();
+				await expect(savedState(b)).toBeVisible({ timeout: 10_000 });
+				const saved = await b.request.get(`${server.url}/api/admin/pages/devis`);
+				expect((await saved.json()).draft.lead).toBe(
+					'Le texte du second onglet, resté sur l’ancienne version.'
+				);
+			} finally {
+				await first.close();
+				await second.close();
+			}
+		});
+
+		test('a session that expires while typing asks to sign in again, then saves what was typed', async ({
+			page
+		}) => {
+			await signedIn(page.context(), server, cookie);
+			await openEditor(page, server, 'candidature');
+			// The session ends (it expired, or another device signed out everywhere): no cookie opens it any more.
+			await page.context().clearCookies();
+			await page.getByRole('textbox', { name: 'Introduction' }).fill('Écrit après la fin de la session.');
+			await expect(page.getByRole('alert').filter({ hasText: 'Votre session a expiré' })).toBeVisible({
+				timeout: 10_000
+			});
+			// Signed in again, as the link's sign-in page does: a new session in this browser.
+			const login = await page.request.post(`${server.url}/login`, {
+				form: { email: ADMIN.email, password: ADMIN.password },
+				headers: { origin: server.url, accept: 'text/html' },
+				maxRedirects: 0
+			});
+			expect(login.status()).toBe(303);
+			await page.getByRole('button', { name: 'Je suis reconnecté : enregistrer' }).click();
+			await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+			const saved = await page.request.get(`${server.url}/api/admin/pages/candidature`);
+			expect((await saved.json()).draft.body).toBe('Écrit après la fin de la session.');
+		});
+
+		test('publishes, previews what a visitor will see, and restores an earlier version', async ({
+			page,
+			browser
+		}) => {
+			await signedIn(page.context(), server, cookie);
+			await openEditor(page, server, 'home');
+			await page.getByRole('textbox', { name: 'Accroche' }).fill(`Titre publié à ${width} px`);
+			await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+			// The preview is the public page's own route, with the draft — for the admin only.
+			const preview = await page.request.get(`${server.url}/?apercu=1`);
+			expect(preview.headers()['x-robots-tag']).toBe('noindex');
+			expect(await preview.text()).toContain(`Titre publié à ${width} px`);
+			const visitor = await browser.newContext();
+			const anonymous = await visitor.request.get(`${server.url}/?apercu=1`);
+			expect(await anonymous.text()).not.toContain(`Titre publié à ${width} px`);
+			await page.getByRole('button', { name: 'Publier' }).click();
+			await expect(page.getByText(/Publié : version \d+ en ligne/)).toBeVisible();
+			const live = await (await visitor.request.get(`${server.url}/`)).text();
+			expect(live).toContain(`Titre publié à ${width} px`);
+			// The preview of a published revision is the page: the same main content.
+			const main = (html: string) => /<main[\s\S]*<\/main>/.exec(html)?.[0].replace(/<!--[\s\S]*?-->/g, '');
+			expect(main(await (await page.request.get(`${server.url}/?apercu=1`)).text())).toBe(main(live));
+			await visitor.close();
+
+			// Restore version 1: a new version, the old title back.
+			page.once('dialog', (dialog) => void dialog.accept());
+			await page.getByRole('button', { name: 'Restaurer la version 1' }).click();
+			await expect(page.getByText(/Version 1 remise en ligne/)).toBeVisible();
+			expect(await (await page.request.get(`${server.url}/`)).text()).toContain(
+				'Des sites qui font sonner le téléphone des artisans'
+			);
+			await expectNoAxeViolation(page);
+		});
+
+		test('takes an article from its draft to the blog and the feed; its old address answers 301', async ({
+			page
+		}) => {
+			await signedIn(page.context(), server, cookie);
+			await page.goto(`${server.url}/admin/pages`);
+			await untilHydrated(page);
+			const slug = `photos-de-chantier-${width}`;
+			await page.getByRole('textbox', { name: 'Titre' }).fill('Photographier ses chantiers');
+			await page.getByRole('textbox', { name: /Adresse/ }).fill(slug);
+			await page.getByRole('button', { name: 'Créer le brouillon' }).click();
+			await page.waitForURL(/\/admin\/pages\/[0-9a-f-]{36}$/);
+			await untilHydrated(page);
+			// A draft is nowhere public.
+			expect((await fetch(`${server.url}/blog/${slug}`)).status).toBe(404);
+			await page.getByRole('button', { name: 'Publier' }).click();
+			// The checks name the fields still empty.
+			await expect(page.getByRole('alert').filter({ hasText: 'la publication' })).toContainText(
+				'Description : à remplir.'
+			);
+			await page
+				.getByRole('textbox', { name: 'Description' })
+				.fill(
+					'Cinq conseils pour des photos de chantier qui donnent envie de vous appeler, prises au téléphone.'
+				);
+			await page
+				.getByRole('textbox', { name: 'Texte', exact: true })
+				.fill('## La lumière\n\nPhotographiez le **matin**.');
+			await expect(page.locator('.preview .prose h2')).toHaveText('La lumière');
+			await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+			await page.getByRole('button', { name: 'Publier' }).click();
+			await expect(page.getByText(/Publié : version 1 en ligne/)).toBeVisible();
+
+			const article = await fetch(`${server.url}/blog/${slug}`);
+			expect(article.status).toBe(200);
+			const html = await article.text();
+			expect(html).toContain('<h1>Photographier ses chantiers</h1>');
+			expect(html).toContain(`<link rel="canonical" href="${server.url}/blog/${slug}"`);
+			expect(html).toContain('"@type":"Article"');
+			expect(await (await fetch(`${server.url}/blog`)).text()).toContain(`href="/blog/${slug}"`);
+			const feed = await (await fetch(`${server.url}/blog/rss.xml`)).text();
+			expect(feed).toContain(`<link>${server.url}/blog/${slug}</link>`);
+			expect(await (await fetch(`${server.url}/sitemap.xml`)).text()).toContain(
+				`${server.url}/blog/${slug}</loc>`
+			);
+
+			const visitor = await page
+				.context()
+				.browser()!
+				.newPage({ viewport: { width, height: 900 } });
+			await visitor.goto(`${server.url}/blog/${slug}`);
+			await expectNoAxeViolation(visitor);
+			await expectNoHorizontalScroll(visitor);
+			await visitor.screenshot({ path: `${SHOTS}/article-${width}.png`, fullPage: true });
+			await visitor.close();
+
+			// A new address: the old one answers 301 to it, written with the publish.
+			await page.getByRole('textbox', { name: 'Adresse (slug)' }).fill(`${slug}-v2`);
+			await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+			await page.getByRole('button', { name: 'Publier' }).click();
+			await expect(page.getByText(/Publié : version 2 en ligne/)).toBeVisible();
+			const moved = await fetch(`${server.url}/blog/${slug}`, { redirect: 'manual' });
+			expect(moved.status).toBe(301);
+			expect(moved.headers.get('location')).toBe(`/blog/${slug}-v2`);
+			const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+			expect(sitemap).toContain(`/blog/${slug}-v2</loc>`);
+			expect(sitemap).not.toContain(`/blog/${slug}</loc>`);
+		});
+	});
+}

@@ -1,0 +1,66 @@
+/**
+ * A site nobody edits serves the pages it served before its words moved into the database (issue « Content, part
+ * 1 », point 1): every page of the sitemap, from a fresh server (revision 1 written from the seed at its first
+ * start), against the HTML the previous build (5e5f9f8) served, saved in tests/fixtures/pages-before/.
+ *
+ * What may differ, and why it is not the page: the form's one-use token (new on every request), the build's asset
+ * names (a hash of each build), and what Svelte's compiler wrote of the templates' source rather than of the page
+ * — its hydration comments (`<!--[-->`, `<!---->`) and the line breaks and tabs of a paragraph wrapped in the
+ * template, which a browser reads as one space. Everything else — every element, attribute and character of text —
+ * must be the same.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startIsolatedServer } from '../support/server';
+
+const BEFORE = path.resolve('tests', 'fixtures', 'pages-before');
+
+function sameDocument(html: string): string {
+	return html
+		.replace(/name="formToken" value="[^"]*"/g, 'name="formToken" value=""')
+		.replace(/\/_app\/immutable\/[^"]+/g, '/_app/immutable/…')
+		.replace(/<!--[\s\S]*?-->/g, '')
+		.replace(/[ \t\n\r]+/g, ' ')
+		.replace(/> </g, '><');
+}
+
+test('every page of the sitemap is the page the previous build served, once revision 1 is written', async () => {
+	const server = await startIsolatedServer();
+	try {
+		const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+		const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+		expect(paths).toEqual([
+			'/',
+			'/macon',
+			'/paysagiste',
+			'/devis',
+			'/candidature',
+			'/contact',
+			'/mentions-legales',
+			'/cgv',
+			'/confidentialite'
+		]);
+		for (const page of paths) {
+			const response = await fetch(`${server.url}${page}`);
+			expect(response.status, page).toBe(200);
+			// Saved from a server whose ORIGIN was http://127.0.0.1:4399: its canonical links name it.
+			const before = readFileSync(
+				path.join(BEFORE, `${page === '/' ? 'home' : page.slice(1)}.html`),
+				'utf8'
+			).replaceAll('http://127.0.0.1:4399', server.url);
+			const now = await response.text();
+			const [a, b] = [sameDocument(before), sameDocument(now)];
+			if (a !== b) {
+				// The first difference, with some context: what a failure needs to be read.
+				let at = 0;
+				while (a[at] === b[at]) at++;
+				expect(b.slice(Math.max(0, at - 200), at + 200), page).toBe(a.slice(Math.max(0, at - 200), at + 200));
+			}
+			// And nothing of the template's source is left where a visitor reads it.
+			expect(now, page).not.toMatch(/\{\{\s*company\./);
+		}
+	} finally {
+		await server.stop();
+	}
+});

@@ -1,4 +1,5 @@
 import { takeFlash } from '$lib/server/http/flash';
+import * as content from '$lib/server/content';
 import * as system from '$lib/server/system';
 import type { LayoutServerLoad } from './$types';
 
@@ -13,14 +14,18 @@ import type { LayoutServerLoad } from './$types';
 export const csr = false;
 
 /**
- * What the header needs: the visitor's name and role only, never more, the site's mode (its pages), and the
+ * What the header needs: the visitor's name and role only, never more, the site's mode (its pages), whether the
+ * blog has articles, and the
  * message a redirect left for this page (src/lib/server/http/flash.ts).
  */
-export const load: LayoutServerLoad = ({ locals, cookies }) => {
+export const load: LayoutServerLoad = async ({ locals, cookies }) => {
 	// A page of the other site mode never gets here: hooks.server.ts (siteModeGate) answers 404 for it.
+	const siteMode = system.siteMode();
 	return {
 		viewer: locals.user ? { name: locals.user.name, isAdmin: locals.user.isAdmin } : null,
-		siteMode: system.siteMode(),
+		siteMode,
+		// The agency's blog is in the header once it has an article (showcase mode lists its own in its pages).
+		blog: siteMode === 'platform' && (await content.blogLinked()),
 		flash: takeFlash(cookies)
 	};
 };

@@ -1,6 +1,7 @@
 import * as auth from '$lib/server/auth';
 import * as backup from '$lib/server/backup';
 import * as candidatures from '$lib/server/candidatures';
+import * as content from '$lib/server/content';
 import { requireAdmin } from '$lib/server/http/guards';
 import * as images from '$lib/server/images';
 import * as insights from '$lib/server/insights';
@@ -28,7 +29,8 @@ export const load: PageServerLoad = async (event) => {
 		backups,
 		unprotected,
 		figures,
-		stuckLearners
+		stuckLearners,
+		staleDrafts
 	] = await Promise.all([
 		leads.countOpen(),
 		leads.countFailedNotifications(),
@@ -38,7 +40,8 @@ export const load: PageServerLoad = async (event) => {
 		backup.staleness(),
 		auth.adminsWithoutSecondFactor(),
 		insights.figures(period, filter),
-		insights.countStuckLearners()
+		insights.countStuckLearners(),
+		content.staleDrafts()
 	]);
 	return {
 		period,
@@ -47,6 +50,8 @@ export const load: PageServerLoad = async (event) => {
 		counts: { openLeads, failedNotifications, pendingCandidatures: byStatus.pending, stuckLearners },
 		latestLeads: latest.map(forPage),
 		stockSlots: stock,
+		// Drafts nobody has touched for a week: finished and published, or dropped.
+		staleDrafts: staleDrafts.map((draft) => ({ id: draft.id, label: draft.label, path: draft.path })),
 		backups: { stale: backups.stale, lastGood: backups.lastGood?.toISOString() ?? null }
 	};
 };

@@ -25,6 +25,7 @@ import {
 	verifyBackup
 } from '../../lib/server/backup/restore';
 import { configuredDataDir, loadConfig } from '../../lib/server/config';
+import { announceEverythingChanged } from '../../lib/server/pages/cache';
 import { createStorage } from '../../lib/server/storage';
 import { openingKeys, takeKeyArguments } from '../cli/archive-keys';
 import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from '../cli/command';
@@ -108,6 +109,8 @@ async function restore(
 					rows: { before: null, after: rowsIn(summary) }
 				}
 			});
+		// Instances already running on this database drop their cached pages and read the restored words again.
+		if (database.pg) await announceEverythingChanged(database.pg);
 		console.error(
 			`Restored into ${database.driver} + ${storage.driver}: ` +
 				`${rowsIn(summary)} rows, ${summary.objects} objects, the signing secret` +

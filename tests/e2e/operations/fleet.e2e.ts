@@ -185,6 +185,17 @@ test('three instances behind a round robin are one site', { tag: '@drivers' }, a
 			expect((await api(0, 'POST', '/home/publish', { version: saved.version })).status).toBe(200);
 			for (const i of [1, 2])
 				await expect.poll(() => h1On(i), { timeout: 2_000 }).toBe('Publié par la flotte');
+			// A page no instance caches (rendered on every request from the words each keeps in memory) too.
+			const contact = await (await api(0, 'GET', '/contact')).json();
+			const edited = await (
+				await api(0, 'PUT', '/contact', {
+					version: contact.version,
+					draft: { ...contact.live, title: 'Écrivez à la flotte' }
+				})
+			).json();
+			expect((await api(0, 'POST', '/contact/publish', { version: edited.version })).status).toBe(200);
+			for (const i of [1, 2])
+				await expect.poll(() => h1On(i, '/contact'), { timeout: 2_000 }).toBe('Écrivez à la flotte');
 			// A stale version sent to another instance is refused there too: one version for the whole fleet.
 			expect((await api(1, 'PUT', '/home', { version: saved.version, draft: home.live })).status).toBe(409);
 			// The company file: every instance's footer names the company as it now is.

@@ -11,7 +11,7 @@ import type { AdminActor } from '../audit/service';
 import * as pageCache from '../pages/cache';
 import * as blog from './blog';
 import { legalContent } from './legal';
-import { liveFixed, livePage, shown } from './live';
+import { hasArticles, liveFixed, livePage, shown } from './live';
 import * as queries from './queries';
 import * as service from './service';
 
@@ -47,6 +47,9 @@ export async function page<Id extends PageId>(id: Id, preview = false): Promise<
 /** A legal page as LegalPage.svelte shows it. */
 export const legalPage = async (id: 'mentions-legales' | 'cgv' | 'confidentialite', preview = false) =>
 	legalContent((await page(id, preview)) as unknown as Record<string, unknown> & { html: string });
+
+/** Whether the header links the blog (platform mode, one article published at least); no query per page. */
+export const blogLinked = () => hasArticles(appDeps().db).catch(() => false);
 
 /** Reads the live content once at start (and writes revision 1 where it is missing). */
 export const warmUp = () => liveFixed(appDeps().db);

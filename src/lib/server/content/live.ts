@@ -21,9 +21,13 @@ let memo: Promise<Map<string, Fields>> | null = null;
 let generation = 0;
 let reload: (() => void) | null = null;
 
+/** Whether the blog has a published article (the header links it then), known until the next purge. */
+let articles: Promise<boolean> | null = null;
+
 pageCache.onPurge(() => {
 	generation++;
 	memo = null;
+	articles = null;
 	// The company file reaches e-mails and documents too, not only pages: read it again now, not at the next visit.
 	reload?.();
 });
@@ -73,4 +77,16 @@ export async function livePage(db: DbOrTx, id: Exclude<FixedEntryId, 'company'>)
 	const fields = (await liveFixed(db)).get(id);
 	if (!fields) throw new Error(`content: no live revision of ${id}`);
 	return shown(fields);
+}
+
+/** Whether any article is published: the header shows « Blog » only then (a site without articles is unchanged). */
+export function hasArticles(db: DbOrTx): Promise<boolean> {
+	if (!articles) {
+		const counting = queries.countPublishedArticles(db).then((n) => n > 0);
+		articles = counting;
+		counting.catch(() => {
+			if (articles === counting) articles = null;
+		});
+	}
+	return articles;
 }

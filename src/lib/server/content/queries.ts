@@ -289,6 +289,7 @@ export function draftsSavedBefore(db: DbOrTx, before: Date) {
 			id: contentEntries.id,
 			path: contentEntries.path,
 			kind: contentEntries.kind,
+			title: sql<string | null>`${contentEntries.draft}->>'title'`,
 			savedAt: contentEntries.draftSavedAt
 		})
 		.from(contentEntries)

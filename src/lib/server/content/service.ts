@@ -336,7 +336,11 @@ export async function deleteArticle(deps: ContentDeps, id: string, admin: AdminA
 export async function staleDrafts(db: DbOrTx, now = new Date()) {
 	const before = new Date(now.getTime() - STALE_DRAFT_DAYS * 86_400_000);
 	const rows = await queries.draftsSavedBefore(db, before);
-	return rows.map((row) => ({ ...row, label: labelOf(row.id, row.kind as EntryKind) }));
+	return rows.map((row) => ({
+		...row,
+		// An article by its title; a page by its name.
+		label: row.kind === 'article' && row.title ? row.title : labelOf(row.id, row.kind as EntryKind)
+	}));
 }
 
 /** The fixed entries (pages and the company file), created with their revision 1 when missing. */

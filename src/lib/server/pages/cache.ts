@@ -105,6 +105,14 @@ export class PageCache {
 		return () => this.listeners.delete(listener);
 	}
 
+	/**
+	 * A change another instance announced for a path this cache never holds (a page rendered on every request, an
+	 * article): nothing to drop here, but what is kept beside the cache (the site's words) must hear it.
+	 */
+	heard(path: string): void {
+		for (const listener of this.listeners) listener(path);
+	}
+
 	/** Drops a page here; `purge()` below also tells the other instances. */
 	purgeLocal(path: string): void {
 		this.entries.delete(path);
@@ -187,6 +195,7 @@ export async function startPurgeListener(client: postgres.Sql | null): Promise<v
 		CHANNEL,
 		(path) => {
 			if (registry.cachedPaths().has(path)) pageCache.purgeLocal(path);
+			else pageCache.heard(path);
 		},
 		() => {
 			// Called again at each attempt to listen after an outage: said once, then only at debug.
@@ -200,10 +209,19 @@ export function onPurge(listener: Listener): () => void {
 	return pageCache.onPurge(listener);
 }
 
-/** Drops a page on every instance before returning. */
+/** Drops a page on every instance before returning (and tells what is kept beside the cache that it changed). */
 export async function purge(path: string): Promise<void> {
-	pageCache.purgeLocal(path);
+	if (registry.cachedPaths().has(path)) pageCache.purgeLocal(path);
+	else pageCache.heard(path);
 	if (notifier) await notifier.notify(CHANNEL, path);
+}
+
+/**
+ * Tells every running instance that every cached page changed — from outside a server (`npm run restore` on a
+ * database the instances share): each drops its copies and reads the site's words again.
+ */
+export async function announceEverythingChanged(client: postgres.Sql): Promise<void> {
+	for (const path of registry.cachedPaths()) await client.notify(CHANNEL, path);
 }
 
 type Answer = (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean;

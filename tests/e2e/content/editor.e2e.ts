@@ -263,3 +263,59 @@ for (const width of [1280, 360]) {
 		});
 	});
 }
+
+test('hostile text in every field stays text, on the page and in the preview', async ({ page }) => {
+	const server = await startIsolatedServer();
+	try {
+		const cookie = await firstAdminCookie(server.url, ADMIN);
+		await signedIn(page.context(), server, cookie);
+		const dialogs: string[] = [];
+		page.on('dialog', (dialog) => {
+			dialogs.push(dialog.message());
+			void dialog.dismiss();
+		});
+		const hostile = '<img src=x onerror="alert(1)"><script>alert(2)</script>';
+		const created = await page.request.post(`${server.url}/api/admin/pages`, {
+			data: {
+				kind: 'article',
+				slug: 'piege',
+				title: `Piège ${hostile}`.slice(0, 70),
+				description: `Une description assez longue pour la règle, suivie de ${hostile}`,
+				body: `${hostile}\n\n[clic](javascript:alert(3))\n\n<a href="javascript:alert(4)">lien</a>`
+			}
+		});
+		expect(created.status()).toBe(201);
+		const article = await created.json();
+		expect(
+			(
+				await page.request.post(`${server.url}/api/admin/pages/${article.id}/publish`, {
+					data: { version: article.version }
+				})
+			).status()
+		).toBe(200);
+		// A page's fields too, seen in the preview only (never published).
+		const home = await (await page.request.get(`${server.url}/api/admin/pages/home`)).json();
+		await page.request.put(`${server.url}/api/admin/pages/home`, {
+			data: { version: home.version, draft: { ...home.live, heroTitle: hostile, body: hostile } }
+		});
+		for (const url of ['/blog/piege', '/blog/piege?apercu=1', '/blog', '/?apercu=1']) {
+			await page.goto(`${server.url}${url}`);
+			await expect(page.locator('main')).toContainText('<script>alert(2)</script>');
+			// The only scripts are ours (structured data, the site's own file): none from the text.
+			const scripts = await page
+				.locator('main script')
+				.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('type')));
+			expect(
+				scripts.every((type) => type === 'application/ld+json'),
+				url
+			).toBe(true);
+			expect(
+				await page.locator('main img[src="x"], main [onerror], main a[href^="javascript:"]').count(),
+				url
+			).toBe(0);
+		}
+		expect(dialogs).toEqual([]);
+	} finally {
+		await server.stop();
+	}
+});

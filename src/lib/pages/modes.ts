@@ -10,8 +10,7 @@ export const SHARED_ROUTE_IDS: ReadonlySet<string> = new Set([
 	...PAGES.filter((page) => page.modes.length === 2).map((page) => page.route),
 	// The home page's route renders either mode's home (the showcase's is not a registry page).
 	'/(marketing)',
-	// The blog: the agency's articles (content entries) or the business's (its Markdown files), one route.
-	'/(marketing)/blog',
+	// An article: the agency's (a content entry) or the business's (a Markdown file), one route.
 	'/(marketing)/blog/[slug]',
 	'/api/contact',
 	'/healthz',

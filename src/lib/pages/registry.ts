@@ -49,7 +49,10 @@ export const PAGES = [
 	{ path: '/contact', route: '/(marketing)/contact', label: 'Contact', modes: BOTH, indexable: true, nav: true },
 	{ path: '/mentions-legales', route: '/(marketing)/mentions-legales', label: 'Mentions légales', modes: BOTH, indexable: true },
 	{ path: '/cgv', route: '/(marketing)/cgv', label: 'Conditions générales de vente', modes: BOTH, indexable: true },
-	{ path: '/confidentialite', route: '/(marketing)/confidentialite', label: 'Politique de confidentialité', modes: BOTH, indexable: true }
+	{ path: '/confidentialite', route: '/(marketing)/confidentialite', label: 'Politique de confidentialité', modes: BOTH, indexable: true },
+	// The agency's articles (content entries) or the business's (Markdown files): the sitemap and the header list it
+	// once it has an article (src/routes/sitemap.xml, the root layout), not from here.
+	{ path: '/blog', route: '/(marketing)/blog', label: 'Blog', modes: BOTH, indexable: false }
 ] as const satisfies readonly PageEntry[];
 
 /**

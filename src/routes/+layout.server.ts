@@ -1,4 +1,5 @@
 import { takeFlash } from '$lib/server/http/flash';
+import { company } from '$lib/company';
 import * as content from '$lib/server/content';
 import * as system from '$lib/server/system';
 import type { LayoutServerLoad } from './$types';
@@ -26,6 +27,8 @@ export const load: LayoutServerLoad = async ({ locals, cookies }) => {
 		siteMode,
 		// The agency's blog is in the header once it has an article (showcase mode lists its own in its pages).
 		blog: siteMode === 'platform' && (await content.blogLinked()),
+		// For the pages that run in the browser (sent with them only): the live company file, not the bundle's seed.
+		company,
 		flash: takeFlash(cookies)
 	};
 };

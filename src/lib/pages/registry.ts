@@ -52,7 +52,7 @@ export const PAGES = [
 	{ path: '/confidentialite', route: '/(marketing)/confidentialite', label: 'Politique de confidentialité', modes: BOTH, indexable: true },
 	// The agency's articles (content entries) or the business's (Markdown files): the sitemap and the header list it
 	// once it has an article (src/routes/sitemap.xml, the root layout), not from here.
-	{ path: '/blog', route: '/(marketing)/blog', label: 'Blog', modes: BOTH, indexable: false }
+	{ path: '/blog', route: '/(marketing)/blog', label: 'Blog', modes: BOTH, indexable: false, ownSocialCard: true }
 ] as const satisfies readonly PageEntry[];
 
 /**

@@ -58,6 +58,7 @@ test('every page of the members’ area and of the administration starts at its 
 		'/admin/cours/[id=uuid]': `/admin/cours/${module.id}`,
 		'/admin/demandes/[id=uuid]': `/admin/demandes/${leadId}`,
 		'/admin/emails/[template]': '/admin/emails/lead-notification-devis',
+		'/admin/pages/[id=entry]': '/admin/pages/home',
 		// A link that is no longer valid: the page says so, in the same frame.
 		'/profil/adresse/[token]': '/profil/adresse/lien-perime'
 	};

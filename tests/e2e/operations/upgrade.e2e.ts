@@ -18,6 +18,7 @@ import {
 	lstatSync,
 	mkdirSync,
 	mkdtempSync,
+	readdirSync,
 	readFileSync,
 	readlinkSync,
 	rmSync,
@@ -92,6 +93,15 @@ function pullThisVersion(tree: string) {
 	})
 		.stdout.split('\0')
 		.filter((file) => file && existsSync(path.join(repo, file)));
+	// And what this version no longer has goes, as `git pull` removes a file the new commit deleted (a route folder
+	// left behind would be a second route at the same address, and the build would refuse both).
+	const kept = new Set(files);
+	const leftBehind = (dir: string): string[] =>
+		readdirSync(path.join(tree, dir), { withFileTypes: true }).flatMap((entry) => {
+			const relative = path.posix.join(dir, entry.name);
+			return entry.isDirectory() ? leftBehind(relative) : kept.has(relative) ? [] : [relative];
+		});
+	for (const file of leftBehind('src')) rmSync(path.join(tree, file));
 	const now = new Date();
 	for (const file of files) {
 		mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });

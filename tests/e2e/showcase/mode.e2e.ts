@@ -74,7 +74,7 @@ test('the 404 page of the other mode is readable in Chromium, in both modes', as
 	for (const url of [
 		`${server.url}/login`,
 		`${server.url}/candidature`,
-		`${baseURL}/blog`,
+		`${baseURL}/services`,
 		`${baseURL}/secteurs`
 	]) {
 		const answer = await page.goto(url);

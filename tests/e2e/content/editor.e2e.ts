@@ -222,6 +222,12 @@ for (const width of [1280, 360]) {
 				.getByRole('textbox', { name: 'Texte', exact: true })
 				.fill('## La lumière\n\nPhotographiez le **matin**.');
 			await expect(page.locator('.preview .prose h2')).toHaveText('La lumière');
+			// A cover through the image pipeline, with its alternative text.
+			await page.getByLabel(/Choisir une photo/).setInputFiles('tests/fixtures/images/Landscape_2.jpg');
+			await expect(page.locator('code', { hasText: /^storage:/ })).toBeVisible({ timeout: 20_000 });
+			await page
+				.getByRole('textbox', { name: /Texte alternatif/ })
+				.fill('Un mur de pierre au soleil du matin');
 			await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
 			await page.getByRole('button', { name: 'Publier' }).click();
 			await expect(page.getByText(/Publié : version 1 en ligne/)).toBeVisible();
@@ -232,6 +238,15 @@ for (const width of [1280, 360]) {
 			expect(html).toContain('<h1>Photographier ses chantiers</h1>');
 			expect(html).toContain(`<link rel="canonical" href="${server.url}/blog/${slug}"`);
 			expect(html).toContain('"@type":"Article"');
+			// The cover: its own address, the widths of the other photos, a WebP from the private bucket.
+			const cover = /<img class="cover[^"]*" src="([^"]+)" srcset="([^"]+)"/.exec(
+				html.replaceAll('&amp;', '&')
+			);
+			expect(cover?.[1]).toMatch(new RegExp(`^/blog/${slug}/couverture\\?v=`));
+			expect(cover?.[2]).toContain('w=480 480w');
+			const photo = await fetch(`${server.url}${cover![1]}&w=480`);
+			expect(photo.status).toBe(200);
+			expect(photo.headers.get('content-type')).toBe('image/webp');
 			expect(await (await fetch(`${server.url}/blog`)).text()).toContain(`href="/blog/${slug}"`);
 			const feed = await (await fetch(`${server.url}/blog/rss.xml`)).text();
 			expect(feed).toContain(`<link>${server.url}/blog/${slug}</link>`);

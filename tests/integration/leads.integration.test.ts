@@ -6,7 +6,9 @@ import { RateLimitedError } from '../../src/lib/server/errors';
 import { issueFormToken } from '../../src/lib/server/abuse/form-token';
 import { settleBackgroundTasks } from '../../src/lib/server/lifecycle';
 import * as service from '../../src/lib/server/leads/service';
-import { agencySender, maconDemoSender } from '../../src/lib/server/mail/sender';
+import { seedFields } from '../../src/content/agency/seed';
+import { demoSite } from '../../src/lib/content/pages';
+import { agencySender, demoSender } from '../../src/lib/server/mail/sender';
 import { smtpTransport } from '../../src/lib/server/mail/transport';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 import { startSmtp, type RunningSmtp } from '../helpers/smtp';
@@ -42,7 +44,8 @@ const depsFor = (url: string): service.LeadDeps => ({
 	adminEmail: 'patron@atelier.test',
 	signingSecret: secret,
 	inboxUrl: 'http://atelier.test/admin/demandes',
-	senderOf: (kind) => (kind === 'devis' ? maconDemoSender : agencySender)
+	senderOf: (kind) =>
+		kind === 'devis' ? demoSender(demoSite('macon', seedFields().macon, '')) : agencySender
 });
 const deps = () => depsFor(smtp.url);
 let tokens = 0;

@@ -5,7 +5,7 @@
  * (src/lib/server/showcase), read with this folder's file reader (files.ts).
  */
 import type { FixedEntryId } from '$lib/content/model';
-import type { PageContents } from '$lib/content/pages';
+import { demoSite, type DemoId, type PageContents } from '$lib/content/pages';
 import { appDeps } from '../app';
 import type { AdminActor } from '../audit/service';
 import * as pageCache from '../pages/cache';
@@ -43,6 +43,9 @@ export async function page<Id extends PageId>(id: Id, preview = false): Promise<
 	}
 	return (await livePage(db, id)) as unknown as PageContents[Id];
 }
+
+/** A demo business as its live page shows it (its name and number sign the e-mails of its quote form). */
+export const demo = async (id: DemoId) => demoSite(id, await page(id), '');
 
 /** A legal page as LegalPage.svelte shows it. */
 export const legalPage = async (id: 'mentions-legales' | 'cgv' | 'confidentialite', preview = false) =>

@@ -4,7 +4,8 @@
  */
 import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
 import { appDeps } from '../app';
-import { agencySender, businessSender, maconDemoSender } from '../mail';
+import { agencySender, businessSender, demoSender } from '../mail';
+import * as content from '../content';
 import { issueFormToken } from '../abuse/form-token';
 import type { Actor } from '../audit/service';
 import type { Origin } from '../insights/audience';
@@ -24,7 +25,7 @@ function deps(): LeadDeps {
 		senderOf:
 			config.siteMode === 'showcase'
 				? () => businessSender
-				: (kind) => (kind === 'devis' ? maconDemoSender : agencySender)
+				: async (kind) => (kind === 'devis' ? demoSender(await content.demo('macon')) : agencySender)
 	};
 }
 

@@ -35,7 +35,8 @@ export interface LeadDeps {
 	/** Absolute URL of the admin inbox, for the notification's button; null where there is no admin (showcase). */
 	inboxUrl: string | null;
 	/** Whom a kind of lead's e-mails come from: the agency, a demo business, or in showcase mode the business. */
-	senderOf: (kind: LeadKind) => MailSender;
+	/** Who the messages of a kind of lead come from (the maçon demo's are read from its live page). */
+	senderOf: (kind: LeadKind) => MailSender | Promise<MailSender>;
 }
 
 export interface SubmitResult {
@@ -114,7 +115,8 @@ async function notify(
 	{ acknowledge }: { acknowledge: boolean }
 ): Promise<boolean> {
 	const forMail = { ...lead, kind: lead.kind as LeadKind };
-	const notification = leadNotification(forMail, deps.inboxUrl, 'light', deps.senderOf(forMail.kind));
+	const sender = await deps.senderOf(forMail.kind);
+	const notification = leadNotification(forMail, deps.inboxUrl, 'light', sender);
 	const result = await sendWith(deps.mail, {
 		to: deps.adminEmail,
 		replyTo: { name: lead.name, address: lead.email },
@@ -123,7 +125,7 @@ async function notify(
 	});
 	await queries.recordNotification(deps.db, lead.id, result);
 	if (acknowledge) {
-		const ack = leadAcknowledgement(forMail.kind, 'light', deps.senderOf(forMail.kind));
+		const ack = leadAcknowledgement(forMail.kind, 'light', sender);
 		await sendWith(deps.mail, {
 			to: lead.email,
 			template: `lead-acknowledgement-${lead.kind}`,

@@ -33,7 +33,7 @@ export {
 export { leadNotification } from './templates/lead-notification';
 export { leadAcknowledgement } from './templates/lead-acknowledgement';
 export type { LeadForMail } from './templates/lead-for-mail';
-export { agencySender, businessSender, maconDemoSender, type MailSender } from './sender';
+export { agencySender, businessSender, demoSender, type MailSender } from './sender';
 export { candidatureApproval } from './templates/candidature-approval';
 export { candidatureConfirmation } from './templates/candidature-confirmation';
 export { candidatureNotification } from './templates/candidature-notification';

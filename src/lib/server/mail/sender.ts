@@ -4,7 +4,6 @@
  * as the masonry business (src/content/showcase/business.ts), so that nothing it sends names the agency.
  */
 import { company, companyAddressLine } from '$lib/company';
-import { maconDemo, type DemoSite } from '$content/agency/demos';
 import { business, businessAddressLine } from '$content/showcase/business';
 
 export interface MailSender {
@@ -42,11 +41,9 @@ export const businessSender: MailSender = {
  * A demo business of the agency's site (its quote form is the maçon demo's): the visitor wrote to that fictional
  * business, so its name signs the reply, and the footer says whose demo it is.
  */
-export const demoSender = (site: DemoSite): MailSender => ({
+export const demoSender = (site: { name: string; phone: string; phoneHref: string }): MailSender => ({
 	brand: site.name,
 	phone: site.phone,
 	phoneHref: site.phoneHref,
 	footer: `Site de démonstration réalisé par ${company.brand} (${company.legalName}, ${companyAddressLine()}) — ${site.name} est une entreprise fictive.`
 });
-
-export const maconDemoSender = demoSender(maconDemo);

@@ -24,6 +24,7 @@ import {
 	contentRevisions,
 	users
 } from '../../src/lib/server/db/schema';
+import { demoSender } from '../../src/lib/server/mail/sender';
 import { outboxTransport } from '../../src/lib/server/mail/transport';
 import { GET as list, POST as create } from '../../src/routes/api/admin/pages/+server';
 import {
@@ -400,6 +401,20 @@ describe(`the site's words on ${driverName}`, () => {
 			expect(html).not.toMatch(/<[^>]+\sonerror=/i);
 		}
 		await call(remove, 'DELETE', { id: created.body.id });
+	});
+
+	it('signs the maçon demo’s quote e-mails with the demo’s name and number as its page now says them', async () => {
+		const entry = (await json(await call(read, 'GET', { id: 'macon' }))).body;
+		const draft = { ...entry.live, name: 'Maçonnerie Girard Frères', phone: '04 74 99 99 99' };
+		const saved = await json(
+			await call(save, 'PUT', { id: 'macon', body: { version: entry.version, draft } })
+		);
+		expect((await call(publish, 'POST', { id: 'macon', body: { version: saved.body.version } })).status).toBe(
+			200
+		);
+		const demo = await content.demo('macon');
+		expect(demo).toMatchObject({ name: 'Maçonnerie Girard Frères', phone: '04 74 99 99 99', path: '/macon' });
+		expect(demoSender(demo).footer).toContain('Maçonnerie Girard Frères est une entreprise fictive');
 	});
 
 	it('publishes the company file: every page, e-mail and document names the company as it now is', async () => {

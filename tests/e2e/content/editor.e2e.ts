@@ -262,6 +262,13 @@ for (const width of [1280, 360]) {
 			await expectNoAxeViolation(visitor);
 			await expectNoHorizontalScroll(visitor);
 			await visitor.screenshot({ path: `${SHOTS}/article-${width}.png`, fullPage: true });
+			// The blog's list, linked from the header now that it has an article.
+			await visitor.goto(`${server.url}/`);
+			await visitor.goto(`${server.url}/blog`);
+			await expect(visitor.getByRole('link', { name: 'Photographier ses chantiers' })).toBeVisible();
+			expect(await visitor.locator('header a[href="/blog"]').count()).toBeGreaterThan(0);
+			await expectNoAxeViolation(visitor);
+			await expectNoHorizontalScroll(visitor);
 			await visitor.close();
 
 			// A new address: the old one answers 301 to it, written with the publish.

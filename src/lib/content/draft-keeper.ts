@@ -140,6 +140,7 @@ export class DraftKeeper {
 		this.sent = JSON.stringify(fields);
 		this.conflict = null;
 		this.refusal = null;
+		this.savedAt = null;
 		this.deps.storage.removeItem(this.deps.key);
 		this.set('saved');
 	}

@@ -187,6 +187,28 @@ export async function seedDataset(db: Db, storage: Storage): Promise<Dataset> {
 	}
 	await db.insert(schema.siteImages).values({ key: 'cta', url: 'https://images.unsplash.com/photo-1' });
 
+	// The site's words: a page at its second revision with a draft beside it, an article moved once (a redirect).
+	await db.insert(schema.contentEntries).values([
+		{
+			id: 'contact',
+			kind: 'page',
+			path: '/contact',
+			version: 3,
+			liveRevision: 2,
+			draft: { title: 'Brouillon « ß »' }
+		},
+		{ id: '7d0c1d2e-0000-4000-8000-000000000001', kind: 'article', path: '/blog/nouvelle', liveRevision: 1 }
+	]);
+	await db.insert(schema.contentRevisions).values([
+		{ entryId: 'contact', n: 1, fields: { title: 'Demander un audit gratuit' } },
+		{ entryId: 'contact', n: 2, fields: { title: 'Un audit offert' }, publishedBy: admin!.id },
+		{
+			entryId: '7d0c1d2e-0000-4000-8000-000000000001',
+			n: 1,
+			fields: { title: 'Un article', slug: 'nouvelle' }
+		}
+	]);
+	await db.insert(schema.contentRedirects).values({ fromPath: '/blog/ancienne', toPath: '/blog/nouvelle' });
 	return { adminId: admin!.id, memberId: member!.id, approvedCandidatureId: approved!.id, objectPaths };
 }
 

@@ -150,6 +150,8 @@ describe('backup and restore', () => {
 			modules: 3
 		});
 		expect(manifest.tables.module_progress).toBe(1);
+		// The site's words: entries, every revision, the redirects (expectSameSite compares them row for row).
+		expect(manifest.tables).toMatchObject({ content_entries: 2, content_revisions: 3, content_redirects: 1 });
 		// Two uploads, each with its smaller widths.
 		expect(manifest.objects.count).toBe(Object.keys(await dumpBucket(source.storage)).length);
 		expect(manifest.objects.count).toBeGreaterThan(2);

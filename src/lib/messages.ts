@@ -32,6 +32,20 @@ export const NETWORK_ERROR = 'Connexion impossible. Vérifiez votre réseau et r
 export const serverError = (id?: string) =>
 	`L’envoi a échoué à cause d’une erreur du serveur${id ? ` (référence ${id})` : ''}. Réessayez dans un instant.`;
 
+/**
+ * What a form says when its action answered with an error page's error rather than its form: the server's own
+ * words when it refused (a 4xx carries its French message) or said why (an outage, without a reference); for a
+ * failure of ours, the reference its log line holds.
+ */
+export function refusalText(
+	status: number | undefined,
+	error: { message?: string; id?: string } | undefined
+): string {
+	const message = error?.message?.trim();
+	if (message && ((status !== undefined && status < 500) || !error?.id)) return message;
+	return serverError(error?.id);
+}
+
 /** The database is out: the submission was not taken, but nothing typed is lost (forms keep their values). */
 export const OUTAGE_MESSAGE =
 	'Le service est momentanément indisponible. Réessayez dans quelques instants : ce que vous avez saisi est conservé.';

@@ -7,7 +7,7 @@
  */
 import type { Component } from 'svelte';
 import { superForm, type FormOptions, type SuperForm, type SuperValidated } from 'sveltekit-superforms';
-import { NETWORK_ERROR, serverError } from '$lib/messages';
+import { NETWORK_ERROR, refusalText } from '$lib/messages';
 import CheckboxField from './CheckboxField.svelte';
 import CheckboxGroupField from './CheckboxGroupField.svelte';
 import RadioGroupField from './RadioGroupField.svelte';
@@ -48,7 +48,7 @@ export function createForm<T extends Record<string, unknown>>(
 		onError: ({ result }) => {
 			// A failed fetch rejects with an Error; a server failure answers with SvelteKit's App.Error (and its id).
 			const text =
-				result.error instanceof Error ? NETWORK_ERROR : serverError((result.error as App.Error).id);
+				result.error instanceof Error ? NETWORK_ERROR : refusalText(result.status, result.error as App.Error);
 			form.message.set({ type: 'error', text });
 		},
 		...options

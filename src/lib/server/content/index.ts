@@ -17,12 +17,7 @@ import * as service from './service';
 
 type PageId = Exclude<FixedEntryId, 'company'>;
 
-/** Who is asking, and whether they asked for the preview (`?apercu=1`): only an admin gets the draft. */
-export interface Viewer {
-	isAdmin: boolean;
-	preview: boolean;
-}
-
+/** Whether this request asked for the preview (`?apercu=1`) and may have it: only an admin gets the draft. */
 export const isPreview = (url: URL, user: { isAdmin: boolean } | null): boolean =>
 	!!user?.isAdmin && url.searchParams.has(service.PREVIEW_PARAMETER);
 

@@ -184,6 +184,19 @@ describe(`the site's words on ${driverName}`, () => {
 		);
 		expect(wrong.status).toBe(400);
 		expect(wrong.body.errors).toEqual({ title: ['Titre : un texte attendu.'] });
+		// Too large: past the route's limit (256 KB), and past the draft's own (200,000 characters) within it.
+		const huge = await call(save, 'PUT', {
+			id: 'contact',
+			body: { version: half.body.version, draft: { title: 'x'.repeat(300_000) } }
+		});
+		expect(huge.status).toBe(413);
+		const large = await call(save, 'PUT', {
+			id: 'contact',
+			body: { version: half.body.version, draft: { title: 'x', body: 'x'.repeat(210_000) } }
+		});
+		expect(large.status).toBe(413);
+		expect((await call(restore, 'POST', { id: 'contact', body: { revision: -1 } })).status).toBe(400);
+		expect((await call(publish, 'POST', { id: 'contact', body: { version: '3' } })).status).toBe(400);
 		const noVersion = await json(await call(save, 'PUT', { id: 'contact', body: { draft: {} } }));
 		expect(noVersion.status).toBe(400);
 		expect(Object.keys(noVersion.body.errors)).toEqual(['version']);

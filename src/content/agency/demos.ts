@@ -1,36 +1,21 @@
+import type { DemoSite } from '$lib/content/pages';
+
 /**
  * The two demo sites: fictional businesses that show what Atelier builds for tradespeople. The seed of their
  * pages' first revision (src/content/agency/seed.ts); `demoSite` rebuilds a page's whole site from its live
  * fields and the parts that never change (its path, image prefix, schema.org type).
  */
 
-export interface DemoSite {
-	path: '/macon' | '/paysagiste';
-	prefix: 'macon' | 'paysagiste';
-	name: string;
-	trade: string;
-	city: string;
-	postalCode: string;
-	street: string;
-	phone: string;
-	phoneHref: string;
-	email: string;
-	title: string;
-	description: string;
-	hero: { title: string; lead: string };
-	services: { title: string; text: string }[];
+/**
+ * A demo's words, as its page's revision 1 takes them; what never changes (its address, image prefix, schema.org
+ * type, the call to action's target) is `demoSite`'s, in $lib/content/pages.
+ */
+export type DemoSeed = Omit<DemoSite, 'path' | 'prefix' | 'schemaType' | 'priceRange' | 'about' | 'cta'> & {
 	about: { title: string; text: string[] };
-	testimonials: { quote: string; name: string; role: string }[];
-	areas: string[];
-	/** Stays within the demo: its own quote form or its own contact details, never the agency's forms. */
-	cta: { title: string; text: string; href: string; label: string };
-	schemaType: string;
-	priceRange: string;
-}
+	cta: Omit<DemoSite['cta'], 'href'>;
+};
 
-export const maconDemo: DemoSite = {
-	path: '/macon',
-	prefix: 'macon',
+export const maconDemo: DemoSeed = {
 	name: 'Maçonnerie Girard & Fils',
 	trade: 'Maçon',
 	city: 'Villefranche-sur-Saône',
@@ -102,16 +87,11 @@ export const maconDemo: DemoSite = {
 	cta: {
 		title: 'Un projet de maçonnerie ?',
 		text: 'Décrivez-nous vos travaux : nous vous rappelons sous 48 h pour une visite et un devis gratuit.',
-		href: '/devis',
 		label: 'Demander un devis gratuit'
-	},
-	schemaType: 'GeneralContractor',
-	priceRange: '€€'
+	}
 };
 
-export const paysagisteDemo: DemoSite = {
-	path: '/paysagiste',
-	prefix: 'paysagiste',
+export const paysagisteDemo: DemoSeed = {
 	name: 'Les Jardins de Margaux',
 	trade: 'Paysagiste',
 	city: 'Annecy',
@@ -183,9 +163,6 @@ export const paysagisteDemo: DemoSite = {
 	cta: {
 		title: 'Parlons de votre jardin',
 		text: 'Une visite conseil gratuite pour imaginer ensemble votre extérieur et chiffrer le projet.',
-		href: '#contact',
 		label: 'Prendre contact'
-	},
-	schemaType: 'LocalBusiness',
-	priceRange: '€€'
+	}
 };

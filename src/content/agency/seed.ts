@@ -7,7 +7,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { FixedEntryId, Fields } from '$lib/content/model';
 import { companySeed } from './company';
-import { maconDemo, paysagisteDemo, type DemoSite } from './demos';
+import { maconDemo, paysagisteDemo, type DemoSeed } from './demos';
 import { faq, services, steps, testimonials } from './home';
 
 const legalFiles = import.meta.glob('/src/content/agency/legal/*.md', {
@@ -27,7 +27,7 @@ function legalSeed(slug: string): Fields {
 	return { title: meta.title, description: meta.description, body: match[2]!, updated: meta.updated };
 }
 
-function demoSeed(site: DemoSite): Fields {
+function demoSeed(site: DemoSeed): Fields {
 	return {
 		title: site.title,
 		description: site.description,

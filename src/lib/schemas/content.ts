@@ -33,3 +33,17 @@ export const articleCreateSchema = z.object({
 		.optional()
 });
 export type ArticleCreateInput = z.output<typeof articleCreateSchema>;
+
+/** « Nouvel article » (/admin/pages): a title and an address; the rest is written in the editor. */
+export const articleStartSchema = z.object({
+	title: z
+		.string({ error: 'Titre : à remplir.' })
+		.trim()
+		.min(1, 'Titre : à remplir.')
+		.max(70, 'Titre : 70 caractères au plus.'),
+	slug: z
+		.string({ error: 'Adresse : à remplir.' })
+		.trim()
+		.min(1, 'Adresse : à remplir.')
+		.max(80, 'Adresse : 80 caractères au plus.')
+});

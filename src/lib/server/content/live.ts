@@ -24,12 +24,21 @@ let reload: (() => void) | null = null;
 /** Whether the blog has a published article (the header links it then), known until the next purge. */
 let articles: Promise<boolean> | null = null;
 
+/** One reload for the paths a publish purges together (the company file's are a dozen). */
+let reloadScheduled = false;
+
 pageCache.onPurge(() => {
 	generation++;
 	memo = null;
 	articles = null;
 	// The company file reaches e-mails and documents too, not only pages: read it again now, not at the next visit.
-	reload?.();
+	if (reload && !reloadScheduled) {
+		reloadScheduled = true;
+		setTimeout(() => {
+			reloadScheduled = false;
+			reload?.();
+		}, 0);
+	}
 });
 
 async function load(db: DbOrTx, started: number): Promise<Map<string, Fields>> {

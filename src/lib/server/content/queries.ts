@@ -5,18 +5,20 @@ import { contentEntries, contentRedirects, contentRevisions, users } from '../db
 
 export type EntryRow = typeof contentEntries.$inferSelect;
 
+/** An entry joined with the revision visitors read. */
+const liveRevision = and(
+	eq(contentRevisions.entryId, contentEntries.id),
+	eq(contentRevisions.n, contentEntries.liveRevision)
+);
+/** Every change to an entry moves its version: a write made from an older one is refused. */
+const nextVersion = sql`${contentEntries.version} + 1`;
+
 /** Every page's and the company file's live fields: what the public site reads (a few dozen kilobytes). */
 export function selectLiveFixed(db: DbOrTx) {
 	return db
 		.select({ id: contentEntries.id, fields: contentRevisions.fields })
 		.from(contentEntries)
-		.innerJoin(
-			contentRevisions,
-			and(
-				eq(contentRevisions.entryId, contentEntries.id),
-				eq(contentRevisions.n, contentEntries.liveRevision)
-			)
-		)
+		.innerJoin(contentRevisions, liveRevision)
 		.where(inArray(contentEntries.kind, ['page', 'company']));
 }
 
@@ -53,13 +55,7 @@ export function listEntries(db: DbOrTx) {
 			draftTitle: sql<string | null>`${contentEntries.draft}->>'title'`
 		})
 		.from(contentEntries)
-		.leftJoin(
-			contentRevisions,
-			and(
-				eq(contentRevisions.entryId, contentEntries.id),
-				eq(contentRevisions.n, contentEntries.liveRevision)
-			)
-		)
+		.leftJoin(contentRevisions, liveRevision)
 		.leftJoin(users, eq(users.id, contentEntries.draftSavedBy))
 		.orderBy(contentEntries.kind, contentEntries.createdAt, contentEntries.id);
 }
@@ -106,7 +102,7 @@ export async function saveDraft(
 			draftSavedAt: sql`now()`,
 			draftSavedBy: savedBy,
 			updatedAt: sql`now()`,
-			version: sql`${contentEntries.version} + 1`
+			version: nextVersion
 		})
 		.where(and(eq(contentEntries.id, id), eq(contentEntries.version, version)))
 		.returning({ version: contentEntries.version });
@@ -122,7 +118,7 @@ export async function discardDraft(db: DbOrTx, id: string, version: number): Pro
 			draftSavedAt: null,
 			draftSavedBy: null,
 			updatedAt: sql`now()`,
-			version: sql`${contentEntries.version} + 1`
+			version: nextVersion
 		})
 		.where(and(eq(contentEntries.id, id), eq(contentEntries.version, version)))
 		.returning({ version: contentEntries.version });
@@ -156,7 +152,7 @@ export async function insertRevision(
 			draftSavedBy: null,
 			updatedAt: sql`now()`,
 			firstPublishedAt: sql`coalesce(${contentEntries.firstPublishedAt}, now())`,
-			version: sql`${contentEntries.version} + 1`
+			version: nextVersion
 		})
 		.where(eq(contentEntries.id, id))
 		.returning({ version: contentEntries.version });
@@ -231,13 +227,7 @@ export function publishedArticles(db: DbOrTx, limit: number, offset = 0) {
 			fields: contentRevisions.fields
 		})
 		.from(contentEntries)
-		.innerJoin(
-			contentRevisions,
-			and(
-				eq(contentRevisions.entryId, contentEntries.id),
-				eq(contentRevisions.n, contentEntries.liveRevision)
-			)
-		)
+		.innerJoin(contentRevisions, liveRevision)
 		.where(publishedArticle)
 		.orderBy(desc(contentEntries.firstPublishedAt), desc(contentEntries.id))
 		.limit(limit)
@@ -261,13 +251,7 @@ export async function articleAt(db: DbOrTx, path: string) {
 			revisedAt: contentRevisions.publishedAt
 		})
 		.from(contentEntries)
-		.leftJoin(
-			contentRevisions,
-			and(
-				eq(contentRevisions.entryId, contentEntries.id),
-				eq(contentRevisions.n, contentEntries.liveRevision)
-			)
-		)
+		.leftJoin(contentRevisions, liveRevision)
 		.where(and(eq(contentEntries.kind, 'article'), eq(contentEntries.path, path)));
 	return row ?? null;
 }

@@ -9,7 +9,8 @@
 import { company } from '$lib/company';
 import { SLUG_PATTERN, type FieldSpec, type Fields } from './model';
 
-const PLACEHOLDER = /\{\{\s*([\w.]+)\s*\}\}/g;
+/** `{{company.brand}}`: the one spelling of a placeholder, in entries and in showcase mode's files alike. */
+export const PLACEHOLDER = /\{\{\s*([\w.]+)\s*\}\}/g;
 
 /** The value of `{{company.brand}}`-like placeholders: the company file's fields, nothing else. */
 export function placeholderValue(name: string, values: object = { company }): string | null {

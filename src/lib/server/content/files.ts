@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { PLACEHOLDER, placeholderValue } from '$lib/content/checks';
 import { renderMarkdown } from '$lib/markdown';
 
 export interface ParsedFile<Meta> {
@@ -22,13 +23,10 @@ export interface ParsedFile<Meta> {
 
 /** `{{ business.phone }}` → the company file's value; an unknown name stops everything (a typo never ships). */
 export function fillPlaceholders(text: string, source: string, values: object): string {
-	return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, name: string) => {
-		const value = name
-			.split('.')
-			.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], values);
-		if (typeof value !== 'string' && typeof value !== 'number')
-			throw new Error(`${source}: unknown placeholder {{${name}}}`);
-		return String(value);
+	return text.replace(PLACEHOLDER, (_, name: string) => {
+		const value = placeholderValue(name, values);
+		if (value === null) throw new Error(`${source}: unknown placeholder {{${name}}}`);
+		return value;
 	});
 }
 

@@ -3,9 +3,10 @@ import prettier from 'eslint-config-prettier';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
-import { readdirSync } from 'node:fs';
+import { existsSync, globSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import svelteConfig from './svelte.config.js';
+import { RUN_TIME_MODULES, refusals, resolveSpecifier } from './scripts/boundaries.js';
 
 /**
  * The folders of src/lib/server that are infrastructure, shared by the domains (`pages` is the page cache, a
@@ -44,86 +45,96 @@ const SQL_PATTERNS = [
 	}
 ];
 
+const ROOT = path.dirname(new URL(import.meta.url).pathname);
+const isFile = (file) => existsSync(file) && statSync(file).isFile();
+
 /**
- * The names that open a session or check a secret, importable only by the file that wraps them in the rule (issue
- * « The house, part 3 », point 1): a rule on what is imported, so that an alias (`import { proofOf as vouchFor }`)
- * or a namespace (`import * as p`) does not escape it as a name-matching test would.
+ * scripts/boundaries.js's rules while one edits (the static walker, tests/static/boundaries.test.ts, applies the
+ * same to every file of src/): a domain's inner file reached from outside it, or what checks a secret or opens a
+ * session reached by a file that is not its owner — by any form of import, under any name.
  */
-const GUARDED_IMPORTS = [
-	{
-		module: 'src/lib/server/auth/proof',
-		names: ['proofOf', 'openSessionFrom', 'assertProof'],
-		owners: ['src/lib/server/auth/index.ts'],
-		why: 'a proof opens a session: only auth/index.ts makes one, after the account’s factors'
-	},
-	{
-		module: 'src/lib/server/auth/session',
-		names: ['createSession'],
-		// index.ts holds the session module whole (`* as session`) to wire its other functions; the static test
-		// (tests/static/session-entry.test.ts) allows the call in proof.ts only.
-		owners: ['src/lib/server/auth/proof.ts', 'src/lib/server/auth/index.ts'],
-		why: 'a session is opened from a proof only (auth/proof.ts)'
-	},
-	{
-		module: 'src/lib/server/auth/password',
-		names: ['verifyPassword'],
-		owners: ['src/lib/server/auth/sign-in.ts'],
-		why: 'a password is checked inside spendAttempt (auth/sign-in.ts): an attempt is spent before it is checked'
-	},
-	{
-		module: 'src/lib/server/auth/totp',
-		names: ['matchingStep'],
-		owners: ['src/lib/server/auth/two-factor.ts'],
-		why: 'a code is checked inside spendAttempt (auth/two-factor.ts): an attempt is spent before it is checked'
-	}
-];
-
-/** The repository-relative module an import names (`$lib/…` or a relative path), without its extension. */
-function importedModule(source, filename) {
-	const root = path.dirname(new URL(import.meta.url).pathname);
-	let target = null;
-	if (source.startsWith('$lib/')) target = path.join(root, 'src/lib', source.slice('$lib/'.length));
-	else if (source.startsWith('.')) target = path.resolve(path.dirname(filename), source);
-	return target ? path.relative(root, target).replace(/\.(ts|js)$/, '') : null;
-}
-
-const guardedImports = {
+const boundaries = {
 	meta: { type: 'problem', schema: [] },
 	create(context) {
-		const file = path.relative(path.dirname(new URL(import.meta.url).pathname), context.filename);
-		const check = (node, source, imported) => {
-			if (typeof source !== 'string') return;
-			const module = importedModule(source, context.filename);
-			for (const guard of GUARDED_IMPORTS) {
-				if (module !== guard.module || guard.owners.includes(file)) continue;
-				const names = imported ?? guard.names;
-				for (const name of names.filter((n) => guard.names.includes(n)))
-					context.report({ node, message: `${name} from ${guard.module}: ${guard.why}.` });
-			}
+		const file = path.relative(ROOT, context.filename);
+		const check = (node, specifier, names, typeOnly = false) => {
+			const target = resolveSpecifier(ROOT, file, specifier, isFile);
+			for (const message of refusals(file, target, names, typeOnly)) context.report({ node, message });
+		};
+		/** A string written in full: a literal, or a template without substitutions. */
+		const constant = (node) =>
+			node?.type === 'Literal' && typeof node.value === 'string'
+				? node.value
+				: node?.type === 'TemplateLiteral' && node.expressions.length === 0
+					? node.quasis[0].value.cooked
+					: null;
+		const runTime = (node, form) => {
+			if (!(file in RUN_TIME_MODULES))
+				context.report({
+					node,
+					message: `A module named at run time (${form}): name it in full, so that its rules can be read.`
+				});
 		};
 		return {
 			ImportDeclaration(node) {
-				for (const specifier of node.specifiers) {
-					if (specifier.type === 'ImportSpecifier')
-						check(specifier, node.source.value, [specifier.imported.name]);
-					// `import * as p` reaches every name: refused for a guarded module outside its owner.
-					if (specifier.type === 'ImportNamespaceSpecifier') check(specifier, node.source.value, null);
-				}
+				const typeOnly =
+					node.importKind === 'type' ||
+					(node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
+				const names = node.specifiers.some((s) => s.type === 'ImportNamespaceSpecifier')
+					? null
+					: node.specifiers.map((s) =>
+							s.type === 'ImportSpecifier' ? (s.imported.name ?? s.imported.value) : 'default'
+						);
+				check(node, node.source.value, names, typeOnly);
 			},
 			ExportNamedDeclaration(node) {
 				if (node.source)
-					for (const specifier of node.specifiers)
-						check(specifier, node.source.value, [specifier.local.name]);
+					check(
+						node,
+						node.source.value,
+						node.specifiers.map((s) => s.local.name ?? s.local.value),
+						node.exportKind === 'type'
+					);
 			},
 			ExportAllDeclaration(node) {
-				if (node.source) check(node, node.source.value, null);
+				check(node, node.source.value, null, node.exportKind === 'type');
 			},
 			ImportExpression(node) {
-				if (node.source.type === 'Literal') check(node, node.source.value, null);
+				const specifier = constant(node.source);
+				if (specifier === null) runTime(node, 'import()');
+				else check(node, specifier, null);
+			},
+			CallExpression(node) {
+				const callee = node.callee;
+				if (callee.type === 'Identifier' && (callee.name === 'require' || callee.name === 'createRequire')) {
+					const specifier = constant(node.arguments[0]);
+					if (specifier === null) runTime(node, 'require');
+					else check(node, specifier, null);
+				}
+				const glob =
+					callee.type === 'MemberExpression' &&
+					callee.object.type === 'MetaProperty' &&
+					/^glob(Eager)?$/.test(callee.property.name);
+				if (!glob) return;
+				const argument = node.arguments[0];
+				for (const pattern of argument?.type === 'ArrayExpression' ? argument.elements : [argument]) {
+					const text = constant(pattern);
+					if (text === null) runTime(node, 'import.meta.glob');
+					else if (!text.startsWith('!'))
+						for (const match of globSync(
+							text.startsWith('/') ? text.slice(1) : path.join(path.dirname(file), text),
+							{ cwd: ROOT }
+						))
+							check(node, `/${match}`, null);
+				}
 			}
 		};
 	}
 };
+
+/** Every file of src/ the app loads code from, whatever its extension (tests excepted where said). */
+const SOURCE = ['src/**/*.{ts,js,mjs,cjs,mts,cts,svelte}'];
+const ROUTES = ['src/routes/**/*.{ts,js,mjs,cjs,mts,cts,svelte}'];
 
 export default ts.config(
 	{
@@ -164,15 +175,15 @@ export default ts.config(
 		}
 	},
 	{
-		files: ['src/**/*.ts', 'src/**/*.svelte'],
+		files: SOURCE,
 		ignores: ['**/*.test.ts'],
-		plugins: { atelier: { rules: { 'guarded-imports': guardedImports } } },
-		rules: { 'atelier/guarded-imports': 'error' }
+		plugins: { atelier: { rules: { boundaries } } },
+		rules: { 'atelier/boundaries': 'error' }
 	},
 	{
 		// config.ts is the only reader of the environment (CONTRACT §2).
 		// Routes are adapters: they call domains (src/lib/server/<domain>/index.ts), never the infrastructure.
-		files: ['src/**/*.ts', 'src/**/*.svelte'],
+		files: SOURCE,
 		ignores: ['src/lib/server/config.ts', 'src/lib/server/config.test.ts'],
 		rules: {
 			'no-restricted-properties': [
@@ -187,8 +198,8 @@ export default ts.config(
 	},
 	{
 		// What the server entry and the app share goes through one helper (process-wide.js), not globalThis casts.
-		files: ['src/**/*.ts', 'src/**/*.svelte'],
-		ignores: ['**/*.test.ts'],
+		files: SOURCE,
+		ignores: ['**/*.test.ts', 'src/lib/server/process-wide.js'],
 		rules: {
 			'no-restricted-globals': [
 				'error',
@@ -200,7 +211,7 @@ export default ts.config(
 		}
 	},
 	{
-		files: ['src/routes/**/*.ts', 'src/routes/**/*.svelte'],
+		files: ROUTES,
 		rules: {
 			'no-restricted-imports': [
 				'error',
@@ -248,7 +259,7 @@ export default ts.config(
 	{
 		// The ground (configuration, log, the app's wiring, maintenance: the modules directly under src/lib/server)
 		// stands on no domain's inner file: a domain is reached through its index.ts, infrastructure as it is.
-		files: ['src/lib/server/*.ts'],
+		files: ['src/lib/server/*.{ts,js,mjs,cjs,mts,cts}'],
 		ignores: ['**/*.test.ts'],
 		rules: {
 			'no-restricted-imports': [
@@ -269,21 +280,21 @@ export default ts.config(
 	{
 		// A domain holds rules and SQL only: SvelteKit and superforms code lives in routes or in the shared
 		// adapters of src/lib/server/http/ (api, forms, guards, session cookie).
-		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.ts`),
+		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.{ts,js,mjs,cjs,mts,cts}`),
 		ignores: ['**/*.test.ts'],
 		rules: { 'no-restricted-imports': ['error', { patterns: DOMAIN_PATTERNS }] }
 	},
 	{
 		// …and its SQL in its queries.ts, the one file of the domain that imports drizzle-orm and the tables (types
-		// excepted). Excepted: backup's table copy (tables.ts), which walks every table of the schema.
-		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.ts`),
-		ignores: ['**/*.test.ts', '**/queries.ts', 'src/lib/server/backup/tables.ts'],
+		// excepted), or in its queries/ folder when it has grown. Excepted: backup's table copy (tables.ts), which walks every table of the schema.
+		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.{ts,js,mjs,cjs,mts,cts}`),
+		ignores: ['**/*.test.ts', '**/queries.ts', '**/queries/*.ts', 'src/lib/server/backup/tables.ts'],
 		rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN_PATTERNS, ...SQL_PATTERNS] }] }
 	},
 	{
 		// The server entry and the operators' commands hold no SQL either: a command calls the domain that owns the
 		// tables (`stats` reads the dashboard's figures), never a domain's queries.ts.
-		files: ['src/server/**/*.ts'],
+		files: ['src/server/**/*.{ts,js,mjs,cjs,mts,cts}'],
 		ignores: ['**/*.test.ts'],
 		rules: {
 			'no-restricted-imports': [

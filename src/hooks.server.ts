@@ -4,9 +4,8 @@ import { isDatabaseUnavailable, isDiskFull } from '$lib/server/db/unavailable';
 import { outageAnswer } from '$lib/server/http/outage';
 import { sequence } from '@sveltejs/kit/hooks';
 import { building } from '$app/environment';
-import * as auth from '$lib/server/auth';
 import * as backup from '$lib/server/backup';
-import { deleteSessionCookie, sessionCookieName, setSessionCookie } from '$lib/server/http/session-cookie';
+import { sessionOf } from '$lib/server/http/session-cookie';
 import { config } from '$lib/server/config';
 import { database } from '$lib/server/db';
 import { NewerSchemaError } from '$lib/server/db/migrate';
@@ -97,28 +96,18 @@ const routeForTheLog: Handle = ({ event, resolve }) => {
 	return resolve(event);
 };
 
-/** Reads the session cookie into locals.user / locals.session; renews the cookie with the session. */
+/** Reads the session cookie into locals.user / locals.session (http/session-cookie.ts renews or deletes it). */
 const authenticate: Handle = async ({ event, resolve }) => {
-	event.locals.user = null;
-	event.locals.session = null;
-	const token = event.cookies.get(sessionCookieName(config.origin));
-	if (token) {
-		let result;
-		try {
-			result = await auth.validateSession(token);
-		} catch (error) {
-			// The session cannot be read while the database is out: the documented 503, not a 500 per request.
-			if (isDatabaseUnavailable(error)) return outageAnswer(event, error);
-			throw error;
-		}
-		if (result.session) {
-			event.locals.user = result.user;
-			event.locals.session = result.session;
-			if (result.renewed) setSessionCookie(event.cookies, config.origin, token, result.session.expiresAt);
-		} else {
-			deleteSessionCookie(event.cookies, config.origin);
-		}
+	let opened;
+	try {
+		opened = await sessionOf(event.cookies);
+	} catch (error) {
+		// The session cannot be read while the database is out: the documented 503, not a 500 per request.
+		if (isDatabaseUnavailable(error)) return outageAnswer(event, error);
+		throw error;
 	}
+	event.locals.user = opened?.user ?? null;
+	event.locals.session = opened?.session ?? null;
 	return resolve(event);
 };
 

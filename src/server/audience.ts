@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../lib/server/config';
 import { clientAddressOf } from '../lib/server/http/client-address';
-import { audienceTally } from '../lib/server/insights/audience';
+import { audienceTally } from '../lib/server/insights';
 import { log } from '../lib/server/log';
 
 /**

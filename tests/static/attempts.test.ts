@@ -5,18 +5,11 @@
  * - every password verification and every code verification runs inside a `spendAttempt(…)` call, which reserves
  *   the attempt in its lanes first (src/lib/server/abuse/attempts.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-function sourceFiles(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) return sourceFiles(full);
-		return /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [full] : [];
-	});
-}
+import { root, scriptOf, sourceFiles } from './module-references';
 
 const READS = new Set(['check', 'closedFor', 'waitFor', 'isClosed']);
 const COUNTS = new Set(['increment', 'hit', 'take', 'countRequest']);
@@ -68,7 +61,8 @@ export function verifiedOutsideAttempts(file: string, text: string, verifiers: S
 	return found;
 }
 
-const files = sourceFiles('src').map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+// Every code file, `.js` and `.svelte` included (a component's script is read as TypeScript).
+const files = sourceFiles('src').map((file) => ({ file, text: scriptOf(file, readFileSync(path.join(root, file), 'utf8')) }));
 
 describe('secret checks', () => {
 	it('the detectors find what they are for', () => {
@@ -87,9 +81,10 @@ describe('secret checks', () => {
 	});
 
 	it('every password and code is verified inside spendAttempt', () => {
-		// password.ts defines verifyPassword; totp.ts defines the code arithmetic.
+		// password.ts defines verifyPassword; totp.ts the code arithmetic.
 		const verifiers = new Set(['verifyPassword', 'matchingStep', 'recoveryCodeHash']);
 		const defining = new Set(['src/lib/server/auth/password.ts', 'src/lib/server/auth/totp.ts']);
+		// recoveryCodeHash is two-factor.ts's own (module-private), called there only.
 		const callers = files.filter(
 			({ file, text }) => !defining.has(file) && [...verifiers].some((v) => text.includes(`${v}(`))
 		);

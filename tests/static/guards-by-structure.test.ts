@@ -24,12 +24,25 @@ describe('guards by structure', () => {
 		const route = 'src/routes/(auth)/planted/+page.server.ts';
 		const aliased = `import { proofOf as vouchFor } from '$lib/server/auth/proof';\nexport const x = vouchFor;\n`;
 		expect(await lint(route, aliased)).toEqual(
-			expect.arrayContaining([expect.stringMatching(/^atelier\/guarded-imports: proofOf from src\/lib\/server\/auth\/proof/)])
+			expect.arrayContaining([expect.stringMatching(/^atelier\/boundaries: proofOf from src\/lib\/server\/auth\/proof/)])
 		);
 		const whole = `import * as p from '$lib/server/auth/proof';\nexport const x = p;\n`;
-		expect((await lint(route, whole)).some((m) => m.startsWith('atelier/guarded-imports: proofOf'))).toBe(true);
+		expect((await lint(route, whole)).some((m) => m.startsWith('atelier/boundaries: proofOf'))).toBe(true);
 		const dynamic = `export const x = () => import('$lib/server/auth/proof');\n`;
 		expect((await lint('src/lib/server/leads/planted.ts', dynamic)).some((m) => m.includes('proofOf'))).toBe(true);
+	});
+
+	it('the five probes of « The house, part 4 » fail npm run lint too, whatever the file and the import', async () => {
+		const refused = async (file: string, code: string, pattern: RegExp) =>
+			expect((await lint(file, code)).some((m) => m.startsWith('atelier/boundaries') && pattern.test(m)), `${file}: ${code}`).toBe(true);
+		await refused('src/lib/server/leads/vouch.js', `export { proofOf as vouch } from '../auth/proof';\n`, /proofOf from/);
+		await refused('src/routes/planted/+page.server.js', `import { vouch } from '$lib/server/leads/vouch.js';\nexport const load = () => vouch;\n`, /inner file of the leads domain/);
+		await refused('src/lib/server/leads/planted.ts', 'export const p = () => import(`../auth/proof`);\n', /proofOf from/);
+		await refused('src/lib/server/leads/planted.ts', 'const n = "proof";\nexport const p = () => import(`../auth/${n}`);\n', /named at run time/);
+		await refused('src/lib/server/leads/planted.ts', `export const p = import.meta.glob('../auth/proof.ts');\n`, /proofOf from/);
+		await refused('src/lib/server/http/planted.ts', `import { insertSession } from '../auth/queries/session-rows';\nexport const x = insertSession;\n`, /session row/);
+		await refused('src/lib/server/auth/profile.ts', `import { verify } from '@node-rs/argon2';\nexport const x = verify;\n`, /password library/);
+		await refused('src/lib/server/auth/recovery.ts', `import { spendRecoveryCode } from './queries/recovery-codes';\nexport const x = spendRecoveryCode;\n`, /recovery code/);
 	});
 
 	it('a secret check that imports verifyPassword or matchingStep under another name, outside its owner, is refused', async () => {

@@ -16,7 +16,8 @@ const ADMIN_GUARDS = new Set(['requireAdmin']);
 const MEMBER_GUARDS = new Set(['requireUser', 'requireAdmin']);
 
 const HANDLER_NAMES = new Set(['load', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'fallback']);
-const ROUTE_FILE = /^\+(page|layout)\.server\.ts$|^\+server\.ts$/;
+/** A route module whatever its extension: a `+page.server.js` is loaded like a `+page.server.ts`. */
+export const ROUTE_FILE = /^\+(page|layout)\.server\.[cm]?[jt]s$|^\+server\.[cm]?[jt]s$/;
 
 function routeFiles(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -261,6 +262,17 @@ describe('the guard walker on shared action sets', () => {
 			'y/+page.server.ts actions.open': false
 		});
 		expect(found(`export const actions = makeActions();`)).toEqual({ 'y/+page.server.ts actions.(unreadable)': false });
+	});
+});
+
+describe('a route of any extension', () => {
+	it('is a route file to the walker, and its unguarded load is found (issue « The house, part 4 », point 1)', () => {
+		for (const name of ['+page.server.js', '+layout.server.mjs', '+server.js', '+server.mts'])
+			expect(ROUTE_FILE.test(name), name).toBe(true);
+		const planted = `import { vouch } from '$lib/server/leads/vouch.js';\nexport const load = () => vouch();\n`;
+		expect(entryPoints('src/routes/admin/planted/+page.server.js', planted)).toEqual(
+			new Map([['src/routes/admin/planted/+page.server.js load', false]])
+		);
 	});
 });
 

@@ -12,7 +12,7 @@ import {
 	parseIdentities,
 	readIdentityFile,
 	type OpeningKeys
-} from '../../lib/server/backup/encryption';
+} from '../../lib/server/backup';
 import { CommandError, operatorPath } from './command';
 
 export interface KeyArguments {

@@ -8,8 +8,8 @@
  * to run while a server holds DATA_DIR (the database belongs to one process), and says what to do instead.
  */
 import { z } from 'zod';
-import * as auth from '../../lib/server/auth/recovery';
-import { removeSecondFactorByCli } from '../../lib/server/auth/administration';
+import * as auth from '../../lib/server/auth';
+import { removeSecondFactorByCli } from '../../lib/server/auth';
 import { loadConfig } from '../../lib/server/config';
 import { AppError } from '../../lib/server/errors';
 import { openCommandDatabase, runCommand, EXIT } from '../cli/command';

@@ -16,21 +16,21 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { backupFileName, writeBackup } from '../../lib/server/backup/backup';
-import { commandActor } from '../../lib/server/audit/service';
+import { backupFileName, writeBackup } from '../../lib/server/backup';
+import { commandActor } from '../../lib/server/audit';
 import { loadConfig } from '../../lib/server/config';
 import { createStorage } from '../../lib/server/storage';
-import { InvalidArchiveError, rowsIn, TargetError } from '../../lib/server/backup/archive';
+import { InvalidArchiveError, rowsIn, TargetError } from '../../lib/server/backup';
 import {
 	ArchiveKeyError,
 	backupRecipients,
 	installationKey,
 	openArchive,
 	sealing
-} from '../../lib/server/backup/encryption';
-import { writeBackupFile } from '../../lib/server/backup/file';
-import { recordBackupMade } from '../../lib/server/backup/made';
-import { verifyByRestoring } from '../../lib/server/backup/verify';
+} from '../../lib/server/backup';
+import { writeBackupFile } from '../../lib/server/backup';
+import { recordBackupMade } from '../../lib/server/backup';
+import { verifyByRestoring } from '../../lib/server/backup';
 import { openingKeys, takeKeyArguments, type KeyArguments } from '../cli/archive-keys';
 import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from '../cli/command';
 

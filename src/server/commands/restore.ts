@@ -13,9 +13,9 @@
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
-import { commandActor, recordAudit } from '../../lib/server/audit/service';
-import { InvalidArchiveError, rowsIn, TargetError } from '../../lib/server/backup/archive';
-import { ArchiveKeyError, openArchive, type OpeningKeys } from '../../lib/server/backup/encryption';
+import { commandActor, recordAudit } from '../../lib/server/audit';
+import { InvalidArchiveError, rowsIn, TargetError } from '../../lib/server/backup';
+import { ArchiveKeyError, openArchive, type OpeningKeys } from '../../lib/server/backup';
 import {
 	describeContents,
 	inspectTarget,
@@ -23,7 +23,7 @@ import {
 	restoreBackup,
 	TargetNotEmptyError,
 	verifyBackup
-} from '../../lib/server/backup/restore';
+} from '../../lib/server/backup';
 import { configuredDataDir, loadConfig } from '../../lib/server/config';
 import { announceEverythingChanged } from '../../lib/server/pages/cache';
 import { createStorage } from '../../lib/server/storage';

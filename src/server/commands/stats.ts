@@ -6,7 +6,7 @@
  * it refuses to run beside the server (the database belongs to one process): stop the server, or read the dashboard.
  */
 import { loadConfig } from '../../lib/server/config';
-import { dashboardFigures } from '../../lib/server/insights/dashboard';
+import { dashboardFigures } from '../../lib/server/insights';
 import { EXIT, openCommandDatabase, requireCurrentSchema, runCommand } from '../cli/command';
 
 const column = (text: string | number, width: number) => String(text).padStart(width);

@@ -1,5 +1,7 @@
 /**
- * The abuse domain as the rest of the server sees it from outside the domains (maintenance): the daily purge of
- * the counters. Domains that check secrets or count requests use attempts.ts itself (CONTRIBUTING.md).
+ * The abuse domain's face: the counters every public form and secret check goes through (attempts.ts: a request
+ * counted, an attempt spent before a secret is checked), the forms' anti-spam token, and the daily purge.
  */
-export { purgeExpiredCounters } from './attempts';
+export { countRequest, purgeExpiredCounters, rules, spendAttempt, tryLane } from './attempts';
+export type { Lane, Limit, Rule, SecretRule } from './attempts';
+export { checkFormToken, issueFormToken, spamReason, spendFormToken, type TokenVerdict } from './form-token';

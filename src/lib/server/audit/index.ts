@@ -13,4 +13,6 @@ export const page = (query: AuditQuery) =>
 export const actors = () => service.auditActors(db());
 export const purgeOld = () => service.purgeOldAudit(db());
 
-export type { Actor } from './service';
+/** What the other domains use to write their rows, in the transaction of their action. */
+export { recordAudit, changesOf, CLI_ACTOR, SCHEDULE_ACTOR, commandActor } from './service';
+export type { Actor, AdminActor, Changes } from './service';

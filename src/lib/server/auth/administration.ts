@@ -6,7 +6,7 @@
  */
 import type { Db, DbOrTx } from '../db';
 import { ConflictError, NotFoundError } from '../errors';
-import { CLI_ACTOR, recordAudit, type Actor } from '../audit/service';
+import { CLI_ACTOR, recordAudit, type Actor } from '../audit';
 import * as queries from './queries';
 import { toSessionUser, type SessionUser } from './session';
 import { hasSecondFactor, removeFactor } from './two-factor';

@@ -8,7 +8,7 @@
 import type { RegisterInput } from '$lib/schemas/auth';
 import { company } from '$lib/company';
 import { appDeps } from '../app';
-import type { Actor } from '../audit/service';
+import type { Actor } from '../audit';
 import { issueDeviceToken } from './device';
 import { afterSignIn as afterSignInAt } from './redirects';
 import * as administration from './administration';
@@ -245,3 +245,15 @@ export type { TwoFactorState } from './two-factor';
 export { PasswordLinkError } from './password-links';
 export type { SignInProof } from './proof';
 export type { SessionUser, ActiveSession, SessionView } from './session';
+
+/**
+ * The same rules on the caller's own database or transaction: for the other domains (a payment creates its member
+ * inside the payment's transaction; a member's deletion checks and removes the account in its own) and for the
+ * operators' commands, which run without the app's services.
+ */
+export { findOrCreateMember, issuePasswordLink, listAdmins, passwordLinkFor, recoverAdmin } from './recovery';
+export { accountById as accountIn, assertDeletable, removeSecondFactorByCli } from './administration';
+export { deleteUser, verifyOwnPassword } from './profile';
+export { circumstancesOf, notify } from './notices';
+/** Who may open a page: the one decision the guards of http/ apply. */
+export { decide, type Decision } from './access';

@@ -5,7 +5,7 @@
  * recovery.ts, which the admin command bundles without the e-mail templates.
  */
 import type { Db, DbOrTx } from '../db';
-import { countRequest, type Limit } from '../abuse/attempts';
+import { countRequest, type Limit } from '../abuse';
 import { AppError } from '../errors';
 import { inBackground } from '../lifecycle';
 import { passwordReset, sendWith, type MailDeps } from '../mail';

@@ -3,7 +3,7 @@
  * or removing admin, removing someone's second factor — the admin types their password again, or a code when
  * their account has a second factor. It holds for ten minutes, for this session only.
  */
-import { recordAudit, type Actor } from '../audit/service';
+import { recordAudit, type Actor } from '../audit';
 import type { Db } from '../db';
 import { ValidationError } from '../errors';
 import * as queries from './queries';

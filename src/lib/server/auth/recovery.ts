@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTx } from '../db';
 import { NotFoundError } from '../errors';
 import { hashPassword } from './password';
-import { CLI_ACTOR, recordAudit } from '../audit/service';
+import { CLI_ACTOR, recordAudit } from '../audit';
 import * as queries from './queries';
 import { toSessionUser, type SessionUser } from './session';
 import { tokenHash } from './tokens';

@@ -3,8 +3,8 @@
  * exists. Each returns the new account; the auth domain's index turns it into a proof that opens a session.
  */
 import type { RegisterInput } from '$lib/schemas/auth';
-import { countRequest, type Limit } from '../abuse/attempts';
-import { recordAudit } from '../audit/service';
+import { countRequest, type Limit } from '../abuse';
+import { recordAudit } from '../audit';
 import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { isUniqueViolation } from '../db/violations';

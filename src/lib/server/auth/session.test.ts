@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sessionCookieName } from './cookie-name';
+import { sessionCookieName } from '../http/session-cookie-name';
 import { generateSessionToken, sessionIdOf } from './session';
 
 describe('session tokens', () => {

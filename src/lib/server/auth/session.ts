@@ -7,6 +7,7 @@ import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/enco
 import type { DbOrTx } from '../db';
 import { describeDevice, describeNetwork, keptUserAgent, networkOf } from './devices';
 import * as queries from './queries';
+import { insertSession } from './queries/session-rows';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
@@ -77,7 +78,7 @@ export async function createSession(
 		userId,
 		expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS)
 	};
-	await queries.insertSession(
+	await insertSession(
 		db,
 		{ ...session, userAgent: keptUserAgent(origin.userAgent), network: networkOf(origin.address) },
 		now

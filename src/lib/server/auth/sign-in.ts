@@ -4,7 +4,7 @@
  * way in for the owner of an account that strangers keep slowed down: a link that makes a browser known.
  */
 import { randomBytes } from 'node:crypto';
-import { countRequest, rules, spendAttempt, tryLane, type Lane, type Limit } from '../abuse/attempts';
+import { countRequest, rules, spendAttempt, tryLane, type Lane, type Limit } from '../abuse';
 import type { Db, DbOrTx } from '../db';
 import { AppError, RateLimitedError } from '../errors';
 import { deviceNonceFor, madeByLink } from './device';

@@ -2,14 +2,7 @@
  * Time-based one-time codes (RFC 6238: 30-second steps, 6 digits, HMAC-SHA1 as every authenticator app reads it),
  * their keys encrypted at rest, and recovery codes. Pure: no database, the clock passed in.
  */
-import {
-	createCipheriv,
-	createDecipheriv,
-	createHash,
-	hkdfSync,
-	randomBytes,
-	timingSafeEqual
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createTOTPKeyURI, generateHOTP } from '@oslojs/otp';
 
 export const TOTP_PERIOD_SECONDS = 30;
@@ -78,9 +71,5 @@ export function newRecoveryCodes(): string[] {
 		return `${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}`;
 	});
 }
-
-/** How a recovery code is stored: its SHA-256, after folding case, spaces and dashes the way people type it. */
-export const recoveryCodeHash = (code: string) =>
-	createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '')).digest('hex');
 
 export const looksLikeRecoveryCode = (code: string) => /^[a-z0-9]{12}$/i.test(code.replace(/[\s-]/g, ''));

@@ -3,11 +3,13 @@
  * after the password, a code refused once used, and its removal (by the owner with a code, or `npm run admin`
  * when the phone is lost). Rules only: the key's encryption and the codes' arithmetic are in totp.ts.
  */
-import { recordAudit, type Actor } from '../audit/service';
+import { recordAudit, type Actor } from '../audit';
 import type { Db, DbOrTx } from '../db';
 import { ValidationError } from '../errors';
-import { rules, spendAttempt, type Lane } from '../abuse/attempts';
+import { rules, spendAttempt, type Lane } from '../abuse';
 import * as queries from './queries';
+import { createHash } from 'node:crypto';
+import * as recoveryCodes from './queries/recovery-codes';
 import {
 	decryptKey,
 	encryptKey,
@@ -15,10 +17,16 @@ import {
 	matchingStep,
 	newRecoveryCodes,
 	newTotpKey,
-	recoveryCodeHash,
 	totpUri,
 	typedKey
 } from './totp';
+
+/**
+ * How a recovery code is stored: its SHA-256, after folding case, spaces and dashes the way people type it. Not
+ * exported: a code is hashed here only, to store new ones or to spend one inside `spendAttempt`.
+ */
+const recoveryCodeHash = (code: string) =>
+	createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '')).digest('hex');
 
 /**
  * Whose budget a code spends (abuse/attempts.ts): at sign-in, an unknown browser spends the account's strangers'
@@ -52,7 +60,7 @@ export interface TwoFactorState {
 export async function twoFactorState(db: DbOrTx, userId: string): Promise<TwoFactorState> {
 	const factor = await queries.totpFactorOf(db, userId);
 	const enabled = !!factor?.confirmedAt;
-	const left = enabled ? await queries.countUnusedRecoveryCodes(db, userId) : 0;
+	const left = enabled ? await recoveryCodes.countUnusedRecoveryCodes(db, userId) : 0;
 	return { enabled, since: factor?.confirmedAt ?? null, recoveryCodesLeft: left };
 }
 
@@ -116,7 +124,7 @@ export async function confirmEnrolment(
 /** Ten new recovery codes; the old ones are void. Returned once, for the page to show: only hashes are kept. */
 async function replaceRecoveryCodes(tx: DbOrTx, userId: string): Promise<string[]> {
 	const fresh = newRecoveryCodes();
-	await queries.replaceRecoveryCodeHashes(tx, userId, fresh.map(recoveryCodeHash));
+	await recoveryCodes.replaceRecoveryCodeHashes(tx, userId, fresh.map(recoveryCodeHash));
 	return fresh;
 }
 
@@ -167,13 +175,16 @@ export async function verifySecondFactor(
 		const factor = await queries.totpFactorOf(db, userId);
 		if (!factor?.confirmedAt) throw wrong();
 		if (looksLikeRecoveryCode(code)) {
-			if (!(await queries.spendRecoveryCode(db, userId, recoveryCodeHash(code), now))) throw wrong();
-			return { method: 'recovery', recoveryCodesLeft: await queries.countUnusedRecoveryCodes(db, userId) };
+			if (!(await recoveryCodes.spendRecoveryCode(db, userId, recoveryCodeHash(code), now))) throw wrong();
+			return {
+				method: 'recovery',
+				recoveryCodesLeft: await recoveryCodes.countUnusedRecoveryCodes(db, userId)
+			};
 		}
 		const step = matchingStep(decryptKey(signingSecret, factor.encryptedKey), code, now);
 		// Only forward: a code already used, or older than one used, is refused.
 		if (step === null || !(await queries.advanceTotpStep(db, userId, step))) throw wrong();
-		return { method: 'totp', recoveryCodesLeft: await queries.countUnusedRecoveryCodes(db, userId) };
+		return { method: 'totp', recoveryCodesLeft: await recoveryCodes.countUnusedRecoveryCodes(db, userId) };
 	});
 }
 

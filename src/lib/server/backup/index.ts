@@ -7,14 +7,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { appDeps } from '../app';
-import { recordAudit, type Actor } from '../audit/service';
+import { recordAudit, type Actor } from '../audit';
 import { database } from '../db';
 import { ConflictError, ValidationError } from '../errors';
 import { log } from '../log';
 import { PRIVATE_DIR_MODE } from '../private-files';
 import { appRelease } from '../version';
-import { circumstancesOf, notify } from '../auth/notices';
-import { listAdmins } from '../auth/recovery';
+import { circumstancesOf, listAdmins, notify } from '../auth';
 import type { SignInOrigin } from '../auth/session';
 import { securityNotices } from '../mail';
 import { rowsIn } from './archive';
@@ -208,3 +207,29 @@ function describeSchedule(pattern: string): string {
 	}
 	return `selon le calendrier « ${pattern} »`;
 }
+
+/** What the operators' commands (`npm run backup`, `npm run restore`) compose, on their own database and storage. */
+export { backupFileName, writeBackup } from './backup';
+export { InvalidArchiveError, rowsIn, TargetError } from './archive';
+export {
+	ArchiveKeyError,
+	backupRecipients,
+	installationKey,
+	installationKeyFile,
+	openArchive,
+	parseIdentities,
+	readIdentityFile,
+	sealing,
+	type OpeningKeys
+} from './encryption';
+export { writeBackupFile } from './file';
+export { recordBackupMade } from './made';
+export { verifyByRestoring } from './verify';
+export {
+	describeContents,
+	inspectTarget,
+	isEmpty,
+	restoreBackup,
+	TargetNotEmptyError,
+	verifyBackup
+} from './restore';

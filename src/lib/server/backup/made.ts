@@ -4,7 +4,7 @@
  * backup »), and — when the maker's trail is not written yet — the audit trail, in one transaction: never one
  * without the other. The schedule records its runs as they start and end, failures included (schedule.ts).
  */
-import { recordAudit, type Actor } from '../audit/service';
+import { recordAudit, type Actor } from '../audit';
 import type { Db } from '../db';
 import { rowsIn } from './archive';
 import type { BackupSummary } from './backup';

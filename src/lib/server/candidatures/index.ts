@@ -4,12 +4,13 @@
  */
 import type { CandidatureInput } from '$lib/schemas/candidature';
 import { appDeps } from '../app';
-import { issueFormToken } from '../abuse/form-token';
-import type { Actor, AdminActor } from '../audit/service';
+import { issueFormToken } from '../abuse';
+import type { Actor, AdminActor } from '../audit';
 import { draftIdOf } from './drafts';
 import type { Origin } from '../insights/audience';
 import { countEvent } from '../insights';
 import * as service from './service';
+import { anonymiseFor, enrol, lockForPayment } from './service';
 import type { CandidatureDeps, CandidatureFilters } from './service';
 
 function deps(): CandidatureDeps {
@@ -63,3 +64,6 @@ export type { Answers as WizardAnswers, Direction as WizardDirection } from './w
 export { PAGE_SIZE, ALREADY_OPEN_MESSAGE } from './service';
 export { filtersOf } from './filters';
 export type { ApprovalResult, RejectionResult, Candidature, CandidatureFilters } from './service';
+
+/** A candidature's row inside a membership's own transaction (its payment, a member's deletion). */
+export const candidatureRecords = { lockForPayment, enrol, anonymiseFor };

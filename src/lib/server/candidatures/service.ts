@@ -4,8 +4,8 @@
  * e-mail, each independent of the other) or reject. The payment link is stable: it makes a fresh session when
  * the last one expired.
  */
-import { originColumns, type Origin } from '../insights/audience';
-import { countRequest, type Limit } from '../abuse/attempts';
+import { originColumns, type Origin } from '../insights';
+import { countRequest, type Limit } from '../abuse';
 import type Stripe from 'stripe';
 import {
 	STATUS_LABELS,
@@ -17,8 +17,8 @@ import type { Db, DbOrTx } from '../db';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { isUniqueViolation } from '../db/violations';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
-import { changesOf, recordAudit, type Actor, type AdminActor } from '../audit/service';
-import { spamReason } from '../abuse/form-token';
+import { changesOf, recordAudit, type Actor, type AdminActor } from '../audit';
+import { spamReason } from '../abuse';
 import { inBackground } from '../lifecycle';
 import {
 	candidatureApproval,

@@ -7,7 +7,7 @@
 import type { FixedEntryId } from '$lib/content/model';
 import { demoSite, type DemoId, type PageContents } from '$lib/content/pages';
 import { appDeps } from '../app';
-import type { AdminActor } from '../audit/service';
+import type { AdminActor } from '../audit';
 import * as pageCache from '../pages/cache';
 import * as blog from './blog';
 import { legalContent } from './legal';

@@ -19,7 +19,7 @@ import {
 	type Fields,
 	type FixedEntryId
 } from '$lib/content/model';
-import { recordAudit, type AdminActor } from '../audit/service';
+import { recordAudit, type AdminActor } from '../audit';
 import type { Db, DbOrTx } from '../db';
 import {
 	ConflictError,

@@ -5,7 +5,7 @@
  * is 130 random bits: the page at `/attestation/{code}` needs no account, and says only the name, programme and date.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { changesOf, recordAudit, type Actor } from '../audit/service';
+import { changesOf, recordAudit, type Actor } from '../audit';
 import type { Db, DbOrTx } from '../db';
 import { ConflictError, NotFoundError } from '../errors';
 import type { Storage } from '../storage';

@@ -4,8 +4,7 @@
  * store (uploads.ts) and the modules' rules (service.ts) apply them.
  */
 import { COURSE_FILE_VALUE } from '$lib/schemas/modules';
-import type { AcceptedType } from '../images/signature';
-import { detectImageType } from '../images/signature';
+import { detectImageType, type AcceptedType } from '../images';
 
 export const COURSE_FILE_KINDS = ['video', 'captions', 'poster', 'attachment'] as const;
 export type CourseFileKind = (typeof COURSE_FILE_KINDS)[number];

@@ -5,17 +5,17 @@
 import type postgres from 'postgres';
 import type { CourseSettingsInput, ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
 import { appDeps } from '../app';
-import type { Actor } from '../audit/service';
+import type { Actor } from '../audit';
 import type { Db } from '../db';
 import type { Module } from './queries';
 import { ReaderCache } from './reader-cache';
 import { ForbiddenError, NotFoundError } from '../errors';
-import { mediaAnswer, type MediaRequest } from '../http/media';
+import { mediaAnswer, type MediaRequest } from '../storage';
 import * as service from './service';
 import * as attestations from './attestations';
 import * as reminders from './reminders';
 import { inBackground } from '../lifecycle';
-import { countRequest } from '../abuse/attempts';
+import { countRequest } from '../abuse';
 import { attestationIssued, sendWith } from '../mail';
 import { createUploadServer, type UploadServer } from './uploads';
 

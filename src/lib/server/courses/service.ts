@@ -9,10 +9,10 @@ import type { CourseFileView, ModuleCreate, ModuleUpdate } from '$lib/schemas/mo
 import type { Storage } from '../storage';
 import { courseFilePathOf, type CourseFileKind } from './files';
 import type { Db, DbOrTx } from '../db';
-import { changesOf, recordAudit, type Actor } from '../audit/service';
+import { changesOf, recordAudit, type Actor } from '../audit';
 import { isUniqueViolation } from '../db/violations';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
-import { countRequest, type Limit } from '../abuse/attempts';
+import { countRequest, type Limit } from '../abuse';
 import type { QuizQuestionView, QuizResult } from '$lib/schemas/quiz';
 import type { ModuleQuiz } from '../db/schema';
 import * as queries from './queries';

@@ -13,9 +13,9 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Server, MemoryLocker } from '@tus/server';
 import type { Db } from '../db';
-import { recordAudit, type Actor } from '../audit/service';
+import { recordAudit, type Actor } from '../audit';
 import { log } from '../log';
-import { optimiseImage } from '../images/upload';
+import { optimiseImage } from '../images';
 import { toStorageValue, type Storage } from '../storage';
 import {
 	ACCEPTED_LABEL,

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { processWide } from '../process-wide';
-import type { MediaAnswer } from './media';
+import type { MediaAnswer } from '../storage';
 
 /** The route the request log names for these answers. */
 export const COURSE_MEDIA_ROUTE = '/(members)/cours/media/[...path]';

@@ -6,7 +6,7 @@
 import { redirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import { getRequestEvent } from '$app/server';
 import * as auth from '../auth';
-import { decide } from '../auth/access';
+import { decide } from '../auth';
 import type { SessionUser } from '../auth/session';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { setFlash } from './flash';

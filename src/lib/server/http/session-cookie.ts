@@ -1,16 +1,75 @@
 /**
- * The session on a SvelteKit request: the cookie that carries its token, opened and closed together with the
- * database row (the auth domain's `openSession` / `closeSession`). `__Host-` with Secure behind https: the
- * browser then refuses the cookie from any other host or path.
+ * The session cookie's one owner: it is read, validated, renewed and deleted here — for SvelteKit's requests (the
+ * hooks) and for the server entry's own answers (the course's files, through `headerCookies`) alike — and opened
+ * and closed together with the database row (the auth domain's `openSession` / `closeSession`). `__Host-` with
+ * Secure behind https: the browser then refuses the cookie from any other host or path.
  */
 import { redirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import * as auth from '../auth';
-import { sessionCookieName } from '../auth/cookie-name';
 import { config } from '../config';
+import { sessionCookieName } from './session-cookie-name';
 
 export { sessionCookieName };
 
-export function setSessionCookie(cookies: Cookies, origin: URL, token: string, expiresAt: Date): void {
+/** What the session needs of a request's cookies: SvelteKit's `Cookies`, or a raw request's (`headerCookies`). */
+export type CookieJar = Pick<Cookies, 'get' | 'set' | 'delete'>;
+
+/**
+ * The session a request's cookie names, validated: its cookie renewed when the session was extended, deleted when
+ * it leads nowhere. What the database throws is thrown (the hooks answer an outage with the 503 page).
+ */
+export async function sessionOf(cookies: CookieJar) {
+	const token = cookies.get(sessionCookieName(config.origin));
+	if (!token) return null;
+	const result = await auth.validateSession(token);
+	if (!result.session || !result.user) {
+		deleteSessionCookie(cookies, config.origin);
+		return null;
+	}
+	if (result.renewed) setSessionCookie(cookies, config.origin, token, result.session.expiresAt);
+	return { user: result.user, session: result.session };
+}
+
+type CookieOptions = Parameters<Cookies['set']>[2];
+
+function serialize(name: string, value: string, options: CookieOptions): string {
+	const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`];
+	if (options.expires) parts.push(`Expires=${options.expires.toUTCString()}`);
+	if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
+	if (options.httpOnly) parts.push('HttpOnly');
+	if (options.sameSite)
+		parts.push(`SameSite=${String(options.sameSite).replace(/^./, (c) => c.toUpperCase())}`);
+	if (options.secure) parts.push('Secure');
+	return parts.join('; ');
+}
+
+/**
+ * A raw request's `Cookie` header as a jar, for an answer the server entry sends itself: what the session sets is
+ * collected in `setCookies`, the response's `Set-Cookie` lines, with the attributes SvelteKit's would have.
+ */
+export function headerCookies(header: string | undefined): CookieJar & { setCookies: string[] } {
+	const values = new Map<string, string>();
+	for (const pair of (header ?? '').split(';')) {
+		const at = pair.indexOf('=');
+		if (at < 0) continue;
+		const name = pair.slice(0, at).trim();
+		if (values.has(name)) continue;
+		try {
+			values.set(name, decodeURIComponent(pair.slice(at + 1).trim()));
+		} catch {
+			// A broken escape is no cookie of ours: as if absent.
+		}
+	}
+	const setCookies: string[] = [];
+	return {
+		setCookies,
+		get: (name) => values.get(name),
+		set: (name, value, options) => void setCookies.push(serialize(name, value, options)),
+		delete: (name, options) => void setCookies.push(serialize(name, '', { ...options, maxAge: 0 }))
+	};
+}
+
+export function setSessionCookie(cookies: CookieJar, origin: URL, token: string, expiresAt: Date): void {
 	cookies.set(sessionCookieName(origin), token, {
 		httpOnly: true,
 		sameSite: 'lax',
@@ -20,7 +79,7 @@ export function setSessionCookie(cookies: Cookies, origin: URL, token: string, e
 	});
 }
 
-export function deleteSessionCookie(cookies: Cookies, origin: URL): void {
+export function deleteSessionCookie(cookies: CookieJar, origin: URL): void {
 	cookies.delete(sessionCookieName(origin), {
 		path: '/',
 		httpOnly: true,

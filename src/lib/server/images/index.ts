@@ -3,7 +3,7 @@
  * the application's services (app.ts). Routes call only these; tests call the modules beside with their own.
  */
 import { appDeps } from '../app';
-import { recordAudit, type Actor, type AdminActor } from '../audit/service';
+import { recordAudit, type Actor, type AdminActor } from '../audit';
 import { readSingleFile } from '../http/multipart';
 import { FsStorage, isValidObjectPath, storagePathOf, type SignedRead } from '../storage';
 import { serveSlot, serveSlotImage, type ImageRequest } from './proxy';
@@ -155,3 +155,7 @@ export function readSignedObject(
 
 export type { UploadStats } from './upload';
 export type { PageImage, SiteImageEntry } from './service';
+
+/** For the course's worksheets and posters: the same checks of what a file is, and the same WebP pipeline. */
+export { detectImageType, type AcceptedType } from './signature';
+export { optimiseImage } from './upload';

@@ -1,5 +1,5 @@
 /** The rules of site images: which image each slot shows, its admin listing, and validated changes. */
-import { changesOf, recordAudit, type AdminActor } from '../audit/service';
+import { changesOf, recordAudit, type AdminActor } from '../audit';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db';
 import { ValidationError } from '../errors';

@@ -12,7 +12,7 @@ import { AudienceLedger, landingOf, writeVisits } from './visits';
 export type { Origin };
 import * as dashboard from './dashboard';
 import * as queries from './queries';
-import { toCsv } from '../leads/csv';
+import { toCsv } from '../csv';
 import { learnersCsv as toLearnersCsv, learnersReport } from './learners';
 
 /** How often each instance writes its counts: what a crash can lose at most. */
@@ -144,3 +144,8 @@ export const learnersCsv = async () => toLearnersCsv(await learnersReport(appDep
 /** The dashboard's « À faire »: members following the course who did nothing for STUCK_AFTER_DAYS days. */
 export const countStuckLearners = async () => (await learnersReport(appDeps().db)).stuck;
 export { STUCK_AFTER_DAYS, type LearnersReport } from './learners';
+
+/** For the domains that record where a lead or a candidature came from, and for the server entry's tally. */
+export { audienceTally, originColumns } from './audience';
+/** The figures on the command line (`npm run stats`): the dashboard's, on the command's own database. */
+export { dashboardFigures } from './dashboard';

@@ -4,7 +4,7 @@
  * looks at. A reporting view: it reads the courses' and memberships' tables, and writes nothing.
  */
 import type { DbOrTx } from '../db';
-import { toCsv } from '../leads/csv';
+import { toCsv } from '../csv';
 import * as queries from './queries';
 
 /** Days without progress after which a member still in the course is « bloqué ». */

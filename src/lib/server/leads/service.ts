@@ -2,18 +2,18 @@
  * Leads that are never lost (SEED.md parts 1, 4, 6): a request is stored first and notified second; spam is
  * stored too (flagged) but e-mails no one; a repeated submission returns the first id and sends nothing more.
  */
-import { originColumns, type Origin } from '../insights/audience';
-import { countRequest, type Limit } from '../abuse/attempts';
+import { originColumns, type Origin } from '../insights';
+import { countRequest, type Limit } from '../abuse';
 import { countOf } from '$lib/format';
 import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
 import type { Db, DbOrTx } from '../db';
 import type { Lead } from '../db/schema';
 import { NotFoundError } from '../errors';
-import { changesOf, recordAudit, type Actor } from '../audit/service';
+import { changesOf, recordAudit, type Actor } from '../audit';
 import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps, type MailSender } from '../mail';
-import { toCsv } from './csv';
-import { spamReason } from '../abuse/form-token';
+import { toCsv } from '../csv';
+import { spamReason } from '../abuse';
 import { TAB_FILTERS, type InboxTab } from './filters';
 import { findJobRun, recordJobRun } from '../db/job-runs';
 import * as queries from './queries';

@@ -13,12 +13,17 @@ import { inBackground } from '../lifecycle';
 import { log } from '../log';
 import { accountDeleted, memberWelcome, securityNotices, sendWith, type MailDeps } from '../mail';
 import { describePaymentError, type Payments } from '../payments';
-import { accountById, assertDeletable } from '../auth/administration';
-import { deleteUser, verifyOwnPassword } from '../auth/profile';
-import { findOrCreateMember, issuePasswordLink } from '../auth/recovery';
+import {
+	accountIn as accountById,
+	assertDeletable,
+	deleteUser,
+	findOrCreateMember,
+	issuePasswordLink,
+	verifyOwnPassword
+} from '../auth';
 import type { SessionUser } from '../auth/session';
-import { recordAudit, type Actor } from '../audit/service';
-import * as candidatures from '../candidatures/service';
+import { recordAudit, type Actor } from '../audit';
+import { candidatureRecords as candidatures } from '../candidatures';
 import { deleteAttestationFiles, forgetAttestationsOf } from '../courses';
 import * as queries from './queries';
 import type { Membership } from './queries';

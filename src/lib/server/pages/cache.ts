@@ -23,7 +23,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handle } from '@sveltejs/kit';
 import type postgres from 'postgres';
 import { pages as registry, type PageRegistry } from '$lib/pages/registry';
-import { hasSessionCookie, sessionCookieName } from '../auth/cookie-name';
+import { hasSessionCookie, sessionCookieName } from '../http/session-cookie-name';
 import {
 	encodeOnce,
 	etagOf,

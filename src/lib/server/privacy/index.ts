@@ -4,7 +4,7 @@
  */
 import { company } from '$lib/company';
 import { appDeps } from '../app';
-import { recordAudit, type Actor } from '../audit/service';
+import { recordAudit, type Actor } from '../audit';
 import { personalDataFileName, personalDataOf } from './export';
 
 /** The JSON file and its name; a NotFoundError when the account no longer exists. */

@@ -35,3 +35,10 @@ export const STORAGE_PREFIX = 'storage:';
 export const toStorageValue = (objectPath: string) => `${STORAGE_PREFIX}${objectPath}`;
 export const storagePathOf = (value: string): string | null =>
 	value.startsWith(STORAGE_PREFIX) ? value.slice(STORAGE_PREFIX.length) : null;
+export {
+	attachmentDisposition,
+	mediaAnswer,
+	type MediaAnswer,
+	type MediaOptions,
+	type MediaRequest
+} from './media';

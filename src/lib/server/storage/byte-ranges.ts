@@ -3,7 +3,7 @@
  * range exists. Several ranges in one request are answered with the whole file (the RFC allows it; browsers and
  * players ask for one). No SvelteKit import: plain rules, unit-tested (byte-ranges.test.ts).
  */
-import type { ByteRange } from '../storage';
+import type { ByteRange } from './types';
 
 export type RangeDecision =
 	{ kind: 'whole' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };

@@ -1,7 +1,11 @@
-/** The accounts domain's SQL, and nothing else: each function takes the database or a transaction. */
+/**
+ * The accounts domain's SQL, and nothing else: each function takes the database or a transaction. What writes a
+ * session row (session-rows.ts) and what spends or writes a recovery code (recovery-codes.ts) are files of their
+ * own, each importable by its one owner only (scripts/boundaries.js).
+ */
 import { and, count, desc, eq, gt, ilike, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db';
-import { builtOnce } from '../db/built-once';
+import type { DbOrTx } from '../../db';
+import { builtOnce } from '../../db/built-once';
 import {
 	deviceLinks,
 	emailChanges,
@@ -13,7 +17,7 @@ import {
 	totpFactors,
 	users,
 	type User
-} from '../db/schema';
+} from '../../db/schema';
 
 export type { User };
 
@@ -85,11 +89,6 @@ export interface SessionRow {
 	expiresAt: Date;
 	userAgent?: string | null;
 	network?: string | null;
-}
-
-export async function insertSession(db: DbOrTx, session: SessionRow, now = new Date()): Promise<void> {
-	await db.insert(sessions).values({ ...session, createdAt: now });
-	await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, session.userId));
 }
 
 /**
@@ -417,34 +416,6 @@ export async function advanceTotpStep(db: DbOrTx, userId: string, step: number):
 		)
 		.returning({ userId: totpFactors.userId });
 	return moved.length === 1;
-}
-
-export async function replaceRecoveryCodeHashes(db: DbOrTx, userId: string, hashes: string[]): Promise<void> {
-	await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-	await db.insert(recoveryCodes).values(hashes.map((hash) => ({ hash, userId })));
-}
-
-/** Spends an unused recovery code in the UPDATE that finds it: false when none matches. */
-export async function spendRecoveryCode(
-	db: DbOrTx,
-	userId: string,
-	hash: string,
-	at: Date
-): Promise<boolean> {
-	const spent = await db
-		.update(recoveryCodes)
-		.set({ usedAt: at })
-		.where(and(eq(recoveryCodes.hash, hash), eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
-		.returning({ hash: recoveryCodes.hash });
-	return spent.length === 1;
-}
-
-export async function countUnusedRecoveryCodes(db: DbOrTx, userId: string): Promise<number> {
-	const [row] = await db
-		.select({ n: count() })
-		.from(recoveryCodes)
-		.where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
-	return row?.n ?? 0;
 }
 
 export async function deleteFactor(db: DbOrTx, userId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasSessionCookie, sessionCookieName } from './cookie-name';
+import { hasSessionCookie, sessionCookieName } from './session-cookie-name';
 
 const https = new URL('https://atelier.example');
 const http = new URL('http://localhost:3000');

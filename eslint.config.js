@@ -6,13 +6,13 @@ import ts from 'typescript-eslint';
 import { existsSync, globSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import svelteConfig from './svelte.config.js';
-import { RUN_TIME_MODULES, refusals, resolveSpecifier } from './scripts/boundaries.js';
+import { INFRASTRUCTURE as INFRASTRUCTURE_FOLDERS, RUN_TIME_MODULES, refusals, resolveSpecifier } from './scripts/boundaries.js';
 
 /**
  * The folders of src/lib/server that are infrastructure, shared by the domains (`pages` is the page cache, a
  * SvelteKit handle): every other folder is a domain, covered by the domain rule below from the day it is created.
  */
-const INFRASTRUCTURE = new Set(['db', 'http', 'mail', 'storage', 'payments', 'pages']);
+const INFRASTRUCTURE = new Set(INFRASTRUCTURE_FOLDERS);
 const DOMAINS = readdirSync(new URL('./src/lib/server', import.meta.url), { withFileTypes: true })
 	.filter((entry) => entry.isDirectory() && !INFRASTRUCTURE.has(entry.name))
 	.map((entry) => entry.name);
@@ -235,8 +235,8 @@ export default ts.config(
 						},
 						{
 							// A domain's inner files are its own: a route reaches it through its index.ts, where what it
-							// may call is wired (the shared adapters of http/, the page cache's page data excepted).
-							regex: '^\\$lib/server/(?!http/|pages/page-data$|mail/previews$)[\\w-]+/.+',
+							// may call is wired (the shared adapters of http/ excepted).
+							regex: '^\\$lib/server/(?!http/|mail/previews$)[\\w-]+/.+',
 							message:
 								'Routes import a domain through its index.ts ($lib/server/<domain>), never its inner files (CONTRIBUTING.md).'
 						},
@@ -268,7 +268,7 @@ export default ts.config(
 					patterns: [
 						{ group: ['$env/*'], message: 'Read configuration through $lib/server/config.' },
 						{
-							regex: '^\\./(?!(?:db|http|mail|storage|payments|pages)/)[\\w-]+/.+',
+							regex: `^\\./(?!(?:${INFRASTRUCTURE_FOLDERS.join('|')})/)[\\w-]+/.+`,
 							message:
 								'A module on the ground imports a domain through its index.ts, never its inner files (CONTRIBUTING.md).'
 						}

@@ -8,7 +8,7 @@
 import path from 'node:path';
 
 /** The folders of src/lib/server that are infrastructure shared by the domains; every other folder is a domain. */
-export const INFRASTRUCTURE = ['db', 'http', 'mail', 'storage', 'payments', 'pages'];
+export const INFRASTRUCTURE = ['db', 'http', 'imaging', 'mail', 'storage', 'payments', 'pages'];
 
 /** Every extension the app can load code from (Vite and SvelteKit resolve all of them). */
 export const CODE_FILE = /\.(svelte|[cm]?[jt]s|[jt]sx)$/;

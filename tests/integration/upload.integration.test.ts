@@ -4,12 +4,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../src/lib/server/errors';
-import {
-	optimiseImage,
-	storeUpload,
-	UndecodableImageError,
-	STORED_CACHE_CONTROL
-} from '../../src/lib/server/images/upload';
+import { optimiseImage, UndecodableImageError } from '../../src/lib/server/imaging';
+import { storeUpload, STORED_CACHE_CONTROL } from '../../src/lib/server/images/upload';
 import { FsStorage } from '../../src/lib/server/storage';
 import { fixture } from '../helpers/fixtures';
 

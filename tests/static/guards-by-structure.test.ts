@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { ESLint } from 'eslint';
+import { INFRASTRUCTURE } from '../../scripts/boundaries.js';
 import { describe, expect, it } from 'vitest';
 import { countRequest, rules } from '../../src/lib/server/abuse/attempts';
 import type { DbOrTx } from '../../src/lib/server/db';
@@ -81,7 +82,7 @@ describe('guards by structure', () => {
 		const { readFileSync } = await import('node:fs');
 		const config = readFileSync(path.join(root, 'src/lib/server/config.ts'), 'utf8');
 		const domains = [...config.matchAll(/from '\.\/([\w-]+)\//g)].map((m) => m[1]);
-		expect(domains.filter((folder) => !['db', 'http', 'mail', 'storage', 'payments', 'pages'].includes(folder!))).toEqual(
+		expect(domains.filter((folder) => !INFRASTRUCTURE.includes(folder!))).toEqual(
 			[]
 		);
 	});

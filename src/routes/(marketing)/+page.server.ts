@@ -1,6 +1,6 @@
+import * as images from '$lib/server/images';
 import type { PageImage } from '$lib/server/images';
 import * as content from '$lib/server/content';
-import { slotPageData } from '$lib/server/pages/page-data';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
 
@@ -10,6 +10,6 @@ export const load: PageServerLoad = async ({ url, locals, setHeaders }) => {
 		return { showcase: showcase.home(), home: null, images: {} as Record<string, PageImage>, canonical: '' };
 	const preview = content.isPreview(url, locals.user);
 	if (preview) setHeaders({ 'x-robots-tag': 'noindex' });
-	const [home, slots] = await Promise.all([content.page('home', preview), slotPageData(url.pathname)]);
+	const [home, slots] = await Promise.all([content.page('home', preview), images.slotPageData(url.pathname)]);
 	return { showcase: null, home, ...slots };
 };

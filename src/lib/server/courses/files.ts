@@ -4,7 +4,7 @@
  * store (uploads.ts) and the modules' rules (service.ts) apply them.
  */
 import { COURSE_FILE_VALUE } from '$lib/schemas/modules';
-import { detectImageType, type AcceptedType } from '../images';
+import { detectImageType, type AcceptedType } from '../imaging';
 
 export const COURSE_FILE_KINDS = ['video', 'captions', 'poster', 'attachment'] as const;
 export type CourseFileKind = (typeof COURSE_FILE_KINDS)[number];

@@ -15,7 +15,7 @@ import { Server, MemoryLocker } from '@tus/server';
 import type { Db } from '../db';
 import { recordAudit, type Actor } from '../audit';
 import { log } from '../log';
-import { optimiseImage } from '../images';
+import { optimiseImage } from '../imaging';
 import { toStorageValue, type Storage } from '../storage';
 import {
 	ACCEPTED_LABEL,

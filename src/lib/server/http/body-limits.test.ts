@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../images/upload';
+import { MAX_UPLOAD_BYTES } from '../imaging';
 import { JSON_BODY_LIMIT } from './api';
 import {
 	COURSE_CHUNK_LIMIT,

@@ -2,17 +2,20 @@
  * Site images: slots, the admin upload pipeline, the public proxy — the domain's whole public surface, bound to
  * the application's services (app.ts). Routes call only these; tests call the modules beside with their own.
  */
+import { pages } from '$lib/pages/registry';
 import { appDeps } from '../app';
+import { canonicalUrl } from '../pages/seo';
 import { recordAudit, type Actor, type AdminActor } from '../audit';
 import { readSingleFile } from '../http/multipart';
 import { FsStorage, isValidObjectPath, storagePathOf, type SignedRead } from '../storage';
 import { serveSlot, serveSlotImage, type ImageRequest } from './proxy';
 import { imageProxyAnswer } from './entry-answer';
 import { ValidationError } from '../errors';
-import { ALT_MAX, imagesOfPage, listSiteImages, setSiteImage, type SiteImageChange } from './service';
+import { ALT_MAX, imagesOfPage, listSiteImages, setSiteImage, type PageImage, type SiteImageChange } from './service';
 import { storedValues } from './slot-values';
 import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
-import { MAX_UPLOAD_BYTES, storeUpload } from './upload';
+import { MAX_UPLOAD_BYTES } from '../imaging';
+import { storeUpload } from './upload';
 import { recordImageProxy } from '../metrics';
 
 /** The images of a page, as `/api/img/{key}?v=…` paths. */
@@ -153,9 +156,16 @@ export function readSignedObject(
 	return storage.readSigned(objectPath, params, ifNoneMatch);
 }
 
-export type { UploadStats } from './upload';
+export type { UploadStats } from '../imaging';
 export type { PageImage, SiteImageEntry } from './service';
 
-/** For the course's worksheets and posters: the same checks of what a file is, and the same WebP pipeline. */
-export { detectImageType, type AcceptedType } from './signature';
-export { optimiseImage } from './upload';
+/**
+ * What every page with image slots loads — its images and its canonical URL — found from the page registry by
+ * the requested path, so that a route spells its path nowhere but in its folder name.
+ */
+export async function slotPageData(path: string): Promise<{ images: Record<string, PageImage>; canonical: string }> {
+	const page = pages.slotPages.find((p) => p.path === path);
+	// A route with slots but no registry line is a programming error: fail loudly rather than show no images.
+	if (!page) throw new Error(`${path} has no entry with slots in src/lib/pages/registry.ts`);
+	return { images: await imagesOfPage(appDeps().db, page.path), canonical: canonicalUrl(page.path) };
+}

@@ -1,0 +1,73 @@
+/**
+ * A module's page for a member: its HTML (rendered once per version), its neighbours, its quiz and media, and
+ * the reader's progress figures — composed from progress.ts, quizzes.ts and media.ts.
+ */
+import { renderMarkdown } from '$lib/markdown';
+import type { DbOrTx } from '../db';
+import { NotFoundError } from '../errors';
+import * as queries from './queries';
+import type { ReaderCache } from './reader-cache';
+import { setBounded } from '../../bounded-map.js';
+import { mediaOf } from './media';
+import { blockerOf, neighbour, percentOf, readerView } from './progress';
+import { quizPageOf } from './quizzes';
+
+/**
+ * A module's HTML, rendered once per version: a 3 000-word module takes milliseconds to render, and every member
+ * reads the same bytes. Keyed by id and last update, as the catalogue gives them: each instance renders a new
+ * version once, as soon as its catalogue has it (the edit's NOTIFY drops the old one); the Markdown is read from the
+ * database only on a miss. The oldest entries go first past a few hundred.
+ */
+const rendered = new Map<string, string>();
+const RENDERED_MAX = 200;
+const renderedKey = (id: string, updatedAt: Date) => `${id}:${updatedAt.getTime()}`;
+
+async function moduleHtml(db: DbOrTx, module: { id: string; updatedAt: Date }): Promise<string> {
+	const cached = rendered.get(renderedKey(module.id, module.updatedAt));
+	if (cached !== undefined) return cached;
+	const source = await queries.moduleContent(db, module.id);
+	if (!source) throw new NotFoundError('Module introuvable.');
+	// Keyed by the version read, which is the newer one if the module changed in between.
+	const html = renderMarkdown(source.content);
+	setBounded(rendered, renderedKey(module.id, source.updatedAt), html, RENDERED_MAX);
+	return html;
+}
+
+/**
+ * A module page: the module, whether the reader completed it, its neighbours among the published modules, and the
+ * reader's progress figures with the first other module left to do. An unpublished module is not found, except for admins, who see a preview without
+ * neighbours. No query when the reader cache holds the reader's view and the module's HTML is rendered.
+ */
+export async function modulePage(
+	db: DbOrTx,
+	readers: ReaderCache,
+	slug: string,
+	reader: { id: string; isAdmin: boolean }
+) {
+	const view = await readerView(db, readers, reader.id);
+	const { catalogue, published, completed } = view;
+	const module = catalogue.find((m) => m.slug === slug);
+	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
+	const at = published.indexOf(module);
+	const done = published.filter((m) => completed.has(m.id)).length;
+	const unfinished = published.find((m) => !completed.has(m.id) && m.id !== module.id);
+	// Closed by the chosen order: its title and where to go, nothing of its lesson.
+	const blockedBy = blockerOf(view, module, reader);
+	return {
+		module,
+		blockedBy,
+		media: blockedBy ? null : await mediaOf(db, module, reader.id),
+		html: blockedBy ? null : await moduleHtml(db, module),
+		quiz: blockedBy || !module.quiz ? null : await quizPageOf(db, module.id, module.quiz, reader.id),
+		completed: completed.has(module.id),
+		previous: at > 0 ? neighbour(published[at - 1]!) : null,
+		next: at >= 0 && at < published.length - 1 ? neighbour(published[at + 1]!) : null,
+		progress: {
+			completed: done,
+			total: published.length,
+			percent: percentOf(done, published.length),
+			/** The first other module not done yet: where to go once this one is; null when none is left. */
+			unfinished: unfinished ? neighbour(unfinished) : null
+		}
+	};
+}

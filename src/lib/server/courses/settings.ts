@@ -1,0 +1,32 @@
+/**
+ * The course's own settings (its title on the attestation, whether the order is imposed), read through the
+ * reader cache.
+ */
+import { company } from '$lib/company';
+import type { Db, DbOrTx } from '../db';
+import { changesOf, recordAudit, type Actor } from '../audit';
+import * as queries from './queries';
+import type { ReaderCache, ReaderSettings } from './reader-cache';
+
+/** Until an admin names it, the programme is the one the company file sells. */
+const defaultSettings = (): ReaderSettings => ({ title: company.training.name, sequential: false });
+
+export const courseSettingsOf = (db: DbOrTx, readers: ReaderCache): Promise<ReaderSettings> =>
+	readers.settingsOf(async () => (await queries.courseSettingsRow(db)) ?? defaultSettings());
+
+export async function updateCourseSettings(
+	db: Db,
+	readers: ReaderCache,
+	settings: ReaderSettings,
+	admin: Actor
+): Promise<ReaderSettings> {
+	await db.transaction(async (tx) => {
+		const before = (await queries.courseSettingsRow(tx)) ?? defaultSettings();
+		await queries.saveCourseSettings(tx, settings);
+		const changes = changesOf(before, settings, ['title', 'sequential']);
+		if (Object.keys(changes).length)
+			await recordAudit(tx, admin, { kind: 'course.updated', subjectType: 'course', changes });
+	});
+	await readers.catalogueChanged();
+	return { title: settings.title, sequential: settings.sequential };
+}

@@ -1,0 +1,104 @@
+/**
+ * The course's learners (/admin/suivi): each member's progress and the modules' funnel.
+ */
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db';
+import { rowsOf } from '../../db/migrate';
+
+export interface LearnerRow {
+	id: string;
+	name: string;
+	email: string;
+	status: string;
+	currentPeriodEnd: Date | null;
+	memberSince: Date;
+	completed: number;
+	quizzesPassed: number;
+	attempts: number;
+	lastActivity: Date | null;
+}
+
+const asDate = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+/**
+ * Every member (an account with a membership), with their progress over the published modules, their quiz results
+ * and their last sign of work (a module completed, a quiz attempt, a video position kept). One statement.
+ */
+export async function learnerRows(db: DbOrTx): Promise<LearnerRow[]> {
+	const rows = rowsOf<Record<string, unknown>>(
+		await db.execute(sql`
+			select u.id, u.name, u.email, m.status, m.current_period_end, m.created_at as member_since,
+				(select count(*) from module_progress p join modules mo on mo.id = p.module_id and mo.published
+					where p.user_id = u.id) as completed,
+				(select count(distinct q.module_id) from quiz_attempts q where q.user_id = u.id and q.passed)
+					as quizzes_passed,
+				(select count(*) from quiz_attempts q where q.user_id = u.id) as attempts,
+				greatest(
+					(select max(p.completed_at) from module_progress p where p.user_id = u.id),
+					(select max(q.created_at) from quiz_attempts q where q.user_id = u.id),
+					(select max(v.updated_at) from video_positions v where v.user_id = u.id)
+				) as last_activity
+			from users u
+			join lateral (
+				select status, current_period_end, created_at from memberships
+				where user_id = u.id order by created_at desc limit 1
+			) m on true
+			order by u.name`)
+	);
+	return rows.map((row) => ({
+		id: String(row.id),
+		name: String(row.name),
+		email: String(row.email),
+		status: String(row.status),
+		currentPeriodEnd: asDate(row.current_period_end),
+		memberSince: asDate(row.member_since)!,
+		completed: Number(row.completed),
+		quizzesPassed: Number(row.quizzes_passed),
+		attempts: Number(row.attempts),
+		lastActivity: asDate(row.last_activity)
+	}));
+}
+
+export interface ModuleFunnelRow {
+	id: string;
+	title: string;
+	slug: string;
+	hasQuiz: boolean;
+	started: number;
+	completed: number;
+	quizTakers: number;
+	quizPassers: number;
+	attempts: number;
+}
+
+/** Per published module, in the course's order: how many started it, finished it, took and passed its quiz. */
+export async function moduleFunnelRows(db: DbOrTx): Promise<ModuleFunnelRow[]> {
+	const rows = rowsOf<Record<string, unknown>>(
+		await db.execute(sql`
+			select mo.id, mo.title, mo.slug, mo.quiz is not null as has_quiz,
+				(select count(*) from (
+					select user_id from module_progress where module_id = mo.id
+					union select user_id from quiz_attempts where module_id = mo.id
+					union select user_id from video_positions where module_id = mo.id
+				) s) as started,
+				(select count(*) from module_progress p where p.module_id = mo.id) as completed,
+				(select count(distinct q.user_id) from quiz_attempts q where q.module_id = mo.id) as quiz_takers,
+				(select count(distinct q.user_id) from quiz_attempts q where q.module_id = mo.id and q.passed)
+					as quiz_passers,
+				(select count(*) from quiz_attempts q where q.module_id = mo.id) as attempts
+			from modules mo
+			where mo.published
+			order by mo.position, mo.created_at`)
+	);
+	return rows.map((row) => ({
+		id: String(row.id),
+		title: String(row.title),
+		slug: String(row.slug),
+		hasQuiz: row.has_quiz === true || row.has_quiz === 't',
+		started: Number(row.started),
+		completed: Number(row.completed),
+		quizTakers: Number(row.quiz_takers),
+		quizPassers: Number(row.quiz_passers),
+		attempts: Number(row.attempts)
+	}));
+}

@@ -6,7 +6,12 @@ import ts from 'typescript-eslint';
 import { existsSync, globSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import svelteConfig from './svelte.config.js';
-import { INFRASTRUCTURE as INFRASTRUCTURE_FOLDERS, RUN_TIME_MODULES, refusals, resolveSpecifier } from './scripts/boundaries.js';
+import {
+	INFRASTRUCTURE as INFRASTRUCTURE_FOLDERS,
+	RUN_TIME_MODULES,
+	refusals,
+	resolveSpecifier
+} from './scripts/boundaries.js';
 
 /**
  * The folders of src/lib/server that are infrastructure, shared by the domains (`pages` is the page cache, a

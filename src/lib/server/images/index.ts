@@ -11,7 +11,14 @@ import { FsStorage, isValidObjectPath, storagePathOf, type SignedRead } from '..
 import { serveSlot, serveSlotImage, type ImageRequest } from './proxy';
 import { imageProxyAnswer } from './entry-answer';
 import { ValidationError } from '../errors';
-import { ALT_MAX, imagesOfPage, listSiteImages, setSiteImage, type PageImage, type SiteImageChange } from './service';
+import {
+	ALT_MAX,
+	imagesOfPage,
+	listSiteImages,
+	setSiteImage,
+	type PageImage,
+	type SiteImageChange
+} from './service';
 import { storedValues } from './slot-values';
 import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
 import { MAX_UPLOAD_BYTES } from '../imaging';
@@ -163,7 +170,9 @@ export type { PageImage, SiteImageEntry } from './service';
  * What every page with image slots loads — its images and its canonical URL — found from the page registry by
  * the requested path, so that a route spells its path nowhere but in its folder name.
  */
-export async function slotPageData(path: string): Promise<{ images: Record<string, PageImage>; canonical: string }> {
+export async function slotPageData(
+	path: string
+): Promise<{ images: Record<string, PageImage>; canonical: string }> {
 	const page = pages.slotPages.find((p) => p.path === path);
 	// A route with slots but no registry line is a programming error: fail loudly rather than show no images.
 	if (!page) throw new Error(`${path} has no entry with slots in src/lib/pages/registry.ts`);

@@ -1,5 +1,11 @@
 /** What a file is, by its own first bytes, and the WebP pipeline: for the site's images and the course's files. */
-export { ACCEPTED_TYPES, detectImageType, isAcceptedType, SIGNATURE_BYTES, type AcceptedType } from './signature';
+export {
+	ACCEPTED_TYPES,
+	detectImageType,
+	isAcceptedType,
+	SIGNATURE_BYTES,
+	type AcceptedType
+} from './signature';
 export {
 	assertImageSignature,
 	MAX_INPUT_PIXELS,

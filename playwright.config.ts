@@ -2,9 +2,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { TEST_BUILD_DIR } from './scripts/build-dir.mjs';
 import { useWorkersSharedServer } from './tests/e2e/support/shared-server';
+import { TEST_WAITS_ENV } from './tests/e2e/support/waits';
 
 // The server under test is the one `npm run test:e2e` built for the tests, not the build/ a running server uses.
 process.env.ATELIER_BUILD_DIR ||= TEST_BUILD_DIR;
+// Every server a test starts (the test build) waits what tests/e2e/support/waits.ts says, not the rules' full length.
+Object.assign(process.env, TEST_WAITS_ENV);
 
 // In a worker: the shared server that is this worker's own (tests/e2e/support/global-setup.ts starts one each).
 useWorkersSharedServer();

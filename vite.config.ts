@@ -65,6 +65,8 @@ const shared = {
 };
 
 export default defineConfig({
+	// A test build's own waits (config.ts `abuseWaits`): scripts/build.mjs --tests sets ATELIER_TEST_BUILD=1.
+	define: { __ATELIER_TEST_BUILD__: JSON.stringify(process.env.ATELIER_TEST_BUILD === '1') },
 	// enhancedImages turns the showcase's photos (src/content/showcase/photos) into AVIF/WebP/JPEG at build time.
 	plugins: [unusedValidators(), enhancedImagesOnly(), sveltekit()],
 	test: {

@@ -57,12 +57,15 @@ function newestMtime(target) {
 
 /**
  * What the sources are, by content (not by time): every file a build is made from, its path and bytes, and the
- * Node.js line that builds. Two trees with the same digest make the same build (ATELIER_BUILD_CACHE, build.mjs).
+ * Node.js line that builds, and whether it is a test build (its waits differ: config.ts). Two trees with the same
+ * digest make the same build (ATELIER_BUILD_CACHE, build.mjs).
  * The migrations are not in it: the bundle never reads them, and every build copies its tree's own (build.mjs), so
  * a tree that only adds a migration (the upgrade test's) is the same bundle.
  */
 export function sourceDigest() {
-	const hash = createHash('sha256').update(`node ${process.versions.node.split('.')[0]}\0`);
+	const hash = createHash('sha256')
+		.update(`node ${process.versions.node.split('.')[0]}\0`)
+		.update(process.env.ATELIER_TEST_BUILD === '1' ? 'test build\0' : '');
 	/** @param {string} relative */
 	const add = (relative) => {
 		const full = path.join(root, relative);

@@ -49,7 +49,11 @@ import {
 	switchTo
 } from './releases.mjs';
 
-if (process.argv.includes('--tests')) process.env.ATELIER_BUILD_DIR = TEST_BUILD_DIR;
+// A test build: its own folder, and the waits of the anti-abuse rules its browser tests may shorten (config.ts).
+if (process.argv.includes('--tests')) {
+	process.env.ATELIER_BUILD_DIR = TEST_BUILD_DIR;
+	process.env.ATELIER_TEST_BUILD = '1';
+}
 const versioned = !process.env.ATELIER_BUILD_DIR;
 const switching = versioned && !process.argv.includes('--no-switch');
 if (process.argv.includes('--if-stale') && buildState(configuredBuildDir()) === 'fresh') {

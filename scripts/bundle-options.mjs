@@ -18,5 +18,7 @@ export const bundleOptions = {
 		js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
 	},
 	logLevel: 'warning',
-	alias: { $lib: './src/lib' }
+	alias: { $lib: './src/lib' },
+	// A test build's own waits (config.ts `abuseWaits`): `--tests` sets ATELIER_TEST_BUILD=1; never a real build.
+	define: { __ATELIER_TEST_BUILD__: JSON.stringify(process.env.ATELIER_TEST_BUILD === '1') }
 };

@@ -2,6 +2,8 @@
 import type { ActiveSession, SessionUser } from '$lib/server/auth/session';
 
 declare global {
+	/** True in a test build only (scripts/build.mjs --tests): config.ts reads the test waits then. */
+	const __ATELIER_TEST_BUILD__: boolean;
 	namespace App {
 		interface Error {
 			message: string;

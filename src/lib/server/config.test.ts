@@ -179,6 +179,19 @@ describe('loadConfig', () => {
 	});
 });
 
+describe('the waits of the anti-abuse rules', () => {
+	it('are the rules’ own in any build but a test build, whatever the environment says', () => {
+		// Vitest builds with __ATELIER_TEST_BUILD__ false, as `npm run build` does (scripts/bundle-options.mjs).
+		expect(__ATELIER_TEST_BUILD__).toBe(false);
+		const config = loadConfig({
+			DATA_DIR: freshDir(),
+			ATELIER_TEST_QUIZ_RETRY_SECONDS: '1',
+			ATELIER_TEST_FORM_MIN_FILL_MS: '1'
+		});
+		expect(config.waits).toEqual({ quizRetrySeconds: 30, formMinFillMs: 3_000 });
+	});
+});
+
 describe('refusal messages', () => {
 	it('never quote a secret, nor the password inside a URL', () => {
 		const error = refusal({

@@ -226,6 +226,31 @@ export interface Config {
 	metricsToken: string | null;
 	/** Behind a proxy: the header that carries the visitor's address, and how many proxies to count back. */
 	clientAddress: { header: string | null; xffDepth: number };
+	/** The waits of the anti-abuse rules (abuseWaits below). */
+	waits: AbuseWaits;
+}
+
+/**
+ * How long the anti-abuse rules make a person wait: between two attempts at a module's quiz, and before a public
+ * form's submission counts as a person's (sooner is a robot's). Fixed in a real build; a test build (`npm run
+ * test:e2e`, scripts/build.mjs --tests, `__ATELIER_TEST_BUILD__`) reads ATELIER_TEST_QUIZ_RETRY_SECONDS and
+ * ATELIER_TEST_FORM_MIN_FILL_MS, so that its browser tests prove each rule without waiting its whole length. The
+ * variables are not read at all by the build people run: the constant folds the branch away.
+ */
+export interface AbuseWaits {
+	quizRetrySeconds: number;
+	formMinFillMs: number;
+}
+export const ABUSE_WAITS: AbuseWaits = { quizRetrySeconds: 30, formMinFillMs: 3_000 };
+
+function abuseWaits(env: Env): AbuseWaits {
+	if (typeof __ATELIER_TEST_BUILD__ === 'undefined' || !__ATELIER_TEST_BUILD__) return ABUSE_WAITS;
+	const number = (value: string | undefined, fallback: number) =>
+		value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : fallback;
+	return {
+		quizRetrySeconds: number(env.ATELIER_TEST_QUIZ_RETRY_SECONDS, ABUSE_WAITS.quizRetrySeconds),
+		formMinFillMs: number(env.ATELIER_TEST_FORM_MIN_FILL_MS, ABUSE_WAITS.formMinFillMs)
+	};
 }
 
 /** Large enough for a 20 MB upload plus its multipart envelope; every other route enforces a small limit itself. */
@@ -343,7 +368,8 @@ export function loadConfig(env: Env = process.env, root = installRoot): Config {
 		logLevel: e.LOG_LEVEL ?? 'info',
 		analytics: e.ANALYTICS !== 'off',
 		metricsToken: e.METRICS_TOKEN ?? null,
-		clientAddress: { header: e.ADDRESS_HEADER?.toLowerCase() ?? null, xffDepth: e.XFF_DEPTH ?? 1 }
+		clientAddress: { header: e.ADDRESS_HEADER?.toLowerCase() ?? null, xffDepth: e.XFF_DEPTH ?? 1 },
+		waits: abuseWaits(env)
 	};
 }
 

@@ -9,7 +9,9 @@ import { E2E_ADMIN, signIn } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startFakeStripe, type FakeStripe } from '../../helpers/fake-stripe';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
-import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+import { TEST_WAITS } from '../support/waits';
+
+const MIN_FILL_MS = TEST_WAITS.formMinFillMs;
 
 test.describe.configure({ mode: 'serial' });
 

@@ -42,7 +42,7 @@ for (const width of [1280, 360]) {
 		});
 		test.use({ viewport: { width, height: 900 } });
 
-		test('saves a draft by itself; a reload 7 s later finds it; the browser keeps it while the server is away', async ({
+		test('saves a draft by itself; a reload once it says so finds it; the browser keeps it while the server is away', async ({
 			page
 		}) => {
 			await signedIn(page.context(), server, cookie);
@@ -54,8 +54,8 @@ for (const width of [1280, 360]) {
 			await openEditor(page, server, 'contact');
 			const lead = page.getByRole('textbox', { name: 'Chapeau' });
 			await lead.fill('Parlez-nous de votre activité : une première réponse sous 24 heures.');
-			// No button pressed: the draft reaches the server by itself.
-			await page.waitForTimeout(7_000);
+			// No button pressed: the draft reaches the server by itself, and the page says when it has.
+			await expect(page.getByText(/^Brouillon enregistré à /)).toBeVisible({ timeout: 10_000 });
 			await page.reload();
 			await untilHydrated(page);
 			await expect(page.getByRole('textbox', { name: 'Chapeau' })).toHaveValue(

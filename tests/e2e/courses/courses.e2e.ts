@@ -4,6 +4,7 @@
  * pages; a signed-out visitor and a non-member are kept out. Then (issue « Learning, part 3 ») a quiz and « Ordre
  * imposé », and the attestation: downloaded, checked by a visitor, revoked by the admin.
  */
+import { TEST_WAITS } from '../support/waits';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -626,14 +627,16 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 
 	// Sent again at once: the limit answers, and nothing is graded.
 	await quiz.getByRole('button', { name: 'Renvoyer mes réponses' }).click();
-	await expect(quiz.getByRole('alert')).toContainText('Une tentative toutes les 30 secondes');
+	await expect(quiz.getByRole('alert')).toContainText(
+		`Une tentative toutes les ${TEST_WAITS.quizRetrySeconds} secondes`
+	);
 	// The refusal is no grade: what the member ticked stays ticked.
 	await expect(second.getByLabel('L’aplomb')).toBeChecked();
 	await expect(first.getByLabel('Du plâtre')).toBeChecked();
 
 	await first.getByLabel('Un mortier de ciment').check();
 	await second.getByLabel('L’horizontalité').check();
-	await page.waitForTimeout(Math.max(0, failedAt + 31_000 - Date.now()));
+	await page.waitForTimeout(Math.max(0, failedAt + TEST_WAITS.quizRetrySeconds * 1000 + 1000 - Date.now()));
 	await quiz.getByRole('button', { name: 'Renvoyer mes réponses' }).click();
 	await expect(quiz.getByRole('status')).toContainText(
 		'Quiz réussi : 2 bonnes réponses sur 2 (100 %, seuil 100 %).'

@@ -7,7 +7,9 @@ import { PASSWORD, register } from '../support/accounts';
 import { expectNoAxeViolation } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
-import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+import { TEST_WAITS } from '../support/waits';
+
+const MIN_FILL_MS = TEST_WAITS.formMinFillMs;
 import { sendDevisAsAPerson } from '../support/devis';
 
 const WIDTHS = [360, 768, 1280] as const;

@@ -1,7 +1,9 @@
 import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { PASSWORD, fillAndSubmit } from '../support/accounts';
 import { useServerWithMailbox } from '../support/mailbox';
-import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+import { TEST_WAITS } from '../support/waits';
+
+const MIN_FILL_MS = TEST_WAITS.formMinFillMs;
 import { sendDevisAsAPerson } from '../support/devis';
 
 test.describe.configure({ mode: 'serial' });

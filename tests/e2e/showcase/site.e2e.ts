@@ -8,7 +8,9 @@ import { expect, expectConsoleNotes, test } from '../support/fixtures';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
-import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+import { TEST_WAITS } from '../support/waits';
+
+const MIN_FILL_MS = TEST_WAITS.formMinFillMs;
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
-import { MIN_FILL_MS } from '../../../src/lib/server/abuse/form-token';
+import { TEST_WAITS } from './waits';
+
+const MIN_FILL_MS = TEST_WAITS.formMinFillMs;
 
 export interface DevisFields {
 	name: string;

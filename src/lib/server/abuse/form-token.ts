@@ -1,13 +1,14 @@
 /**
  * The time trap: pages issue a signed timestamp when they show a form; a submission less than 3 s later was
- * not typed by a person. Issued per request, never baked into a cached page, and good for one submission: a
+ * not typed by a person (a test build may shorten the wait: config.ts `waits`). Issued per request, never baked into a cached page, and good for one submission: a
  * second one with the same token is a replay.
  */
 import type { DbOrTx } from '../db';
 import { insertSpentFormToken } from './queries';
 import { sign, verifySignature } from '../signing';
+import { ABUSE_WAITS } from '../config';
 
-export const MIN_FILL_MS = 3_000;
+export const MIN_FILL_MS = ABUSE_WAITS.formMinFillMs;
 export const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export function issueFormToken(secret: string, now = Date.now()): string {
@@ -16,13 +17,18 @@ export function issueFormToken(secret: string, now = Date.now()): string {
 
 export type TokenVerdict = 'ok' | 'invalid' | 'too-fast';
 
-export function checkFormToken(secret: string, token: string, now = Date.now()): TokenVerdict {
+export function checkFormToken(
+	secret: string,
+	token: string,
+	now = Date.now(),
+	minFillMs = MIN_FILL_MS
+): TokenVerdict {
 	const [issued, signature] = token.split('.');
 	if (!issued || !signature || !/^\d{10,16}$/.test(issued)) return 'invalid';
 	if (!verifySignature(secret, `form:${issued}`, signature)) return 'invalid';
 	const age = now - Number(issued);
 	if (age < 0 || age > MAX_AGE_MS) return 'invalid';
-	return age < MIN_FILL_MS ? 'too-fast' : 'ok';
+	return age < minFillMs ? 'too-fast' : 'ok';
 }
 
 /**
@@ -43,13 +49,15 @@ export async function spamReason(
 	db: DbOrTx,
 	secret: string,
 	input: { website?: string; formToken?: string },
-	source: 'page' | 'api'
+	source: 'page' | 'api',
+	minFillMs = MIN_FILL_MS
 ): Promise<string | null> {
 	if (input.website && input.website.trim() !== '') return 'champ piège rempli';
 	if (!input.formToken) return source === 'page' ? 'jeton de formulaire absent' : null;
-	const verdict = checkFormToken(secret, input.formToken);
+	const verdict = checkFormToken(secret, input.formToken, Date.now(), minFillMs);
 	if (verdict === 'invalid') return 'jeton de formulaire invalide';
 	if (!(await spendFormToken(db, input.formToken))) return 'jeton de formulaire déjà utilisé';
-	if (verdict === 'too-fast') return 'envoyé moins de 3 secondes après l’affichage';
+	if (verdict === 'too-fast')
+		return `envoyé moins de ${minFillMs / 1000} secondes après l’affichage`.replace('.', ',');
 	return null;
 }

@@ -20,6 +20,7 @@ function deps(): CandidatureDeps {
 		mail,
 		adminEmail: config.adminEmail,
 		signingSecret: config.signingSecret,
+		formMinFillMs: config.waits.formMinFillMs,
 		origin: config.origin,
 		payments
 	};

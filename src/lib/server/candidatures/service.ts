@@ -39,6 +39,8 @@ export interface CandidatureDeps {
 	/** Who is told of new candidatures (ADMIN_EMAIL, else the sender address). */
 	adminEmail: string;
 	signingSecret: string;
+	/** How soon after a form was shown a submission is a robot's (config.ts `waits`). */
+	formMinFillMs?: number;
 	origin: URL;
 	payments: Payments | null;
 }
@@ -90,7 +92,7 @@ export async function submitCandidature(
 ): Promise<{ id: string; status: 'pending'; spam: boolean; delivery: Promise<boolean> }> {
 	assertCanNotify(deps);
 	await countRequest(deps.db, submitLimit, address);
-	const reason = await spamReason(deps.db, deps.signingSecret, input, source);
+	const reason = await spamReason(deps.db, deps.signingSecret, input, source, deps.formMinFillMs);
 	let stored: Candidature;
 	try {
 		stored = await queries.insertCandidature(deps.db, {

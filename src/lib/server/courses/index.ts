@@ -73,8 +73,10 @@ export const complete = (reader: { id: string; isAdmin: boolean }, slug: string)
 	service.completeModule(db(), readers(), reader, slug);
 export const undo = (userId: string, slug: string) => service.undoModule(db(), readers(), userId, slug);
 /** An attempt at a module's quiz, its answers as the form sent them (`q0`, `q1`…): graded, kept. */
+/** How long a member waits between two attempts at a quiz (30 s; a test build may shorten it: config.ts). */
+export const quizRetrySeconds = () => appDeps().config.waits.quizRetrySeconds;
 export const answerQuiz = (reader: { id: string; isAdmin: boolean }, slug: string, form: FormData) =>
-	service.answerQuiz(db(), readers(), reader, slug, form);
+	service.answerQuiz(db(), readers(), reader, slug, form, appDeps().config.waits.quizRetrySeconds);
 /** The programme's name and whether its modules open in order (`GET/PUT /api/admin/course`, `/admin/cours`). */
 export const settings = () => service.courseSettingsOf(db(), readers());
 export const updateSettings = (settings: CourseSettingsInput, admin: Actor) =>

@@ -2,6 +2,7 @@
  * A module's quiz: the questions as a member sees them (never the answers), an attempt counted before it is
  * marked (one per 30 seconds), the best score kept, and the module completed when it passes.
  */
+import { ABUSE_WAITS } from '../config';
 import type { Db, DbOrTx } from '../db';
 import { NotFoundError, ValidationError } from '../errors';
 import { countRequest, type Limit } from '../abuse';
@@ -12,7 +13,11 @@ import type { ReaderCache } from './reader-cache';
 import { moduleToActOn, publishedModule } from './progress';
 
 /** One attempt per 30 seconds per member and module, spent before the answers are graded. */
-export const QUIZ_ATTEMPT_LIMIT: Limit = { name: 'quiz-attempt', max: 1, windowSeconds: 30 };
+export const QUIZ_ATTEMPT_LIMIT: Limit = {
+	name: 'quiz-attempt',
+	max: 1,
+	windowSeconds: ABUSE_WAITS.quizRetrySeconds
+};
 
 /** What the module page shows of its quiz: the questions without their answers, and the last attempt's outcome. */
 export interface QuizPage {
@@ -76,14 +81,15 @@ export async function answerQuiz(
 	readers: ReaderCache,
 	reader: { id: string; isAdmin: boolean },
 	slug: string,
-	form: FormData
+	form: FormData,
+	retrySeconds = QUIZ_ATTEMPT_LIMIT.windowSeconds
 ): Promise<QuizResult> {
 	await moduleToActOn(db, readers, reader, slug);
 	const module = reader.isAdmin ? await queries.moduleBySlug(db, slug) : await publishedModule(db, slug);
 	if (!module?.quiz) throw new NotFoundError('Ce module n’a pas de quiz.');
 	const quiz = module.quiz;
 	const answers = quizAnswersOf(form, quiz);
-	await countRequest(db, QUIZ_ATTEMPT_LIMIT, `${reader.id}:${module.id}`);
+	await countRequest(db, { ...QUIZ_ATTEMPT_LIMIT, windowSeconds: retrySeconds }, `${reader.id}:${module.id}`);
 	const questions = quiz.questions.map((question, index) => {
 		const right = question.choices.flatMap((choice, at) => (choice.correct ? [at] : []));
 		const chosen = answers[index]!;

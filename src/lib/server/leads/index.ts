@@ -19,6 +19,7 @@ function deps(): LeadDeps {
 		mail,
 		adminEmail: config.adminEmail,
 		signingSecret: config.signingSecret,
+		formMinFillMs: config.waits.formMinFillMs,
 		// Showcase mode has no admin: the notification is the business's whole record of the request.
 		inboxUrl: config.siteMode === 'showcase' ? null : new URL('/admin/demandes', config.origin).href,
 		// The platform's quote form is the maçon demo's: its replies are the demo business's, not the agency's.

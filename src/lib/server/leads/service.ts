@@ -32,6 +32,8 @@ export interface LeadDeps {
 	/** Recipient of notifications (ADMIN_EMAIL). */
 	adminEmail: string;
 	signingSecret: string;
+	/** How soon after a form was shown a submission is a robot's (config.ts `waits`). */
+	formMinFillMs?: number;
 	/** Absolute URL of the admin inbox, for the notification's button; null where there is no admin (showcase). */
 	inboxUrl: string | null;
 	/** Whom a kind of lead's e-mails come from: the agency, a demo business, or in showcase mode the business. */
@@ -77,7 +79,7 @@ export async function submitLead(
 ): Promise<SubmitResult> {
 	await countRequest(deps.db, submitLimit, address);
 	if (source === 'api' && !input.formToken) await countRequest(deps.db, untokenedLimit, address);
-	const reason = await spamReason(deps.db, deps.signingSecret, input, source);
+	const reason = await spamReason(deps.db, deps.signingSecret, input, source, deps.formMinFillMs);
 	const email = input.email.toLowerCase();
 	const devis = kind === 'devis' ? (input as QuoteInput) : null;
 

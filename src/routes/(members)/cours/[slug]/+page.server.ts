@@ -8,7 +8,7 @@ import * as memberships from '$lib/server/memberships';
 import type { Actions, PageServerLoad } from './$types';
 
 const quizTooSoon = (seconds: number) =>
-	`Une tentative toutes les 30 secondes : relisez vos réponses, puis renvoyez-les dans ${seconds} s.`;
+	`Une tentative toutes les ${courses.quizRetrySeconds()} secondes : relisez vos réponses, puis renvoyez-les dans ${seconds} s.`;
 
 export const load: PageServerLoad = async (event) => {
 	const user = requireUser(event);

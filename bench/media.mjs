@@ -11,7 +11,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
-import { fmt, median, rssOf, signedInAdmin, startServer } from './lib.mjs';
+import { fmt, median, rssOf, signedInAdmin, startServer, uploadCourseFile } from './lib.mjs';
 
 const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
 const VIDEO_BYTES = 100 * 1024 * 1024;
@@ -103,30 +103,12 @@ async function lessonOnServer(server) {
 	const cookie = await signedInAdmin(server, ADMIN);
 	const headers = { cookie };
 	const video = lessonOf(VIDEO_BYTES);
-	const tusHeaders = { ...headers, origin: server.url, 'tus-resumable': '1.0.0' };
-	const metadata = `kind ${Buffer.from('video').toString('base64')},filename ${Buffer.from('lecon.mp4').toString('base64')}`;
-	const created = await fetch(`${server.url}/api/admin/uploads`, {
-		method: 'POST',
-		headers: { ...tusHeaders, 'upload-length': String(video.length), 'upload-metadata': metadata }
+	const stored = await uploadCourseFile(server, cookie, {
+		kind: 'video',
+		name: 'lecon.mp4',
+		bytes: video,
+		chunk: CHUNK
 	});
-	if (created.status !== 201) throw new Error(`upload creation answered ${created.status}`);
-	const location = new URL(created.headers.get('location'), server.url).href;
-	let stored = null;
-	for (let offset = 0; offset < video.length; offset += CHUNK) {
-		const answer = await fetch(location, {
-			method: 'PATCH',
-			headers: {
-				...tusHeaders,
-				'upload-offset': String(offset),
-				'content-type': 'application/offset+octet-stream'
-			},
-			body: video.subarray(offset, offset + CHUNK)
-		});
-		if (answer.status === 200) stored = await answer.json();
-		else if (answer.status !== 204)
-			throw new Error(`PATCH answered ${answer.status}: ${await answer.text()}`);
-	}
-	if (!stored) throw new Error('the upload gave no stored file');
 	const module = await fetch(`${server.url}/api/admin/modules`, {
 		method: 'POST',
 		headers: { ...headers, 'content-type': 'application/json', origin: server.url },

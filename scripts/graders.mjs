@@ -3,16 +3,28 @@
 // - The W3C Nu HTML Checker (`vnu-jar`, Java from Debian: `apt-get install default-jre-headless`) over every page of
 //   both sitemaps, the 404 page, and the signed-in pages of the members' area and the administration (every page of
 //   their route trees without an id in its URL): no error but those listed in ACCEPTED_HTML, each with its reason.
+// - The course as a member reads it (issue « The house, part 4 », point 4): a lesson with its video, captions and
+//   quiz, before and after an attempt; /bilan with every module done; the attestation's public page; the course
+//   editor; /admin/suivi with a learner — made here through the admin's API as the editor makes them.
 // - caniemail's data (`@jsx-email/doiuse-email`) over every e-mail preview, for Gmail, Outlook and Apple Mail: no
 //   unsupported feature but those listed in ACCEPTED_EMAIL, each with why it does not change what the reader sees.
 // Exits non-zero when anything else is found.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { doIUseEmail } from '@jsx-email/doiuse-email';
 import vnuJar from 'vnu-jar';
-import { signedInAdmin, startServer } from '../bench/lib.mjs';
+import { signedInAdmin, startServer, uploadCourseFile } from '../bench/lib.mjs';
 
 /** Nu errors that are the checker's mistakes, not the page's: matched on the message. */
 const ACCEPTED_HTML = [
@@ -74,6 +86,107 @@ function staticPagesUnder(folder, prefix) {
 	return found.sort();
 }
 
+/**
+ * The pages of a course in use, as `cookie`'s admin reads them (admins read the course as members do): a published
+ * lesson with a video, its captions and a quiz (tus uploads and the modules API, as the editor sends them), a
+ * second lesson; the quiz before and after a wrong attempt; both lessons done, /bilan, the attestation (issued at
+ * its first download) and its public page; the course editor and /admin/suivi with that progress.
+ */
+async function coursePages(server, cookie) {
+	const pages = [];
+	const headers = { cookie, origin: server.url };
+	const get = async (url) => {
+		const response = await fetch(server.url + url, { headers });
+		if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+		return response.text();
+	};
+	const post = async (url, form) => {
+		const response = await fetch(server.url + url, {
+			method: 'POST',
+			headers: { ...headers, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams(form),
+			redirect: 'manual'
+		});
+		if (response.status >= 500) throw new Error(`POST ${url} answered ${response.status}`);
+		return response;
+	};
+	const fixture = (name) => readFileSync(path.join('tests/fixtures/media', name));
+	const video = await uploadCourseFile(server, cookie, {
+		kind: 'video',
+		name: 'lecon.mp4',
+		bytes: fixture('lesson.mp4')
+	});
+	const captions = await uploadCourseFile(server, cookie, {
+		kind: 'captions',
+		name: 'lecon.vtt',
+		bytes: fixture('lesson.vtt')
+	});
+	const quiz = {
+		passPercent: 100,
+		questions: [
+			{
+				prompt: 'Quel mortier pour un mur humide ?',
+				explanation: 'La chaux laisse passer la vapeur.',
+				choices: [
+					{ text: 'Un mortier de chaux', correct: true },
+					{ text: 'Un mortier de ciment', correct: false }
+				]
+			}
+		]
+	};
+	const modules = [
+		{
+			title: 'Le mur en pierre sèche',
+			slug: 'pierre-seche',
+			video: video.value,
+			captions: captions.value,
+			quiz
+		},
+		{ title: 'Le devis', slug: 'le-devis' }
+	];
+	const ids = [];
+	for (const module of modules) {
+		const created = await fetch(`${server.url}/api/admin/modules`, {
+			method: 'POST',
+			headers: { ...headers, 'content-type': 'application/json' },
+			body: JSON.stringify({
+				...module,
+				published: true,
+				durationMinutes: 20,
+				content: `## ${module.title}\n\nUn paragraphe.`
+			})
+		});
+		if (created.status !== 201)
+			throw new Error(`module ${module.slug} answered ${created.status}: ${await created.text()}`);
+		ids.push((await created.json()).id);
+	}
+	pages.push(['/cours/pierre-seche (before the quiz)', await get('/cours/pierre-seche')]);
+	const wrong = await post('/cours/pierre-seche?/quiz', { q0: '1' });
+	pages.push(['/cours/pierre-seche (after a wrong attempt)', await wrong.text()]);
+	await post('/cours/le-devis?/complete', {});
+	pages.push(['/cours/le-devis (done)', await get('/cours/le-devis')]);
+	// The quiz passed at the next attempt completes its module: every module done. One attempt per 30 s: the
+	// second waits out the first's.
+	for (let attempt = 0; ; attempt++) {
+		const answer = await post('/cours/pierre-seche?/quiz', { q0: '0' });
+		if ((await answer.text()).includes('Quiz réussi')) break;
+		if (attempt === 2) throw new Error(`the right answers were not taken (${answer.status})`);
+		await new Promise((resolve) =>
+			setTimeout(resolve, Number(answer.headers.get('retry-after') || 30) * 1000 + 500)
+		);
+	}
+	const pdf = await fetch(`${server.url}/bilan/attestation.pdf`, { headers });
+	if (pdf.status !== 200) throw new Error(`the attestation answered ${pdf.status}`);
+	const bilan = await get('/bilan');
+	pages.push(['/bilan (every module done)', bilan]);
+	const code = /\/attestation\/([a-z2-7]{26})/.exec(bilan)?.[1];
+	if (!code) throw new Error('/bilan links to no attestation');
+	pages.push([`/attestation/${code}`, await get(`/attestation/${code}`)]);
+	pages.push([`/admin/cours/${ids[0]} (the editor)`, await get(`/admin/cours/${ids[0]}`)]);
+	pages.push(['/admin/suivi (with a learner)', await get('/admin/suivi')]);
+	return pages;
+}
+
 const work = mkdtempSync(path.join(tmpdir(), 'atelier-graders-'));
 const files = new Map();
 let emailProblems = 0;
@@ -105,6 +218,8 @@ try {
 				if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
 				save(mode, url, await response.text());
 			}
+
+			for (const [url, html] of await coursePages(server, cookie)) save(mode, url, html);
 
 			// The e-mails, as the previews page renders them (the admin's list names every template).
 			const list = await (await signedIn('/admin/emails')).text();

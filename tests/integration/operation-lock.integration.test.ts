@@ -351,7 +351,16 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 		if (firstPid) process.kill(firstPid, 'SIGTERM');
 		expect(first.status, first.stderr).toBe(0);
 		expect(first.stdout).toContain('upgrade: 0.1.0+0123456789ab → 0.3.0\n');
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		// The first server gone (and its lock with it): waited for, not slept on.
+		const alive = (pid: number) => {
+			try {
+				process.kill(pid, 0);
+				return true;
+			} catch {
+				return false;
+			}
+		};
+		if (firstPid) await expect.poll(() => alive(firstPid), { timeout: 30_000 }).toBe(false);
 		const again = upgrade(site, [archive], port);
 		const againPid = Number(/pid (\d+)\), detached/.exec(again.stdout)?.[1]);
 		if (againPid) process.kill(againPid, 'SIGTERM');

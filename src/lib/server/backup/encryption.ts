@@ -38,8 +38,11 @@ const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 const SERVER_SCRYPT_LOG_N = 16;
 export const MIN_PASSPHRASE_LENGTH = 14;
 
-/** How an archive is sealed: to public keys (age1…), or with one passphrase. */
-export type SealingKeys = { recipients: readonly string[] } | { passphrase: string };
+/**
+ * How an archive is sealed: to public keys (age1…), or with one passphrase — at the server's scrypt cost, or a
+ * lower one where only the stanza's form matters (a unit test opens it with age's own, synchronous, scrypt).
+ */
+export type SealingKeys = { recipients: readonly string[] } | { passphrase: string; scryptLogN?: number };
 
 /** What may open an archive: identity strings (AGE-SECRET-KEY-1…), a passphrase, and whether plain is accepted. */
 export interface OpeningKeys {
@@ -95,7 +98,7 @@ export async function sealing(keys: SealingKeys, readBack?: { identity: string }
 	const encrypter = new Encrypter();
 	if ('passphrase' in keys) {
 		if (readBack) throw new Error('a passphrase-sealed archive has only one stanza');
-		encrypter.addRecipient(new NodeScryptRecipient(keys.passphrase, SERVER_SCRYPT_LOG_N));
+		encrypter.addRecipient(new NodeScryptRecipient(keys.passphrase, keys.scryptLogN ?? SERVER_SCRYPT_LOG_N));
 	} else {
 		if (!keys.recipients.length) throw new Error('no recipient to seal the archive to');
 		for (const recipient of keys.recipients) encrypter.addRecipient(recipient);

@@ -17,7 +17,7 @@ const slug = lineText()
 
 /**
  * A course file, as the upload's answer gave it: `storage:course/<uuid>.<ext>`. That it exists and is of the field's
- * kind is the server's check (courses/service.ts), against what it read of the file.
+ * kind is the server’s check (courses/modules.ts), against what it read of the file.
  */
 export const COURSE_FILE_VALUE =
 	/^storage:course\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:mp4|webm|vtt|webp|pdf)$/;

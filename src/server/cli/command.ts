@@ -1,7 +1,8 @@
 /**
- * The one helper every operator command is built on (`npm run db:migrate`, `admin`, `backup`, `restore`; one file
- * each in this folder, bundled beside the server by scripts/build-server.mjs): the process settings, the
- * configuration's refusals, the data directory's lock, the database, the exit codes, the paths the operator typed.
+ * The one helper every operator command is built on (the five of src/server/commands/: `npm run db:migrate`,
+ * `admin`, `backup`, `restore`, `stats`; one file each there, bundled beside the server by
+ * scripts/build-server.mjs): the process settings, the configuration's refusals, the data directory's lock, the
+ * database, the exit codes, the paths the operator typed.
  * Messages are in English, as the server's log and the operations guide are; a refusal is one line, never a stack.
  */
 import path from 'node:path';

@@ -4,6 +4,7 @@
  * application's services (app.ts); tests call audience.ts and queries.ts with their own database.
  */
 import { appDeps } from '../app';
+import { exposeAudienceTally } from '../http/audience-bridge';
 import { onShutdown } from '../lifecycle';
 import { log } from '../log';
 import { audienceTally, dayOf, type AudienceEvent, type Origin } from './audience';
@@ -54,9 +55,13 @@ export function writeAudience(): Promise<void> {
 
 let writer: NodeJS.Timeout | null = null;
 
-/** At start-up (init hook), when ANALYTICS is not off: the periodic write, and a last one at shutdown. */
+/**
+ * At start-up (init hook), when ANALYTICS is not off: the tally handed to the server entry (http/audience-bridge.ts),
+ * the periodic write, and a last one at shutdown.
+ */
 export function startAudienceWriter(): void {
 	if (writer || !appDeps().config.analytics) return;
+	exposeAudienceTally(audienceTally());
 	writer = setInterval(() => void writeAudience(), WRITE_EVERY_MS);
 	writer.unref();
 	onShutdown(async () => {

@@ -44,7 +44,7 @@ describe('ways into a session', () => {
 	it('every route enters an account through enterAccount, or the code step through its verified code', () => {
 		const files = [...sourceFiles('src/routes'), ...sourceFiles('src/lib')];
 		expect(files.flatMap((file) => sessionEntries(file, readFileSync(path.join(root, file), 'utf8')))).toEqual([]);
-		const entering = files.filter((file) => /\benterAccount\(/.test(readFileSync(path.join(root, file), 'utf8')));
+		const entering = files.filter((file) => /\benter(Account|WithProof)\(/.test(readFileSync(path.join(root, file), 'utf8')));
 		// Sign-in, registration, first admin, the reset and welcome link: all of them, through the one function.
 		expect(entering.filter((f) => f.startsWith('src/routes')).sort()).toEqual([
 			'src/routes/(auth)/login/+page.server.ts',

@@ -7,6 +7,8 @@
 import { redirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import * as auth from '../auth';
 import { config } from '../config';
+import type { SuperValidated } from 'sveltekit-superforms';
+import { formFailure } from './forms';
 import { sessionCookieName } from './session-cookie-name';
 
 export { sessionCookieName };
@@ -167,6 +169,27 @@ export async function enterAccount(
 	if ((await open(event, proof)).next === 'code') redirect(303, codeStep(redirectTo));
 	if (deviceToken) setDeviceCookie(event.cookies, deviceToken);
 	redirect(303, auth.afterSignIn(proof.user, redirectTo));
+}
+
+/**
+ * The end of a password form that opens a session (registration, first admin, a reset or welcome link): the proof
+ * asked of the accounts domain; refused, the form comes back with its French message and without its password;
+ * proved, the way in is `enterAccount`'s.
+ */
+export async function enterWithProof(
+	event: EnterEvent & Pick<RequestEvent, 'setHeaders'>,
+	form: SuperValidated<{ password: string } & Record<string, unknown>, App.Superforms.Message>,
+	prove: () => Promise<auth.SignInProof>,
+	options?: Parameters<typeof enterAccount>[2]
+) {
+	let proof;
+	try {
+		proof = await prove();
+	} catch (error) {
+		form.data.password = '';
+		return formFailure(event, form, error);
+	}
+	return enterAccount(event, proof, options);
 }
 
 /** The code step's way in: only the proof of a code verified by `auth.completeSignIn` opens the session. */

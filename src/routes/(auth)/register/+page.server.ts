@@ -3,8 +3,7 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { registerSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { enterAccount } from '$lib/server/http/session-cookie';
-import { formFailure } from '$lib/server/http/forms';
+import { enterWithProof } from '$lib/server/http/session-cookie';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
@@ -16,13 +15,8 @@ export const actions: Actions = {
 	default: async (event) => {
 		const form = await superValidate(event.request, zod4(registerSchema));
 		if (!form.valid) return fail(400, { form });
-		let proof;
-		try {
-			proof = await auth.register(form.data, event.getClientAddress());
-		} catch (error) {
-			form.data.password = '';
-			return formFailure(event, form, error);
-		}
-		return enterAccount(event, proof, { redirectTo: event.url.searchParams.get('redirectTo') });
+		return enterWithProof(event, form, () => auth.register(form.data, event.getClientAddress()), {
+			redirectTo: event.url.searchParams.get('redirectTo')
+		});
 	}
 };

@@ -3,8 +3,7 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { setupAdminSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { enterAccount } from '$lib/server/http/session-cookie';
-import { formFailure } from '$lib/server/http/forms';
+import { enterWithProof } from '$lib/server/http/session-cookie';
 import type { Actions, PageServerLoad } from './$types';
 
 /** Checked in the browser before it is sent: SvelteKit's client runs here (a page visited once). */
@@ -21,13 +20,8 @@ export const actions: Actions = {
 	default: async (event) => {
 		const form = await superValidate(event.request, zod4(setupAdminSchema));
 		if (!form.valid) return fail(400, { form });
-		let proof;
-		try {
-			proof = await auth.setupFirstAdmin(form.data, event.getClientAddress());
-		} catch (error) {
-			form.data.password = '';
-			return formFailure(event, form, error);
-		}
-		return enterAccount(event, proof, { redirectTo: '/admin' });
+		return enterWithProof(event, form, () => auth.setupFirstAdmin(form.data, event.getClientAddress()), {
+			redirectTo: '/admin'
+		});
 	}
 };

@@ -3,8 +3,7 @@ import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { setPasswordSchema } from '$lib/schemas/auth';
 import * as auth from '$lib/server/auth';
-import { formFailure } from '$lib/server/http/forms';
-import { enterAccount } from '$lib/server/http/session-cookie';
+import { enterWithProof } from '$lib/server/http/session-cookie';
 import type { Actions, PageServerLoad } from './$types';
 
 /** Checked in the browser before it is sent: SvelteKit's client runs here (a page reached from an e-mail). */
@@ -20,18 +19,13 @@ export const actions: Actions = {
 	default: async (event) => {
 		const form = await superValidate(event.request, zod4(setPasswordSchema));
 		if (!form.valid) return fail(400, { form });
-		let proof;
-		try {
-			proof = await auth.setPasswordWithLink(event.params.token, form.data.password, {
+		const proved = () =>
+			auth.setPasswordWithLink(event.params.token, form.data.password, {
 				userAgent: event.request.headers.get('user-agent'),
 				address: event.getClientAddress()
 			});
-		} catch (error) {
-			form.data.password = '';
-			return formFailure(event, form, error);
-		}
 		// Every earlier session, pending sign-in and known browser ended with the reset. The link proves the
 		// mailbox, not the second factor: an account with one enters its code before any session opens.
-		return enterAccount(event, proof);
+		return enterWithProof(event, form, proved);
 	}
 };

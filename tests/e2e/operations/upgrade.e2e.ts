@@ -285,7 +285,9 @@ test(
 			let watch = watchAvailability(url);
 			// These sources are the ones this run's server was built from (the tree adds a migration, which is not
 			// part of a build's digest): `npm run upgrade` copies that build, on both passes (PGlite, then
-			// PostgreSQL). A build from scratch is made below, beside the running server.
+			// PostgreSQL) — a test build, the same bundle as a real one but for its test waits (config.ts), which
+			// the upgraded server reads because these tests set them. A build from scratch is made below, beside
+			// the running server.
 			const buildCache = path.join(tmpdir(), 'atelier-upgrade-e2e-builds');
 			const testBuild = process.env.ATELIER_BUILD_DIR!;
 			if (!existsSync(stampOf(path.join(buildCache, sourceDigest()))) && buildState(testBuild) === 'fresh')

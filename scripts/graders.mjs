@@ -161,15 +161,23 @@ async function coursePages(server, cookie) {
 		ids.push((await created.json()).id);
 	}
 	pages.push(['/cours/pierre-seche (before the quiz)', await get('/cours/pierre-seche')]);
-	const wrong = await post('/cours/pierre-seche?/quiz', { q0: '1' });
-	pages.push(['/cours/pierre-seche (after a wrong attempt)', await wrong.text()]);
+	const wrong = await (await post('/cours/pierre-seche?/quiz', { q0: '1' })).text();
+	if (!wrong.includes('Relisez les explications'))
+		throw new Error(
+			'the wrong attempt was not graded as one (the page does not say to read the explanations)'
+		);
+	pages.push(['/cours/pierre-seche (after a wrong attempt)', wrong]);
 	await post('/cours/le-devis?/complete', {});
 	pages.push(['/cours/le-devis (done)', await get('/cours/le-devis')]);
 	// The quiz passed at the next attempt completes its module: every module done. One attempt per 30 s: the
 	// second waits out the first's.
 	for (let attempt = 0; ; attempt++) {
 		const answer = await post('/cours/pierre-seche?/quiz', { q0: '0' });
-		if ((await answer.text()).includes('Quiz réussi')) break;
+		const text = await answer.text();
+		console.log(
+			`quiz attempt ${attempt + 2}: ${answer.status}${text.includes('Quiz réussi') ? ', passed' : ''}`
+		);
+		if (text.includes('Quiz réussi')) break;
 		if (attempt === 2) throw new Error(`the right answers were not taken (${answer.status})`);
 		await new Promise((resolve) =>
 			setTimeout(resolve, Number(answer.headers.get('retry-after') || 30) * 1000 + 500)
@@ -219,7 +227,9 @@ try {
 				save(mode, url, await response.text());
 			}
 
-			for (const [url, html] of await coursePages(server, cookie)) save(mode, url, html);
+			const course = await coursePages(server, cookie);
+			for (const [url, html] of course) save(mode, url, html);
+			console.log(`course pages checked: ${course.map(([url]) => url).join(', ')}`);
 
 			// The e-mails, as the previews page renders them (the admin's list names every template).
 			const list = await (await signedIn('/admin/emails')).text();

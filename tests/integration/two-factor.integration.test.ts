@@ -171,6 +171,24 @@ describe(`the code after the password on ${driverName}`, () => {
 		expect((await twoFactorState(database.db, user.id)).recoveryCodesLeft).toBe(9);
 	});
 
+	it('a burst of the same recovery code, from three lanes at once, takes it once', async () => {
+		const { user, codes } = await enrolled();
+		// The known browser's, a stranger's and the session's lanes: each has room for a few, so that what stops the
+		// burst is the code being spent in the UPDATE that checks it, not the budget.
+		const lanes = [
+			codeLanes.stranger(user.id),
+			codeLanes.knownDevice(user.id, 'burst-device'),
+			codeLanes.session('burst-session')
+		];
+		const burst = await Promise.allSettled(
+			Array.from({ length: 6 }, (_, i) =>
+				verifySecondFactor(database.db, SECRET, user.id, codes[5]!, lanes[i % lanes.length]!)
+			)
+		);
+		expect(burst.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+		expect((await twoFactorState(database.db, user.id)).recoveryCodesLeft).toBe(9);
+	});
+
 	it('stops answering after five wrong codes, even for the right one', async () => {
 		const { user, key } = await enrolled(later(-60));
 		for (let i = 0; i < 5; i++)

@@ -20,13 +20,10 @@ import {
 	type SiteImageChange
 } from './service';
 import { storedValues } from './slot-values';
-import { PAGE_LABELS, SLOTS, slotOf, type SitePage } from './slots';
+import { PAGE_LABELS, SLOTS, slotOf } from './slots';
 import { MAX_UPLOAD_BYTES } from '../imaging';
 import { storeUpload } from './upload';
 import { recordImageProxy } from '../metrics';
-
-/** The images of a page, as `/api/img/{key}?v=…` paths. */
-export const pageImages = (page: SitePage) => imagesOfPage(appDeps().db, page);
 
 /** Every slot with its value and a preview, for the admin. */
 export const listSlots = () => {
@@ -141,12 +138,6 @@ export function serveCover(value: string, request: ImageRequest): Promise<Respon
 
 /** The `?v=` of an image URL: a digest of its value (a new photo, a new URL). */
 export { versionOf as imageVersion } from './slot-values';
-
-/** A stored image by its object path (`<uuid>.webp`), for a route that has checked who may see it; null if none. */
-export async function readStored(objectPath: string) {
-	if (!isValidObjectPath(objectPath)) return null;
-	return appDeps().storage.read(objectPath);
-}
 
 /** The hosts external image URLs may use (IMAGE_REMOTE_HOSTS). */
 export const remoteHosts = () => appDeps().config.imageRemoteHosts;

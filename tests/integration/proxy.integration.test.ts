@@ -215,6 +215,25 @@ describe.each([
 		expect(head.body).toBeNull();
 	});
 
+	it('keeps serving a stored image after a visitor cuts its answer short', async () => {
+		const storage = make();
+		const value = `storage:left-${Math.random().toString(36).slice(2)}.webp`;
+		await storage.put(value.slice('storage:'.length), photo, { contentType: 'image/webp', cacheControl: '' });
+		const deps = { storage, config: { imageRemoteHosts: [] } };
+		for (const width of [null, 480] as const) {
+			// adapter-node cancels the body with the socket's error when a client resets the connection midway.
+			const left = await serveSlotImage(deps, slot, value, { ...plain, width });
+			expect(left.headers.get('x-image-fallback'), `width ${width}`).toBeNull();
+			const reader = left.body!.getReader();
+			await reader.read();
+			await reader.cancel(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+			// A visitor's leaving is no upstream failure: the next one gets the photo, not the stock image.
+			const next = await serveSlotImage(deps, slot, value, { ...plain, width });
+			expect(next.headers.get('x-image-fallback')).toBeNull();
+			expect((await bytes(next)).equals(photo)).toBe(true);
+		}
+	});
+
 	it('falls back to the default image when the object was deleted', async () => {
 		const storage = make();
 		await storage.put('gone.webp', jpeg, { contentType: 'image/webp', cacheControl: '' });

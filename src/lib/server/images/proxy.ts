@@ -129,11 +129,38 @@ function respond(
 		upstream.body.destroy();
 		return new Response(null, { status: 200, headers });
 	}
-	// Headers are gone by the time a body fails: the response can only be aborted (Readable.toWeb errors the
-	// web stream, adapter-node destroys the connection). This listener also keeps the error from being unhandled.
-	upstream.body.once('error', onBodyError);
 	// Streamed: memory does not grow with the image's size or the number of clients.
-	return new Response(Readable.toWeb(upstream.body) as ReadableStream, { status: 200, headers });
+	return new Response(webBody(upstream.body, onBodyError), { status: 200, headers });
+}
+
+/**
+ * The upstream's body as the web stream a Response takes. Headers are gone by the time a body fails: the response
+ * can only be aborted (the web stream errors, adapter-node destroys the connection), and `onUpstreamError` learns
+ * of it. A visitor who leaves midway also ends the body — adapter-node cancels it with the socket's error, which
+ * Readable.toWeb passes to the upstream as its own — but that is no upstream failure: were it remembered as one,
+ * any client resetting its connections would have every visitor served the stock image.
+ */
+function webBody(body: Readable, onUpstreamError: (error: Error) => void): ReadableStream<Uint8Array> {
+	let cancelled = false;
+	// Also keeps the error from being unhandled.
+	body.once('error', (error) => {
+		if (!cancelled) onUpstreamError(error);
+	});
+	const reader = (Readable.toWeb(body) as ReadableStream<Uint8Array>).getReader();
+	return new ReadableStream<Uint8Array>(
+		{
+			async pull(controller) {
+				const { done, value } = await reader.read();
+				if (done) controller.close();
+				else controller.enqueue(value);
+			},
+			cancel(reason) {
+				cancelled = true;
+				return reader.cancel(reason);
+			}
+		},
+		{ highWaterMark: 0 }
+	);
 }
 
 /** GET /api/img/{key}: reads the slot's value, then serves it; a database that cannot answer means the fallback. */

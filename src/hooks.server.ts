@@ -78,6 +78,8 @@ export const init: ServerInit = async () => {
 	// The site's words and the company file (written from the seed at the first start of this version): read now,
 	// so that an e-mail sent before the first page view names the company as the admin last published it.
 	await content.warmUp();
+	// And the programme's name, if the admin gave it one with the course: the one every page and e-mail says.
+	await courses.settings();
 	await courses.listenForChanges(database.pg);
 	exposePageCache();
 	// The server entry answers Stripe's webhook itself in production, in the modes that have its route (whose id is

@@ -20,10 +20,30 @@ const shared = globalThis as unknown as Record<symbol, Company | undefined>;
 
 export const company: Company = (shared[SLOT] ??= structuredClone(companySeed) as Company);
 
+const NAMED = Symbol.for('atelier.programme-name');
+const named = shared as unknown as Record<symbol, { file: string; admin: string | null } | undefined>;
+/** The programme's name as the company file gives it, and as the admin named it in /admin/cours (null: not yet). */
+const programme = (named[NAMED] ??= { file: company.training.name, admin: null });
+
 /** Makes `next` what everything reads (in place: every importer holds this one object). */
 export function showCompany(next: Company): void {
 	assignDeep(company as unknown as Record<string, unknown>, next as unknown as Record<string, unknown>);
+	programme.file = company.training.name;
+	company.training.name = programme.admin ?? programme.file;
 }
+
+/**
+ * The programme has one name (issue « Experience, part 4 »): the one the admin gives it with the course (/admin/cours,
+ * printed on the attestation), which every page, e-mail and document then says through `company.training.name`;
+ * until then (null), the company file's. The courses domain calls this whenever it reads its settings.
+ */
+export function showProgrammeName(adminName: string | null): void {
+	programme.admin = adminName;
+	company.training.name = adminName ?? programme.file;
+}
+
+/** The company file's own name for the programme: the course's name until the admin gives it one. */
+export const companyFileProgrammeName = (): string => programme.file;
 
 function assignDeep(target: Record<string, unknown>, source: Record<string, unknown>) {
 	for (const [key, value] of Object.entries(source)) {

@@ -9,7 +9,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { company } from '../../src/lib/company';
+import { company, companyFileProgrammeName, showCompany, showProgrammeName } from '../../src/lib/company';
+import { candidatureApproval } from '../../src/lib/server/mail/templates/candidature-approval';
+import { memberWelcome } from '../../src/lib/server/mail/templates/member-welcome';
 import { useDepsForTests } from '../../src/lib/server/app';
 import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as service from '../../src/lib/server/courses/service';
@@ -295,6 +297,37 @@ describe(`« Ordre imposé » on ${driverName}`, () => {
 		expect(await read()).toEqual({ title: 'Maçonnerie : les bases', sequential: true });
 		const trail = await database.db.select().from(auditEvents);
 		expect(trail.filter((e) => e.kind === 'course.updated')).toHaveLength(1);
+	});
+
+	it('one programme name: the one set with the course is what the company file, e-mails and every instance say', async () => {
+		const fileName = companyFileProgrammeName();
+		expect(await service.courseSettingsOf(database.db, readers)).toEqual({
+			title: fileName,
+			sequential: false
+		});
+		expect(company.training.name).toBe(fileName);
+		const named = 'Maçonnerie : le programme complet';
+		await service.updateCourseSettings(database.db, readers, { title: named, sequential: false }, admin);
+		expect(company.training.name).toBe(named);
+		for (const mail of [
+			memberWelcome('Julie', 'https://exemple.fr/x'),
+			candidatureApproval({ firstName: 'Julie' }, 'https://exemple.fr/p')
+		])
+			expect(`${mail.subject}\n${mail.text}\n${mail.html}`).not.toContain(fileName);
+		expect(memberWelcome('Julie', 'https://exemple.fr/x').subject).toContain(named);
+		// A new revision of the company file (published in /admin/contenu) keeps the course's name.
+		showCompany({ ...structuredClone(company), training: { ...company.training, name: 'Autre nom' } });
+		expect(company.training.name).toBe(named);
+		expect(companyFileProgrammeName()).toBe('Autre nom');
+		// Another instance (its own reader cache) reads the name at its first look at the settings.
+		showProgrammeName(null);
+		await service.courseSettingsOf(database.db, new ReaderCache());
+		expect(company.training.name).toBe(named);
+		// A database without the course's settings: the company file's name again.
+		await database.db.delete(courseSettings);
+		await service.courseSettingsOf(database.db, new ReaderCache());
+		expect(company.training.name).toBe('Autre nom');
+		showCompany({ ...structuredClone(company), training: { ...company.training, name: fileName } });
 	});
 
 	it('closes the second module’s page, files, quiz, completion and place until the first is done', async () => {

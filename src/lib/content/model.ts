@@ -187,7 +187,7 @@ const COMPANY: FieldSpec[] = [
 		label: 'Formation',
 		kind: 'group',
 		fields: [
-			line('name', 'Nom du programme', 80, 5),
+			line('name', 'Nom du programme (tant que « Cours » ne le nomme pas)', 80, 5),
 			line('replyDelay', 'Délai de réponse aux candidatures', 60, 5),
 			line('monthlyPriceTtc', 'Prix mensuel TTC', 20, 2)
 		]

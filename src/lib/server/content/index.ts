@@ -28,6 +28,12 @@ const deps = (): service.ContentDeps => ({
 	}
 });
 
+/**
+ * After what the company file's readers show changed outside the company file (the programme's name, named with the
+ * course): the pages showing the company file are purged, on every instance.
+ */
+export const companyShown = () => deps().purge(service.pathsShowingCompany());
+
 /** A page's fields as shown: live for everyone, the draft (when there is one) for an admin's preview. */
 export async function page<Id extends PageId>(id: Id, preview = false): Promise<PageContents[Id]> {
 	const { db } = appDeps();

@@ -176,9 +176,12 @@ const parisDay = () =>
 
 const LEGAL_IDS = new Set<string>(['mentions-legales', 'cgv', 'confidentialite']);
 
+/** Every page that shows the company file: all of them. */
+export const pathsShowingCompany = (): string[] => [...Object.values(ENTRY_PATHS), ...BLOG_PATHS];
+
 /** The paths a new live revision of this entry changes, besides its own address. */
 function pathsShowing(kind: EntryKind, paths: (string | null)[]): string[] {
-	if (kind === 'company') return [...Object.values(ENTRY_PATHS), ...BLOG_PATHS];
+	if (kind === 'company') return pathsShowingCompany();
 	const own = paths.filter((path): path is string => !!path);
 	return kind === 'article' ? [...own, ...BLOG_PATHS] : own;
 }

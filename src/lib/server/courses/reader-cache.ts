@@ -110,7 +110,15 @@ export class ReaderCache {
 	private readonly completed: Kept<ReadonlySet<string>>;
 	private notifier: postgres.Sql | null = null;
 
-	constructor(now: () => number = Date.now) {
+	/**
+	 * @param settingsDropped called once the settings were dropped (a write here, another instance's, a lost
+	 *   connection): the programme's name is said outside members' pages too — e-mails, the home page — and is read
+	 *   again at once rather than at the next course page.
+	 */
+	constructor(
+		now: () => number = Date.now,
+		private readonly settingsDropped: () => void = () => {}
+	) {
 		this.catalogue = new Kept(1, now);
 		this.settings = new Kept(1, now);
 		this.completed = new Kept(MAX_READERS, now);
@@ -147,6 +155,7 @@ export class ReaderCache {
 		if (payload === CATALOGUE) {
 			this.catalogue.drop(CATALOGUE);
 			this.settings.drop(CATALOGUE);
+			this.settingsDropped();
 		} else this.completed.drop(payload);
 	}
 
@@ -178,6 +187,7 @@ export class ReaderCache {
 				this.catalogue.clear();
 				this.settings.clear();
 				this.completed.clear();
+				this.settingsDropped();
 				// postgres.js calls this at each attempt to listen again after an outage, many times a second:
 				// said once at start, and then only at debug (the outage's own lines are db/outage.ts's).
 				(this.listened ? log.debug : log.info)('listening for course changes', { channel: CHANNEL });

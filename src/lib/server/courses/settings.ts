@@ -1,18 +1,23 @@
 /**
- * The course's own settings (its title on the attestation, whether the order is imposed), read through the
- * reader cache.
+ * The course's own settings (the programme's name, whether the order is imposed), read through the reader cache.
+ * The name is the programme's one name: each read hands it to `$lib/company`, where every page, e-mail and document
+ * reads it (`company.training.name`).
  */
-import { company } from '$lib/company';
+import { companyFileProgrammeName, showProgrammeName } from '$lib/company';
 import type { Db, DbOrTx } from '../db';
 import { changesOf, recordAudit, type Actor } from '../audit';
 import * as queries from './queries';
 import type { ReaderCache, ReaderSettings } from './reader-cache';
 
 /** Until an admin names it, the programme is the one the company file sells. */
-const defaultSettings = (): ReaderSettings => ({ title: company.training.name, sequential: false });
+const defaultSettings = (): ReaderSettings => ({ title: companyFileProgrammeName(), sequential: false });
 
 export const courseSettingsOf = (db: DbOrTx, readers: ReaderCache): Promise<ReaderSettings> =>
-	readers.settingsOf(async () => (await queries.courseSettingsRow(db)) ?? defaultSettings());
+	readers.settingsOf(async () => {
+		const row = await queries.courseSettingsRow(db);
+		showProgrammeName(row?.title ?? null);
+		return row ?? defaultSettings();
+	});
 
 export async function updateCourseSettings(
 	db: Db,
@@ -27,6 +32,7 @@ export async function updateCourseSettings(
 		if (Object.keys(changes).length)
 			await recordAudit(tx, admin, { kind: 'course.updated', subjectType: 'course', changes });
 	});
+	showProgrammeName(settings.title);
 	await readers.catalogueChanged();
 	return { title: settings.title, sequential: settings.sequential };
 }

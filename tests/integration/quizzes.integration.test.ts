@@ -360,7 +360,8 @@ describe(`« Ordre imposé » on ${driverName}`, () => {
 		await service.updateCourseSettings(database.db, readers, { title: 'Programme', sequential: true }, admin);
 
 		const page = await service.modulePage(database.db, readers, second.slug, member);
-		expect(page.blockedBy).toEqual({ slug: first.slug, title: 'Les fondations' });
+		const fondations = { slug: first.slug, title: 'Les fondations' };
+		expect(page.blockedBy).toEqual({ after: fondations, resume: fondations });
 		expect(page.html).toBeNull();
 		expect(page.media).toBeNull();
 		expect(page.quiz).toBeNull();
@@ -398,5 +399,69 @@ describe(`« Ordre imposé » on ${driverName}`, () => {
 			admin
 		);
 		expect((await service.modulePage(database.db, readers, second.slug, member)).blockedBy).toBeNull();
+	});
+
+	it('locks show: each closed module says what it opens after, and sends to the first one left, never to a closed one', async () => {
+		const made = [];
+		for (const title of ['Un', 'Deux', 'Trois', 'Quatre'])
+			made.push(
+				await service.createModule(
+					database.db,
+					readers,
+					{ title, published: true, content: `# ${title}` },
+					admin
+				)
+			);
+		const [one, two, three, four] = made.map((m) => ({ slug: m.slug, title: m.title }));
+		await service.updateCourseSettings(database.db, readers, { title: 'Programme', sequential: true }, admin);
+		const listed = async () =>
+			(await service.progressOf(database.db, readers, member.id)).modules.map((m) => [m.title, m.opensAfter]);
+		expect(await listed()).toEqual([
+			['Un', null],
+			['Deux', 'Un'],
+			['Trois', 'Deux'],
+			['Quatre', 'Trois']
+		]);
+		// Module 3 opened first: it opens after 2, and the way on is module 1 (2 is closed too).
+		const third = await service.modulePage(database.db, readers, three!.slug, member);
+		expect(third.blockedBy).toEqual({ after: two, resume: one });
+		expect(third.previous).toEqual({ ...two, opensAfter: 'Un' });
+		expect(third.next).toEqual({ ...four, opensAfter: 'Trois' });
+		await expect(service.completeModule(database.db, readers, member, three!.slug)).rejects.toMatchObject({
+			status: 403,
+			after: two,
+			first: one
+		});
+		// Module 1's page: its next one is closed until it is done, then open.
+		expect((await service.modulePage(database.db, readers, one!.slug, member)).next).toEqual({
+			...two,
+			opensAfter: 'Un'
+		});
+		await service.completeModule(database.db, readers, member, one!.slug);
+		expect((await service.modulePage(database.db, readers, one!.slug, member)).next).toEqual({
+			...two,
+			opensAfter: null
+		});
+		expect((await service.modulePage(database.db, readers, three!.slug, member)).blockedBy).toEqual({
+			after: two,
+			resume: two
+		});
+		expect(await listed()).toEqual([
+			['Un', null],
+			['Deux', null],
+			['Trois', 'Deux'],
+			['Quatre', 'Trois']
+		]);
+		// Admins and a course without the order: nothing closed.
+		expect(
+			(await service.modulePage(database.db, readers, four!.slug, admin)).previous?.opensAfter
+		).toBeNull();
+		await service.updateCourseSettings(
+			database.db,
+			readers,
+			{ title: 'Programme', sequential: false },
+			admin
+		);
+		expect((await listed()).every(([, after]) => after === null)).toBe(true);
 	});
 });

@@ -577,16 +577,29 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	await expect(page.getByRole('button', { name: 'Marquer comme terminé' })).toBeVisible();
 	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
 	const closed = page.getByRole('region', { name: 'Ce module n’est pas encore ouvert' });
-	await expect(closed).toContainText('terminez d’abord « Votre fiche Google : l’essentiel (v2) »');
+	await expect(closed).toContainText('celui-ci s’ouvre après « Votre fiche Google : l’essentiel (v2) »');
 	await expect(page.locator('video')).toHaveCount(0);
 	await expect(page.getByText('Regardez la vidéo.')).toHaveCount(0);
 	const refused = await page.request.get(`${base}${videoUrl}`, { headers: { range: 'bytes=0-9' } });
 	expect(refused.status()).toBe(403);
 	await expectNoAxeViolation(page);
 	await expectNoHorizontalScroll(page);
+	await page.screenshot({ path: test.info().outputPath('locked-page-360.png'), fullPage: true });
+	// Listed, it shows as closed too: a padlock with its text, what it opens after, and no link.
+	for (const listing of ['/dashboard', '/cours']) {
+		await page.goto(`${base}${listing}`);
+		const item = page.getByRole('listitem').filter({ hasText: 'Filmer un chantier' });
+		await expect(item.getByRole('img', { name: 'Verrouillé' })).toBeVisible();
+		await expect(item).toContainText('s’ouvre après « Votre fiche Google : l’essentiel (v2) »');
+		await expect(item.getByRole('link')).toHaveCount(0);
+		await expectNoAxeViolation(page);
+		await expectNoHorizontalScroll(page);
+	}
+	await page.screenshot({ path: test.info().outputPath('locked-list-360.png'), fullPage: true });
+	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
 
 	await closed
-		.getByRole('link', { name: 'Aller au module « Votre fiche Google : l’essentiel (v2) »' })
+		.getByRole('link', { name: 'Reprendre au module « Votre fiche Google : l’essentiel (v2) »' })
 		.click();
 	await page.getByRole('button', { name: 'Marquer comme terminé' }).click();
 	await expect(page.getByRole('button', { name: 'Annuler : pas encore terminé' })).toBeVisible();
@@ -648,6 +661,8 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	);
 	await expect(first).toContainText('✓ Bonne réponse');
 	await expect(page.getByRole('region', { name: 'Module terminé' })).toBeVisible();
+	// Passed: what comes next is the one primary action; sending again is a secondary one.
+	await expect(quiz.getByRole('button', { name: 'Renvoyer mes réponses' })).toHaveClass(/secondary/);
 	await expect(page.getByText('100 % du programme')).toBeVisible();
 	await expectNoAxeViolation(page);
 	await page.setViewportSize({ width: 1280, height: 900 });

@@ -6,10 +6,10 @@ import { renderMarkdown } from '$lib/markdown';
 import type { DbOrTx } from '../db';
 import { NotFoundError } from '../errors';
 import * as queries from './queries';
-import type { ReaderCache } from './reader-cache';
+import type { CatalogueModule, ReaderCache } from './reader-cache';
 import { setBounded } from '../../bounded-map.js';
 import { mediaOf } from './media';
-import { blockerOf, neighbour, percentOf, readerView } from './progress';
+import { blockerOf, firstUnfinished, neighbour, percentOf, readerView } from './progress';
 import { quizPageOf } from './quizzes';
 
 /**
@@ -51,8 +51,14 @@ export async function modulePage(
 	const at = published.indexOf(module);
 	const done = published.filter((m) => completed.has(m.id)).length;
 	const unfinished = published.find((m) => !completed.has(m.id) && m.id !== module.id);
-	// Closed by the chosen order: its title and where to go, nothing of its lesson.
-	const blockedBy = blockerOf(view, module, reader);
+	// Closed by the chosen order: its title, what it opens after and where to go on, nothing of its lesson.
+	const after = blockerOf(view, module, reader);
+	const blockedBy = after ? { after, resume: firstUnfinished(view) ?? after } : null;
+	/** A neighbour as the pager shows it: closed ones say what they open after, and are no link. */
+	const pagerEntry = (other: CatalogueModule) => ({
+		...neighbour(other),
+		opensAfter: blockerOf(view, other, reader)?.title ?? null
+	});
 	return {
 		module,
 		blockedBy,
@@ -60,8 +66,8 @@ export async function modulePage(
 		html: blockedBy ? null : await moduleHtml(db, module),
 		quiz: blockedBy || !module.quiz ? null : await quizPageOf(db, module.id, module.quiz, reader.id),
 		completed: completed.has(module.id),
-		previous: at > 0 ? neighbour(published[at - 1]!) : null,
-		next: at >= 0 && at < published.length - 1 ? neighbour(published[at + 1]!) : null,
+		previous: at > 0 ? pagerEntry(published[at - 1]!) : null,
+		next: at >= 0 && at < published.length - 1 ? pagerEntry(published[at + 1]!) : null,
 		progress: {
 			completed: done,
 			total: published.length,

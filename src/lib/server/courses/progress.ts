@@ -19,6 +19,8 @@ export interface ModuleState {
 	completed: boolean;
 	/** Where the reader stopped in its video, in seconds (the dashboard's « reprendre à … »); null if not started. */
 	resumeAt: number | null;
+	/** Closed by « Ordre imposé »: the title of the module it opens after; null when it is open. */
+	opensAfter: string | null;
 }
 
 export interface Progress {
@@ -61,16 +63,21 @@ export function blockerOf(
 	return before && !view.completed.has(before.id) ? neighbour(before) : null;
 }
 
-/** A module closed by the chosen order (403): the page says which one to finish first. */
+/** A module closed by the chosen order (403): which one it opens after, and where to go on (`first`). */
 export class ModuleLockedError extends ForbiddenError {
-	constructor(readonly first: Neighbour) {
-		super(`Terminez d’abord le module « ${first.title} » : les modules s’ouvrent dans l’ordre.`);
+	constructor(
+		readonly after: Neighbour,
+		readonly first: Neighbour
+	) {
+		super(
+			`Ce module s’ouvre après « ${after.title} » : les modules s’ouvrent dans l’ordre. Reprenez à « ${first.title} ».`
+		);
 	}
 }
 
 export function assertOpen(view: ReaderView, module: CatalogueModule, reader: { isAdmin: boolean }): void {
-	const first = blockerOf(view, module, reader);
-	if (first) throw new ModuleLockedError(first);
+	const after = blockerOf(view, module, reader);
+	if (after) throw new ModuleLockedError(after, firstUnfinished(view) ?? after);
 }
 
 /** A module as a reader may act on it (complete, answer its quiz, keep their place): published and open. */
@@ -87,9 +94,10 @@ export async function moduleToActOn(
 	return { view, module };
 }
 
-/** A reader's progress over the published modules. */
+/** A reader's progress over the published modules (as a member sees them: an admin's own progress is a member's). */
 export async function progressOf(db: DbOrTx, readers: ReaderCache, userId: string): Promise<Progress> {
-	const { published, completed } = await readerView(db, readers, userId);
+	const view = await readerView(db, readers, userId);
+	const { published, completed } = view;
 	// Positions are read only when a video's module is left to do (the dashboard shows the next one's).
 	const positions = published.some((m) => m.video && !completed.has(m.id))
 		? new Map((await queries.videoPositionsOf(db, userId)).map((p) => [p.moduleId, p.seconds]))
@@ -101,7 +109,8 @@ export async function progressOf(db: DbOrTx, readers: ReaderCache, userId: strin
 		summary: m.summary,
 		durationMinutes: m.durationMinutes,
 		completed: completed.has(m.id),
-		resumeAt: m.video ? (positions.get(m.id) ?? null) : null
+		resumeAt: m.video ? (positions.get(m.id) ?? null) : null,
+		opensAfter: blockerOf(view, m, { isAdmin: false })?.title ?? null
 	}));
 	const done = modules.filter((m) => m.completed).length;
 	return {
@@ -122,6 +131,15 @@ export interface Neighbour {
 	title: string;
 }
 export const neighbour = ({ slug, title }: CatalogueModule): Neighbour => ({ slug, title });
+
+/**
+ * The first published module the reader has not completed: with « Ordre imposé » it is always open (every module
+ * before it is done), so it is where a closed module sends them — never to another closed one. Null when all are done.
+ */
+export function firstUnfinished(view: ReaderView): Neighbour | null {
+	const first = view.published.find((m) => !view.completed.has(m.id));
+	return first ? neighbour(first) : null;
+}
 
 export async function publishedModule(db: DbOrTx, slug: string): Promise<Module> {
 	const module = await queries.moduleBySlug(db, slug);

@@ -21,11 +21,13 @@ import {
 	audienceVisitorRows,
 	audienceVisitors
 } from '../../src/lib/server/db/schema';
-import { AudienceTally, type CountableRequest } from '../../src/lib/server/insights/audience';
+import { AudienceTally, pageHash, type CountableRequest } from '../../src/lib/server/insights/audience';
 import { deleteCountsBefore } from '../../src/lib/server/insights/queries';
 import { AudienceLedger, landingOf, writeVisits } from '../../src/lib/server/insights/visits';
 import { snapshotTables } from '../../src/lib/server/backup/tables';
-import { dashboardFigures } from '../../src/lib/server/insights/dashboard';
+import { dashboardFigures, filterOf } from '../../src/lib/server/insights/dashboard';
+import { sourceName } from '../../src/lib/server/insights/source-names';
+import { rowsOf } from '../../src/lib/server/db/migrate';
 import { leads } from '../../src/lib/server/db/schema';
 import { createTestDatabase, driverName, serverUrl, type TestDatabase } from '../helpers/database';
 
@@ -164,7 +166,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 		// /candidature, seen after landing from google, is a page of that visit.
 		expect(figures.sources).toEqual([
 			{ source: '', visits: 2, views: 2 },
-			{ source: 'google.fr', visits: 1, views: 2 }
+			{ source: 'Google', visits: 1, views: 2 }
 		]);
 		expect(figures.totals).toEqual({ views: 4, visitors: 3, visits: 3, leads: 2 });
 		expect(figures.previous).toEqual({ views: 0, visitors: 0, visits: 0, leads: 0 });
@@ -177,7 +179,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 		expect(figures.devices).toEqual([{ device: 'mobile', visits: 3, views: 4 }]);
 
 		// Narrowed to a source: every figure is that source's visits, and the leads that came from it.
-		const fromGoogle = await dashboardFigures(database.db, '30j', today(), { source: 'google.fr' });
+		const fromGoogle = await dashboardFigures(database.db, '30j', today(), { source: 'Google' });
 		expect(fromGoogle.totals).toEqual({ views: 2, visitors: 1, visits: 1, leads: 1 });
 		expect(fromGoogle.pages.map((p) => p.path).sort()).toEqual(['/candidature', '/macon']);
 		expect(fromGoogle.entries).toEqual([{ path: '/macon', visits: 1 }]);
@@ -187,7 +189,7 @@ describe(`the audience's counts on ${driverName}`, () => {
 		expect(candidature.totals).toMatchObject({ views: 2, visitors: 2, visits: 1 });
 		expect(candidature.sources).toEqual([
 			{ source: '', visits: 1, views: 1 },
-			{ source: 'google.fr', visits: 0, views: 1 }
+			{ source: 'Google', visits: 0, views: 1 }
 		]);
 		const direct = await dashboardFigures(database.db, '30j', today(), { source: '', device: 'desktop' });
 		expect(direct.totals).toMatchObject({ views: 0, visitors: 0, visits: 0 });
@@ -198,9 +200,76 @@ describe(`the audience's counts on ${driverName}`, () => {
 		expect(next.previous).toEqual({ views: 4, visitors: 3, visits: 3, leads: 2 });
 		expect(next.totals).toEqual({ views: 0, visitors: 0, visits: 0, leads: 0 });
 		const week = figures.leads.weeks.find((w) => w.week === '2026-11-23');
-		expect(week).toEqual({ week: '2026-11-23', bySource: { '': 1, 'google.fr': 1 }, total: 2 });
+		expect(week).toEqual({ week: '2026-11-23', bySource: { '': 1, Google: 1 }, total: 2 });
 		expect(figures.funnel.map((s) => s.count)).toEqual([2, 1, 0, 0, 0]);
 		expect(figures.members).toMatchObject({ active: 0, started: 0, ended: 0 });
+	});
+
+	it('names a source as people do — utm_source first, one name per site — and counts a page’s visitors as people', async () => {
+		const tally = new AudienceTally(today);
+		// Four people on the home page: from Facebook's link shim, from a link tagged for Facebook, from a letter whose
+		// mail site sent a Referer too, and from Facebook's mobile site who comes back later from PagesJaunes.
+		tally.count(visit('10.9.0.1', '/', 'https://l.facebook.com/'), 'atelier.fr');
+		tally.count(visit('10.9.0.2', '/?utm_source=facebook'), 'atelier.fr');
+		tally.count(
+			visit('10.9.0.3', '/?utm_source=lettre&utm_campaign=hiver', 'https://mail.example/'),
+			'atelier.fr'
+		);
+		tally.count(visit('10.9.0.4', '/', 'https://m.facebook.com/'), 'atelier.fr');
+		tally.count(visit('10.9.0.4', '/', 'https://www.pagesjaunes.fr/pros/atelier'), 'atelier.fr');
+		tally.count(visit('10.9.0.4', '/?utm_source=pagesjaunes'), 'atelier.fr');
+		await write(tally);
+		const figures = await dashboardFigures(database.db, '30j', today());
+		expect(figures.sources).toEqual([
+			{ source: 'Facebook', visits: 3, views: 3 },
+			{ source: 'PagesJaunes', visits: 2, views: 2 },
+			{ source: 'lettre', visits: 1, views: 1 }
+		]);
+		// A page's visitors are people: never more than the site's.
+		expect(figures.totals).toMatchObject({ visitors: 4, visits: 6, views: 6 });
+		expect(figures.pages).toEqual([{ path: '/', views: 6, visitors: 4 }]);
+		// Narrowed to a name, from a link a person may type too.
+		const facebook = await dashboardFigures(
+			database.db,
+			'30j',
+			today(),
+			filterOf(new URLSearchParams('source=facebook'))
+		);
+		expect(facebook.filter).toEqual({ source: 'Facebook' });
+		expect(facebook.totals).toMatchObject({ visits: 3, views: 3 });
+		// The database's function is the table's rule, value for value.
+		const pairs: [string, string][] = [
+			['', 'l.facebook.com'],
+			['fb', 'google.fr'],
+			['', 'www.google.co.uk'],
+			['', 'maps.google.com'],
+			['', 'mail.google.com'],
+			['Lettre', 'mail.example'],
+			['', 'notgoogle.com'],
+			['', 'x.com'],
+			['', 'pagesjaunes.fr'],
+			['', ''],
+			["l'été", '']
+		];
+		for (const [utm, host] of pairs) {
+			const [row] = rowsOf<{ name: string }>(
+				await database.db.execute(sql`select atelier_source_name(${utm}, ${host}) as name`)
+			);
+			expect(row!.name, `${utm} / ${host}`).toBe(sourceName(utm, host));
+		}
+		expect(pairs.map(([utm, host]) => sourceName(utm, host))).toEqual([
+			'Facebook',
+			'Facebook',
+			'Google',
+			'Google Maps',
+			'Gmail',
+			'Lettre',
+			'notgoogle.com',
+			'X (Twitter)',
+			'PagesJaunes',
+			'',
+			"l'été"
+		]);
 	});
 
 	it('finds where a visitor landed whatever instance saw it, and forgets everyone once the day has ended', async () => {
@@ -298,7 +367,14 @@ describe(`the audience's counts on ${driverName}`, () => {
 				{ day: '2026-11-26', visitors: 25, views: 2000, visits: expect.any(Number) }
 			]);
 			const pairs = await database.db.select().from(audienceVisitorRows);
-			expect(rows.reduce((sum, row) => sum + row.visitors, 0)).toBe(pairs.length);
+			const pageMarks = new Set(['/macon', '/paysagiste'].map(pageHash));
+			const rowPairs = pairs.filter((pair) => !pageMarks.has(pair.row));
+			expect(rows.reduce((sum, row) => sum + row.visitors, 0)).toBe(rowPairs.length);
+			// And each page's visitors are people, once each whatever instance counted them.
+			const pages = await database.db.select().from(audiencePages);
+			expect(pages.reduce((sum, page) => sum + page.visitors, 0)).toBe(pairs.length - rowPairs.length);
+			expect(pages.map((page) => page.visitors)).toEqual([expect.any(Number), expect.any(Number)]);
+			for (const page of pages) expect(page.visitors).toBeLessThanOrEqual(25);
 			expect((await database.db.select().from(audienceSalts)).length).toBe(1);
 		}
 	);

@@ -96,7 +96,8 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 	expect((await get({ 'sec-gpc': '1' })).status).toBe(200);
 	expect((await get({}, 'HEAD')).status).toBe(200);
 
-	// Within a write (every 5 s), the dashboard shows the people: 5 pages, 2 visitors, 2 visits, google.fr for one.
+	// Within a write (every 5 s), the dashboard shows the people: 5 pages, 2 visitors, 2 visits, Google for one (its
+	// campaign's utm_source, named as people name it).
 	const admin = await adminPage(browser, 1280);
 	const headline = (label: string) => admin.getByRole('listitem').filter({ hasText: label }).first();
 	await expect
@@ -126,18 +127,18 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 	// Every page of a visit counts under its source: /devis is the searcher's second page.
 	const sources = table('Source').first();
 	await expect(sources.getByRole('row', { name: 'Accès direct 1 3' })).toHaveCount(1);
-	await expect(sources.getByRole('row', { name: 'google.fr 1 2' })).toHaveCount(1);
+	await expect(sources.getByRole('row', { name: 'Google 1 2' })).toHaveCount(1);
 	await expect(table('Campagne').getByRole('row', { name: 'printemps cpc 1 2' })).toHaveCount(1);
 	await expect(table('Appareil').getByRole('row', { name: 'Ordinateur 1 2' })).toHaveCount(1);
 	await expect(table('Appareil').getByRole('row', { name: 'Téléphone 1 3' })).toHaveCount(1);
 	const leadSources = admin.getByRole('table', { name: 'Demandes par source sur la période' });
-	await expect(leadSources.getByRole('row', { name: 'google.fr 1' })).toHaveCount(1);
+	await expect(leadSources.getByRole('row', { name: 'Google 1' })).toHaveCount(1);
 	await expect(admin.getByRole('row', { name: /Visites de la page candidature 0/ })).toHaveCount(1);
 
 	// A source clicked narrows the whole dashboard, in the URL: the figures change, the link can be shared.
-	await sources.getByRole('link', { name: 'google.fr' }).click();
-	await expect(admin).toHaveURL(/\?periode=30j&source=google\.fr$/);
-	await expect(admin.getByRole('group', { name: 'Filtres' })).toContainText('Source « google.fr »');
+	await sources.getByRole('link', { name: 'Google' }).click();
+	await expect(admin).toHaveURL(/\?periode=30j&source=Google$/);
+	await expect(admin.getByRole('group', { name: 'Filtres' })).toContainText('Source « Google »');
 	await expect(headline('Pages vues')).toContainText(/Pages vues\s*2/);
 	await expect(headline('Visiteurs')).toContainText(/Visiteurs\s*1/);
 	await expect(pages.getByRole('row')).toHaveCount(3);
@@ -145,7 +146,7 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 		await expect(pages.getByRole('row', { name, exact: true })).toHaveCount(1);
 	await expect(table('Appareil').getByRole('row', { name: 'Téléphone' })).toHaveCount(0);
 	await expect(leadSources.getByRole('row')).toHaveCount(2);
-	await expect(leadSources.getByRole('row', { name: 'google.fr 1', exact: true })).toHaveCount(1);
+	await expect(leadSources.getByRole('row', { name: 'Google 1', exact: true })).toHaveCount(1);
 	const shared = await adminPage(browser, 360);
 	await shared.goto(admin.url());
 	await expect(shared.getByRole('listitem').filter({ hasText: 'Pages vues' }).first()).toContainText(
@@ -154,7 +155,7 @@ test('people are counted, bots, prefetches and Sec-GPC are not; the lead says wh
 	// A device on top of it, then the source taken off: the phone's three pages, with no lead (a lead keeps no
 	// device).
 	await table('Appareil').getByRole('link', { name: 'Ordinateur' }).click();
-	await expect(admin).toHaveURL(/source=google\.fr&appareil=desktop$/);
+	await expect(admin).toHaveURL(/source=Google&appareil=desktop$/);
 	await admin.getByRole('link', { name: 'Retirer le filtre source' }).click();
 	await expect(admin).toHaveURL(/\?periode=30j&appareil=desktop$/);
 	await expect(headline('Pages vues')).toContainText(/Pages vues\s*2/);

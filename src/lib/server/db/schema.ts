@@ -649,10 +649,8 @@ export const audienceDaily = pgTable(
 			columns: [t.day, t.path, t.referrerHost, t.utmSource, t.utmMedium, t.utmCampaign, t.device]
 		}),
 		index('audience_daily_path_idx').on(t.path, t.day),
-		index('audience_daily_source_idx').on(
-			sql`coalesce(nullif(${t.referrerHost}, ''), nullif(${t.utmSource}, ''), '')`,
-			t.day
-		),
+		// The source as the dashboard names it (insights/source-names.ts; the function is migration 0022's).
+		index('audience_daily_source_idx').on(sql`atelier_source_name(${t.utmSource}, ${t.referrerHost})`, t.day),
 		index('audience_daily_campaign_idx')
 			.on(t.utmCampaign, t.day)
 			.where(sql`${t.utmCampaign} <> ''`),

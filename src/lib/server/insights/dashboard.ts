@@ -10,6 +10,7 @@ import type { DbOrTx } from '../db';
 import { FILTER_PARAMS, type AudienceFilter } from '../../dashboard-filter';
 import { canonicalPath, dayOf, type Device } from './audience';
 import * as queries from './queries';
+import { sourceName } from './source-names';
 
 export type { AudienceFilter };
 
@@ -26,7 +27,8 @@ export function filterOf(search: URLSearchParams): AudienceFilter {
 	const page = search.get(FILTER_PARAMS.page);
 	if (page !== null && canonicalPath(page) === page) filter.page = page;
 	const source = search.get(FILTER_PARAMS.source);
-	if (source !== null && source.length <= FIELD_MAX) filter.source = source.toLowerCase();
+	// A source by its name (« Facebook »), or as it came when the table has no name for it (kept lower-cased).
+	if (source !== null && source.length <= FIELD_MAX) filter.source = sourceName(source.toLowerCase(), '');
 	const campaign = search.get(FILTER_PARAMS.campaign);
 	if (campaign && campaign.length <= FIELD_MAX) filter.campaign = campaign.toLowerCase();
 	const device = search.get(FILTER_PARAMS.device);

@@ -16,7 +16,9 @@ import {
 	dayOf,
 	DayBook,
 	overflowKey,
+	pageHash,
 	rowHash,
+	visitOfKey,
 	visitorHash,
 	type Attributed,
 	type Batch,
@@ -97,7 +99,7 @@ export async function writeVisits(db: Db, batch: Batch, ledger: AudienceLedger, 
 				: await queries.landingsOf(db, day, [...new Set(visitors as string[])]);
 		attributedDays.push({ day, attributed: attribute(hits, visitors, known, ledger.bookOf(day)) });
 	}
-	const counts: PendingCounts = { rows: new Map(), days: new Map(), events: batch.events };
+	const counts: PendingCounts = { rows: new Map(), days: new Map(), pages: new Map(), events: batch.events };
 	for (const [day, views] of batch.overflow)
 		counts.rows.set(overflowKey(day), { views, visitors: 0, entries: 0 });
 	if (!attributedDays.length && !counts.rows.size && !counts.events.size) return;
@@ -106,11 +108,27 @@ export async function writeVisits(db: Db, batch: Batch, ledger: AudienceLedger, 
 			const newVisitors = await queries.writeLandings(tx, day, attributed.landings);
 			if (newVisitors) counts.days.set(day, newVisitors);
 			const pairs: { visitor: string; row: string }[] = [];
+			// And each visitor's pages: a page's visitors are people, counted once a day whatever their visits' sources.
+			const pagePairs = new Set<string>();
+			const pathOfHash = new Map<string, string>();
 			for (const [key, visitors] of attributed.visitorsByRow) {
 				const row = rowHash(key);
-				for (const visitor of visitors) pairs.push({ visitor, row });
+				const { path } = visitOfKey(key);
+				const page = pageHash(path);
+				pathOfHash.set(page, path);
+				for (const visitor of visitors) {
+					pairs.push({ visitor, row });
+					if (!pagePairs.has(`${visitor}\u0001${page}`)) {
+						pagePairs.add(`${visitor}\u0001${page}`);
+						pairs.push({ visitor, row: page });
+					}
+				}
 			}
 			const added = await queries.addVisitorRows(tx, day, pairs);
+			for (const [page, path] of pathOfHash) {
+				const visitors = added.get(page);
+				if (visitors) counts.pages!.set(`${day}\u0001${path}`, visitors);
+			}
 			for (const [key, { views, entries }] of attributed.rows) {
 				const before = counts.rows.get(key);
 				counts.rows.set(key, {

@@ -38,6 +38,10 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		};
 	});
 	const days = [...counts.days].map(([day, visitors]) => ({ day, visitors }));
+	const pages = [...(counts.pages ?? [])].map(([key, visitors]) => {
+		const [day, path] = key.split('\u0001');
+		return { day, path, visitors };
+	});
 	const events = [...counts.events].map(([key, count]) => {
 		const [day, kind] = key.split('\u0001');
 		return { day, kind, count };
@@ -59,7 +63,11 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 			returning 1
 		), added_pages as (
 			insert into ${audiencePages} (day, path, views, visitors, entries)
-			select day, path, sum(views), sum(visitors), sum(entries) from batch group by day, path order by 1, 2
+			select b.day, b.path, b.views, coalesce(p.visitors, 0), b.entries
+			from (select day, path, sum(views) as views, sum(entries) as entries from batch group by day, path) as b
+			left join json_to_recordset(${JSON.stringify(pages)}::json) as p(day date, path text, visitors integer)
+				on p.day = b.day and p.path = b.path
+			order by 1, 2
 			on conflict on constraint audience_pages_pk do update set
 				views = ${audiencePages}.views + excluded.views,
 				visitors = ${audiencePages}.visitors + excluded.visitors,

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 
 /**
- * A visit's source, the one rule for the rollup and the leads: the other site, else the campaign's utm_source,
- * else '' (direct). Over the columns of audience_daily, leads and candidatures alike.
+ * A visit's source, the one rule for the rollup and the leads: its `utm_source`, else the other site, named as people
+ * name it (« Facebook » for `l.facebook.com` and `utm_source=fb`) by the database function that source-names.ts
+ * compiles to; '' for direct. Over the columns of audience_daily, leads and candidatures alike.
  */
-export const SOURCE = sql.raw(`coalesce(nullif(referrer_host, ''), nullif(utm_source, ''), '')`);
+export const SOURCE = sql.raw(`atelier_source_name(utm_source, referrer_host)`);

@@ -577,7 +577,9 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	await expect(page.getByRole('button', { name: 'Marquer comme terminé' })).toBeVisible();
 	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
 	const closed = page.getByRole('region', { name: 'Ce module n’est pas encore ouvert' });
-	await expect(closed).toContainText('celui-ci s’ouvre après « Votre fiche Google : l’essentiel (v2) »');
+	await expect(closed).toContainText(
+		'celui-ci s’ouvre après «\u202fVotre fiche Google : l’essentiel (v2)\u202f»'
+	);
 	await expect(page.locator('video')).toHaveCount(0);
 	await expect(page.getByText('Regardez la vidéo.')).toHaveCount(0);
 	const refused = await page.request.get(`${base}${videoUrl}`, { headers: { range: 'bytes=0-9' } });
@@ -588,9 +590,11 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	// Listed, it shows as closed too: a padlock with its text, what it opens after, and no link.
 	for (const listing of ['/dashboard', '/cours']) {
 		await page.goto(`${base}${listing}`);
-		const item = page.getByRole('listitem').filter({ hasText: 'Filmer un chantier' });
+		const item = page
+			.getByRole('listitem')
+			.filter({ has: page.getByText('Filmer un chantier', { exact: true }) });
 		await expect(item.getByRole('img', { name: 'Verrouillé' })).toBeVisible();
-		await expect(item).toContainText('s’ouvre après « Votre fiche Google : l’essentiel (v2) »');
+		await expect(item).toContainText('s’ouvre après «\u202fVotre fiche Google : l’essentiel (v2)\u202f»');
 		await expect(item.getByRole('link')).toHaveCount(0);
 		await expectNoAxeViolation(page);
 		await expectNoHorizontalScroll(page);
@@ -599,7 +603,7 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
 
 	await closed
-		.getByRole('link', { name: 'Reprendre au module « Votre fiche Google : l’essentiel (v2) »' })
+		.getByRole('link', { name: 'Reprendre au module «\u202fVotre fiche Google : l’essentiel (v2)\u202f»' })
 		.click();
 	await page.getByRole('button', { name: 'Marquer comme terminé' }).click();
 	await expect(page.getByRole('button', { name: 'Annuler : pas encore terminé' })).toBeVisible();

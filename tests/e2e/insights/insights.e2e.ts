@@ -248,7 +248,7 @@ test('a stopping server writes its last counts, and npm run stats prints the las
 	expect(stats.status).toBe(0);
 	expect(stats.stdout).toMatch(/^total\s+2\s+1$/m);
 	expect(stats.stdout).toMatch(/^\s+2 {2}\/macon$/m);
-	// One visit from qwant.com: the page seen again without a referrer is a page of that visit.
-	expect(stats.stdout).toMatch(/^\s+1\s+2 {2}qwant\.com$/m);
+	// One visit from qwant.com (« Qwant »): the page seen again without a referrer is a page of that visit.
+	expect(stats.stdout).toMatch(/^\s+1\s+2 {2}Qwant$/m);
 	expect(stats.stdout).not.toContain('(direct)');
 });

@@ -70,7 +70,7 @@ export class ModuleLockedError extends ForbiddenError {
 		readonly first: Neighbour
 	) {
 		super(
-			`Ce module s’ouvre après « ${after.title} » : les modules s’ouvrent dans l’ordre. Reprenez à « ${first.title} ».`
+			`Ce module s’ouvre après «\u202f${after.title}\u202f» : les modules s’ouvrent dans l’ordre. Reprenez à «\u202f${first.title}\u202f».`
 		);
 	}
 }

@@ -419,6 +419,12 @@ test('a member plays the lesson on a phone with captions, seeks to the middle, l
 		)
 		.toBe('Montrez vos chantiers en photos.');
 	expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]!.mode)).toBe('showing');
+	// Under the video, its transcript from the same captions: closed, opened by a tap, in the page's own text.
+	const transcript = page.getByRole('group').filter({ hasText: 'Transcription de la vidéo' });
+	await transcript.getByText('Transcription de la vidéo').click();
+	await expect(transcript).toContainText(
+		'0 s Bonjour et bienvenue dans ce module. Montrez vos chantiers en photos.'
+	);
 	await expectNoAxeViolation(page);
 	await expectNoHorizontalScroll(page);
 	await page.screenshot({ path: test.info().outputPath('lecon-360.png'), fullPage: true });

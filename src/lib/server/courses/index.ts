@@ -76,7 +76,7 @@ export const move = (id: string, direction: 'up' | 'down', admin: Actor) =>
 export const reorder = (ids: string[], admin: Actor) => service.reorderModules(db(), readers(), ids, admin);
 export const progressOf = (userId: string) => service.progressOf(db(), readers(), userId);
 export const page = (slug: string, reader: { id: string; isAdmin: boolean }) =>
-	service.modulePage(db(), readers(), slug, reader);
+	service.modulePage(db(), readers(), slug, reader, storage());
 export const complete = (reader: { id: string; isAdmin: boolean }, slug: string) =>
 	service.completeModule(db(), readers(), reader, slug);
 export const undo = (userId: string, slug: string) => service.undoModule(db(), readers(), userId, slug);

@@ -11,6 +11,10 @@ import { setBounded } from '../../bounded-map.js';
 import { mediaOf } from './media';
 import { blockerOf, firstUnfinished, neighbour, percentOf, readerView } from './progress';
 import { quizPageOf } from './quizzes';
+import { courseFilePathOf } from './files';
+import { log } from '../log';
+import type { Storage } from '../storage';
+import { transcriptOf, type TranscriptParagraph } from './transcript';
 
 /**
  * A module's HTML, rendered once per version: a 3 000-word module takes milliseconds to render, and every member
@@ -33,6 +37,48 @@ async function moduleHtml(db: DbOrTx, module: { id: string; updatedAt: Date }): 
 	return html;
 }
 
+/** Transcripts by captions value: a file is never rewritten under its name (a new upload is a new name). */
+const transcripts = new Map<string, TranscriptParagraph[]>();
+const TRANSCRIPTS_MAX = 100;
+/** Captions are at most 2 MB (files.ts); a file grown past that in the bucket is not read whole. */
+const CAPTIONS_READ_MAX = 2 * 1024 * 1024;
+
+/**
+ * The transcript under a lesson's video, from its captions; null when it has none, or they cannot be read now (the
+ * lesson shows without it, and the next view tries again).
+ */
+async function transcriptFor(
+	storage: Storage | null,
+	captions: string | null
+): Promise<TranscriptParagraph[] | null> {
+	const objectPath = captions ? courseFilePathOf(captions) : null;
+	if (!storage || !objectPath) return null;
+	const kept = transcripts.get(objectPath);
+	if (kept) return kept;
+	try {
+		const object = await storage.read(objectPath);
+		if (!object) return null;
+		const chunks: Buffer[] = [];
+		let size = 0;
+		for await (const chunk of object.body as AsyncIterable<Buffer>) {
+			size += chunk.length;
+			if (size > CAPTIONS_READ_MAX) {
+				object.body.destroy();
+				return null;
+			}
+			chunks.push(chunk);
+		}
+		const transcript = transcriptOf(Buffer.concat(chunks).toString('utf8'));
+		setBounded(transcripts, objectPath, transcript, TRANSCRIPTS_MAX);
+		return transcript;
+	} catch (error) {
+		log.warnRepeating(`transcript:${objectPath}`, 'lesson captions unreadable: no transcript', {
+			reason: error instanceof Error ? error.message : String(error)
+		});
+		return null;
+	}
+}
+
 /**
  * A module page: the module, whether the reader completed it, its neighbours among the published modules, and the
  * reader's progress figures with the first other module left to do. An unpublished module is not found, except for admins, who see a preview without
@@ -42,7 +88,8 @@ export async function modulePage(
 	db: DbOrTx,
 	readers: ReaderCache,
 	slug: string,
-	reader: { id: string; isAdmin: boolean }
+	reader: { id: string; isAdmin: boolean },
+	storage: Storage | null = null
 ) {
 	const view = await readerView(db, readers, reader.id);
 	const { catalogue, published, completed } = view;
@@ -63,6 +110,7 @@ export async function modulePage(
 		module,
 		blockedBy,
 		media: blockedBy ? null : await mediaOf(db, module, reader.id),
+		transcript: blockedBy || !module.video ? null : await transcriptFor(storage, module.captions),
 		html: blockedBy ? null : await moduleHtml(db, module),
 		quiz: blockedBy || !module.quiz ? null : await quizPageOf(db, module.id, module.quiz, reader.id),
 		completed: completed.has(module.id),

@@ -24,6 +24,7 @@ export const load: PageServerLoad = async (event) => {
 				completed: page.completed,
 				blockedBy: page.blockedBy,
 				media: page.media,
+				transcript: page.transcript,
 				// The questions without their answers (the right ones are graded on the server, never sent before).
 				quiz: page.quiz,
 				previous: page.previous,

@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
-import { learnersCsv, learnersReport } from '../../src/lib/server/insights/learners';
+import { learnerDetail, learnersCsv, learnersReport } from '../../src/lib/server/insights/learners';
 import {
+	emails,
 	memberships,
 	moduleProgress,
 	modules,
@@ -220,5 +221,65 @@ describe(`the members' follow-up on ${driverName}`, () => {
 		await expect(
 			(csvRoute as (e: unknown) => Promise<Response>)(event({ isAdmin: false }))
 		).rejects.toBeTruthy();
+	});
+
+	it('gives each member a page: every module as they went through it, each attempt, the reminders sent', async () => {
+		const db = database.db;
+		const people = await db.select().from(users);
+		const id = (email: string) => people.find((p) => p.email === email)!.id;
+		await db.insert(emails).values([
+			{
+				to: 'Bloque@exemple.fr',
+				subject: 'Reprenez',
+				template: 'course-reminder',
+				status: 'sent',
+				createdAt: daysAgo(7)
+			},
+			{
+				to: 'bloque@exemple.fr',
+				subject: 'Re',
+				template: 'course-reminder',
+				status: 'failed',
+				createdAt: daysAgo(1)
+			},
+			{
+				to: 'bloque@exemple.fr',
+				subject: 'Autre',
+				template: 'member-welcome',
+				status: 'sent',
+				createdAt: daysAgo(60)
+			},
+			{
+				to: 'actif@exemple.fr',
+				subject: 'Reprenez',
+				template: 'course-reminder',
+				status: 'sent',
+				createdAt: daysAgo(5)
+			}
+		]);
+		const stuck = (await learnerDetail(db, id('bloque@exemple.fr'), NOW))!;
+		expect(stuck.learner).toMatchObject({ name: 'Bruno Bloqué', completed: 1, stuck: true });
+		expect(stuck.modules.map((m) => m.title)).toEqual(['Un', 'Deux']);
+		expect(stuck.modules[0]).toMatchObject({ completedAt: daysAgo(20), videoSeconds: null, attempts: [] });
+		expect(stuck.modules[1]).toMatchObject({
+			completedAt: null,
+			hasQuiz: true,
+			attempts: [{ score: 0, passed: false, at: daysAgo(18) }]
+		});
+		expect(stuck.reminders.sent).toEqual([
+			{ at: daysAgo(1), delivered: false },
+			{ at: daysAgo(7), delivered: true }
+		]);
+		const finished = (await learnerDetail(db, id('fini@exemple.fr'), NOW))!;
+		expect(finished.modules[1]!.attempts.map((a) => [a.score, a.passed])).toEqual([
+			[0, false],
+			[100, true]
+		]);
+		expect(finished.reminders).toEqual({ sent: [], unsubscribedAt: null });
+		const active = (await learnerDetail(db, id('actif@exemple.fr'), NOW))!;
+		expect(active.modules[1]).toMatchObject({ videoSeconds: 30, videoSavedAt: daysAgo(2) });
+		// An account without a membership has no page; nor has an unknown one.
+		expect(await learnerDetail(db, id('visiteur@exemple.fr'), NOW)).toBeNull();
+		expect(await learnerDetail(db, crypto.randomUUID(), NOW)).toBeNull();
 	});
 });

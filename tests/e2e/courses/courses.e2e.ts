@@ -788,6 +788,22 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	await admin.screenshot({ path: test.info().outputPath('suivi-1280.png'), fullPage: true });
 	const csv = await (await admin.request.get(`${base}/admin/suivi.csv`)).text();
 	expect(csv).toContain('Léa Membre');
+	// The member's own page: each module as she went through it, the quiz's two attempts with their scores.
+	await row.getByRole('link', { name: 'Léa Membre' }).click();
+	await expect(admin.getByRole('heading', { level: 1, name: 'Léa Membre' })).toBeVisible();
+	const quizRow = admin.getByRole('row', { name: /^Le quiz du mur/ });
+	await expect(quizRow).toContainText(/0 % \(pas encore\)[\s\S]*100 % \(réussi\)/);
+	await expect(admin.getByRole('row', { name: /^Filmer un chantier/ })).toContainText(
+		/arrêtée à \d+ s sur 12 s/
+	);
+	await expect(admin.getByText('Aucune relance envoyée.')).toBeVisible();
+	await expectNoAxeViolation(admin);
+	await admin.screenshot({ path: test.info().outputPath('suivi-membre-1280.png'), fullPage: true });
+	await admin.setViewportSize({ width: 360, height: 740 });
+	await expectNoAxeViolation(admin);
+	await expectNoHorizontalScroll(admin);
+	await admin.screenshot({ path: test.info().outputPath('suivi-membre-360.png'), fullPage: true });
+	await admin.setViewportSize({ width: 1280, height: 900 });
 	await admin.goto(`${base}/admin/attestations`);
 	await expect(admin.getByRole('rowheader', { name: /Léa Membre/ })).toBeVisible();
 	await expectNoAxeViolation(admin);

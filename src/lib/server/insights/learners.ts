@@ -104,6 +104,24 @@ export async function learnersReport(db: DbOrTx, now = new Date()): Promise<Lear
 	};
 }
 
+/**
+ * One member's page (/admin/suivi/{id}, issue « Experience, part 4 », point 7): their row of the report, and each
+ * published module as they went through it — done when, where the video was left, every quiz attempt with its
+ * score — with the reminders the course sent them. Null for an account that never had a membership.
+ */
+export async function learnerDetail(db: DbOrTx, userId: string, now = new Date()) {
+	const report = await learnersReport(db, now);
+	const learner = report.learners.find((l) => l.id === userId);
+	if (!learner) return null;
+	const [modules, reminders] = await Promise.all([
+		queries.learnerModuleRows(db, userId),
+		queries.learnerReminders(db, userId, learner.email)
+	]);
+	return { learner, modules, reminders };
+}
+
+export type LearnerDetail = NonNullable<Awaited<ReturnType<typeof learnerDetail>>>;
+
 /** The members' table as a spreadsheet (formulas defused by `toCsv`). */
 export function learnersCsv(report: LearnersReport): string {
 	return toCsv(

@@ -102,3 +102,68 @@ export async function moduleFunnelRows(db: DbOrTx): Promise<ModuleFunnelRow[]> {
 		attempts: Number(row.attempts)
 	}));
 }
+
+export interface LearnerModuleRow {
+	id: string;
+	title: string;
+	slug: string;
+	hasQuiz: boolean;
+	completedAt: Date | null;
+	videoSeconds: number | null;
+	videoDuration: number | null;
+	videoSavedAt: Date | null;
+	attempts: { score: number; passed: boolean; at: Date }[];
+}
+
+/** One member's way through the published modules, in the course's order: done when, the video's place, each attempt. */
+export async function learnerModuleRows(db: DbOrTx, userId: string): Promise<LearnerModuleRow[]> {
+	const rows = rowsOf<Record<string, unknown>>(
+		await db.execute(sql`
+			select mo.id, mo.title, mo.slug, mo.quiz is not null as has_quiz, p.completed_at,
+				v.seconds as video_seconds, v.updated_at as video_saved_at, f.duration_seconds as video_duration,
+				coalesce((select json_agg(json_build_object('score', q.score, 'passed', q.passed, 'at', q.created_at)
+					order by q.created_at)
+					from quiz_attempts q where q.module_id = mo.id and q.user_id = ${userId}), '[]'::json) as attempts
+			from modules mo
+			left join module_progress p on p.module_id = mo.id and p.user_id = ${userId}
+			left join video_positions v on v.module_id = mo.id and v.user_id = ${userId}
+			left join course_files f on mo.video is not null and f.path = substr(mo.video, length('storage:') + 1)
+			where mo.published
+			order by mo.position, mo.created_at`)
+	);
+	return rows.map((row) => {
+		const attempts = (typeof row.attempts === 'string' ? JSON.parse(row.attempts) : row.attempts) as {
+			score: number;
+			passed: boolean;
+			at: string;
+		}[];
+		return {
+			id: String(row.id),
+			title: String(row.title),
+			slug: String(row.slug),
+			hasQuiz: row.has_quiz === true || row.has_quiz === 't',
+			completedAt: asDate(row.completed_at),
+			videoSeconds: row.video_seconds === null ? null : Number(row.video_seconds),
+			videoDuration: row.video_duration === null ? null : Number(row.video_duration),
+			videoSavedAt: asDate(row.video_saved_at),
+			attempts: attempts.map((a) => ({ score: Number(a.score), passed: a.passed, at: new Date(a.at) }))
+		};
+	});
+}
+
+/** The course reminders sent to a member (the e-mails' own trail), newest first, and whether they asked for none. */
+export async function learnerReminders(db: DbOrTx, userId: string, email: string) {
+	const sent = rowsOf<Record<string, unknown>>(
+		await db.execute(sql`
+			select created_at, status from emails
+			where template = 'course-reminder' and lower("to") = lower(${email})
+			order by created_at desc limit 50`)
+	);
+	const [settings] = rowsOf<Record<string, unknown>>(
+		await db.execute(sql`select unsubscribed_at from course_reminders where user_id = ${userId}`)
+	);
+	return {
+		sent: sent.map((row) => ({ at: asDate(row.created_at)!, delivered: row.status === 'sent' })),
+		unsubscribedAt: asDate(settings?.unsubscribed_at)
+	};
+}

@@ -16,10 +16,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
 import * as courses from '../../src/lib/server/courses';
 import * as attestations from '../../src/lib/server/courses/attestations';
+import { attestationPdf } from '../../src/lib/server/courses/attestation-pdf';
 import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import * as service from '../../src/lib/server/courses/service';
 import {
 	attestations as attestationRows,
+	quizAttempts,
 	auditEvents,
 	moduleProgress,
 	modules,
@@ -84,20 +86,53 @@ async function completedCourse() {
 	const b = await service.createModule(
 		database.db,
 		readers,
-		{ title: 'Les murs porteurs', published: true, durationMinutes: 90 },
+		{
+			title: 'Les murs porteurs',
+			published: true,
+			durationMinutes: 90,
+			quiz: {
+				passPercent: 60,
+				questions: [
+					{
+						prompt: 'Un mur porteur ?',
+						choices: [
+							{ text: 'Porte', correct: true },
+							{ text: 'Décore', correct: false }
+						]
+					}
+				]
+			}
+		},
 		admin
 	);
 	await service.createModule(database.db, readers, { title: 'Brouillon', durationMinutes: 500 }, admin);
 	await service.updateCourseSettings(
 		database.db,
 		readers,
-		{ title: 'Maçonnerie : les bases', sequential: false },
+		{
+			title: 'Maçonnerie : les bases',
+			sequential: false,
+			objectives: 'Lire un plan de fondations.\n- Monter un mur porteur droit.'
+		},
 		admin
 	);
 	await database.db.insert(moduleProgress).values([
 		{ userId: member.id, moduleId: a.id, completedAt: new Date('2026-03-02T10:00:00Z') },
 		{ userId: member.id, moduleId: b.id, completedAt: new Date('2026-03-16T15:00:00Z') }
 	]);
+	// The quiz of the second module: failed, then passed.
+	await database.db.insert(quizAttempts).values(
+		[0, 100].map((score, i) => ({
+			userId: member.id,
+			moduleId: b.id,
+			score,
+			correct: score ? 1 : 0,
+			total: 1,
+			passed: score === 100,
+			answers: [[score ? 0 : 1]],
+			createdAt: new Date(`2026-03-16T1${i}:00:00Z`)
+		}))
+	);
 	readers = new ReaderCache();
 }
 
@@ -169,6 +204,15 @@ describe(`attestations on ${driverName}`, () => {
 			'2 h 15',
 			'Les fondations',
 			'Les murs porteurs',
+			// What Code du travail L6353-1 asks the attestation to state: objectives, nature, the assessment's result.
+			'Objectifs de la formation',
+			'Lire un plan de fondations.',
+			'Monter un mur porteur droit.',
+			'action de formation (article L6313-1 du Code du travail)',
+			'Sans évaluation',
+			'Quiz réussi : meilleur score 100 % (seuil 60 %), en 2 tentatives',
+			'Responsable de la formation',
+			'Signature et cachet',
 			row!.code,
 			`https://atelier.test/attestation/${row!.code}`
 		])
@@ -260,5 +304,36 @@ describe(`attestations on ${driverName}`, () => {
 			expect((refused as PromiseRejectedResult).reason).toMatchObject({ status: 429 });
 		// Another address is not held by it.
 		expect((await courses.checkAttestation(attestation.code, '198.51.100.4')).state).toBe('valid');
+	});
+	it('lays a long programme over two pages: the date, the signature and the verification stay together on the last', async () => {
+		const day = new Date('2026-03-02T10:00:00Z');
+		const bytes = await attestationPdf({
+			memberName: 'Léa Œuvray-Dupont',
+			programme: 'Maçonnerie : le programme complet',
+			objectives: Array.from({ length: 6 }, (_, i) => `Objectif numéro ${i + 1}, écrit sur une ligne.`).join(
+				'\n'
+			),
+			firstCompletedAt: day,
+			lastCompletedAt: day,
+			totalMinutes: 1500,
+			modules: Array.from({ length: 24 }, (_, i) => ({
+				title: `Module ${i + 1} : un titre assez long pour tenir presque toute la ligne de la page`,
+				completedAt: day,
+				assessment: i % 2 ? { best: 80, attempts: 1, passPercent: 60 } : null
+			})),
+			code: 'abcdefghijklmnopqrstuvwxyz',
+			verifyUrl: 'https://atelier.test/attestation/abcdefghijklmnopqrstuvwxyz',
+			issuedAt: day
+		});
+		const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'long.pdf');
+		writeFileSync(file, bytes);
+		expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/^Pages:\s+2$/m);
+		const pageText = (n: number) =>
+			execFileSync('pdftotext', ['-f', String(n), '-l', String(n), file, '-'], { encoding: 'utf8' });
+		expect(pageText(1)).toContain('Module 1 :');
+		const last = pageText(2);
+		for (const expected of ['Module 24 :', 'Fait à', 'Signature et cachet', 'Vérifier cette attestation'])
+			expect(last).toContain(expected);
+		expect(pageText(1)).not.toContain('Vérifier cette attestation');
 	});
 });

@@ -21,9 +21,9 @@ import {
 	audienceVisitorRows,
 	audienceVisitors
 } from '../../src/lib/server/db/schema';
-import { AudienceTally, pageHash, type CountableRequest } from '../../src/lib/server/insights/audience';
+import { AudienceTally, type CountableRequest } from '../../src/lib/server/insights/audience';
 import { deleteCountsBefore } from '../../src/lib/server/insights/queries';
-import { AudienceLedger, landingOf, writeVisits } from '../../src/lib/server/insights/visits';
+import { AudienceLedger, landingOf, pageHash, writeVisits } from '../../src/lib/server/insights/visits';
 import { snapshotTables } from '../../src/lib/server/backup/tables';
 import { dashboardFigures, filterOf } from '../../src/lib/server/insights/dashboard';
 import { sourceName } from '../../src/lib/server/insights/source-names';

@@ -286,24 +286,36 @@ describe(`« Ordre imposé » on ${driverName}`, () => {
 	it('GET/PUT /api/admin/course: the programme’s title and the order, checked and audited', async () => {
 		const read = async () =>
 			(await call(readSettings, 'GET', '/api/admin/course', '/api/admin/course')).json();
-		expect(await read()).toEqual({ title: company.training.name, sequential: false });
+		expect(await read()).toEqual({ title: company.training.name, sequential: false, objectives: '' });
 		const save = (body: unknown) => call(saveSettings, 'PUT', '/api/admin/course', '/api/admin/course', body);
-		expect((await save({ title: 'Maçonnerie : les bases', sequential: true })).status).toBe(200);
-		expect(await read()).toEqual({ title: 'Maçonnerie : les bases', sequential: true });
-		for (const bad of [{ title: '', sequential: true }, { title: 'x', sequential: 'oui' }, {}, 'texte']) {
+		const objectives = 'Présenter ses chantiers en ligne.\nObtenir des avis clients.';
+		expect((await save({ title: 'Maçonnerie : les bases', sequential: true, objectives })).status).toBe(200);
+		expect(await read()).toEqual({ title: 'Maçonnerie : les bases', sequential: true, objectives });
+		for (const bad of [
+			{ title: '', sequential: true },
+			{ title: 'x', sequential: 'oui' },
+			{ title: 'x', sequential: true, objectives: 'a\u0000b' },
+			{ title: 'x', sequential: true, objectives: 'a'.repeat(1201) },
+			{},
+			'texte'
+		]) {
 			const answer = await save(bad);
 			expect(answer.status).toBe(400);
 		}
-		expect(await read()).toEqual({ title: 'Maçonnerie : les bases', sequential: true });
+		expect(await read()).toEqual({ title: 'Maçonnerie : les bases', sequential: true, objectives });
+		// Without objectives (an older client's PUT), they are kept.
+		expect((await save({ title: 'Maçonnerie : les bases', sequential: false })).status).toBe(200);
+		expect(await read()).toEqual({ title: 'Maçonnerie : les bases', sequential: false, objectives });
 		const trail = await database.db.select().from(auditEvents);
-		expect(trail.filter((e) => e.kind === 'course.updated')).toHaveLength(1);
+		expect(trail.filter((e) => e.kind === 'course.updated')).toHaveLength(2);
 	});
 
 	it('one programme name: the one set with the course is what the company file, e-mails and every instance say', async () => {
 		const fileName = companyFileProgrammeName();
 		expect(await service.courseSettingsOf(database.db, readers)).toEqual({
 			title: fileName,
-			sequential: false
+			sequential: false,
+			objectives: ''
 		});
 		expect(company.training.name).toBe(fileName);
 		const named = 'Maçonnerie : le programme complet';

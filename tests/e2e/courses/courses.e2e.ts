@@ -560,6 +560,9 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 		/<h2 id="training-title">([^<]*)<\/h2>/.exec(await (await fetch(`${base}/`)).text())?.[1];
 	expect(await homeTitle()).not.toBe('Se faire connaître en ligne');
 	await admin.getByLabel('Nom du programme').fill('Se faire connaître en ligne');
+	await admin
+		.getByLabel('Objectifs de la formation')
+		.fill('Présenter ses chantiers en ligne et obtenir des avis clients.');
 	await admin.getByRole('checkbox', { name: /Ordre imposé/ }).check();
 	await admin.getByRole('button', { name: 'Enregistrer les réglages' }).click();
 	await expect(admin.getByText('Réglages enregistrés : les modules s’ouvrent dans l’ordre.')).toBeVisible();
@@ -569,7 +572,8 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	const videoUrl = `/cours/media/${lesson.video.replace(/^storage:/, '')}`;
 	expect(await (await admin.request.get(`${base}/api/admin/course`)).json()).toEqual({
 		title: 'Se faire connaître en ligne',
-		sequential: true
+		sequential: true,
+		objectives: 'Présenter ses chantiers en ligne et obtenir des avis clients.'
 	});
 	expect(await homeTitle()).toBe('Se faire connaître en ligne');
 	await adminContext.close();

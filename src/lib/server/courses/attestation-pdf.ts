@@ -11,10 +11,17 @@ import { company, companyAddressLine } from '$lib/company';
 export interface AttestationContent {
 	memberName: string;
 	programme: string;
+	/** What the programme teaches, one objective a line ('' when the admin wrote none). */
+	objectives: string;
 	firstCompletedAt: Date;
 	lastCompletedAt: Date;
 	totalMinutes: number;
-	modules: { title: string; completedAt: Date }[];
+	/** Each module with its date and its assessment: its quiz's best score, or null for a module without a quiz. */
+	modules: {
+		title: string;
+		completedAt: Date;
+		assessment: { best: number; attempts: number; passPercent: number } | null;
+	}[];
 	code: string;
 	verifyUrl: string;
 	issuedAt: Date;
@@ -80,13 +87,24 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 	return lines;
 }
 
+/** What the foot of the last page holds: the signature block above the verification and its QR code. */
+const FOOT_HEIGHT = 250;
+
 class Writer {
 	y = A4[1] - MARGIN;
 	constructor(
-		readonly page: PDFPage,
+		public page: PDFPage,
 		readonly regular: PDFFont,
-		readonly bold: PDFFont
+		readonly bold: PDFFont,
+		readonly doc?: PDFDocument
 	) {}
+
+	/** Goes on to a new page when `height` points would pass `bottom`: a long programme takes two pages. */
+	ensure(height: number, bottom = MARGIN) {
+		if (!this.doc || this.y - height >= bottom) return;
+		this.page = this.doc.addPage(A4);
+		this.y = A4[1] - MARGIN;
+	}
 
 	text(
 		text: string,
@@ -117,7 +135,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 	const page = doc.addPage(A4);
 	const regular = await doc.embedFont(StandardFonts.Helvetica);
 	const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-	const w = new Writer(page, regular, bold);
+	const w = new Writer(page, regular, bold, doc);
 
 	// The training body, as its declaration names it.
 	w.text(company.legalName, { bold: true, size: 12 });
@@ -133,11 +151,14 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 	w.text('a suivi l’intégralité du programme', { after: 4 });
 	w.text(`« ${content.programme} »`, { bold: true, size: 14, after: 14 });
 
+	const assessed = content.modules.some((m) => m.assessment);
 	const facts: [string, string][] = [
 		['Du', longDate(content.firstCompletedAt)],
 		['Au', longDate(content.lastCompletedAt)],
 		['Durée totale', durationText(content.totalMinutes)],
-		['Modalité', 'formation à distance, en ligne']
+		['Nature', 'action de formation (article L6313-1 du Code du travail)'],
+		['Modalité', 'formation à distance, en ligne'],
+		['Évaluation', assessed ? 'quiz de fin de module, corrigés en ligne' : 'sans évaluation']
 	];
 	for (const [label, value] of facts) {
 		const y = w.y;
@@ -145,30 +166,84 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 		w.y = y;
 		w.text(value, { size: 10, x: MARGIN + 90 });
 	}
-	w.y -= 14;
+	w.y -= 12;
 
-	w.text('Modules suivis', { bold: true, size: 12, after: 4 });
+	const objectives = content.objectives
+		.split('\n')
+		.map((line) => line.trim().replace(/^[-•*]\s*/, ''))
+		.filter(Boolean);
+	if (objectives.length) {
+		w.text('Objectifs de la formation', { bold: true, size: 12, after: 4 });
+		for (const objective of objectives) {
+			w.ensure(14);
+			const y = w.y;
+			w.text('•', { size: 10, color: ACCENT });
+			w.y = y;
+			w.text(objective, { size: 10, x: MARGIN + 12 });
+		}
+		w.y -= 12;
+	}
+
+	w.text('Modules suivis et résultats de l’évaluation', { bold: true, size: 12, after: 4 });
 	for (const module of content.modules) {
+		w.ensure(30);
 		const y = w.y;
 		w.text(module.title, { size: 10 });
 		const after = w.y;
 		w.y = y;
 		const date = winAnsi(`terminé le ${longDate(module.completedAt)}`);
-		page.drawText(date, {
+		w.page.drawText(date, {
 			x: A4[0] - MARGIN - regular.widthOfTextAtSize(date, 9),
 			y: y - 10,
 			size: 9,
 			font: regular,
 			color: SOFT
 		});
-		w.y = after - 2;
+		w.y = after;
+		const { assessment } = module;
+		w.text(
+			assessment
+				? `Quiz réussi : meilleur score ${assessment.best} % (seuil ${assessment.passPercent} %), en ${
+						assessment.attempts > 1 ? `${assessment.attempts} tentatives` : 'une tentative'
+					}`
+				: 'Sans évaluation',
+			{ size: 9, color: SOFT, x: MARGIN + 12, after: 3 }
+		);
 	}
 	w.y -= 12;
+	// The date, the signature and the verification stay together, on a page of their own if need be.
+	w.ensure(24 + FOOT_HEIGHT - MARGIN);
+	const last = w.page;
 	w.text(`Fait à ${company.address.city}, le ${longDate(content.issuedAt)}, pour valoir ce que de droit.`, {
 		size: 10,
 		after: 4
 	});
-	w.text(`${company.publicationDirector}`, { size: 10, color: SOFT });
+
+	// The signature block, above the verification: who signs for the training body, and room for the signature
+	// and the stamp of a printed copy. Anchored there, it fills the page's foot whatever the number of modules.
+	const blockWidth = 220;
+	const blockX = A4[0] - MARGIN - blockWidth;
+	const blockTop = Math.min(w.y - 8, FOOT_HEIGHT);
+	const signer = new Writer(last, regular, bold);
+	signer.y = blockTop;
+	signer.text(`Pour ${company.legalName}`, { size: 10, x: blockX });
+	signer.text(company.publicationDirector, { size: 10, bold: true, x: blockX });
+	signer.text('Responsable de la formation', { size: 9, color: SOFT, x: blockX, after: 6 });
+	last.drawRectangle({
+		x: blockX,
+		y: signer.y - 56,
+		width: blockWidth,
+		height: 56,
+		borderColor: SOFT,
+		borderWidth: 0.5
+	});
+	last.drawText(winAnsi('Signature et cachet'), {
+		x: blockX + 6,
+		y: signer.y - 12,
+		size: 8,
+		font: regular,
+		color: SOFT
+	});
 
 	// The verification: the code, its address, and its QR code, at the foot of the page.
 	const qr = encode(content.verifyUrl, { ecc: 'M', border: 0 });
@@ -179,7 +254,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 	qr.data.forEach((row, y) =>
 		row.forEach((dark, x) => {
 			if (dark)
-				page.drawRectangle({
+				last.drawRectangle({
 					x: qrX + x * cell,
 					y: qrY + qrSize - (y + 1) * cell,
 					width: cell,
@@ -201,7 +276,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 		]
 	] as const) {
 		for (const line of wrap(winAnsi(text), font, size, footWidth)) {
-			page.drawText(line, { x: MARGIN, y: w.y - size, size, font, color: font === bold ? INK : SOFT });
+			last.drawText(line, { x: MARGIN, y: w.y - size, size, font, color: font === bold ? INK : SOFT });
 			w.y -= size * 1.4;
 		}
 	}

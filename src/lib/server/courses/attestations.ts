@@ -69,23 +69,38 @@ export async function issueAttestation(
 ): Promise<{ attestation: queries.Attestation; created: boolean }> {
 	const existing = await queries.attestationOfUser(deps.db, member.id);
 	if (existing) return { attestation: existing, created: false };
-	const [progress, settings, completions] = await Promise.all([
+	const [progress, settings, completions, scores, catalogue] = await Promise.all([
 		progressOf(deps.db, deps.readers, member.id),
 		courseSettingsOf(deps.db, deps.readers),
-		queries.completionsOf(deps.db, member.id)
+		queries.completionsOf(deps.db, member.id),
+		queries.bestQuizScoresOf(deps.db, member.id),
+		deps.readers.catalogueOf(() => queries.catalogueModules(deps.db))
 	]);
 	if (!progress.total || progress.completed < progress.total)
 		throw new ConflictError(
 			'Votre attestation sera disponible une fois tous les modules du programme terminés.'
 		);
 	const completedAt = new Map(completions.map((c) => [c.moduleId, c.completedAt]));
-	const modules = progress.modules.map((m) => ({ title: m.title, completedAt: completedAt.get(m.id)! }));
+	const best = new Map(scores.map((s) => [s.moduleId, s]));
+	const quizOf = new Map(catalogue.map((m) => [m.id, m.quiz]));
+	const modules = progress.modules.map((m) => {
+		const quiz = quizOf.get(m.id);
+		const score = best.get(m.id);
+		return {
+			title: m.title,
+			completedAt: completedAt.get(m.id)!,
+			// The assessment of the module, as the law asks the attestation to state it: its quiz's best score.
+			assessment:
+				quiz && score ? { best: score.best, attempts: score.attempts, passPercent: quiz.passPercent } : null
+		};
+	});
 	const dates = modules.map((m) => m.completedAt.getTime());
 	const code = newAttestationCode();
 	const issuedAt = new Date();
 	const content = {
 		memberName: member.name,
 		programme: settings.title,
+		objectives: settings.objectives,
 		firstCompletedAt: new Date(Math.min(...dates)),
 		lastCompletedAt: new Date(Math.max(...dates)),
 		totalMinutes: progress.modules.reduce((sum, m) => sum + m.durationMinutes, 0),

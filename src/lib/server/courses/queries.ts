@@ -259,12 +259,16 @@ export const videoPositionsOf = (db: DbOrTx, userId: string) =>
 
 // ——— The course's settings ———
 
-export type CourseSettings = Pick<typeof courseSettings.$inferSelect, 'title' | 'sequential'>;
+export type CourseSettings = Pick<typeof courseSettings.$inferSelect, 'title' | 'sequential' | 'objectives'>;
 
 /** The one row of settings; null when nobody saved any yet. */
 export async function courseSettingsRow(db: DbOrTx): Promise<CourseSettings | null> {
 	const [row] = await db
-		.select({ title: courseSettings.title, sequential: courseSettings.sequential })
+		.select({
+			title: courseSettings.title,
+			sequential: courseSettings.sequential,
+			objectives: courseSettings.objectives
+		})
 		.from(courseSettings);
 	return row ?? null;
 }
@@ -306,6 +310,18 @@ export const completionsOf = (db: DbOrTx, userId: string) =>
 		.select({ moduleId: moduleProgress.moduleId, completedAt: moduleProgress.completedAt })
 		.from(moduleProgress)
 		.where(eq(moduleProgress.userId, userId));
+
+/** Per module, a reader's best quiz score and how many attempts it took: the attestation's assessment. */
+export const bestQuizScoresOf = (db: DbOrTx, userId: string) =>
+	db
+		.select({
+			moduleId: quizAttempts.moduleId,
+			best: sql<number>`max(${quizAttempts.score})::int`,
+			attempts: sql<number>`count(*)::int`
+		})
+		.from(quizAttempts)
+		.where(eq(quizAttempts.userId, userId))
+		.groupBy(quizAttempts.moduleId);
 
 export const attestationOfUser = async (db: DbOrTx, userId: string): Promise<Attestation | undefined> =>
 	(await db.select().from(attestations).where(eq(attestations.userId, userId)))[0];

@@ -43,10 +43,14 @@ export interface CatalogueModule {
 	quiz: ModuleQuiz | null;
 }
 
-/** The course's settings as readers need them: the programme's name, and whether modules open in order. */
+/**
+ * The course's settings: the programme's name, whether modules open in order, and its objectives (the attestation's;
+ * '' until the admin writes them).
+ */
 export interface ReaderSettings {
 	title: string;
 	sequential: boolean;
+	objectives: string;
 }
 
 /**

@@ -10,7 +10,11 @@ import * as queries from './queries';
 import type { ReaderCache, ReaderSettings } from './reader-cache';
 
 /** Until an admin names it, the programme is the one the company file sells. */
-const defaultSettings = (): ReaderSettings => ({ title: companyFileProgrammeName(), sequential: false });
+const defaultSettings = (): ReaderSettings => ({
+	title: companyFileProgrammeName(),
+	sequential: false,
+	objectives: ''
+});
 
 export const courseSettingsOf = (db: DbOrTx, readers: ReaderCache): Promise<ReaderSettings> =>
 	readers.settingsOf(async () => {
@@ -19,20 +23,27 @@ export const courseSettingsOf = (db: DbOrTx, readers: ReaderCache): Promise<Read
 		return row ?? defaultSettings();
 	});
 
+/** Saves the settings; objectives left out (an older client's PUT) are kept as they are. */
 export async function updateCourseSettings(
 	db: Db,
 	readers: ReaderCache,
-	settings: ReaderSettings,
+	input: Omit<ReaderSettings, 'objectives'> & { objectives?: string },
 	admin: Actor
 ): Promise<ReaderSettings> {
-	await db.transaction(async (tx) => {
+	const saved = await db.transaction(async (tx) => {
 		const before = (await queries.courseSettingsRow(tx)) ?? defaultSettings();
+		const settings: ReaderSettings = {
+			title: input.title,
+			sequential: input.sequential,
+			objectives: input.objectives ?? before.objectives
+		};
 		await queries.saveCourseSettings(tx, settings);
-		const changes = changesOf(before, settings, ['title', 'sequential']);
+		const changes = changesOf(before, settings, ['title', 'sequential', 'objectives']);
 		if (Object.keys(changes).length)
 			await recordAudit(tx, admin, { kind: 'course.updated', subjectType: 'course', changes });
+		return settings;
 	});
-	showProgrammeName(settings.title);
+	showProgrammeName(saved.title);
 	await readers.catalogueChanged();
-	return { title: settings.title, sequential: settings.sequential };
+	return saved;
 }

@@ -433,6 +433,8 @@ export const courseSettings = pgTable('course_settings', {
 	singleton: boolean('singleton').primaryKey().default(true),
 	title: text('title').notNull(),
 	sequential: boolean('sequential').notNull().default(false),
+	/** What the programme teaches, as the attestation states it (Code du travail L6353-1); '' until written. */
+	objectives: text('objectives').notNull().default(''),
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
 });
 

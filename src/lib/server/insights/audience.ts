@@ -198,10 +198,7 @@ export const visitOfKey = (key: string): Visit => {
 export interface PendingCounts {
 	rows: Map<string, { views: number; visitors: number; entries: number }>;
 	days: Map<string, number>;
-	/**
-	 * `day\u0001path` → the page's new visitors: each counted once a day on a page, whatever the sources and
-	 * devices of their visits (a row's visitors are the row's; added up over a page's rows, they counted visits).
-	 */
+	/** `day\u0001path` → the page's new visitors: people, counted once a day on it whatever their visits' sources. */
 	pages?: Map<string, number>;
 	/** `day\u0001kind` → how many. */
 	events: Map<string, number>;
@@ -350,8 +347,6 @@ export const visitorHash = (salt: string, address: string, agent: string) =>
 
 /** A row's name among a visitor's rows: a hash of its key (the key itself is up to 700 characters). */
 export const rowHash = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
-/** A page's own mark among a visitor's rows of the day (no row key begins with this: they begin with the day). */
-export const pageHash = (path: string) => rowHash(`page\u0001${path}`);
 
 /**
  * What one process counted of one day, to bound it (AUDIENCE_BOUNDS): every row it counted → its index, how many

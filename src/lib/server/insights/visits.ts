@@ -16,7 +16,6 @@ import {
 	dayOf,
 	DayBook,
 	overflowKey,
-	pageHash,
 	rowHash,
 	visitOfKey,
 	visitorHash,
@@ -27,6 +26,9 @@ import {
 	type PendingCounts
 } from './audience';
 import * as queries from './queries';
+
+/** A page's own mark among a visitor's rows of the day (no row key begins with this: they begin with the day). */
+export const pageHash = (path: string) => rowHash(`page\u0001${path}`);
 
 /** What one process keeps between writes: the salt of the day it read, and its bounds' books (audience.ts). */
 export class AudienceLedger {

@@ -1,0 +1,1 @@
+ALTER TABLE "course_settings" ADD COLUMN "objectives" text DEFAULT '' NOT NULL;

@@ -793,12 +793,12 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	const csv = await (await admin.request.get(`${base}/admin/suivi.csv`)).text();
 	expect(csv).toContain('Léa Membre');
 	// The member's own page: each module as she went through it, the quiz's two attempts with their scores.
-	await row.getByRole('link', { name: 'Léa Membre' }).click();
+	await row.getByRole('link', { name: 'Léa Membre', exact: true }).click();
 	await expect(admin.getByRole('heading', { level: 1, name: 'Léa Membre' })).toBeVisible();
 	const quizRow = admin.getByRole('row', { name: /^Le quiz du mur/ });
 	await expect(quizRow).toContainText(/0 % \(pas encore\)[\s\S]*100 % \(réussi\)/);
 	await expect(admin.getByRole('row', { name: /^Filmer un chantier/ })).toContainText(
-		/arrêtée à \d+ s sur 12 s/
+		/arrêtée à \d+\ss\ssur\s12\ss/
 	);
 	await expect(admin.getByText('Aucune relance envoyée.')).toBeVisible();
 	await expectNoAxeViolation(admin);

@@ -62,9 +62,10 @@ test('every page of the members’ area and of the administration starts at its 
 		// A link that is no longer valid: the page says so, in the same frame.
 		'/profil/adresse/[token]': '/profil/adresse/lien-perime'
 	};
-	// Not measured here: a candidature's page needs a candidature sent through the wizard (candidatures e2e), and
-	// the re-authentication page is reached only from an action; both use the admin layout measured on the others.
-	const elsewhere = ['/admin/candidatures/[id=uuid]', '/admin/confirmer'];
+	// Not measured here: a candidature's page needs a candidature sent through the wizard (candidatures e2e), a
+	// member's follow-up page a paid membership (courses e2e), and the re-authentication page is reached only from an
+	// action; all use the admin layout measured on the others.
+	const elsewhere = ['/admin/candidatures/[id=uuid]', '/admin/suivi/[id=uuid]', '/admin/confirmer'];
 	const routes = [
 		...pagesUnder('src/routes/(members)', ''),
 		...pagesUnder('src/routes/admin', '/admin')

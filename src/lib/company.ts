@@ -21,9 +21,16 @@ const shared = globalThis as unknown as Record<symbol, Company | undefined>;
 export const company: Company = (shared[SLOT] ??= structuredClone(companySeed) as Company);
 
 const NAMED = Symbol.for('atelier.programme-name');
-const named = shared as unknown as Record<symbol, { file: string; admin: string | null } | undefined>;
-/** The programme's name as the company file gives it, and as the admin named it in /admin/cours (null: not yet). */
-const programme = (named[NAMED] ??= { file: company.training.name, admin: null });
+interface ProgrammeName {
+	/** The company file's name for the programme. */
+	file: string;
+	/** The one the admin gave it in /admin/cours; null until then. */
+	admin: string | null;
+	/** Told when the name every page says changes (the pages' cache keeps the old one until then). */
+	renamed: Set<() => void>;
+}
+const named = shared as unknown as Record<symbol, ProgrammeName | undefined>;
+const programme = (named[NAMED] ??= { file: company.training.name, admin: null, renamed: new Set() });
 
 /** Makes `next` what everything reads (in place: every importer holds this one object). */
 export function showCompany(next: Company): void {
@@ -38,8 +45,19 @@ export function showCompany(next: Company): void {
  * until then (null), the company file's. The courses domain calls this whenever it reads its settings.
  */
 export function showProgrammeName(adminName: string | null): void {
+	const before = company.training.name;
 	programme.admin = adminName;
 	company.training.name = adminName ?? programme.file;
+	if (company.training.name !== before) for (const listener of programme.renamed) listener();
+}
+
+/**
+ * Calls `listener` each time the programme's name changes in this process (each instance reads the course's settings
+ * again when any of them saves them). Returns how to stop.
+ */
+export function onProgrammeRenamed(listener: () => void): () => void {
+	programme.renamed.add(listener);
+	return () => programme.renamed.delete(listener);
 }
 
 /** The company file's own name for the programme: the course's name until the admin gives it one. */

@@ -9,7 +9,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { company, companyFileProgrammeName, showCompany, showProgrammeName } from '../../src/lib/company';
+import {
+	company,
+	companyFileProgrammeName,
+	onProgrammeRenamed,
+	showCompany,
+	showProgrammeName
+} from '../../src/lib/company';
 import { candidatureApproval } from '../../src/lib/server/mail/templates/candidature-approval';
 import { memberWelcome } from '../../src/lib/server/mail/templates/member-welcome';
 import { useDepsForTests } from '../../src/lib/server/app';
@@ -319,8 +325,14 @@ describe(`« Ordre imposé » on ${driverName}`, () => {
 		});
 		expect(company.training.name).toBe(fileName);
 		const named = 'Maçonnerie : le programme complet';
+		// The cached pages that show it are told (content/index.ts purges them), once per change.
+		let renamed = 0;
+		const stop = onProgrammeRenamed(() => renamed++);
 		await service.updateCourseSettings(database.db, readers, { title: named, sequential: false }, admin);
 		expect(company.training.name).toBe(named);
+		await service.updateCourseSettings(database.db, readers, { title: named, sequential: true }, admin);
+		expect(renamed).toBe(1);
+		stop();
 		for (const mail of [
 			memberWelcome('Julie', 'https://exemple.fr/x'),
 			candidatureApproval({ firstName: 'Julie' }, 'https://exemple.fr/p')

@@ -6,6 +6,7 @@
  */
 import type { FixedEntryId } from '$lib/content/model';
 import { demoSite, type DemoId, type PageContents } from '$lib/content/pages';
+import { onProgrammeRenamed } from '$lib/company';
 import { appDeps } from '../app';
 import type { AdminActor } from '../audit';
 import * as pageCache from '../pages/cache';
@@ -21,18 +22,18 @@ type PageId = Exclude<FixedEntryId, 'company'>;
 export const isPreview = (url: URL, user: { isAdmin: boolean } | null): boolean =>
 	!!user?.isAdmin && url.searchParams.has(service.PREVIEW_PARAMETER);
 
+// The programme's name (the course's, company.training.name) is on the pages that show the company file: when it
+// changes, this instance's copies of them go (each instance learns of it from the course's own announcement).
+onProgrammeRenamed(() => {
+	for (const path of service.pathsShowingCompany()) pageCache.pageCache.purgeLocal(path);
+});
+
 const deps = (): service.ContentDeps => ({
 	db: appDeps().db,
 	purge: async (paths) => {
 		for (const path of new Set(paths)) await pageCache.purge(path);
 	}
 });
-
-/**
- * After what the company file's readers show changed outside the company file (the programme's name, named with the
- * course): the pages showing the company file are purged, on every instance.
- */
-export const companyShown = () => deps().purge(service.pathsShowingCompany());
 
 /** A page's fields as shown: live for everyone, the draft (when there is one) for an admin's preview. */
 export async function page<Id extends PageId>(id: Id, preview = false): Promise<PageContents[Id]> {

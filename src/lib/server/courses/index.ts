@@ -17,7 +17,6 @@ import * as reminders from './reminders';
 import { inBackground } from '../lifecycle';
 import { countRequest } from '../abuse';
 import { attestationIssued, sendWith } from '../mail';
-import * as content from '../content';
 import { createUploadServer, type UploadServer } from './uploads';
 
 const db = () => appDeps().db;
@@ -87,13 +86,8 @@ export const answerQuiz = (reader: { id: string; isAdmin: boolean }, slug: strin
 	service.answerQuiz(db(), readers(), reader, slug, form, appDeps().config.waits.quizRetrySeconds);
 /** The programme's name and whether its modules open in order (`GET/PUT /api/admin/course`, `/admin/cours`). */
 export const settings = () => service.courseSettingsOf(db(), readers());
-export async function updateSettings(settings: CourseSettingsInput, admin: Actor) {
-	const before = await service.courseSettingsOf(db(), readers());
-	const saved = await service.updateCourseSettings(db(), readers(), settings, admin);
-	// The programme's name is on public pages too (the home page, the candidature's): they show the new one at once.
-	if (saved.title !== before.title) await content.companyShown();
-	return saved;
-}
+export const updateSettings = (settings: CourseSettingsInput, admin: Actor) =>
+	service.updateCourseSettings(db(), readers(), settings, admin);
 
 /**
  * A tus request to `/api/admin/uploads` (the route has checked the admin and the origin); a file stored is

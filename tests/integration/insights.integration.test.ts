@@ -228,6 +228,12 @@ describe(`the audience's counts on ${driverName}`, () => {
 		// A page's visitors are people: never more than the site's.
 		expect(figures.totals).toMatchObject({ visitors: 4, visits: 6, views: 6 });
 		expect(figures.pages).toEqual([{ path: '/', views: 6, visitors: 4 }]);
+		// Narrowed to the page: still its 4 people, not one per source they came from.
+		const home = await dashboardFigures(database.db, '30j', today(), { page: '/' });
+		expect(home.totals).toMatchObject({ visitors: 4, visits: 6, views: 6 });
+		expect(home.daily.at(-1)).toEqual({ day: '2026-11-26', views: 6, visitors: 4 });
+		expect(home.pages).toEqual([{ path: '/', views: 6, visitors: 4 }]);
+		expect(home.sources.map((s) => s.source)).toEqual(['Facebook', 'PagesJaunes', 'lettre']);
 		// Narrowed to a name, from a link a person may type too.
 		const facebook = await dashboardFigures(
 			database.db,

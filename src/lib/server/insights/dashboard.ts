@@ -198,6 +198,15 @@ async function audienceFigures(
 	range: queries.DayRange,
 	filter: AudienceFilter
 ): Promise<queries.FilteredFigures> {
+	if (queries.isPageOnly(filter)) {
+		// A page's visitors are people (the page rollup's), not its rows' sum: never more than the site's.
+		const [figures, daily] = await Promise.all([
+			queries.filteredFigures(db, range, filter),
+			queries.totalsPerDay(db, range, filter)
+		]);
+		const visitors = daily.reduce((sum, day) => sum + day.visitors, 0);
+		return { ...figures, daily, pages: figures.pages.map((page) => ({ ...page, visitors })) };
+	}
 	if (queries.isFiltered(filter)) return queries.filteredFigures(db, range, filter);
 	const [daily, { pages, entries }, sources, campaigns, devices] = await Promise.all([
 		queries.totalsPerDay(db, range),

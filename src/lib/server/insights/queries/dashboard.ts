@@ -51,9 +51,20 @@ function dailyRowsWhere(range: DayRange, filter: AudienceFilter): SQL {
 }
 
 /**
- * Visitors as the filter allows them to be told: on a page, its rows' visitors (a visitor is counted once per row,
- * and a visitor's rows on one page differ only by a second visit's source); by a source, a campaign or a device, a
- * visitor is counted at each visit (the rows of one visitor on several pages cannot be added up).
+ * Whether the filter is a page alone: then its figures are the page rollup's, whose visitors are people, counted once
+ * a day on the page whatever their visits' sources (totalsPerDay).
+ */
+export const isPageOnly = (filter: AudienceFilter) =>
+	filter.page !== undefined &&
+	filter.source === undefined &&
+	filter.campaign === undefined &&
+	filter.device === undefined;
+
+/**
+ * Visitors as the filter allows them to be told: on a page with another filter, its rows' visitors (a visitor is
+ * counted once per row, and a visitor's rows on one page differ only by a second visit's source); by a source, a
+ * campaign or a device, a visitor is counted at each visit (the rows of one visitor on several pages cannot be added
+ * up).
  */
 const filteredVisitors = (filter: AudienceFilter) =>
 	filter.page !== undefined
@@ -169,6 +180,16 @@ export async function totalsPerDay(
 	range: DayRange,
 	filter: AudienceFilter = {}
 ): Promise<DayTotals[]> {
+	if (isPageOnly(filter))
+		return db
+			.select({
+				day: audiencePages.day,
+				views: audiencePages.views,
+				visitors: audiencePages.visitors,
+				visits: audiencePages.entries
+			})
+			.from(audiencePages)
+			.where(sql`${inRange(audiencePages.day, range)} and ${audiencePages.path} = ${filter.page}`);
 	if (!isFiltered(filter))
 		return db
 			.select({

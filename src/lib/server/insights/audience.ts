@@ -199,7 +199,7 @@ export interface PendingCounts {
 	rows: Map<string, { views: number; visitors: number; entries: number }>;
 	days: Map<string, number>;
 	/** `day\u0001path` → the page's new visitors: people, counted once a day on it whatever their visits' sources. */
-	pages?: Map<string, number>;
+	pages: Map<string, number>;
 	/** `day\u0001kind` → how many. */
 	events: Map<string, number>;
 }

@@ -129,7 +129,7 @@ export async function writeVisits(db: Db, batch: Batch, ledger: AudienceLedger, 
 			const added = await queries.addVisitorRows(tx, day, pairs);
 			for (const [page, path] of pathOfHash) {
 				const visitors = added.get(page);
-				if (visitors) counts.pages!.set(`${day}\u0001${path}`, visitors);
+				if (visitors) counts.pages.set(`${day}\u0001${path}`, visitors);
 			}
 			for (const [key, { views, entries }] of attributed.rows) {
 				const before = counts.rows.get(key);

@@ -38,7 +38,7 @@ export async function addCounts(db: DbOrTx, counts: PendingCounts): Promise<void
 		};
 	});
 	const days = [...counts.days].map(([day, visitors]) => ({ day, visitors }));
-	const pages = [...(counts.pages ?? [])].map(([key, visitors]) => {
+	const pages = [...counts.pages].map(([key, visitors]) => {
 		const [day, path] = key.split('\u0001');
 		return { day, path, visitors };
 	});

@@ -128,6 +128,44 @@ describe('s3 bucket', () => {
 		expect(await signed.text()).toBe('secret bytes');
 	});
 
+	it('dates each presigned URL the second it is asked for: one signature a second per object, never an older one', async () => {
+		const storage = makeS3();
+		await storage.put('r.webp', Buffer.from('r'), { contentType: 'image/webp', cacheControl: '' });
+		const amzSecond = (url: string) => {
+			const date = new URL(url).searchParams.get('X-Amz-Date')!;
+			return (
+				Date.UTC(
+					+date.slice(0, 4),
+					+date.slice(4, 6) - 1,
+					+date.slice(6, 8),
+					+date.slice(9, 11),
+					+date.slice(11, 13),
+					+date.slice(13, 15)
+				) / 1000
+			);
+		};
+		const seconds = new Set<number>();
+		for (const deadline = Date.now() + 2500; Date.now() < deadline;) {
+			const before = Math.floor(Date.now() / 1000);
+			const [first, again, other] = await Promise.all([
+				storage.signedUrl('r.webp', 3600),
+				storage.signedUrl('r.webp', 3600),
+				storage.signedUrl('r.webp', 60)
+			]);
+			const after = Math.floor(Date.now() / 1000);
+			expect(amzSecond(first)).toBeGreaterThanOrEqual(before);
+			expect(amzSecond(first)).toBeLessThanOrEqual(after);
+			// Asked in the same second, the same URL; another lifetime is another URL.
+			if (amzSecond(again) === amzSecond(first)) expect(again).toBe(first);
+			expect(new URL(other).searchParams.get('X-Amz-Expires')).toBe('60');
+			seconds.add(amzSecond(first));
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		// A new second, a new date (and signature): what is remembered never outlives its second.
+		expect(seconds.size).toBeGreaterThanOrEqual(2);
+		expect((await fetch(await storage.signedUrl('r.webp', 3600))).status).toBe(200);
+	});
+
 	it('refuses a presigned URL once it has expired', async () => {
 		const storage = makeS3();
 		await storage.put('q.webp', Buffer.from('x'), { contentType: 'image/webp', cacheControl: '' });

@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { access, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
-import { sign, verifySignature } from '../signing';
+import { rememberingSigner } from '../signing';
 import {
 	assertObjectPath,
 	isValidObjectPath,
@@ -47,9 +47,11 @@ export class FsStorage implements Storage {
 	readonly bucket: string;
 	private readonly dir: string;
 	private readonly now: () => number;
+	private readonly signer: ReturnType<typeof rememberingSigner>;
 
 	constructor(private readonly options: FsStorageOptions) {
 		this.bucket = options.bucket;
+		this.signer = rememberingSigner(options.secret);
 		this.dir = path.resolve(options.root, options.bucket);
 		this.now = options.now ?? Date.now;
 	}
@@ -179,7 +181,7 @@ export class FsStorage implements Storage {
 	signature(objectPath: string, expiresInSeconds: number): { exp: string; sig: string } {
 		assertObjectPath(objectPath);
 		const expires = Math.floor(this.now() / 1000) + expiresInSeconds;
-		return { exp: String(expires), sig: sign(this.options.secret, this.message(objectPath, expires)) };
+		return { exp: String(expires), sig: this.signer.sign(this.message(objectPath, expires)) };
 	}
 
 	/**
@@ -199,9 +201,7 @@ export class FsStorage implements Storage {
 			return null;
 		}
 		if (Number(exp) * 1000 < this.now()) return null;
-		return verifySignature(this.options.secret, this.message(objectPath, Number(exp)), sig)
-			? objectPath
-			: null;
+		return this.signer.verify(this.message(objectPath, Number(exp)), sig) ? objectPath : null;
 	}
 
 	/**

@@ -143,8 +143,27 @@ export class S3Storage implements Storage {
 		}
 	}
 
+	/**
+	 * Presigned URLs made this second. The image proxy signs a fresh URL for every answer (SEED.md), and a page's
+	 * images ask for the same objects in the same second: SigV4's signature is a pure function of the object, the
+	 * second it is dated and the lifetime, so within a second the URL made again would be the same string. Dated
+	 * at the second's start, a URL is valid its whole lifetime from then (an hour less under a second).
+	 */
+	private presigned = { second: -1, urls: new Map<string, Promise<string>>() };
+
 	async signedUrl(path: string, expiresInSeconds: number): Promise<string> {
 		assertObjectPath(path);
-		return this.client.presignedGetObject(this.bucket, path, expiresInSeconds);
+		const second = Math.floor(Date.now() / 1000);
+		if (second !== this.presigned.second) this.presigned = { second, urls: new Map() };
+		const { urls } = this.presigned;
+		const key = `${expiresInSeconds} ${path}`;
+		let url = urls.get(key);
+		if (!url) {
+			url = this.client.presignedGetObject(this.bucket, path, expiresInSeconds, {}, new Date(second * 1000));
+			urls.set(key, url);
+			// A refusal is not remembered: the next request asks again.
+			url.catch(() => urls.delete(key));
+		}
+		return url;
 	}
 }

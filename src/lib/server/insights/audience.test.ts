@@ -151,6 +151,61 @@ describe('the tally', () => {
 		expect(tally.drain().hits).toHaveLength(0);
 	});
 
+	it('keeps a person’s same view again as one hit that says how many, and tells it apart as the views one by one', () => {
+		// A day of three people reloading, browsing and coming back from elsewhere, interleaved at random.
+		let seed = 7;
+		const random = (n: number) => (((seed = (seed * 48271) % 2147483647) % n) + n) % n;
+		const people = [
+			{ address: '203.0.113.7', agent: PHONE },
+			{ address: '203.0.113.7', agent: DESKTOP },
+			{ address: '198.51.100.2', agent: PHONE }
+		];
+		const urls = ['/', '/macon', '/macon?utm_source=lettre', '/devis'];
+		const referers = [undefined, 'https://www.google.fr/', 'https://atelier.fr/macon'];
+		const requests = Array.from({ length: 400 }, () => {
+			const who = people[random(people.length)]!;
+			const referer = referers[random(referers.length)];
+			// Often the same view as that person's last: a reload.
+			return page({
+				address: who.address,
+				url: urls[random(2) === 0 ? 0 : random(urls.length)]!,
+				headers: { 'user-agent': who.agent, ...(referer ? { referer } : {}) }
+			});
+		});
+		const repeated = requests.flatMap((request) => [request, request, request]);
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		for (const request of repeated) tally.count(request, 'atelier.fr');
+		const { hits } = tally.drain();
+		expect(hits.reduce((sum, hit) => sum + hit.views, 0)).toBe(repeated.length);
+		expect(hits.length).toBeLessThanOrEqual(requests.length);
+		// Each hit as the views it stands for, one by one, where the first of them came.
+		const oneByOne = hits.flatMap((hit) => Array.from({ length: hit.views }, () => ({ ...hit, views: 1 })));
+		const told = (list: typeof hits) => {
+			const attributed = attribute(
+				list,
+				list.map((hit) => visitorHash(SALT, hit.address, hit.agent)),
+				new Map(),
+				new DayBook(DAY)
+			);
+			return {
+				rows: Object.fromEntries(attributed.rows),
+				visitors: Object.fromEntries(
+					[...attributed.visitorsByRow].map(([key, set]) => [key, [...set].sort()])
+				),
+				landings: Object.fromEntries(attributed.landings)
+			};
+		};
+		expect(told(hits)).toEqual(told(oneByOne));
+		// And the same as a tally that kept every view apart, in the order they came.
+		const apart = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		const separate = repeated.flatMap((request) => {
+			apart.count(request, 'atelier.fr');
+			return apart.drain().hits;
+		});
+		expect(separate).toHaveLength(repeated.length);
+		expect(told(hits)).toEqual(told(separate));
+	});
+
 	it('counts a visit where it begins: the first page of the day, or a page reached from elsewhere', () => {
 		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
 		const at = (url: string, referer?: string) =>
@@ -299,9 +354,14 @@ describe('the tally', () => {
 
 	it('keeps at most a batch of views waiting; past it, counts them without their visitor', () => {
 		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
-		for (let i = 0; i < AUDIENCE_BOUNDS.pendingHits + 7; i++) tally.count(page(), 'atelier.fr');
+		// As many people as views: the same view again would add to its hit, not wait as one of its own.
+		const someone = (i: number) => page({ address: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
+		for (let i = 0; i < AUDIENCE_BOUNDS.pendingHits + 7; i++) tally.count(someone(i), 'atelier.fr');
+		// A person already waiting who views the page again: one more view of their hit, even with the batch full.
+		tally.count(someone(3), 'atelier.fr');
 		const batch = tally.drain();
 		expect(batch.hits).toHaveLength(AUDIENCE_BOUNDS.pendingHits);
+		expect(batch.hits[3]!.views).toBe(2);
 		expect(batch.overflow.get(DAY)).toBe(7);
 	});
 

@@ -5,11 +5,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { attribute, DayBook, visitorHash, type Landing } from './attribution';
 import {
-	attribute,
 	AUDIENCE_BOUNDS,
 	AudienceTally,
-	DayBook,
 	campaignOf,
 	canonicalPath,
 	dayOf,
@@ -17,9 +16,7 @@ import {
 	isCountable,
 	referrerHostOf,
 	visitOfKey,
-	visitorHash,
-	type CountableRequest,
-	type Landing
+	type CountableRequest
 } from './audience';
 
 const PHONE =
@@ -296,7 +293,11 @@ describe('the tally', () => {
 		// imports of the app's modules.
 		const bundle = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-audience-')), 'audience.mjs');
 		await build({
-			entryPoints: [path.join(import.meta.dirname, 'audience.ts')],
+			stdin: {
+				contents: "export * from './audience'; export * from './attribution';",
+				resolveDir: import.meta.dirname,
+				loader: 'ts'
+			},
 			bundle: true,
 			format: 'esm',
 			platform: 'node',

@@ -11,20 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTx } from '../db';
-import {
-	attribute,
-	dayOf,
-	DayBook,
-	overflowKey,
-	rowHash,
-	visitOfKey,
-	visitorHash,
-	type Attributed,
-	type Batch,
-	type Hit,
-	type Landing,
-	type PendingCounts
-} from './audience';
+import { attribute, DayBook, rowHash, visitorHash, type Attributed, type Landing } from './attribution';
+import { dayOf, overflowKey, visitOfKey, type Batch, type Hit, type PendingCounts } from './audience';
 import * as queries from './queries';
 
 /** A page's own mark among a visitor's rows of the day (no row key begins with this: they begin with the day). */

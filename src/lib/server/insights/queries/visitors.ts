@@ -5,7 +5,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db';
 import { rowsOf } from '../../db/migrate';
 import { audienceLandings, audienceSalts, audienceVisitorRows } from '../../db/schema';
-import { type Landing } from '../audience';
+import { type Landing } from '../attribution';
 
 /**
  * The day's salt; with `create`, the first instance to ask makes it (a random value: a race between instances keeps

@@ -735,6 +735,11 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	visitor.on('console', (message) => {
 		if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
 	});
+	// Only the JavaScript the page needs: its one small script that hashes the file, not the app's client.
+	const scripts: string[] = [];
+	visitor.on('response', (response) => {
+		if (response.request().resourceType() === 'script') scripts.push(new URL(response.url()).pathname);
+	});
 	const answer = await visitor.goto(verifyUrl);
 	expect(answer!.headers()['x-robots-tag']).toBe('noindex');
 	await expect(visitor.getByRole('status').first()).toContainText('Attestation valide');
@@ -745,6 +750,10 @@ test('the course done: the member downloads the attestation, a visitor checks it
 		.waitFor({ timeout: 10_000 })
 		.catch(() => expect(problems).toEqual([]));
 	expect(problems).toEqual([]);
+	expect(scripts).toEqual([expect.stringMatching(/\/attestation-check\.[\w-]+\.js$/)]);
+	// Its words say that the file stays in the browser.
+	await expect(visitor.getByText('sans l’envoyer')).toBeVisible();
+	await expect(visitor.getByText('envoyez-le')).toBeHidden();
 	await expectNoAxeViolation(visitor);
 	await expectNoHorizontalScroll(visitor);
 	// The very file: recognised in the browser, never sent.
@@ -773,6 +782,8 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	});
 	const plain = await plainContext.newPage();
 	await plain.goto(verifyUrl);
+	await expect(plain.getByText('envoyez-le')).toBeVisible();
+	await expect(plain.getByText('sans l’envoyer')).toBeHidden();
 	await plain.getByLabel('Fichier PDF de l’attestation').setInputFiles(pdfPath);
 	await plain.getByRole('button', { name: 'Vérifier le fichier' }).click();
 	await expect(plain.getByText('Document authentique')).toBeVisible();

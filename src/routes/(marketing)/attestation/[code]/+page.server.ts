@@ -4,8 +4,11 @@ import { AppError, RateLimitedError } from '$lib/server/errors';
 import { formBody } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
-/** The file is hashed in the browser (never sent): the page ships its script. Without it, the form sends it. */
-export const csr = true;
+/**
+ * Sent without SvelteKit's client: the file is hashed in the browser by the page's one small script
+ * ($lib/platform/attestation-check.js), never sent; without it, the form sends the file and `file` below compares it.
+ */
+export const csr = false;
 
 /** An attestation PDF is a few kilobytes: anything far larger is not one. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import {
 	AUDIENCE_BOUNDS,
 	keyOf,
+	MAX_AGENT,
 	OTHER_PAGES,
 	OTHER_SOURCES,
 	sameSource,
@@ -24,7 +25,13 @@ export interface Landing {
 
 /** The visitor's hash for the day: salted with the day's salt, so it means nothing the next day. */
 export const visitorHash = (salt: string, address: string, agent: string) =>
-	createHash('sha256').update(salt).update(address).update('\0').update(agent).digest('base64url');
+	createHash('sha256')
+		.update(salt)
+		.update(address)
+		.update('\0')
+		// As the tally keeps it: a lead's request, hashed whole, finds the visitor its views were counted under.
+		.update(agent.slice(0, MAX_AGENT))
+		.digest('base64url');
 
 /** A row's name among a visitor's rows: a hash of its key (the key itself is up to 700 characters). */
 export const rowHash = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);

@@ -203,6 +203,21 @@ describe('the tally', () => {
 		expect(told(hits)).toEqual(told(separate));
 	});
 
+	it('keeps 512 characters of a User-Agent, however long a client sends it', () => {
+		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
+		const long = `${DESKTOP} ${'x'.repeat(10_000)}`;
+		tally.count(page({ headers: { 'user-agent': long } }), 'atelier.fr');
+		tally.count(page({ headers: { 'user-agent': long } }), 'atelier.fr');
+		const { hits } = tally.drain();
+		expect(hits).toHaveLength(1);
+		expect(hits[0]!.agent).toBe(long.slice(0, 512));
+		expect(hits[0]!.views).toBe(2);
+		// A lead sent with the whole header finds the visitor those views were counted under.
+		expect(visitorHash(SALT, hits[0]!.address, long)).toBe(
+			visitorHash(SALT, hits[0]!.address, hits[0]!.agent)
+		);
+	});
+
 	it('counts a visit where it begins: the first page of the day, or a page reached from elsewhere', () => {
 		const tally = new AudienceTally(() => new Date('2026-11-26T10:00:00Z'));
 		const at = (url: string, referer?: string) =>

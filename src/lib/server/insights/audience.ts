@@ -115,6 +115,8 @@ export function canonicalPath(url: string): string | null {
 }
 
 const FIELD_MAX = 100;
+/** The User-Agent kept to tell a visitor apart: longer than any browser's (visitorHash reads no more). */
+export const MAX_AGENT = 512;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is dropped
 const CONTROL_CHARACTERS = /[\u0000-\u001f]/g;
 /** Lower-cased, trimmed, without control characters, at most 100 characters. */
@@ -291,7 +293,9 @@ export class AudienceTally {
 		const path = countedPath(request);
 		if (path === null) return false;
 		const day = this.today();
-		const agent = header(request.headers['user-agent']);
+		// Kept to what a browser sends (a few hundred characters): a client's 16 KB header is not held twice per view
+		// (the hit and the key of its person) for the seconds until the write.
+		const agent = header(request.headers['user-agent']).slice(0, MAX_AGENT);
 		const referer = request.headers.referer === undefined ? undefined : header(request.headers.referer);
 		const person = `${request.address}\0${agent}`;
 		const last = this.lastViews.get(person);

@@ -11,6 +11,7 @@ import {
 	rawResponse,
 	ratioText,
 	rssOf,
+	signedInAdmin,
 	startServer,
 	versusBareServer,
 	withBenchDatabase
@@ -18,21 +19,7 @@ import {
 
 const FIXTURES = path.resolve(import.meta.dirname, '..', 'tests', 'fixtures', 'images');
 
-async function signInAsAdmin(url) {
-	const credentials = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
-	await fetch(`${url}/api/admin/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(credentials)
-	});
-	const response = await fetch(`${url}/login`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, accept: 'text/html' },
-		body: new URLSearchParams({ email: credentials.email, password: credentials.password })
-	});
-	return response.headers.get('set-cookie').split(';')[0];
-}
+const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
 
 /** Writes an object straight into the fs driver's bucket (as an upload would), and points a slot at it. */
 async function placeObject(server, cookie, key, name, bytes) {
@@ -122,7 +109,7 @@ async function presignedVariant(env, value, width) {
 async function proxyAgainstBare(label, env) {
 	const server = await startServer(env);
 	try {
-		const cookie = await signInAsAdmin(server.url);
+		const cookie = await signedInAdmin(server, ADMIN);
 		const full = await benchPhoto();
 		const form = new FormData();
 		form.append('file', new Blob([full], { type: 'image/webp' }), 'hero.webp');
@@ -213,7 +200,7 @@ export async function benchImages() {
 
 	const server = await startServer();
 	try {
-		const cookie = await signInAsAdmin(server.url);
+		const cookie = await signedInAdmin(server, ADMIN);
 		const object = await noisyWebp(900, 700, { sigma: 40, quality: 90 });
 
 		// b) upload of a 24-megapixel photo vs one sharp decode + resize + WebP encode of the same photo.

@@ -3,6 +3,7 @@
  * never cached; the text Prometheus reads, with what the parts say at the scrape (the database's probe, the last
  * backup) and what the process counted (requests by route id, 429s by lane).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,12 @@ import { loadConfig } from '../../src/lib/server/config';
 import type { Db } from '../../src/lib/server/db';
 import { backupRuns } from '../../src/lib/server/db/schema';
 import { RateLimitedError } from '../../src/lib/server/errors';
-import { enableMetrics, recordRequest } from '../../src/lib/server/metrics';
+import {
+	enableMetrics,
+	recordImageProxy,
+	recordPageCache,
+	recordRequest
+} from '../../src/lib/server/metrics';
 import { GET } from '../../src/routes/metrics/+server';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
@@ -146,6 +152,56 @@ describe('GET /metrics', () => {
 		).toBe(2);
 		expect(sample(text, 'atelier_http_request_duration_seconds_count{route="/essai/[slug]"}')).toBe(3);
 		expect(sample(text, 'atelier_rate_limited_total{lane="essai-metriques"}')).toBe(1);
+	});
+
+	it('counts each page-cache result and image-proxy outcome once, however often it is scraped', async () => {
+		const count = (text: string, series: string) => sample(text, series) ?? 0;
+		const before = await (await scrape(`Bearer ${TOKEN}`)).text();
+		recordPageCache('hit');
+		recordPageCache('hit');
+		recordPageCache('miss');
+		recordImageProxy('fallback');
+		const after = await (await scrape(`Bearer ${TOKEN}`)).text();
+		const again = await (await scrape(`Bearer ${TOKEN}`)).text();
+		for (const [series, added] of [
+			['atelier_page_cache_total{result="hit"}', 2],
+			['atelier_page_cache_total{result="miss"}', 1],
+			['atelier_page_cache_total{result="stale"}', 0],
+			['atelier_image_proxy_total{outcome="fallback"}', 1],
+			['atelier_image_proxy_total{outcome="served"}', 0]
+		] as const) {
+			expect(count(after, series) - count(before, series), series).toBe(added);
+			expect(count(again, series), `${series}, scraped again`).toBe(count(after, series));
+			// Every series of the closed list is there from the first scrape, at 0 if nothing happened yet.
+			expect(sample(before, series), series).not.toBeUndefined();
+		}
+	});
+
+	it('writes each route’s times as Prometheus reads a histogram: cumulative buckets, +Inf, sum and count', async () => {
+		for (const seconds of [0.001, 0.005, 0.0051, 0.3, 7, 12])
+			recordRequest('POST', '/essai/lent', 201, seconds);
+		const text = await (await scrape(`Bearer ${TOKEN}`)).text();
+		const bucket = (le: string) =>
+			sample(text, `atelier_http_request_duration_seconds_bucket{le="${le}",route="/essai/lent"}`);
+		// A bound is « less than or equal »: 0.005 falls in the first bucket, 0.0051 in the next.
+		expect([0.005, 0.01, 0.25, 0.5, 5, 10].map((le) => bucket(String(le)))).toEqual([2, 3, 3, 4, 4, 5]);
+		expect(bucket('+Inf')).toBe(6);
+		expect(sample(text, 'atelier_http_request_duration_seconds_sum{route="/essai/lent"}')).toBeCloseTo(
+			19.3111,
+			6
+		);
+		expect(sample(text, 'atelier_http_request_duration_seconds_count{route="/essai/lent"}')).toBe(6);
+		expect(text).toContain('# TYPE atelier_http_request_duration_seconds histogram');
+		expect(text).toContain('# TYPE atelier_http_requests_total counter');
+		// The whole scrape as Prometheus' own checker reads it (CI installs promtool; elsewhere said and skipped).
+		const promtool = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+		if (promtool.error) {
+			expect(process.env.CI, 'promtool is not installed (apt-get install prometheus)').toBeFalsy();
+			return void console.warn('skipped: promtool is not installed (apt-get install prometheus)');
+		}
+		// promtool's lint: the library's own names are its business; a malformed text is a failure whatever says it.
+		expect(promtool.stderr + promtool.stdout).not.toMatch(/error|parse/i);
+		expect(promtool.status === 0 || !/atelier_/.test(promtool.stdout + promtool.stderr)).toBe(true);
 	});
 
 	it('reads the last backup that went through, and says when the database does not answer', async () => {

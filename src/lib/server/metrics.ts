@@ -7,10 +7,130 @@
  * it), never raw paths; methods outside the standard ones are « other »; every other label is a closed list.
  * Recording is a map lookup and an addition: cheap beside an answer (`npm run bench pages` measures it).
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Metric } from 'prom-client';
 import { processWide } from './process-wide';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+const REQUEST_SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** One route id's answers: how many by method and status, and how long they took (per bucket, not cumulative). */
+interface RouteTally {
+	answers: Map<string, Map<number, number>>;
+	buckets: number[];
+	sum: number;
+	count: number;
+}
+
+type MetricValue = { labels: Record<string, string | number>; value: number; metricName?: string };
+
+/**
+ * Every answer counted by method, route id and status (`atelier_http_requests_total`) and timed by route id
+ * (`atelier_http_request_duration_seconds`), kept as plain numbers and written out only when scraped. The access
+ * log's listener records one per request, cached pages included; prom-client's own counter and histogram join and
+ * hash their labels on every call, which was a tenth of a cached page's whole work under `perf`. The text is the
+ * same as theirs (the same names, labels in the same order, cumulative buckets, `+Inf`, `_sum`, `_count`).
+ */
+class RequestTally {
+	private readonly routes = new Map<string, RouteTally>();
+
+	record(method: string, route: string, status: number, seconds: number): void {
+		let tally = this.routes.get(route);
+		if (!tally) {
+			tally = { answers: new Map(), buckets: REQUEST_SECONDS_BUCKETS.map(() => 0), sum: 0, count: 0 };
+			this.routes.set(route, tally);
+		}
+		let byStatus = tally.answers.get(method);
+		if (!byStatus) tally.answers.set(method, (byStatus = new Map()));
+		byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+		for (let i = 0; i < REQUEST_SECONDS_BUCKETS.length; i++)
+			if (seconds <= REQUEST_SECONDS_BUCKETS[i]!) {
+				tally.buckets[i]!++;
+				break;
+			}
+		tally.sum += seconds;
+		tally.count++;
+	}
+
+	private answersTotal(): MetricValue[] {
+		const values: MetricValue[] = [];
+		for (const [route, tally] of this.routes)
+			for (const [method, byStatus] of tally.answers)
+				for (const [status, value] of byStatus)
+					values.push({ labels: { method, route, status: String(status) }, value });
+		return values;
+	}
+
+	private durations(name: string): MetricValue[] {
+		const values: MetricValue[] = [];
+		for (const [route, tally] of this.routes) {
+			let below = 0;
+			REQUEST_SECONDS_BUCKETS.forEach((le, i) => {
+				below += tally.buckets[i]!;
+				values.push({ labels: { le, route }, value: below, metricName: `${name}_bucket` });
+			});
+			values.push(
+				{ labels: { le: '+Inf', route }, value: tally.count, metricName: `${name}_bucket` },
+				{ labels: { route }, value: tally.sum, metricName: `${name}_sum` },
+				{ labels: { route }, value: tally.count, metricName: `${name}_count` }
+			);
+		}
+		return values;
+	}
+
+	/** The two metrics as a prom-client registry reads one (`get()`: name, help, type, values). */
+	metrics(): { name: string; get(): object }[] {
+		const counter = {
+			name: 'atelier_http_requests_total',
+			help: 'HTTP requests answered, by method, route id and status.',
+			type: 'counter',
+			aggregator: 'sum'
+		};
+		const histogram = {
+			name: 'atelier_http_request_duration_seconds',
+			help: 'Time from a request to the end of its answer, by route id.',
+			type: 'histogram',
+			aggregator: 'sum'
+		};
+		return [
+			{ ...counter, get: () => ({ ...counter, values: this.answersTotal() }) },
+			{ ...histogram, get: () => ({ ...histogram, values: this.durations(histogram.name) }) }
+		];
+	}
+}
+
+/** `tally`'s metrics in `registry`, which reads them as it reads its own (registry.ts: `get()` and `type`). */
+function registered(tally: RequestTally, registry: Registry): RequestTally {
+	for (const metric of tally.metrics()) registry.registerMetric(metric as unknown as Metric);
+	return tally;
+}
+
+/**
+ * A counter of one label with a closed list of values, counted on every request (the page cache's results, the image
+ * proxy's outcomes): counted in a plain record, added to prom-client's counter when scraped (its `collect`) — its
+ * `inc` joins and hashes the labels on each call. Every value's series is there from the start, at 0
+ * (withEveryClosedSeries says why).
+ */
+function countedOnScrape<V extends string>(
+	config: { name: string; help: string; labelNames: [string]; registers: Registry[] },
+	values: readonly V[]
+): { add(value: V): void } {
+	const [label] = config.labelNames;
+	const pending = Object.fromEntries(values.map((value) => [value, 0])) as Record<V, number>;
+	const counter = new Counter({
+		...config,
+		collect() {
+			for (const value of values)
+				if (pending[value] > 0) {
+					this.inc({ [label]: value }, pending[value]);
+					pending[value] = 0;
+				}
+		}
+	});
+	for (const value of values) counter.inc({ [label]: value }, 0);
+	return { add: (value) => void pending[value]++ };
+}
 
 function makeMetrics() {
 	const registry = new Registry();
@@ -19,31 +139,25 @@ function makeMetrics() {
 	const registers = [registry];
 	return {
 		registry,
-		requests: new Counter({
-			name: 'atelier_http_requests_total',
-			help: 'HTTP requests answered, by method, route id and status.',
-			labelNames: ['method', 'route', 'status'] as const,
-			registers
-		}),
-		requestSeconds: new Histogram({
-			name: 'atelier_http_request_duration_seconds',
-			help: 'Time from a request to the end of its answer, by route id.',
-			labelNames: ['route'] as const,
-			buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-			registers
-		}),
-		pageCache: new Counter({
-			name: 'atelier_page_cache_total',
-			help: 'Public pages asked of the page cache: hit, stale (served while refreshed) or miss.',
-			labelNames: ['result'] as const,
-			registers
-		}),
-		imageProxy: new Counter({
-			name: 'atelier_image_proxy_total',
-			help: 'Answers of /api/img: served, not_modified, fallback (the upstream failed: a stand-in), not_found.',
-			labelNames: ['outcome'] as const,
-			registers
-		}),
+		requests: registered(new RequestTally(), registry),
+		pageCache: countedOnScrape(
+			{
+				name: 'atelier_page_cache_total',
+				help: 'Public pages asked of the page cache: hit, stale (served while refreshed) or miss.',
+				labelNames: ['result'],
+				registers
+			},
+			PAGE_CACHE_RESULTS
+		),
+		imageProxy: countedOnScrape(
+			{
+				name: 'atelier_image_proxy_total',
+				help: 'Answers of /api/img: served, not_modified, fallback (the upstream failed: a stand-in), not_found.',
+				labelNames: ['outcome'],
+				registers
+			},
+			IMAGE_PROXY_OUTCOMES
+		),
 		emails: new Counter({
 			name: 'atelier_emails_total',
 			help: 'E-mails handed to the relay (sent) or not (failed).',
@@ -91,12 +205,7 @@ function makeMetrics() {
 			help: 'Stripe webhook deliveries: applied, duplicate, ignored, refused (no or a wrong signature), failed.',
 			labelNames: ['outcome'] as const,
 			registers
-		}),
-		/**
-		 * Each (method, route, status)'s counter and its route's histogram, found once: prom-client otherwise sorts and
-		 * joins the labels into a key on every request. Bounded as the labels are (closed methods, route ids, statuses).
-		 */
-		requestSeries: new Map<string, { count: () => void; observe: (seconds: number) => void }>()
+		})
 	};
 }
 
@@ -108,8 +217,6 @@ function makeMetrics() {
 function withEveryClosedSeries(m: ReturnType<typeof makeMetrics>) {
 	for (const status of EMAIL_STATUSES) m.emails.inc({ status }, 0);
 	for (const outcome of STRIPE_OUTCOMES) m.stripeEvents.inc({ outcome }, 0);
-	for (const outcome of IMAGE_PROXY_OUTCOMES) m.imageProxy.inc({ outcome }, 0);
-	for (const result of PAGE_CACHE_RESULTS) m.pageCache.inc({ result }, 0);
 	return m;
 }
 
@@ -135,30 +242,19 @@ export function recordRequest(
 	status: number,
 	seconds: number
 ): void {
-	if (!state.on) return;
-	const m = metrics();
-	const known = method && METHODS.has(method) ? method : 'other';
-	const key = `${known} ${status} ${route}`;
-	let series = m.requestSeries.get(key);
-	if (!series) {
-		const counter = m.requests.labels({ method: known, route, status: String(status) });
-		const histogram = m.requestSeconds.labels({ route });
-		series = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
-		m.requestSeries.set(key, series);
-	}
-	series.count();
-	series.observe(seconds);
+	if (state.on)
+		metrics().requests.record(method && METHODS.has(method) ? method : 'other', route, status, seconds);
 }
 
 const PAGE_CACHE_RESULTS = ['hit', 'stale', 'miss'] as const;
 export type PageCacheResult = (typeof PAGE_CACHE_RESULTS)[number];
 export const recordPageCache = (result: PageCacheResult) =>
-	void (state.on && metrics().pageCache.inc({ result }));
+	void (state.on && metrics().pageCache.add(result));
 
 const IMAGE_PROXY_OUTCOMES = ['served', 'not_modified', 'fallback', 'not_found'] as const;
 export type ImageProxyOutcome = (typeof IMAGE_PROXY_OUTCOMES)[number];
 export const recordImageProxy = (outcome: ImageProxyOutcome) =>
-	void (state.on && metrics().imageProxy.inc({ outcome }));
+	void (state.on && metrics().imageProxy.add(outcome));
 
 const EMAIL_STATUSES = ['sent', 'failed'] as const;
 export const recordEmail = (status: (typeof EMAIL_STATUSES)[number]) =>

@@ -47,7 +47,8 @@ export function trackRequest(
 	const id = requestIdOf(req.headers[REQUEST_ID_HEADER]);
 	req.headers[REQUEST_ID_HEADER] = id;
 	const started = performance.now();
-	res.once('close', () => {
+	// `on`, not `once`: a response closes once, and `once` wraps the listener in another function per request.
+	res.on('close', () => {
 		const recorded = routes.has(id);
 		const route = recorded ? (routes.get(id) ?? '(no route)') : (answeredBy ?? '(static)');
 		if (recorded) routes.delete(id);

@@ -181,7 +181,8 @@ export async function againstBareServer(server, target, options = {}) {
  * the same headers (but the connection's own), byte for byte the same body — in its own process, under the same
  * load generator: the ceiling any answer of those bytes can reach on this machine. Rounds in alternating pairs
  * (pairedRatio); `control` measures two identical bare servers the same way (how far from 1.00 a ratio lands by
- * chance). A round with a non-2xx answer makes the figure null.
+ * chance). A round with a non-2xx answer makes the figure null. `upstream` (a URL): the bare server fetches the bytes
+ * from there for each answer, as a proxy must (startBareServer).
  */
 export async function versusBareServer(
 	server,
@@ -193,7 +194,8 @@ export async function versusBareServer(
 		total = ROUND_REQUESTS,
 		rounds = 7,
 		control = false,
-		readEachTime = false
+		readEachTime = false,
+		upstream = null
 	} = {}
 ) {
 	const app = await rawResponse(server.url + target, headers);
@@ -201,7 +203,7 @@ export async function versusBareServer(
 	check(app);
 	const file = path.join(server.dataDir, `bench-${target.replace(/\W+/g, '-')}.body`);
 	writeFileSync(file, app.body);
-	const bare = await startBareServer(file, app.headers, { readEachTime });
+	const bare = await startBareServer(file, app.headers, { readEachTime, upstream });
 	try {
 		const copy = await rawResponse(bare.url + target, headers);
 		if (copy.status !== app.status || !copy.body.equals(app.body))
@@ -214,7 +216,7 @@ export async function versusBareServer(
 		const { ratio, firstRounds: appRounds, secondRounds: bareRounds } = await inPairs(server.url, bare.url);
 		let noise = null;
 		if (control) {
-			const twin = await startBareServer(file, app.headers);
+			const twin = await startBareServer(file, app.headers, { upstream });
 			try {
 				await load(twin.url, target, { ...options, total: warm });
 				noise = (await inPairs(twin.url, bare.url)).ratio;
@@ -251,8 +253,12 @@ export const ratioText = (result) =>
  * and its headers checked again on every request): a baseline is the ceiling it claims to be, not a slower server
  * than the app's own cached path, which writes its head that way.
  */
-export async function startBareServer(file, headers, { readEachTime = false } = {}) {
+export async function startBareServer(file, headers, { readEachTime = false, upstream = null } = {}) {
 	const port = await freePort();
+	// `upstream`: a bare proxy. Each answer is fetched from that URL (the bucket's object through a signed URL, over
+	// undici's keep-alive pool, as the app fetches it) and its body piped on under the app's head: the least any proxy
+	// of that bucket does, where the bucket's own work (s3rver: about a millisecond of CPU a GET) is on the machine too.
+	if (upstream) return startBareProxy(port, upstream, headers);
 	// `readEachTime`: the file is read again for every answer (one readSync into a buffer reused once sent), as a
 	// proxy must fetch its upstream: what that read costs a bare server, to tell it from the rest of a proxy's work.
 	const code = readEachTime
@@ -273,6 +279,32 @@ export async function startBareServer(file, headers, { readEachTime = false } = 
 		const head = ${JSON.stringify(Object.entries(headers).flat())};
 		require('node:http').createServer((req, res) => { res.writeHead(200, head); res.end(body); })
 			.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
+	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+	await new Promise((resolve) => child.stdout.once('data', resolve));
+	return {
+		url: `http://127.0.0.1:${port}`,
+		stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM')))
+	};
+}
+
+async function startBareProxy(port, upstream, headers) {
+	const code = `
+		const { Pool } = require('undici');
+		const { pipeline } = require('node:stream');
+		const upstream = new URL(${JSON.stringify(upstream)});
+		const pool = new Pool(upstream.origin, { connections: 32 });
+		const path = upstream.pathname + upstream.search;
+		const head = ${JSON.stringify(Object.entries(headers).flat())};
+		require('node:http').createServer((req, res) => {
+			pool.request({ path, method: 'GET' }).then(
+				({ statusCode, body }) => {
+					if (statusCode !== 200) return body.dump().then(() => { res.statusCode = 502; res.end(); });
+					res.writeHead(200, head);
+					pipeline(body, res, () => {});
+				},
+				() => { res.statusCode = 502; res.end(); }
+			);
+		}).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
 	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
 	await new Promise((resolve) => child.stdout.once('data', resolve));
 	return {

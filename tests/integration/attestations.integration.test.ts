@@ -12,6 +12,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
 import * as courses from '../../src/lib/server/courses';
@@ -335,5 +336,41 @@ describe(`attestations on ${driverName}`, () => {
 		for (const expected of ['Module 24 :', 'Fait à', 'Signature et cachet', 'Vérifier cette attestation'])
 			expect(last).toContain(expected);
 		expect(pageText(1)).not.toContain('Vérifier cette attestation');
+	});
+	it('describes itself in XMP as in its information dictionary, and asks viewers to show its title', async () => {
+		const day = new Date('2026-03-02T10:00:00Z');
+		const bytes = await attestationPdf({
+			memberName: 'Léa <Œuvray> & Dupont',
+			programme: 'Maçonnerie « pierre & chaux »',
+			objectives: '',
+			firstCompletedAt: day,
+			lastCompletedAt: day,
+			totalMinutes: 90,
+			modules: [{ title: 'Les bases', completedAt: day, assessment: null }],
+			code: 'abcdefghijklmnopqrstuvwxyz',
+			verifyUrl: 'https://atelier.test/attestation/abcdefghijklmnopqrstuvwxyz',
+			issuedAt: day
+		});
+		const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'meta.pdf');
+		writeFileSync(file, bytes);
+		// poppler reads the catalog's Metadata stream as it is: the packet, with the text escaped as XML.
+		const xmp = execFileSync('pdfinfo', ['-meta', file], { encoding: 'utf8' });
+		expect(xmp).toMatch(/^<\?xpacket begin="\uFEFF"/);
+		expect(xmp).toContain(
+			'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Attestation de fin de formation — Léa &lt;Œuvray&gt; &amp; Dupont</rdf:li></rdf:Alt></dc:title>'
+		);
+		expect(xmp).toContain('<rdf:li xml:lang="x-default">Maçonnerie « pierre &amp; chaux »</rdf:li>');
+		expect(xmp).toContain('<dc:language><rdf:Bag><rdf:li>fr-FR</rdf:li></rdf:Bag></dc:language>');
+		expect(xmp).toContain('<dc:identifier>abcdefghijklmnopqrstuvwxyz</dc:identifier>');
+		expect(xmp).toContain('<xmp:CreateDate>2026-03-02T10:00:00.000Z</xmp:CreateDate>');
+		expect(xmp.trim()).toMatch(/<\?xpacket end="w"\?>$/);
+		// The same facts in the information dictionary.
+		const info = execFileSync('pdfinfo', ['-isodates', file], { encoding: 'utf8' });
+		expect(info).toMatch(/^Title:\s+Attestation de fin de formation — Léa <Œuvray> & Dupont$/m);
+		expect(info).toMatch(/^Subject:\s+Maçonnerie « pierre & chaux »$/m);
+		expect(info).toMatch(/^CreationDate:\s+2026-03-02T10:00:00/m);
+		expect(info).toMatch(/^Metadata Stream:\s+yes$/m);
+		// The viewer's title bar says the title, not the file's name.
+		expect((await PDFDocument.load(bytes)).catalog.getViewerPreferences()?.getDisplayDocTitle()).toBe(true);
 	});
 });

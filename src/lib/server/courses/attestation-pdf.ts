@@ -4,7 +4,7 @@
  * the company file, and a verification code with its address and QR code. Made once at issue; the stored bytes are
  * what every download sends and what the public page hashes.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { encode } from 'uqr';
 import { company, companyAddressLine } from '$lib/company';
 
@@ -121,17 +121,80 @@ class Writer {
 	}
 }
 
+/** What the document says of itself, in its information dictionary and its XMP metadata alike. */
+interface DocumentFacts {
+	title: string;
+	author: string;
+	subject: string;
+	tool: string;
+	language: string;
+	identifier: string;
+	date: Date;
+}
+
+const xmlText = (text: string) =>
+	text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The XMP packet (ISO 16684-1) an archive or an accessibility checker reads first: the same title, author, subject,
+ * dates and tool as the information dictionary (PDF/A asks that they agree), the language and the verification
+ * code as the document's identifier.
+ */
+export function xmpPacket(facts: DocumentFacts): string {
+	const date = facts.date.toISOString();
+	const alt = (text: string) => `<rdf:Alt><rdf:li xml:lang="x-default">${xmlText(text)}</rdf:li></rdf:Alt>`;
+	return [
+		'<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+		'<x:xmpmeta xmlns:x="adobe:ns:meta/">',
+		'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+		'<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"',
+		' xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">',
+		'<dc:format>application/pdf</dc:format>',
+		`<dc:title>${alt(facts.title)}</dc:title>`,
+		`<dc:creator><rdf:Seq><rdf:li>${xmlText(facts.author)}</rdf:li></rdf:Seq></dc:creator>`,
+		`<dc:description>${alt(facts.subject)}</dc:description>`,
+		`<dc:language><rdf:Bag><rdf:li>${xmlText(facts.language)}</rdf:li></rdf:Bag></dc:language>`,
+		`<dc:identifier>${xmlText(facts.identifier)}</dc:identifier>`,
+		`<xmp:CreateDate>${date}</xmp:CreateDate>`,
+		`<xmp:ModifyDate>${date}</xmp:ModifyDate>`,
+		`<xmp:MetadataDate>${date}</xmp:MetadataDate>`,
+		`<xmp:CreatorTool>${xmlText(facts.tool)}</xmp:CreatorTool>`,
+		`<pdf:Producer>${xmlText(facts.tool)}</pdf:Producer>`,
+		'</rdf:Description>',
+		'</rdf:RDF>',
+		'</x:xmpmeta>',
+		'<?xpacket end="w"?>'
+	].join('\n');
+}
+
+/** The facts in the information dictionary and as the catalog's XMP stream; viewers show the title, not the file name. */
+function describe(doc: PDFDocument, facts: DocumentFacts): void {
+	doc.setTitle(facts.title, { showInWindowTitleBar: true });
+	doc.setAuthor(facts.author);
+	doc.setSubject(facts.subject);
+	doc.setCreator(facts.tool);
+	doc.setProducer(facts.tool);
+	doc.setLanguage(facts.language);
+	doc.setCreationDate(facts.date);
+	doc.setModificationDate(facts.date);
+	const metadata = doc.context.stream(new TextEncoder().encode(xmpPacket(facts)), {
+		Type: 'Metadata',
+		Subtype: 'XML'
+	});
+	doc.catalog.set(PDFName.of('Metadata'), doc.context.register(metadata));
+}
+
 export async function attestationPdf(content: AttestationContent): Promise<Uint8Array> {
 	const doc = await PDFDocument.create();
-	const title = `Attestation de fin de formation — ${content.memberName}`;
-	doc.setTitle(winAnsi(title));
-	doc.setAuthor(winAnsi(company.legalName));
-	doc.setSubject(winAnsi(content.programme));
-	doc.setCreator(winAnsi(company.brand));
-	doc.setProducer(winAnsi(company.brand));
-	doc.setLanguage('fr-FR');
-	doc.setCreationDate(content.issuedAt);
-	doc.setModificationDate(content.issuedAt);
+	describe(doc, {
+		title: winAnsi(`Attestation de fin de formation — ${content.memberName}`),
+		author: winAnsi(company.legalName),
+		subject: winAnsi(content.programme),
+		tool: winAnsi(company.brand),
+		language: 'fr-FR',
+		identifier: content.code,
+		date: content.issuedAt
+	});
 	const page = doc.addPage(A4);
 	const regular = await doc.embedFont(StandardFonts.Helvetica);
 	const bold = await doc.embedFont(StandardFonts.HelveticaBold);

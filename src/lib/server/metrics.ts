@@ -79,8 +79,8 @@ class RequestTally {
 		return values;
 	}
 
-	/** The two metrics as a prom-client registry reads one (`get()`: name, help, type, values). */
-	metrics(): { name: string; get(): object }[] {
+	/** The two metrics as a prom-client registry reads one (`get()`: name, help, type, values; `reset()`). */
+	metrics(): { name: string; get(): object; reset(): void }[] {
 		const counter = {
 			name: 'atelier_http_requests_total',
 			help: 'HTTP requests answered, by method, route id and status.',
@@ -93,9 +93,10 @@ class RequestTally {
 			type: 'histogram',
 			aggregator: 'sum'
 		};
+		const reset = () => this.routes.clear();
 		return [
-			{ ...counter, get: () => ({ ...counter, values: this.answersTotal() }) },
-			{ ...histogram, get: () => ({ ...histogram, values: this.durations(histogram.name) }) }
+			{ ...counter, get: () => ({ ...counter, values: this.answersTotal() }), reset },
+			{ ...histogram, get: () => ({ ...histogram, values: this.durations(histogram.name) }), reset }
 		];
 	}
 }

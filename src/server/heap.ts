@@ -7,8 +7,8 @@
  *   that room is used (`--incremental-marking-soft-trigger=50`). V8's own rule starts marking as soon as the room
  *   left is no larger than the young generation: with a fifth (`=20`, until December 2026) and the young generation
  *   below, that was true right after every full collection, so that under load one followed another, back to back
- *   (17 in 3 000 image-proxy answers on S3; none with the trigger), and their marking threads spent more CPU than the
- *   answers: the proxy on S3 took 0.9–1.2 ms of CPU an answer, 0.5 ms with the trigger (a bare proxy: 0.4 ms);
+ *   (17 in 3 000 image-proxy answers on S3; none with the trigger), their marking threads taking a third of the
+ *   process's CPU: the proxy on S3 took 0.9–1.2 ms of CPU an answer, 0.5 ms with the trigger (a bare proxy: 0.4 ms);
  *   signed-in pages answer 15–30 % more requests a second (`npm run bench members`), for the same memory (PGlite
  *   after 40 s of mixed traffic: 280 MB before, 281 MB after, `npm run bench memory`);
  * - the young generation grows as V8 would until it has reached 16 MB, and stops at the next collection: 16 or

@@ -9,8 +9,11 @@
  *   below, that was true right after every full collection, so that under load one followed another, back to back
  *   (17 in 3 000 image-proxy answers on S3; none with the trigger), their marking threads taking a third of the
  *   process's CPU: the proxy on S3 took 0.9–1.2 ms of CPU an answer, 0.5 ms with the trigger (a bare proxy: 0.4 ms);
- *   signed-in pages answer 15–30 % more requests a second (`npm run bench members`), for the same memory (PGlite
- *   after 40 s of mixed traffic: 280 MB before, 281 MB after, `npm run bench memory`);
+ *   signed-in pages answer 15–30 % more requests a second (`npm run bench members`), for about the same memory:
+ *   `npm start` on a fresh embedded site, 40 s of mixed traffic from 8 clients (pages, photos, contact requests,
+ *   failed sign-ins), peaked at 327 MB (the server; 390 MB with npm) before and 337 MB (407 MB) after, while
+ *   answering 23 % more requests (9 969 → 12 297); after the same traffic with two uploaded photos served, 309 MB
+ *   (374 MB), and on PostgreSQL 273 MB (342 MB) (`/usr/bin/time -v` and the process tree's RSS, 2 December);
  * - the young generation grows as V8 would until it has reached 16 MB, and stops at the next collection: 16 or
  *   32 MB (32 MB in every bench run; left to itself it reaches 64 MB, and the server 419 MB after 60 s of mixed
  *   traffic). Held at its starting size (2 MB), as it was until November 2026, every dynamic request paid for

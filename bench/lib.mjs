@@ -279,6 +279,11 @@ export async function startBareServer(file, headers, { readEachTime = false, ups
 		const head = ${JSON.stringify(Object.entries(headers).flat())};
 		require('node:http').createServer((req, res) => { res.writeHead(200, head); res.end(body); })
 			.listen(${port}, '127.0.0.1', () => console.log('ready'));`;
+	return spawnBare(port, code);
+}
+
+/** `code` (a server listening on `port` that prints a line once it does) in a process of its own. */
+async function spawnBare(port, code) {
 	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
 	await new Promise((resolve) => child.stdout.once('data', resolve));
 	return {
@@ -287,7 +292,7 @@ export async function startBareServer(file, headers, { readEachTime = false, ups
 	};
 }
 
-async function startBareProxy(port, upstream, headers) {
+function startBareProxy(port, upstream, headers) {
 	const code = `
 		const { Pool } = require('undici');
 		const { pipeline } = require('node:stream');
@@ -305,12 +310,7 @@ async function startBareProxy(port, upstream, headers) {
 				() => { res.statusCode = 502; res.end(); }
 			);
 		}).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
-	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-	await new Promise((resolve) => child.stdout.once('data', resolve));
-	return {
-		url: `http://127.0.0.1:${port}`,
-		stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM')))
-	};
+	return spawnBare(port, code);
 }
 
 /**

@@ -1,14 +1,9 @@
 import { pages } from '$lib/pages/registry';
 import * as content from '$lib/server/content';
+import { escapeXml } from '$lib/server/xml';
 import * as showcase from '$lib/server/showcase';
 import * as system from '$lib/server/system';
 import type { RequestHandler } from './$types';
-
-const escapeXml = (text: string) =>
-	text.replace(
-		/[<>&'"]/g,
-		(c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!
-	);
 
 /**
  * CONTRACT §3: every indexable page of the current mode, absolute on ORIGIN — the page registry's and the

@@ -7,6 +7,7 @@
 import { PDFDocument, PDFName, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { encode } from 'uqr';
 import { company, companyAddressLine } from '$lib/company';
+import { escapeXml } from '../xml';
 
 export interface AttestationContent {
 	memberName: string;
@@ -132,9 +133,6 @@ interface DocumentFacts {
 	date: Date;
 }
 
-const xmlText = (text: string) =>
-	text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 /**
  * The XMP packet (ISO 16684-1) an archive or an accessibility checker reads first: the same title, author, subject,
  * dates and tool as the information dictionary (PDF/A asks that they agree), the language and the verification
@@ -142,7 +140,7 @@ const xmlText = (text: string) =>
  */
 export function xmpPacket(facts: DocumentFacts): string {
 	const date = facts.date.toISOString();
-	const alt = (text: string) => `<rdf:Alt><rdf:li xml:lang="x-default">${xmlText(text)}</rdf:li></rdf:Alt>`;
+	const alt = (text: string) => `<rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(text)}</rdf:li></rdf:Alt>`;
 	return [
 		'<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
 		'<x:xmpmeta xmlns:x="adobe:ns:meta/">',
@@ -151,15 +149,15 @@ export function xmpPacket(facts: DocumentFacts): string {
 		' xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">',
 		'<dc:format>application/pdf</dc:format>',
 		`<dc:title>${alt(facts.title)}</dc:title>`,
-		`<dc:creator><rdf:Seq><rdf:li>${xmlText(facts.author)}</rdf:li></rdf:Seq></dc:creator>`,
+		`<dc:creator><rdf:Seq><rdf:li>${escapeXml(facts.author)}</rdf:li></rdf:Seq></dc:creator>`,
 		`<dc:description>${alt(facts.subject)}</dc:description>`,
-		`<dc:language><rdf:Bag><rdf:li>${xmlText(facts.language)}</rdf:li></rdf:Bag></dc:language>`,
-		`<dc:identifier>${xmlText(facts.identifier)}</dc:identifier>`,
+		`<dc:language><rdf:Bag><rdf:li>${escapeXml(facts.language)}</rdf:li></rdf:Bag></dc:language>`,
+		`<dc:identifier>${escapeXml(facts.identifier)}</dc:identifier>`,
 		`<xmp:CreateDate>${date}</xmp:CreateDate>`,
 		`<xmp:ModifyDate>${date}</xmp:ModifyDate>`,
 		`<xmp:MetadataDate>${date}</xmp:MetadataDate>`,
-		`<xmp:CreatorTool>${xmlText(facts.tool)}</xmp:CreatorTool>`,
-		`<pdf:Producer>${xmlText(facts.tool)}</pdf:Producer>`,
+		`<xmp:CreatorTool>${escapeXml(facts.tool)}</xmp:CreatorTool>`,
+		`<pdf:Producer>${escapeXml(facts.tool)}</pdf:Producer>`,
 		'</rdf:Description>',
 		'</rdf:RDF>',
 		'</x:xmpmeta>',

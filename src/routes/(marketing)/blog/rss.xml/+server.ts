@@ -1,12 +1,7 @@
 import { company } from '$lib/company';
 import * as content from '$lib/server/content';
+import { escapeXml } from '$lib/server/xml';
 import type { RequestHandler } from './$types';
-
-const escapeXml = (text: string) =>
-	text.replace(
-		/[<>&'"]/g,
-		(c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!
-	);
 
 /** RSS 2.0: the 20 newest published articles, each with its whole text (HTML, escaped as the format asks). */
 export const GET: RequestHandler = async () => {

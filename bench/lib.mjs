@@ -393,3 +393,110 @@ export async function uploadCourseFile(server, cookie, { kind, name, bytes, chun
 	if (!stored) throw new Error('the upload gave no stored file');
 	return stored;
 }
+
+/**
+ * A course in use, made through the admin's API as the editor makes it, and followed by `cookie`'s admin (admins
+ * read the course as members do): a published lesson with a video, its captions, a poster and a quiz (tus uploads
+ * and the modules API), a second lesson; both done, the quiz passed, the attestation issued (at its first
+ * download). `wrongAttemptFirst`: the quiz is failed once first, and the next attempt waits out the retry
+ * interval. `snapshot(label, html)` receives each page on the way (the lesson before and after an attempt, /bilan,
+ * the attestation's page, the editor, /admin/suivi). Returns the lesson's and the attestation's paths.
+ */
+export async function courseInUse(server, cookie, { wrongAttemptFirst = false, snapshot = () => {} } = {}) {
+	const headers = { cookie, origin: server.url };
+	const get = async (url) => {
+		const response = await fetch(server.url + url, { headers });
+		if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+		return response.text();
+	};
+	const post = async (url, form) => {
+		const response = await fetch(server.url + url, {
+			method: 'POST',
+			headers: { ...headers, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams(form),
+			redirect: 'manual'
+		});
+		if (response.status >= 500) throw new Error(`POST ${url} answered ${response.status}`);
+		return response;
+	};
+	const fixtures = path.resolve(import.meta.dirname, '..', 'tests', 'fixtures');
+	const upload = (kind, name, file) =>
+		uploadCourseFile(server, cookie, { kind, name, bytes: readFileSync(path.join(fixtures, file)) });
+	const video = await upload('video', 'lecon.mp4', 'media/lesson.mp4');
+	const captions = await upload('captions', 'lecon.vtt', 'media/lesson.vtt');
+	const poster = await upload('poster', 'affiche.jpg', 'images/Landscape_3.jpg');
+	const quiz = {
+		passPercent: 100,
+		questions: [
+			{
+				prompt: 'Quel mortier pour un mur humide ?',
+				explanation: 'La chaux laisse passer la vapeur.',
+				choices: [
+					{ text: 'Un mortier de chaux', correct: true },
+					{ text: 'Un mortier de ciment', correct: false }
+				]
+			}
+		]
+	};
+	const modules = [
+		{
+			title: 'Le mur en pierre sèche',
+			slug: 'pierre-seche',
+			video: video.value,
+			captions: captions.value,
+			poster: poster.value,
+			quiz
+		},
+		{ title: 'Le devis', slug: 'le-devis' }
+	];
+	const ids = [];
+	for (const module of modules) {
+		const created = await fetch(`${server.url}/api/admin/modules`, {
+			method: 'POST',
+			headers: { ...headers, 'content-type': 'application/json' },
+			body: JSON.stringify({
+				...module,
+				published: true,
+				durationMinutes: 20,
+				content: `## ${module.title}\n\nUn paragraphe.`
+			})
+		});
+		if (created.status !== 201)
+			throw new Error(`module ${module.slug} answered ${created.status}: ${await created.text()}`);
+		ids.push((await created.json()).id);
+	}
+	const lesson = '/cours/pierre-seche';
+	snapshot(`${lesson} (before the quiz)`, await get(lesson));
+	if (wrongAttemptFirst) {
+		const wrong = await (await post(`${lesson}?/quiz`, { q0: '1' })).text();
+		if (!wrong.includes('Relisez les explications'))
+			throw new Error(
+				'the wrong attempt was not graded as one (the page does not say to read the explanations)'
+			);
+		snapshot(`${lesson} (after a wrong attempt)`, wrong);
+	}
+	await post('/cours/le-devis?/complete', {});
+	snapshot('/cours/le-devis (done)', await get('/cours/le-devis'));
+	// The quiz passed completes its module: every module done. After a wrong attempt, the next waits out the
+	// retry interval the server names.
+	for (let attempt = 0; ; attempt++) {
+		const answer = await post(`${lesson}?/quiz`, { q0: '0' });
+		const text = await answer.text();
+		if (text.includes('Quiz réussi')) break;
+		if (attempt === 2) throw new Error(`the right answers were not taken (${answer.status})`);
+		const wait = Number(answer.headers.get('retry-after') || 30);
+		console.log(`quiz: attempt refused (${answer.status}), the next in ${wait} s`);
+		await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 500));
+	}
+	const pdf = await fetch(`${server.url}/bilan/attestation.pdf`, { headers });
+	if (pdf.status !== 200) throw new Error(`the attestation answered ${pdf.status}`);
+	const bilan = await get('/bilan');
+	snapshot('/bilan (every module done)', bilan);
+	const code = /\/attestation\/([a-z2-7]{26})/.exec(bilan)?.[1];
+	if (!code) throw new Error('/bilan links to no attestation');
+	const attestation = `/attestation/${code}`;
+	snapshot(attestation, await get(attestation));
+	snapshot(`/admin/cours/${ids[0]} (the editor)`, await get(`/admin/cours/${ids[0]}`));
+	snapshot('/admin/suivi (with a learner)', await get('/admin/suivi'));
+	return { lesson, attestation };
+}

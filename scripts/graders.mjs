@@ -10,21 +10,12 @@
 //   unsupported feature but those listed in ACCEPTED_EMAIL, each with why it does not change what the reader sees.
 // Exits non-zero when anything else is found.
 import { spawnSync } from 'node:child_process';
-import {
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	writeFileSync
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { doIUseEmail } from '@jsx-email/doiuse-email';
 import vnuJar from 'vnu-jar';
-import { signedInAdmin, startServer, uploadCourseFile } from '../bench/lib.mjs';
+import { courseInUse, signedInAdmin, startServer } from '../bench/lib.mjs';
 
 /** Nu errors that are the checker's mistakes, not the page's: matched on the message. */
 const ACCEPTED_HTML = [
@@ -86,115 +77,6 @@ function staticPagesUnder(folder, prefix) {
 	return found.sort();
 }
 
-/**
- * The pages of a course in use, as `cookie`'s admin reads them (admins read the course as members do): a published
- * lesson with a video, its captions and a quiz (tus uploads and the modules API, as the editor sends them), a
- * second lesson; the quiz before and after a wrong attempt; both lessons done, /bilan, the attestation (issued at
- * its first download) and its public page; the course editor and /admin/suivi with that progress.
- */
-async function coursePages(server, cookie) {
-	const pages = [];
-	const headers = { cookie, origin: server.url };
-	const get = async (url) => {
-		const response = await fetch(server.url + url, { headers });
-		if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-		return response.text();
-	};
-	const post = async (url, form) => {
-		const response = await fetch(server.url + url, {
-			method: 'POST',
-			headers: { ...headers, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams(form),
-			redirect: 'manual'
-		});
-		if (response.status >= 500) throw new Error(`POST ${url} answered ${response.status}`);
-		return response;
-	};
-	const fixture = (name) => readFileSync(path.join('tests/fixtures/media', name));
-	const video = await uploadCourseFile(server, cookie, {
-		kind: 'video',
-		name: 'lecon.mp4',
-		bytes: fixture('lesson.mp4')
-	});
-	const captions = await uploadCourseFile(server, cookie, {
-		kind: 'captions',
-		name: 'lecon.vtt',
-		bytes: fixture('lesson.vtt')
-	});
-	const quiz = {
-		passPercent: 100,
-		questions: [
-			{
-				prompt: 'Quel mortier pour un mur humide ?',
-				explanation: 'La chaux laisse passer la vapeur.',
-				choices: [
-					{ text: 'Un mortier de chaux', correct: true },
-					{ text: 'Un mortier de ciment', correct: false }
-				]
-			}
-		]
-	};
-	const modules = [
-		{
-			title: 'Le mur en pierre sèche',
-			slug: 'pierre-seche',
-			video: video.value,
-			captions: captions.value,
-			quiz
-		},
-		{ title: 'Le devis', slug: 'le-devis' }
-	];
-	const ids = [];
-	for (const module of modules) {
-		const created = await fetch(`${server.url}/api/admin/modules`, {
-			method: 'POST',
-			headers: { ...headers, 'content-type': 'application/json' },
-			body: JSON.stringify({
-				...module,
-				published: true,
-				durationMinutes: 20,
-				content: `## ${module.title}\n\nUn paragraphe.`
-			})
-		});
-		if (created.status !== 201)
-			throw new Error(`module ${module.slug} answered ${created.status}: ${await created.text()}`);
-		ids.push((await created.json()).id);
-	}
-	pages.push(['/cours/pierre-seche (before the quiz)', await get('/cours/pierre-seche')]);
-	const wrong = await (await post('/cours/pierre-seche?/quiz', { q0: '1' })).text();
-	if (!wrong.includes('Relisez les explications'))
-		throw new Error(
-			'the wrong attempt was not graded as one (the page does not say to read the explanations)'
-		);
-	pages.push(['/cours/pierre-seche (after a wrong attempt)', wrong]);
-	await post('/cours/le-devis?/complete', {});
-	pages.push(['/cours/le-devis (done)', await get('/cours/le-devis')]);
-	// The quiz passed at the next attempt completes its module: every module done. One attempt per 30 s: the
-	// second waits out the first's.
-	for (let attempt = 0; ; attempt++) {
-		const answer = await post('/cours/pierre-seche?/quiz', { q0: '0' });
-		const text = await answer.text();
-		console.log(
-			`quiz attempt ${attempt + 2}: ${answer.status}${text.includes('Quiz réussi') ? ', passed' : ''}`
-		);
-		if (text.includes('Quiz réussi')) break;
-		if (attempt === 2) throw new Error(`the right answers were not taken (${answer.status})`);
-		await new Promise((resolve) =>
-			setTimeout(resolve, Number(answer.headers.get('retry-after') || 30) * 1000 + 500)
-		);
-	}
-	const pdf = await fetch(`${server.url}/bilan/attestation.pdf`, { headers });
-	if (pdf.status !== 200) throw new Error(`the attestation answered ${pdf.status}`);
-	const bilan = await get('/bilan');
-	pages.push(['/bilan (every module done)', bilan]);
-	const code = /\/attestation\/([a-z2-7]{26})/.exec(bilan)?.[1];
-	if (!code) throw new Error('/bilan links to no attestation');
-	pages.push([`/attestation/${code}`, await get(`/attestation/${code}`)]);
-	pages.push([`/admin/cours/${ids[0]} (the editor)`, await get(`/admin/cours/${ids[0]}`)]);
-	pages.push(['/admin/suivi (with a learner)', await get('/admin/suivi')]);
-	return pages;
-}
-
 const work = mkdtempSync(path.join(tmpdir(), 'atelier-graders-'));
 const files = new Map();
 let emailProblems = 0;
@@ -227,9 +109,12 @@ try {
 				save(mode, url, await response.text());
 			}
 
-			const course = await coursePages(server, cookie);
-			for (const [url, html] of course) save(mode, url, html);
-			console.log(`course pages checked: ${course.map(([url]) => url).join(', ')}`);
+			const course = [];
+			await courseInUse(server, cookie, {
+				wrongAttemptFirst: true,
+				snapshot: (label, html) => (course.push(label), save(mode, label, html))
+			});
+			console.log(`course pages checked: ${course.join(', ')}`);
 
 			// The e-mails, as the previews page renders them (the admin's list names every template).
 			const list = await (await signedIn('/admin/emails')).text();

@@ -1,5 +1,7 @@
-// `npm run lighthouse [-- showcase|platform] [--runs=N] [--page=/path]`: Lighthouse 12 (mobile: its default emulation and
-// throttling) on the built server, with the system Chromium, in one site mode. Each page is measured N times
+// `npm run lighthouse [-- showcase|platform|members] [--runs=N] [--page=/path]`: Lighthouse 12 (mobile: its default
+// emulation and throttling) on the built server, with the system Chromium, in one site mode (`members`: the
+// platform's signed-in pages, on a course in use — a lesson with video, captions, poster and quiz, /bilan, the
+// attestation's public page). Each page is measured N times
 // (3 by default) and the run with the median performance score is reported — Lighthouse's own advice for
 // noisy machines, and these have 2 shared cores. Prints one line per page with the four category scores and
 // exits non-zero when one is under 95. Not part of `npm test`: several minutes, and timing-sensitive.
@@ -7,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer } from '../bench/lib.mjs';
+import { courseInUse, signedInAdmin, startServer } from '../bench/lib.mjs';
 
 /**
  * A path with no page: the 404 page, measured with `--ignore-status-code` (Lighthouse refuses a document answered
@@ -39,7 +41,9 @@ const PAGES = {
 		'/register',
 		'/candidature',
 		NOT_FOUND
-	]
+	],
+	// Filled in once the course is made (its lesson's and attestation's paths): see below.
+	members: ['/dashboard', '/cours', '/bilan']
 };
 const TARGET = 95;
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -59,16 +63,17 @@ if (!existsSync('build/server.js')) {
 }
 
 /** One request, retried once: a kept-alive socket the server closed while Lighthouse ran fails the first try. */
-async function warm(url) {
+async function warm(url, headers) {
+	const init = { headers: headers ?? {} };
 	try {
-		await (await fetch(url)).arrayBuffer();
+		await (await fetch(url, init)).arrayBuffer();
 	} catch {
-		await (await fetch(url)).arrayBuffer();
+		await (await fetch(url, init)).arrayBuffer();
 	}
 }
 
 /** One Lighthouse run: the four scores (performance first) and the audits, or null when it failed. */
-function lighthouse(url, report) {
+function lighthouse(url, report, headers) {
 	const run = spawnSync(
 		process.execPath,
 		[
@@ -79,6 +84,7 @@ function lighthouse(url, report) {
 			`--output-path=${report}`,
 			'--only-categories=performance,accessibility,best-practices,seo',
 			...(url.endsWith(NOT_FOUND) ? ['--ignore-status-code'] : []),
+			...(headers ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
 			'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking'
 		],
 		{ env: { ...process.env, CHROME_PATH: CHROME }, encoding: 'utf8', timeout: 180_000 }
@@ -139,21 +145,35 @@ async function withRealPhotos(base) {
 	}
 }
 
-const server = await startServer({ SITE_MODE: mode });
+const server = await startServer({ SITE_MODE: mode === 'showcase' ? 'showcase' : 'platform' });
+/** The session's cookie on the members' pages (an admin reads the course as members do). */
+let headers = null;
 if (mode === 'platform') await withRealPhotos(server.url);
+if (mode === 'members') {
+	const cookie = await signedInAdmin(server, {
+		name: 'Lighthouse',
+		email: 'lighthouse@exemple.fr',
+		password: 'une phrase de passe solide'
+	});
+	headers = { Cookie: cookie };
+	const { lesson, attestation } = await courseInUse(server, cookie);
+	PAGES.members.unshift(lesson, attestation);
+}
 const out = mkdtempSync(path.join(tmpdir(), 'atelier-lighthouse-'));
+console.log(`reports in ${out}`);
 let failed = false;
 try {
 	console.log(`Lighthouse mobile, SITE_MODE=${mode}, median of ${runs} runs`);
 	console.log('page | performance | accessibility | best practices | SEO | performance runs');
 	for (const page of PAGES[mode].filter((p) => only.length === 0 || only.includes(p))) {
 		// Warm the page cache first: a visitor meets the cached page, not the first render after a deploy.
-		await warm(server.url + page);
+		await warm(server.url + page, headers);
 		const results = [];
 		for (let run = 0; run < runs; run++) {
 			const result = lighthouse(
 				server.url + page,
-				path.join(out, `${page.replaceAll('/', '_') || 'home'}-${run}.json`)
+				path.join(out, `${page.replaceAll('/', '_') || 'home'}-${run}.json`),
+				headers
 			);
 			if (result) results.push(result);
 		}

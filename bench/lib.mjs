@@ -424,7 +424,17 @@ export async function courseInUse(server, cookie, { wrongAttemptFirst = false, s
 		uploadCourseFile(server, cookie, { kind, name, bytes: readFileSync(path.join(fixtures, file)) });
 	const video = await upload('video', 'lecon.mp4', 'media/lesson.mp4');
 	const captions = await upload('captions', 'lecon.vtt', 'media/lesson.vtt');
-	const poster = await upload('poster', 'affiche.jpg', 'images/Landscape_3.jpg');
+	// A poster as a trainer makes one: a 1920 × 1080 frame (cut from the large fixture photo).
+	const { default: sharp } = await import('sharp');
+	const frame = await sharp(path.join(fixtures, 'images/2569067123_aca715a2ee_o.jpg'))
+		.resize(1920, 1080, { fit: 'cover' })
+		.jpeg({ quality: 85 })
+		.toBuffer();
+	const poster = await uploadCourseFile(server, cookie, {
+		kind: 'poster',
+		name: 'affiche.jpg',
+		bytes: frame
+	});
 	const quiz = {
 		passPercent: 100,
 		questions: [

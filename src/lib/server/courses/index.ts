@@ -112,10 +112,10 @@ export async function mediaAnswerOf(
 	reader: { id: string; isAdmin: boolean }
 ) {
 	const file = await service.courseMedia(db(), readers(), objectPath, reader);
-	const answer = await mediaAnswer(request, storage(), file.objectPath, {
-		downloadName: file.downloadName,
-		cacheControl: 'private, max-age=3600'
-	});
+	const options = { downloadName: file.downloadName, cacheControl: 'private, max-age=3600' };
+	const answer =
+		(await mediaAnswer(request, storage(), file.objectPath, options)) ??
+		(file.whole ? await mediaAnswer(request, storage(), file.whole, options) : null);
 	if (!answer) throw new NotFoundError('Fichier introuvable.');
 	return answer;
 }

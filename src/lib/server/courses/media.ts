@@ -2,7 +2,9 @@
  * A lesson's media for members (video, captions, poster, worksheets: which file, who may have it, where the
  * video was left) and the editor's view of a module's files.
  */
+import type { ImageWidth } from '$lib/images';
 import type { CourseFileView } from '$lib/schemas/modules';
+import { variantOf, variantPath } from '../imaging';
 import { courseFilePathOf } from './files';
 import type { DbOrTx } from '../db';
 import { NotFoundError } from '../errors';
@@ -15,7 +17,11 @@ import { assertOpen, moduleToActOn, readerView } from './progress';
 export interface ModuleMedia {
 	video: { url: string; contentType: string; durationSeconds: number | null } | null;
 	captionsUrl: string | null;
-	posterUrl: string | null;
+	/**
+	 * The poster at the width the player needs on most screens (the lesson's column is 46rem; a phone's 328 px at
+	 * 2×), and at its full size for a player wider than that in device pixels: LessonVideo takes it then.
+	 */
+	poster: { url: string; fullUrl: string } | null;
 	attachments: { title: string; url: string; size: number; contentType: string }[];
 	/** Where the reader stopped in the video, in seconds; null when they have not started it. */
 	resumeAt: number | null;
@@ -35,7 +41,12 @@ export async function mediaOf(db: DbOrTx, module: CatalogueModule, readerId: str
 				}
 			: null,
 		captionsUrl: video && file(module.captions) ? mediaUrl(module.captions!) : null,
-		posterUrl: file(module.poster) ? mediaUrl(module.poster!) : null,
+		poster: file(module.poster)
+			? {
+					url: variantPath(mediaUrl(module.poster!), POSTER_WIDTH),
+					fullUrl: mediaUrl(module.poster!)
+				}
+			: null,
 		attachments: module.attachments.flatMap((a) => {
 			const stored = file(a.value);
 			return stored
@@ -45,6 +56,9 @@ export async function mediaOf(db: DbOrTx, module: CatalogueModule, readerId: str
 		resumeAt: positions.find((p) => p.moduleId === module.id)?.seconds ?? null
 	};
 }
+
+/** The width of the poster a lesson names first (uploads.ts stores a poster's smaller widths beside it). */
+export const POSTER_WIDTH: ImageWidth = 800;
 
 /**
  * Who may fetch a course file is who may read its module: a published module (the route has checked the member's
@@ -57,7 +71,15 @@ export async function courseMedia(
 	readers: ReaderCache,
 	objectPath: string,
 	reader: { id: string; isAdmin: boolean }
-): Promise<{ objectPath: string; downloadName?: string }> {
+): Promise<{ objectPath: string; downloadName?: string; whole?: string }> {
+	// A poster's smaller width is read as its poster is: the same module, the same rules. `whole` is served when
+	// that width is not stored (a poster uploaded before widths, or narrower than the width).
+	const variant = objectPath.startsWith('course/') ? variantOf(objectPath) : null;
+	if (variant) {
+		const poster = await courseMedia(db, readers, variant.objectPath, reader);
+		if (poster.downloadName !== undefined) throw new NotFoundError('Fichier introuvable.');
+		return { objectPath, whole: poster.objectPath };
+	}
 	const value = `storage:${objectPath}`;
 	if (!courseFilePathOf(value)) throw new NotFoundError('Fichier introuvable.');
 	const module = await queries.moduleOfCourseValue(db, value);

@@ -5,6 +5,8 @@
  */
 import { MODULE_MEDIA_PREFIX, slugify } from '$lib/markdown';
 import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
+import { IMAGE_WIDTHS } from '$lib/images';
+import { variantPath } from '../imaging';
 import type { Storage } from '../storage';
 import { courseFilePathOf, type CourseFileKind } from './files';
 import type { Db, DbOrTx } from '../db';
@@ -200,7 +202,7 @@ async function releaseCourseFiles(db: Db, storage: Storage, values: string[]): P
 		const objectPath = courseFilePathOf(value);
 		if (!objectPath || (await queries.isCourseValueUsed(db, value))) continue;
 		await queries.deleteCourseFile(db, objectPath);
-		await storage.delete(objectPath);
+		await deleteCourseObject(storage, objectPath);
 		forgetCourseFile(objectPath);
 	}
 }
@@ -213,10 +215,17 @@ export async function purgeUnusedCourseFiles(db: Db, storage: Storage, olderThan
 	const unused = await queries.unusedCourseFiles(db, new Date(Date.now() - olderThanMs));
 	for (const file of unused) {
 		await queries.deleteCourseFile(db, file.path);
-		await storage.delete(file.path);
+		await deleteCourseObject(storage, file.path);
 		forgetCourseFile(file.path);
 	}
 	return unused.length;
+}
+
+/** A course file's object, and a poster's smaller widths with it (uploads.ts stores them beside it). */
+async function deleteCourseObject(storage: Storage, objectPath: string): Promise<void> {
+	await storage.delete(objectPath);
+	if (objectPath.endsWith('.webp'))
+		for (const width of IMAGE_WIDTHS) await storage.delete(variantPath(objectPath, width));
 }
 
 /** A course file's row never changes once written: kept per instance, read once (bounded). */

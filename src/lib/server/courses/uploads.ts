@@ -15,7 +15,7 @@ import { Server, MemoryLocker } from '@tus/server';
 import type { Db } from '../db';
 import { recordAudit, type Actor } from '../audit';
 import { log } from '../log';
-import { optimiseImage } from '../imaging';
+import { optimiseImage, variantPath } from '../imaging';
 import { toStorageValue, type Storage } from '../storage';
 import {
 	ACCEPTED_LABEL,
@@ -275,15 +275,21 @@ async function storePoster(deps: UploadDeps, body: Readable): Promise<WrittenFil
 	const input = Buffer.concat(chunks);
 	const type = sniff('poster', input.subarray(0, SNIFF_BYTES));
 	if (!type?.imageType) throw notOfKind('poster');
-	let webp: Buffer;
+	let optimised: Awaited<ReturnType<typeof optimiseImage>>;
 	try {
-		({ webp } = await optimiseImage(input, type.imageType, { maxEdge: Math.min(deps.imageMaxEdge, 1920) }));
+		optimised = await optimiseImage(input, type.imageType, { maxEdge: Math.min(deps.imageMaxEdge, 1920) });
 	} catch (error) {
 		throw refusal(422, (error as Error).message || 'L’image n’a pas pu être lue.');
 	}
 	const objectPath = `${COURSE_FOLDER}${randomUUID()}.webp`;
-	await deps.storage.put(objectPath, webp, { contentType: 'image/webp', cacheControl: 'private, max-age=0' });
-	return { path: objectPath, contentType: 'image/webp', size: webp.length };
+	const stored = { contentType: 'image/webp', cacheControl: 'private, max-age=0' };
+	// Its smaller widths beside it (`-w480`, `-w800`…), before the answer: the player asks for the one its size
+	// needs (courses/media.ts), and a poster is one image, not a page's dozen.
+	const variants = await optimised.variants();
+	await deps.storage.put(objectPath, optimised.webp, stored);
+	for (const variant of variants)
+		await deps.storage.put(variantPath(objectPath, variant.width), variant.webp, stored);
+	return { path: objectPath, contentType: 'image/webp', size: optimised.webp.length };
 }
 
 /**

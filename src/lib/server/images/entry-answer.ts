@@ -29,7 +29,7 @@ import { FsStorage, storagePathOf, type Storage } from '../storage';
 import { PROXY_CACHE_CONTROL, VERSIONED_CACHE_CONTROL } from './proxy';
 import { SIGNED_URL_SECONDS, storedValue, versionOf } from './slot-values';
 import { slotOf } from './slots';
-import { variantPath } from './variants';
+import { variantPath } from '../imaging';
 
 export interface EntryAnswerDeps {
 	db: DbOrTx;

@@ -14,7 +14,7 @@ import { bundledFallback } from './fallbacks';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
 import { SIGNED_URL_SECONDS, storedValue, versionOf } from './slot-values';
 import type { Slot } from './slots';
-import { variantPath } from './variants';
+import { variantPath } from '../imaging';
 
 /** An unversioned URL (`/api/img/hero`): the value behind it may change, so it is kept under an hour. */
 export const PROXY_CACHE_CONTROL = 'public, max-age=3300, s-maxage=3300';

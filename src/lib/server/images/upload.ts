@@ -1,9 +1,8 @@
 /** An upload stored as the pipeline made it (imaging/): `<uuid>.webp`, its smaller widths after the answer. */
 import { randomUUID } from 'node:crypto';
-import { optimiseImage, type UploadStats } from '../imaging';
+import { optimiseImage, variantPath, type UploadStats } from '../imaging';
 import { inBackground } from '../lifecycle';
 import { toStorageValue, type Storage } from '../storage';
-import { variantPath } from './variants';
 
 /** A stored upload never changes: its name is new for every upload. */
 export const STORED_CACHE_CONTROL = 'public, max-age=31536000, immutable';

@@ -19,3 +19,4 @@ export {
 	type UploadStats,
 	type Variant
 } from './pipeline';
+export { variantOf, variantPath } from './variants';

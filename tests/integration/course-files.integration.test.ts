@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
 import { loadConfig } from '../../src/lib/server/config';
@@ -559,8 +560,14 @@ for (const storageDriver of ['fs', 's3'] as const) {
 		it('a module takes a video, captions, a poster and attachments; forged or mismatched values are refused naming the field', async () => {
 			const video = (await (await upload('video', fixture('lesson.mp4'))).json()).value;
 			const captions = (await (await upload('captions', fixture('lesson.vtt'))).json()).value;
-			const jpeg = readFileSync(path.resolve(import.meta.dirname, '../fixtures/images/Portrait_1.jpg'));
-			const poster = (await (await upload('poster', jpeg, 'a.jpg', 1024 * 1024)).json()).value;
+			// A poster as trainers make them: a 1920 × 1080 frame, so that its smaller widths are stored beside it.
+			const jpeg = await sharp(
+				path.resolve(import.meta.dirname, '../fixtures/images/2569067123_aca715a2ee_o.jpg')
+			)
+				.resize(1920, 1080, { fit: 'cover' })
+				.jpeg()
+				.toBuffer();
+			const poster = (await (await upload('poster', jpeg, 'a.jpg', 2 * 1024 * 1024)).json()).value;
 			const attachment = (await (await upload('attachment', fixture('fiche.pdf'))).json()).value;
 
 			const forged = 'storage:course/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c.mp4';
@@ -684,6 +691,30 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			expect(Buffer.from(await answer.arrayBuffer()).equals(fixture('fiche.pdf'))).toBe(true);
 		});
 
+		it('a poster is offered at the player’s width, read under its module’s rules, and whole when that width is not stored', async () => {
+			const offered = (await courses.page(lesson.slug, member)).media!.poster!;
+			const posterPath = lesson.poster.slice('storage:'.length);
+			expect(offered.fullUrl).toBe(`/cours/media/${posterPath}`);
+			expect(offered.url).toBe(`/cours/media/${posterPath.replace(/\.webp$/, '-w800.webp')}`);
+			const variant = lesson.poster.replace(/\.webp$/, '-w800.webp');
+			const answer = await fetchMedia(variant, member);
+			expect(answer.status).toBe(200);
+			expect(answer.headers.get('content-type')).toBe('image/webp');
+			const bytes = Buffer.from(await answer.arrayBuffer());
+			expect((await sharp(bytes).metadata()).width).toBe(800);
+			for (const width of [480, 1200, 1600])
+				expect(await storage.stat(posterPath.replace(/\.webp$/, `-w${width}.webp`))).not.toBeNull();
+			// Its poster's rules: no visitor, no former member; a width no page offers is no file.
+			expect((await fetchMedia(variant, null)).status).toBe(303);
+			expect((await fetchMedia(variant, formerMember)).status).toBe(403);
+			expect((await fetchMedia(lesson.poster.replace(/\.webp$/, '-w801.webp'), member)).status).toBe(404);
+			// A poster stored before its widths were (or narrower than the width): the whole poster.
+			await storage.delete(variant.slice('storage:'.length));
+			const whole = await fetchMedia(variant, member);
+			expect(whole.status).toBe(200);
+			expect((await sharp(Buffer.from(await whole.arrayBuffer())).metadata()).width).toBe(1920);
+		});
+
 		if (storageDriver === 's3')
 			it('a range is asked of S3 as a range, not read from the start', async () => {
 				s3Requests.length = 0;
@@ -753,6 +784,8 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			expect((await removeModule(lesson.id)).status).toBe(204);
 			expect(await storage.stat(newVideo.slice(8))).toBeNull();
 			expect(await storage.stat(lesson.poster.slice(8))).toBeNull();
+			for (const width of [480, 1200, 1600])
+				expect(await storage.stat(lesson.poster.slice(8).replace(/\.webp$/, `-w${width}.webp`))).toBeNull();
 			expect(await storage.stat(lesson.captions.slice(8))).not.toBeNull();
 			// The deleted module's files are no one's to fetch.
 			expect((await fetchMedia(newVideo, member)).status).toBe(404);

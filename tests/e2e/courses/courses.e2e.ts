@@ -394,7 +394,13 @@ test('a member plays the lesson on a phone with captions, seeks to the middle, l
 	const video = page.locator('video');
 	await expect(video).toHaveAttribute('preload', 'metadata');
 	await expect(video).toHaveAttribute('playsinline', '');
-	await expect(video).toHaveAttribute('poster', /^\/cours\/media\/course\/[\w-]+\.webp$/);
+	// The poster at the player's width (or the whole poster where that width is not stored), asked with the page.
+	await expect(video).toHaveAttribute('poster', /^\/cours\/media\/course\/[\w-]+-w800\.webp$/);
+	const posterUrl = (await video.getAttribute('poster'))!;
+	await expect(page.locator(`link[rel="preload"][as="image"][href="${posterUrl}"]`)).toHaveCount(1);
+	const poster = await page.request.get(base + posterUrl);
+	expect(poster.status()).toBe(200);
+	expect(poster.headers()['content-type']).toBe('image/webp');
 	const track = video.locator('track');
 	await expect(track).toHaveAttribute('kind', 'captions');
 	await expect(track).toHaveAttribute('srclang', 'fr');

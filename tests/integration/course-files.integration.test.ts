@@ -695,6 +695,7 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			const offered = (await courses.page(lesson.slug, member)).media!.poster!;
 			const posterPath = lesson.poster.slice('storage:'.length);
 			expect(offered.fullUrl).toBe(`/cours/media/${posterPath}`);
+			expect(offered.width).toBe(800);
 			expect(offered.url).toBe(`/cours/media/${posterPath.replace(/\.webp$/, '-w800.webp')}`);
 			const variant = lesson.poster.replace(/\.webp$/, '-w800.webp');
 			const answer = await fetchMedia(variant, member);
@@ -708,6 +709,11 @@ for (const storageDriver of ['fs', 's3'] as const) {
 			expect((await fetchMedia(variant, null)).status).toBe(303);
 			expect((await fetchMedia(variant, formerMember)).status).toBe(403);
 			expect((await fetchMedia(lesson.poster.replace(/\.webp$/, '-w801.webp'), member)).status).toBe(404);
+			expect((await fetchMedia(lesson.poster.replace(/\.webp$/, '-w800-w800.webp'), member)).status).toBe(
+				404
+			);
+			expect((await fetchMedia(lesson.video.replace(/\.mp4$/, '-w800.webp'), member)).status).toBe(404);
+			expect((await fetchMedia(lesson.attachment.replace(/\.pdf$/, '-w800.webp'), admin)).status).toBe(404);
 			// A poster stored before its widths were (or narrower than the width): the whole poster.
 			await storage.delete(variant.slice('storage:'.length));
 			const whole = await fetchMedia(variant, member);

@@ -21,7 +21,7 @@ export interface ModuleMedia {
 	 * The poster at the width the player needs on most screens (the lesson's column is 46rem; a phone's 328 px at
 	 * 2×), and at its full size for a player wider than that in device pixels: LessonVideo takes it then.
 	 */
-	poster: { url: string; fullUrl: string } | null;
+	poster: { url: string; width: ImageWidth; fullUrl: string } | null;
 	attachments: { title: string; url: string; size: number; contentType: string }[];
 	/** Where the reader stopped in the video, in seconds; null when they have not started it. */
 	resumeAt: number | null;
@@ -44,6 +44,7 @@ export async function mediaOf(db: DbOrTx, module: CatalogueModule, readerId: str
 		poster: file(module.poster)
 			? {
 					url: variantPath(mediaUrl(module.poster!), POSTER_WIDTH),
+					width: POSTER_WIDTH,
 					fullUrl: mediaUrl(module.poster!)
 				}
 			: null,
@@ -74,8 +75,10 @@ export async function courseMedia(
 ): Promise<{ objectPath: string; downloadName?: string; whole?: string }> {
 	// A poster's smaller width is read as its poster is: the same module, the same rules. `whole` is served when
 	// that width is not stored (a poster uploaded before widths, or narrower than the width).
+	// A width of a width names no file.
 	const variant = objectPath.startsWith('course/') ? variantOf(objectPath) : null;
 	if (variant) {
+		if (variantOf(variant.objectPath)) throw new NotFoundError('Fichier introuvable.');
 		const poster = await courseMedia(db, readers, variant.objectPath, reader);
 		if (poster.downloadName !== undefined) throw new NotFoundError('Fichier introuvable.');
 		return { objectPath, whole: poster.objectPath };

@@ -286,9 +286,16 @@ async function storePoster(deps: UploadDeps, body: Readable): Promise<WrittenFil
 	// Its smaller widths beside it (`-w480`, `-w800`…), before the answer: the player asks for the one its size
 	// needs (courses/media.ts), and a poster is one image, not a page's dozen.
 	const variants = await optimised.variants();
-	await deps.storage.put(objectPath, optimised.webp, stored);
-	for (const variant of variants)
-		await deps.storage.put(variantPath(objectPath, variant.width), variant.webp, stored);
+	const written = [objectPath, ...variants.map((v) => variantPath(objectPath, v.width))];
+	try {
+		await deps.storage.put(objectPath, optimised.webp, stored);
+		for (const [i, variant] of variants.entries())
+			await deps.storage.put(written[i + 1]!, variant.webp, stored);
+	} catch (error) {
+		// Nothing half-written: a poster is stored with all its widths, or not at all.
+		await Promise.all(written.map((p) => deps.storage.delete(p).catch(() => {})));
+		throw error;
+	}
 	return { path: objectPath, contentType: 'image/webp', size: optimised.webp.length };
 }
 

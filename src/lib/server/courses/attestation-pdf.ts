@@ -1,13 +1,17 @@
 /**
  * The « attestation de fin de formation » as an A4 PDF (pdf-lib): what the French training bodies hand at the end of
  * a programme — who, which programme, when, how long, each module with its date — with the business's details from
- * the company file, and a verification code with its address and QR code. Made once at issue; the stored bytes are
- * what every download sends and what the public page hashes.
+ * the company file, and a verification code with its address and QR code. Set in the site's own faces, embedded
+ * (pdf-fonts.ts), tagged for screen readers (pdf-structure.ts) and described for archives (pdf-metadata.ts), as
+ * PDF/A-2b and PDF/UA-1 ask. Made once at issue; the stored bytes are what every download sends and what the
+ * public page hashes.
  */
-import { PDFDocument, PDFName, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { encode } from 'uqr';
 import { company, companyAddressLine } from '$lib/company';
-import { escapeXml } from '../xml';
+import { embedSiteFonts, type DocumentFonts } from './pdf-fonts';
+import { describePdf } from './pdf-metadata';
+import { TaggedPdf, type StructureElement, type StructureRole } from './pdf-structure';
 
 export interface AttestationContent {
 	memberName: string;
@@ -26,6 +30,8 @@ export interface AttestationContent {
 	code: string;
 	verifyUrl: string;
 	issuedAt: Date;
+	/** The signature and stamp the admin uploaded (PNG), drawn in the signature block; null: room for them. */
+	signature: Uint8Array | null;
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -33,22 +39,6 @@ const MARGIN = 56;
 const INK = rgb(0.13, 0.12, 0.11);
 const SOFT = rgb(0.36, 0.34, 0.31);
 const ACCENT = rgb(0.55, 0.27, 0.13);
-
-/**
- * The standard PDF fonts speak WinAnsi (Latin-1 and a few more): French is whole in it. Narrow and no-break spaces
- * become plain ones; any other character it lacks (an emoji in a name) becomes « ? » rather than failing the issue.
- */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-export function winAnsi(text: string): string {
-	return [...text.normalize('NFC').replace(/[\u202f\u2009\u00a0]/g, ' ')]
-		.map((c) => {
-			const code = c.codePointAt(0)!;
-			return (code >= 0x20 && code <= 0x7e) || (code >= 0xa1 && code <= 0xff) || WIN_ANSI_EXTRA.has(c)
-				? c
-				: '?';
-		})
-		.join('');
-}
 
 const longDate = (date: Date) =>
 	new Intl.DateTimeFormat('fr-FR', {
@@ -91,12 +81,23 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 /** What the foot of the last page holds: the signature block above the verification and its QR code. */
 const FOOT_HEIGHT = 250;
 
+interface TextOptions {
+	size?: number;
+	bold?: boolean;
+	color?: typeof INK;
+	after?: number;
+	x?: number;
+	/** The element the text is content of, or the role of a new one under the Document. */
+	tag?: StructureElement | StructureRole;
+}
+
+/** Writes down the page in the document's fonts, each text tagged as the element it is. */
 class Writer {
 	y = A4[1] - MARGIN;
 	constructor(
 		public page: PDFPage,
-		readonly regular: PDFFont,
-		readonly bold: PDFFont,
+		readonly fonts: DocumentFonts,
+		readonly tags: TaggedPdf,
 		readonly doc?: PDFDocument
 	) {}
 
@@ -107,110 +108,56 @@ class Writer {
 		this.y = A4[1] - MARGIN;
 	}
 
-	text(
-		text: string,
-		options: { size?: number; bold?: boolean; color?: typeof INK; after?: number; x?: number } = {}
-	) {
+	text(text: string, options: TextOptions = {}): StructureElement {
 		const size = options.size ?? 11;
-		const font = options.bold ? this.bold : this.regular;
+		const font = options.bold ? this.fonts.bold : this.fonts.regular;
 		const x = options.x ?? MARGIN;
-		for (const line of wrap(winAnsi(text), font, size, A4[0] - x - MARGIN)) {
-			this.page.drawText(line, { x, y: this.y - size, size, font, color: options.color ?? INK });
-			this.y -= size * 1.35;
-		}
+		const tag = options.tag ?? 'P';
+		const element = typeof tag === 'string' ? this.tags.element(tag) : tag;
+		const lines = wrap(this.fonts.printable(text), font, size, A4[0] - x - MARGIN);
+		this.tags.content(this.page, element, () => {
+			for (const line of lines) {
+				this.page.drawText(line, { x, y: this.y - size, size, font, color: options.color ?? INK });
+				this.y -= size * 1.35;
+			}
+		});
 		this.y -= options.after ?? 0;
+		return element;
 	}
 }
 
-/** What the document says of itself, in its information dictionary and its XMP metadata alike. */
-interface DocumentFacts {
-	title: string;
-	author: string;
-	subject: string;
-	tool: string;
-	language: string;
-	identifier: string;
-	date: Date;
-}
-
-/**
- * The XMP packet (ISO 16684-1) an archive or an accessibility checker reads first: the same title, author, subject,
- * dates and tool as the information dictionary (PDF/A asks that they agree), the language and the verification
- * code as the document's identifier.
- */
-export function xmpPacket(facts: DocumentFacts): string {
-	const date = facts.date.toISOString();
-	const alt = (text: string) => `<rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(text)}</rdf:li></rdf:Alt>`;
-	return [
-		'<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
-		'<x:xmpmeta xmlns:x="adobe:ns:meta/">',
-		'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
-		'<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"',
-		' xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">',
-		'<dc:format>application/pdf</dc:format>',
-		`<dc:title>${alt(facts.title)}</dc:title>`,
-		`<dc:creator><rdf:Seq><rdf:li>${escapeXml(facts.author)}</rdf:li></rdf:Seq></dc:creator>`,
-		`<dc:description>${alt(facts.subject)}</dc:description>`,
-		`<dc:language><rdf:Bag><rdf:li>${escapeXml(facts.language)}</rdf:li></rdf:Bag></dc:language>`,
-		`<dc:identifier>${escapeXml(facts.identifier)}</dc:identifier>`,
-		`<xmp:CreateDate>${date}</xmp:CreateDate>`,
-		`<xmp:ModifyDate>${date}</xmp:ModifyDate>`,
-		`<xmp:MetadataDate>${date}</xmp:MetadataDate>`,
-		`<xmp:CreatorTool>${escapeXml(facts.tool)}</xmp:CreatorTool>`,
-		`<pdf:Producer>${escapeXml(facts.tool)}</pdf:Producer>`,
-		'</rdf:Description>',
-		'</rdf:RDF>',
-		'</x:xmpmeta>',
-		'<?xpacket end="w"?>'
-	].join('\n');
-}
-
-/** The facts in the information dictionary and as the catalog's XMP stream; viewers show the title, not the file name. */
-function describe(doc: PDFDocument, facts: DocumentFacts): void {
-	doc.setTitle(facts.title, { showInWindowTitleBar: true });
-	doc.setAuthor(facts.author);
-	doc.setSubject(facts.subject);
-	doc.setCreator(facts.tool);
-	doc.setProducer(facts.tool);
-	doc.setLanguage(facts.language);
-	doc.setCreationDate(facts.date);
-	doc.setModificationDate(facts.date);
-	const metadata = doc.context.stream(new TextEncoder().encode(xmpPacket(facts)), {
-		Type: 'Metadata',
-		Subtype: 'XML'
-	});
-	doc.catalog.set(PDFName.of('Metadata'), doc.context.register(metadata));
-}
-
 export async function attestationPdf(content: AttestationContent): Promise<Uint8Array> {
-	const doc = await PDFDocument.create();
-	describe(doc, {
-		title: winAnsi(`Attestation de fin de formation — ${content.memberName}`),
-		author: winAnsi(company.legalName),
-		subject: winAnsi(content.programme),
-		tool: winAnsi(company.brand),
+	const doc = await PDFDocument.create({ updateMetadata: false });
+	const fonts = await embedSiteFonts(doc);
+	const { printable } = fonts;
+	await describePdf(doc, {
+		title: printable(`Attestation de fin de formation — ${content.memberName}`),
+		author: printable(company.legalName),
+		subject: printable(content.programme),
+		tool: printable(company.brand),
 		language: 'fr-FR',
 		identifier: content.code,
 		date: content.issuedAt
 	});
+	const tags = new TaggedPdf(doc);
 	const page = doc.addPage(A4);
-	const regular = await doc.embedFont(StandardFonts.Helvetica);
-	const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-	const w = new Writer(page, regular, bold, doc);
+	const w = new Writer(page, fonts, tags, doc);
+	const { regular, bold } = fonts;
 
 	// The training body, as its declaration names it.
 	w.text(company.legalName, { bold: true, size: 12 });
 	w.text(companyAddressLine(), { size: 9, color: SOFT });
 	w.text(`SIRET ${company.siret} · ${company.email} · ${company.phone}`, { size: 9, color: SOFT });
 	w.text(`Déclaration d’activité n° ${company.trainingDeclaration}`, { size: 9, color: SOFT, after: 30 });
-	page.drawRectangle({ x: MARGIN, y: w.y, width: 60, height: 3, color: ACCENT });
+	tags.artifact(page, () => page.drawRectangle({ x: MARGIN, y: w.y, width: 60, height: 3, color: ACCENT }));
 	w.y -= 18;
 
-	w.text('Attestation de fin de formation', { bold: true, size: 22, after: 18 });
-	w.text(`${company.legalName} atteste que`, { after: 4 });
-	w.text(content.memberName, { bold: true, size: 16, after: 4 });
-	w.text('a suivi l’intégralité du programme', { after: 4 });
-	w.text(`« ${content.programme} »`, { bold: true, size: 14, after: 14 });
+	w.text('Attestation de fin de formation', { bold: true, size: 22, after: 18, tag: 'H1' });
+	const statement = tags.element('P');
+	w.text(`${company.legalName} atteste que`, { after: 4, tag: statement });
+	w.text(content.memberName, { bold: true, size: 16, after: 4, tag: statement });
+	w.text('a suivi l’intégralité du programme', { after: 4, tag: statement });
+	w.text(`« ${content.programme} »`, { bold: true, size: 14, after: 14, tag: statement });
 
 	const assessed = content.modules.some((m) => m.assessment);
 	const facts: [string, string][] = [
@@ -221,11 +168,14 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 		['Modalité', 'formation à distance, en ligne'],
 		['Évaluation', assessed ? 'quiz de fin de module, corrigés en ligne' : 'sans évaluation']
 	];
+	// A table of two columns: each row's first cell heads it.
+	const table = tags.element('Table');
 	for (const [label, value] of facts) {
+		const row = tags.element('TR', table);
 		const y = w.y;
-		w.text(label, { size: 10, color: SOFT });
+		w.text(label, { size: 10, color: SOFT, tag: tags.element('TH', row, { scope: 'Row' }) });
 		w.y = y;
-		w.text(value, { size: 10, x: MARGIN + 90 });
+		w.text(value, { size: 10, x: MARGIN + 90, tag: tags.element('TD', row) });
 	}
 	w.y -= 12;
 
@@ -234,32 +184,38 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 		.map((line) => line.trim().replace(/^[-•*]\s*/, ''))
 		.filter(Boolean);
 	if (objectives.length) {
-		w.text('Objectifs de la formation', { bold: true, size: 12, after: 4 });
+		w.text('Objectifs de la formation', { bold: true, size: 12, after: 4, tag: 'H2' });
+		const list = tags.element('L');
 		for (const objective of objectives) {
 			w.ensure(14);
+			const item = tags.element('LI', list);
 			const y = w.y;
-			w.text('•', { size: 10, color: ACCENT });
+			w.text('•', { size: 10, color: ACCENT, tag: tags.element('Lbl', item) });
 			w.y = y;
-			w.text(objective, { size: 10, x: MARGIN + 12 });
+			w.text(objective, { size: 10, x: MARGIN + 12, tag: tags.element('LBody', item) });
 		}
 		w.y -= 12;
 	}
 
-	w.text('Modules suivis et résultats de l’évaluation', { bold: true, size: 12, after: 4 });
+	w.text('Modules suivis et résultats de l’évaluation', { bold: true, size: 12, after: 4, tag: 'H2' });
+	const modules = tags.element('L');
 	for (const module of content.modules) {
 		w.ensure(30);
+		const body = tags.element('LBody', tags.element('LI', modules));
 		const y = w.y;
-		w.text(module.title, { size: 10 });
+		w.text(module.title, { size: 10, tag: tags.element('P', body) });
 		const after = w.y;
-		w.y = y;
-		const date = winAnsi(`terminé le ${longDate(module.completedAt)}`);
-		w.page.drawText(date, {
-			x: A4[0] - MARGIN - regular.widthOfTextAtSize(date, 9),
-			y: y - 10,
-			size: 9,
-			font: regular,
-			color: SOFT
-		});
+		const date = printable(`terminé le ${longDate(module.completedAt)}`);
+		const page = w.page;
+		tags.content(page, tags.element('P', body), () =>
+			page.drawText(date, {
+				x: A4[0] - MARGIN - regular.widthOfTextAtSize(date, 9),
+				y: y - 10,
+				size: 9,
+				font: regular,
+				color: SOFT
+			})
+		);
 		w.y = after;
 		const { assessment } = module;
 		w.text(
@@ -268,7 +224,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 						assessment.attempts > 1 ? `${assessment.attempts} tentatives` : 'une tentative'
 					}`
 				: 'Sans évaluation',
-			{ size: 9, color: SOFT, x: MARGIN + 12, after: 3 }
+			{ size: 9, color: SOFT, x: MARGIN + 12, after: 3, tag: tags.element('P', body) }
 		);
 	}
 	w.y -= 12;
@@ -280,66 +236,101 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 		after: 4
 	});
 
-	// The signature block, above the verification: who signs for the training body, and room for the signature
-	// and the stamp of a printed copy. Anchored there, it fills the page's foot whatever the number of modules.
+	// The signature block, above the verification: who signs for the training body, and their signature and
+	// stamp (the uploaded image), or room for them on a printed copy. Anchored there, it fills the page's foot
+	// whatever the number of modules.
 	const blockWidth = 220;
+	const blockHeight = 64;
 	const blockX = A4[0] - MARGIN - blockWidth;
 	const blockTop = Math.min(w.y - 8, FOOT_HEIGHT);
-	const signer = new Writer(last, regular, bold);
+	const signer = new Writer(last, fonts, tags);
+	const signature = tags.element('Sect');
 	signer.y = blockTop;
-	signer.text(`Pour ${company.legalName}`, { size: 10, x: blockX });
-	signer.text(company.publicationDirector, { size: 10, bold: true, x: blockX });
-	signer.text('Responsable de la formation', { size: 9, color: SOFT, x: blockX, after: 6 });
-	last.drawRectangle({
+	signer.text(`Pour ${company.legalName}`, { size: 10, x: blockX, tag: tags.element('P', signature) });
+	signer.text(company.publicationDirector, {
+		size: 10,
+		bold: true,
 		x: blockX,
-		y: signer.y - 56,
-		width: blockWidth,
-		height: 56,
-		borderColor: SOFT,
-		borderWidth: 0.5
+		tag: tags.element('P', signature)
 	});
-	last.drawText(winAnsi('Signature et cachet'), {
-		x: blockX + 6,
-		y: signer.y - 12,
-		size: 8,
-		font: regular,
-		color: SOFT
+	signer.text('Responsable de la formation', {
+		size: 9,
+		color: SOFT,
+		x: blockX,
+		after: 6,
+		tag: tags.element('P', signature)
 	});
+	const boxY = signer.y - blockHeight;
+	if (content.signature) {
+		const image = await doc.embedPng(content.signature);
+		const scale = Math.min((blockWidth - 8) / image.width, (blockHeight - 8) / image.height, 1);
+		const [width, height] = [image.width * scale, image.height * scale];
+		const alt = printable(`Signature et cachet de ${company.legalName}`);
+		tags.content(last, tags.element('Figure', signature, { alt }), () =>
+			last.drawImage(image, { x: blockX + 4, y: boxY + (blockHeight - height) / 2, width, height })
+		);
+	} else {
+		tags.artifact(last, () => {
+			last.drawRectangle({
+				x: blockX,
+				y: boxY,
+				width: blockWidth,
+				height: blockHeight,
+				borderColor: SOFT,
+				borderWidth: 0.5
+			});
+			last.drawText(printable('Signature et cachet'), {
+				x: blockX + 6,
+				y: signer.y - 12,
+				size: 8,
+				font: regular,
+				color: SOFT
+			});
+		});
+	}
 
 	// The verification: the code, its address, and its QR code, at the foot of the page.
+	const verification = tags.element('Sect');
 	const qr = encode(content.verifyUrl, { ecc: 'M', border: 0 });
 	const cell = 2.2;
 	const qrSize = qr.size * cell;
 	const qrX = A4[0] - MARGIN - qrSize;
 	const qrY = MARGIN;
-	qr.data.forEach((row, y) =>
-		row.forEach((dark, x) => {
-			if (dark)
-				last.drawRectangle({
-					x: qrX + x * cell,
-					y: qrY + qrSize - (y + 1) * cell,
-					width: cell,
-					height: cell,
-					color: INK
-				});
-		})
-	);
 	w.y = MARGIN + Math.max(qrSize, 60);
 	const footWidth = A4[0] - 2 * MARGIN - qrSize - 16;
-	for (const [text, size, font] of [
-		['Vérifier cette attestation', 10, bold],
-		[`Code : ${content.code}`, 10, regular],
-		[content.verifyUrl, 8, regular],
+	for (const [text, size, font, role] of [
+		['Vérifier cette attestation', 10, bold, 'H2'],
+		[`Code : ${content.code}`, 10, regular, 'P'],
+		[content.verifyUrl, 8, regular, 'P'],
 		[
 			'Cette page dit si l’attestation est valide et si ce fichier est bien celui qui a été délivré.',
 			8,
-			regular
+			regular,
+			'P'
 		]
 	] as const) {
-		for (const line of wrap(winAnsi(text), font, size, footWidth)) {
-			last.drawText(line, { x: MARGIN, y: w.y - size, size, font, color: font === bold ? INK : SOFT });
-			w.y -= size * 1.4;
-		}
+		tags.content(last, tags.element(role, verification), () => {
+			for (const line of wrap(printable(text), font, size, footWidth)) {
+				last.drawText(line, { x: MARGIN, y: w.y - size, size, font, color: font === bold ? INK : SOFT });
+				w.y -= size * 1.4;
+			}
+		});
 	}
+	const qrAlt = printable(`Code QR menant à la page de vérification : ${content.verifyUrl}`);
+	tags.content(last, tags.element('Figure', verification, { alt: qrAlt }), () =>
+		qr.data.forEach((row, y) =>
+			row.forEach((dark, x) => {
+				if (dark)
+					last.drawRectangle({
+						x: qrX + x * cell,
+						y: qrY + qrSize - (y + 1) * cell,
+						width: cell,
+						height: cell,
+						color: INK
+					});
+			})
+		)
+	);
+	tags.finish();
 	return doc.save();
 }

@@ -107,7 +107,8 @@ export async function issueAttestation(
 		modules,
 		code,
 		verifyUrl: verifyUrlOf(deps.origin, code),
-		issuedAt
+		issuedAt,
+		signature: null
 	};
 	const pdf = await attestationPdf(content);
 	const objectPath = objectPathOf(code);

@@ -19,4 +19,5 @@ export {
 	type UploadStats,
 	type Variant
 } from './pipeline';
+export { pngOf, srgbProfile } from './documents';
 export { variantOf, variantPath } from './variants';

@@ -34,6 +34,8 @@ export const AUDIT_KINDS = {
 	'module.deleted': 'Module supprimé',
 	'modules.reordered': 'Modules réordonnés',
 	'course.updated': 'Réglages du cours modifiés',
+	'course.signature_set': 'Signature de l’attestation envoyée',
+	'course.signature_removed': 'Signature de l’attestation retirée',
 	'attestation.revoked': 'Attestation révoquée',
 	'course_file.uploaded': 'Fichier de cours envoyé',
 	'image.uploaded': 'Image envoyée',

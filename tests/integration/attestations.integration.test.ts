@@ -315,6 +315,101 @@ describe(`attestations on ${driverName}`, () => {
 		// Another address is not held by it.
 		expect((await courses.checkAttestation(attestation.code, '198.51.100.4')).state).toBe('valid');
 	});
+	it('prints the signature and stamp an admin uploaded, through the pipeline; refusals change nothing', async () => {
+		// A stamp on a transparent ground, sent as a PNG with its metadata: what an admin's scan looks like.
+		const stamp = await sharp({
+			create: { width: 600, height: 240, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } }
+		})
+			.composite([
+				{
+					input: Buffer.from(
+						'<svg xmlns="http://www.w3.org/2000/svg" width="600" height="240"><circle cx="120" cy="120" r="100" fill="none" stroke="#1d3b8f" stroke-width="12"/><path d="M260 160 C 320 40, 380 220, 560 80" stroke="#111" stroke-width="8" fill="none"/></svg>'
+					)
+				}
+			])
+			.withExif({ IFD0: { Artist: 'Camille Martin', Copyright: 'secret' } })
+			.png()
+			.toBuffer();
+		const upload = (bytes: Uint8Array, type: string) => {
+			const form = new FormData();
+			form.set('file', new Blob([new Uint8Array(bytes)], { type }), 'signature.png');
+			return new Request('https://atelier.test/admin/cours?/signature', { method: 'POST', body: form });
+		};
+		const stored = () =>
+			readdirSync(path.join(storageRoot, 'private', 'attestations')).filter((f) => /^signature-.*\.webp$/.test(f));
+		try {
+			// Refused by its bytes, whatever it says it is; refused when not a file upload: nothing stored.
+			await expect(
+				courses.setSignature(upload(Buffer.from('%PDF-1.7 pas une image'), 'image/png'), admin)
+			).rejects.toMatchObject({ status: 415 });
+			await expect(
+				courses.setSignature(
+					new Request('https://atelier.test/', {
+						method: 'POST',
+						body: 'file=x',
+						headers: { 'content-type': 'application/x-www-form-urlencoded' }
+					}),
+					admin
+				)
+			).rejects.toMatchObject({ status: 415 });
+			expect(await courses.signatureImage()).toBeNull();
+
+			await courses.setSignature(upload(stamp, 'image/png'), admin);
+			const first = stored();
+			expect(first).toHaveLength(1);
+			const image = (await courses.signatureImage())!;
+			const meta = await sharp(image).metadata();
+			// WebP, its transparency kept, no EXIF of the scan.
+			expect([meta.format, meta.hasAlpha, meta.exif]).toEqual(['webp', true, undefined]);
+			expect(await courses.signatureVersion()).toBe(first[0]!.replace(/^signature-|\.webp$/g, ''));
+			const [audit] = await database.db
+				.select()
+				.from(auditEvents)
+				.where(eq(auditEvents.kind, 'course.signature_set'));
+			expect(audit).toMatchObject({ actorId: admin.id, subjectType: 'course' });
+
+			// A new image replaces the old one, whose file goes.
+			await courses.setSignature(upload(stamp, 'image/png'), admin);
+			expect(stored()).toHaveLength(1);
+			expect(stored()).not.toEqual(first);
+
+			await completedCourse();
+			const { attestation } = await attestations.issueAttestation(deps(), member);
+			const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'signed.pdf');
+			const bytes = await attestations.attestationFile(storage, attestation).then(async ({ body }) => {
+				const chunks: Buffer[] = [];
+				for await (const chunk of body) chunks.push(chunk as Buffer);
+				return Buffer.concat(chunks);
+			});
+			writeFileSync(file, bytes);
+			// One image, 600 × 240, with its soft mask (the transparency), tagged as a figure with its text.
+			const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' })
+				.trim()
+				.split('\n')
+				.slice(2);
+			expect(images.map((line) => line.trim().split(/\s+/).slice(2, 5))).toEqual([
+				['image', '600', '240'],
+				['smask', '600', '240']
+			]);
+			expect(execFileSync('pdfinfo', ['-struct-text', file], { encoding: 'utf8' })).toMatch(
+				/Sect\n(\s+P \(block\)\n\s+".*"\n){3}\s+Figure/
+			);
+			expect(pdfText(bytes)).not.toContain('Signature et cachet');
+
+			// Removed: the file goes, the next attestation leaves room for a signature.
+			await courses.removeSignature(admin);
+			expect(stored()).toEqual([]);
+			expect(await courses.signatureImage()).toBeNull();
+			const removed = await database.db
+				.select()
+				.from(auditEvents)
+				.where(eq(auditEvents.kind, 'course.signature_removed'));
+			expect(removed).toHaveLength(1);
+		} finally {
+			await courses.removeSignature(admin);
+		}
+	});
+
 	it('lays a long programme over two pages: the date, the signature and the verification stay together on the last', async () => {
 		const day = new Date('2026-03-02T10:00:00Z');
 		const bytes = await attestationPdf({

@@ -172,6 +172,9 @@ export const courseSettingsFormSchema = courseSettingsSchema.extend({
 	sequential: z.preprocess((value) => value === 'on', z.boolean())
 });
 
+/** `/admin/cours` › signature: the file is the body (multipart); nothing else is posted. */
+export const signatureUploadSchema = z.object({});
+
 /** `/admin/attestations`: which one, and why it no longer stands (the public page says it). */
 export const attestationRevokeSchema = z.object({
 	id: z.uuid('Attestation inconnue.'),

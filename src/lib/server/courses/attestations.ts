@@ -11,6 +11,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import type { Storage } from '../storage';
 import { attestationPdf } from './attestation-pdf';
 import * as queries from './queries';
+import { signaturePng } from './signature';
 import type { ReaderCache } from './reader-cache';
 import { courseSettingsOf, progressOf } from './service';
 
@@ -95,6 +96,7 @@ export async function issueAttestation(
 		};
 	});
 	const dates = modules.map((m) => m.completedAt.getTime());
+	const signature = await signaturePng(deps);
 	const code = newAttestationCode();
 	const issuedAt = new Date();
 	const content = {
@@ -108,7 +110,7 @@ export async function issueAttestation(
 		code,
 		verifyUrl: verifyUrlOf(deps.origin, code),
 		issuedAt,
-		signature: null
+		signature
 	};
 	const pdf = await attestationPdf(content);
 	const objectPath = objectPathOf(code);

@@ -14,10 +14,12 @@ import { mediaAnswer, type MediaRequest } from '../storage';
 import * as service from './service';
 import * as attestations from './attestations';
 import * as reminders from './reminders';
+import * as signature from './signature';
 import { inBackground } from '../lifecycle';
 import { countRequest } from '../abuse';
 import { attestationIssued, sendWith } from '../mail';
 import { createUploadServer, type UploadServer } from './uploads';
+import { readSingleFile } from '../http/multipart';
 
 const db = () => appDeps().db;
 const storage = () => appDeps().storage;
@@ -123,6 +125,17 @@ export const saveVideoPosition = (reader: { id: string; isAdmin: boolean }, slug
 	service.saveVideoPosition(db(), readers(), reader, slug, seconds);
 
 // ——— Attestations ———
+
+/** The signature and stamp attestations print: a multipart upload (field `file`), through the image pipeline. */
+export async function setSignature(request: Request, admin: Actor) {
+	const file = await readSingleFile(request, 'file', signature.SIGNATURE_MAX_BYTES);
+	await signature.setSignature({ db: db(), storage: storage() }, file, admin);
+}
+export const removeSignature = (admin: Actor) =>
+	signature.removeSignature({ db: db(), storage: storage() }, admin);
+export const signatureVersion = () => signature.signatureVersion({ db: db(), storage: storage() });
+/** The stored image, for the admin's preview (never a public address). */
+export const signatureImage = () => signature.signatureImage({ db: db(), storage: storage() });
 
 /** The public page of a code, per client address: 60 looks in 10 minutes. */
 export const ATTESTATION_PAGE_LIMIT = { name: 'attestation-page', max: 60, windowSeconds: 600 };

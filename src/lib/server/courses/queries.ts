@@ -280,6 +280,23 @@ export async function saveCourseSettings(db: DbOrTx, settings: CourseSettings): 
 		.onConflictDoUpdate({ target: courseSettings.singleton, set: { ...settings, updatedAt: new Date() } });
 }
 
+/** Where the attestation's signature image is stored; null when none was uploaded. */
+export async function signaturePathRow(db: DbOrTx): Promise<string | null> {
+	const [row] = await db.select({ path: courseSettings.signaturePath }).from(courseSettings);
+	return row?.path ?? null;
+}
+
+/** Points the settings at a new signature image (or none); the row is made with `title` when there is none yet. */
+export async function saveSignaturePath(db: DbOrTx, path: string | null, title: string): Promise<void> {
+	await db
+		.insert(courseSettings)
+		.values({ singleton: true, title, signaturePath: path })
+		.onConflictDoUpdate({
+			target: courseSettings.singleton,
+			set: { signaturePath: path, updatedAt: new Date() }
+		});
+}
+
 // ——— Quiz attempts ———
 
 export type QuizAttempt = typeof quizAttempts.$inferSelect;

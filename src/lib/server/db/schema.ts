@@ -435,6 +435,11 @@ export const courseSettings = pgTable('course_settings', {
 	sequential: boolean('sequential').notNull().default(false),
 	/** What the programme teaches, as the attestation states it (Code du travail L6353-1); '' until written. */
 	objectives: text('objectives').notNull().default(''),
+	/**
+	 * The signature and stamp an attestation prints: the private bucket's path of the image an admin uploaded
+	 * (`attestations/signature-<uuid>.webp`), or null (the attestation leaves room for them).
+	 */
+	signaturePath: text('signature_path'),
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
 });
 

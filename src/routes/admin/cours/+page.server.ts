@@ -2,7 +2,8 @@ import {
 	courseSettingsFormSchema,
 	moduleIdSchema,
 	moduleMoveSchema,
-	moduleOrderSchema
+	moduleOrderSchema,
+	signatureUploadSchema
 } from '$lib/schemas/modules';
 import * as courses from '$lib/server/courses';
 import { formFields, schemaAction } from '$lib/server/http/forms';
@@ -11,14 +12,16 @@ import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async (event) => {
 	await requireAdmin(event);
-	const [modules, files, settings] = await Promise.all([
+	const [modules, files, settings, signature] = await Promise.all([
 		courses.list(),
 		courses.filesTotal(),
-		courses.settings()
+		courses.settings(),
+		courses.signatureVersion()
 	]);
 	return {
 		files,
 		settings,
+		signature,
 		modules: modules.map((m) => ({
 			id: m.id,
 			slug: m.slug,
@@ -41,6 +44,20 @@ export const actions: Actions = {
 					? 'Réglages enregistrés : les modules s’ouvrent dans l’ordre.'
 					: 'Réglages enregistrés : les modules s’ouvrent librement.'
 			};
+		});
+	},
+	signature: async (event) => {
+		const admin = await requireAdmin(event);
+		return schemaAction({}, signatureUploadSchema, [], async () => {
+			await courses.setSignature(event.request, admin);
+			return { done: 'Signature enregistrée : les prochaines attestations la portent.' };
+		});
+	},
+	removeSignature: async (event) => {
+		const admin = await requireAdmin(event);
+		return schemaAction(await formFields(event.request), signatureUploadSchema, [], async () => {
+			await courses.removeSignature(admin);
+			return { done: 'Signature retirée : les prochaines attestations laissent la place pour la signer.' };
 		});
 	},
 	move: async (event) => {

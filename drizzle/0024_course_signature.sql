@@ -1,0 +1,1 @@
+ALTER TABLE "course_settings" ADD COLUMN "signature_path" text;

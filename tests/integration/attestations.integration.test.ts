@@ -41,6 +41,7 @@ import {
 import { outboxTransport } from '../../src/lib/server/mail/transport';
 import { FsStorage } from '../../src/lib/server/storage';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
+import { pdfImages } from '../helpers/pdf';
 
 let database: TestDatabase;
 let readers: ReaderCache;
@@ -336,7 +337,9 @@ describe(`attestations on ${driverName}`, () => {
 			return new Request('https://atelier.test/admin/cours?/signature', { method: 'POST', body: form });
 		};
 		const stored = () =>
-			readdirSync(path.join(storageRoot, 'private', 'attestations')).filter((f) => /^signature-.*\.webp$/.test(f));
+			readdirSync(path.join(storageRoot, 'private', 'attestations')).filter((f) =>
+				/^signature-.*\.webp$/.test(f)
+			);
 		try {
 			// Refused by its bytes, whatever it says it is; refused when not a file upload: nothing stored.
 			await expect(
@@ -383,11 +386,7 @@ describe(`attestations on ${driverName}`, () => {
 			});
 			writeFileSync(file, bytes);
 			// One image, 600 × 240, with its soft mask (the transparency), tagged as a figure with its text.
-			const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' })
-				.trim()
-				.split('\n')
-				.slice(2);
-			expect(images.map((line) => line.trim().split(/\s+/).slice(2, 5))).toEqual([
+			expect(pdfImages(file)).toEqual([
 				['image', '600', '240'],
 				['smask', '600', '240']
 			]);

@@ -8,6 +8,7 @@ import { TEST_WAITS } from '../support/waits';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import sharp from 'sharp';
 import path from 'node:path';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { expect, test } from '../support/fixtures';
@@ -17,6 +18,7 @@ import { startIsolatedServer, type RunningServer } from '../support/server';
 import { startFakeStripe, type FakeStripe } from '../../helpers/fake-stripe';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
 import { checkoutCompleted, signEvent } from '../../helpers/stripe-events';
+import { pdfImages } from '../../helpers/pdf';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -573,6 +575,37 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	await admin.getByRole('button', { name: 'Enregistrer les réglages' }).click();
 	await expect(admin.getByText('Réglages enregistrés : les modules s’ouvrent dans l’ordre.')).toBeVisible();
 	await expectNoAxeViolation(admin);
+	// The attestation's signature and stamp (issue « Experience, part 4 », point 2): uploaded here, printed on it.
+	const stamp = await sharp({
+		create: { width: 480, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } }
+	})
+		.composite([
+			{
+				input: Buffer.from(
+					'<svg xmlns="http://www.w3.org/2000/svg" width="480" height="200"><circle cx="100" cy="100" r="80" fill="none" stroke="#1d3b8f" stroke-width="10"/><path d="M220 140 C 270 30, 320 190, 460 60" stroke="#111" stroke-width="7" fill="none"/></svg>'
+				)
+			}
+		])
+		.png()
+		.toBuffer();
+	const signatureBlock = admin.getByTestId('signature');
+	await signatureBlock
+		.getByLabel('Image de la signature et du cachet')
+		.setInputFiles({ name: 'signature.png', mimeType: 'image/png', buffer: stamp });
+	await signatureBlock.getByRole('button', { name: 'Enregistrer la signature' }).click();
+	await expect(
+		admin.getByText('Signature enregistrée : les prochaines attestations la portent.')
+	).toBeVisible();
+	const preview = signatureBlock.getByRole('img', {
+		name: 'La signature et le cachet que portent les attestations'
+	});
+	await expect(preview).toBeVisible();
+	await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(480);
+	await expect(signatureBlock.getByRole('button', { name: 'Retirer la signature' })).toBeVisible();
+	await expectNoAxeViolation(admin);
+	// Only an admin sees the file: a visitor is sent away.
+	const signatureUrl = new URL((await preview.getAttribute('src'))!, base).href;
+	expect((await fetch(signatureUrl, { redirect: 'manual' })).status).toBe(303);
 	const listed = await (await admin.request.get(`${base}/api/admin/modules`)).json();
 	const lesson = listed.modules.find((m: { slug: string }) => m.slug === VIDEO_MODULE);
 	const videoUrl = `/cours/media/${lesson.video.replace(/^storage:/, '')}`;
@@ -716,6 +749,12 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	);
 	expect(text).toContain('Léa Membre');
 	expect(text).toContain('« Se faire connaître en ligne »');
+	// Signed with the image the admin uploaded: one image (and its transparency), in place of the empty frame.
+	expect(pdfImages(pdfPath)).toEqual([
+		['image', '480', '200'],
+		['smask', '480', '200']
+	]);
+	expect(text).not.toContain('Signature et cachet');
 	const verifyUrl = new RegExp(`${base.replace(/[.:/]/g, '\\$&')}/attestation/[a-z2-7]{26}`).exec(text)![0];
 	// The e-mail of the first issue says where to download it and where it is checked.
 	await expect

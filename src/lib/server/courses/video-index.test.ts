@@ -57,22 +57,32 @@ describe('a video’s duration, from its own index', () => {
 		expect(scanner.result()).toMatchObject({ complete: false, durationSeconds: undefined });
 	});
 
-	it('4 MiB of 8-byte boxes costs at most 3× one 4 MiB box (the audio parser took 11–30×)', () => {
+	it('4 MiB of 8-byte boxes costs at most 20× the least any reader of them does (the audio parser took 55–150×)', () => {
 		const size = 4 * 1024 * 1024;
 		const hostile = mp4Claiming(1000, 5000, tinyBoxes(size));
-		const normal = mp4Claiming(1000, 5000, box('mdat', Buffer.alloc(size - 8)));
-		const time = (bytes: Buffer) => {
-			let best = Number.POSITIVE_INFINITY;
-			for (let round = 0; round < 5; round++) {
-				const started = performance.now();
-				read(new Mp4BoxScanner(), bytes, 64 * 1024);
-				best = Math.min(best, performance.now() - started);
-			}
-			return best;
-		};
 		expect(read(new Mp4BoxScanner(), hostile)).toMatchObject({ complete: true, durationSeconds: 5 });
-		// The normal file's reading is almost nothing (a few header bytes): the bound is against a floor of 5 ms,
-		// what a copy of 4 MiB to storage costs at least, so that the ratio measures the scanner, not the timer.
-		expect(time(hostile)).toBeLessThan(3 * Math.max(time(normal), 5));
+		// The yardstick is measured beside it, never a fixed time (a loaded machine slows both alike): a loop that
+		// reads each box's size and type and steps over it, the least work a reader of those boxes can do.
+		const view = new DataView(hostile.buffer, hostile.byteOffset, hostile.byteLength);
+		const walk = () => {
+			let types = 0;
+			for (let at = 0; at + 8 <= view.byteLength; at += view.getUint32(at) || 8)
+				types ^= view.getUint32(at + 4);
+			return types;
+		};
+		const scan = () => read(new Mp4BoxScanner(), hostile, 64 * 1024);
+		// Alternating rounds, the best of each: a burst of load on the machine lands in one round, not in both minima.
+		let [bestWalk, bestScan] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+		for (let round = 0; round < 9; round++) {
+			let started = performance.now();
+			walk();
+			bestWalk = Math.min(bestWalk, performance.now() - started);
+			started = performance.now();
+			scan();
+			bestScan = Math.min(bestScan, performance.now() - started);
+		}
+		// The scanner measures 4–8× the bare loop here (a push per 64 KiB, a state machine per box); the audio parser
+		// it replaced took 55–150 ms, 55–150× the loop's ~1 ms. The bound sits between, far from both.
+		expect(bestScan).toBeLessThan(20 * bestWalk);
 	});
 });

@@ -135,14 +135,19 @@ describe('upload pipeline', () => {
 		);
 	});
 
-	it('refuses the decompression bomb in under a second, without a memory spike', async () => {
+	it('refuses the decompression bomb from its header, before any pixel: faster than one real photo, no memory spike', async () => {
 		const before = process.memoryUsage().rss;
 		const start = performance.now();
 		await expect(
 			optimiseImage(read('pixel-bomb-giant.jpg'), 'image/jpeg', { maxEdge: MAX_EDGE })
 		).rejects.toBeInstanceOf(PayloadTooLargeError);
-		expect(performance.now() - start).toBeLessThan(1000);
+		const bombMs = performance.now() - start;
 		expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+		// The yardstick is measured beside it, not a fixed time a loaded machine may pass: one real photo through
+		// the pipeline. Refused from its header, the bomb costs a small part of it; decoded, it would cost far more.
+		const photoStart = performance.now();
+		await optimiseImage(read('Landscape_1.jpg'), 'image/jpeg', { maxEdge: MAX_EDGE });
+		expect(bombMs).toBeLessThan((performance.now() - photoStart) / 2);
 	});
 
 	it('stores <uuid>.webp with Content-Type and a one-year Cache-Control, whatever the client called it', async () => {

@@ -10,13 +10,13 @@ import { companyFileProgrammeName } from '$lib/company';
 import { recordAudit, type Actor } from '../audit';
 import type { Db } from '../db';
 import { log } from '../log';
-import { optimiseImage, pngOf } from '../imaging';
+import { MAX_UPLOAD_BYTES, optimiseImage, pngOf } from '../imaging';
 import type { UploadedFile } from '../http/multipart';
 import type { Storage } from '../storage';
 import * as queries from './queries';
 
-/** A scan or a photo of a signature and a stamp: 10 MB is plenty, the pipeline makes it a few dozen KB. */
-export const SIGNATURE_MAX_BYTES = 10 * 1024 * 1024;
+/** A scan or a photo of a signature and a stamp: as large as any photo an admin uploads. */
+export const SIGNATURE_MAX_BYTES = MAX_UPLOAD_BYTES;
 /** Printed at most 212 × 56 points (3 inches wide): 1,200 pixels is over 400 dpi. */
 const SIGNATURE_MAX_EDGE = 1200;
 

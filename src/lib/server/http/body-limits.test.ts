@@ -12,13 +12,14 @@ import {
 } from './body-limits';
 
 describe('bodyLimit', () => {
-	it('gives the two upload routes room for a 20 MB photo and its multipart envelope', () => {
+	it('gives the upload routes room for a 20 MB photo and its multipart envelope', () => {
 		expect(bodyLimit('POST', '/api/admin/upload')).toBe(UPLOAD_BODY_LIMIT);
 		expect(bodyLimit('POST', '/admin/images?/upload&key=hero')).toBe(UPLOAD_BODY_LIMIT);
 		expect(bodyLimit('POST', '/admin/images?key=hero&/upload')).toBe(UPLOAD_BODY_LIMIT);
 		expect(bodyLimit('POST', '/admin/cours/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c?/image')).toBe(
 			UPLOAD_BODY_LIMIT
 		);
+		expect(bodyLimit('POST', '/admin/cours?/signature')).toBe(UPLOAD_BODY_LIMIT);
 		expect(UPLOAD_BODY_LIMIT).toBeGreaterThan(20 * 1024 * 1024);
 		expect(UPLOAD_BODY_LIMIT).toBeLessThanOrEqual(20 * 1024 * 1024 + 64 * 1024);
 	});
@@ -58,6 +59,9 @@ describe('bodyLimit', () => {
 		['POST', '/admin/cours/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c?/save'],
 		['POST', '/admin/cours/3F1C2A4E-8B7D-4C6E-9A1B-2D3E4F5A6B7C?/image'],
 		['POST', '/admin/cours/nouveau?/image'],
+		['POST', '/admin/cours?/settings'],
+		['POST', '/admin/cours?/removeSignature'],
+		['POST', '/admin/cours/?/signature'],
 		['POST', '/admin/cours/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c/x?/image'],
 		['POST', '/admin/images/?/upload'],
 		['POST', '/admin/images?upload'],

@@ -1,7 +1,7 @@
 /**
  * The request body limit of every route, in one place. The server entry refuses a body past its route's limit
  * before SvelteKit buffers any of it (the hook does the same under `vite dev`), so that no form post or JSON call
- * can make a worker hold megabytes: every form and JSON route fits in 64 KB, and only the two upload routes take
+ * can make a worker hold megabytes: every form and JSON route fits in 64 KB, and only the upload routes take
  * the 20 MB photo. adapter-node's own BODY_SIZE_LIMIT stays sized for the upload: it is the backstop for every
  * route, this table the limit of each.
  *
@@ -47,6 +47,8 @@ export const ROUTE_BODY_LIMITS: readonly RouteBodyLimit[] = [
 	{ method: 'PATCH', path: /^\/api\/admin\/uploads\/[0-9a-f]{32}$/, limit: COURSE_CHUNK_LIMIT },
 	{ method: 'PUT', path: /^\/api\/admin\/pages\/[a-z0-9-]{1,64}$/, limit: CONTENT_BODY_LIMIT },
 	{ method: 'POST', path: '/api/admin/pages', limit: CONTENT_BODY_LIMIT },
+	// The attestation's signature and stamp, from the course's settings (/admin/cours).
+	{ method: 'POST', path: '/admin/cours', action: 'signature', limit: UPLOAD_BODY_LIMIT },
 	// An image for a course module, from its editor.
 	{
 		method: 'POST',

@@ -371,6 +371,14 @@ describe(`attestations on ${driverName}`, () => {
 				.where(eq(auditEvents.kind, 'course.signature_set'));
 			expect(audit).toMatchObject({ actorId: admin.id, subjectType: 'course' });
 
+			// Six at once (what the transform slots admit; small, so that their transactions overlap): one is kept, no
+			// other file is left behind.
+			const small = await sharp(stamp).resize({ width: 60 }).png().toBuffer();
+			await Promise.all(
+				Array.from({ length: 6 }, () => courses.setSignature(upload(small, 'image/png'), admin))
+			);
+			expect(stored()).toEqual([`signature-${await courses.signatureVersion()}.webp`]);
+
 			// A new image replaces the old one, whose file goes.
 			await courses.setSignature(upload(stamp, 'image/png'), admin);
 			expect(stored()).toHaveLength(1);

@@ -286,15 +286,22 @@ export async function signaturePathRow(db: DbOrTx): Promise<string | null> {
 	return row?.path ?? null;
 }
 
-/** Points the settings at a new signature image (or none); the row is made with `title` when there is none yet. */
-export async function saveSignaturePath(db: DbOrTx, path: string | null, title: string): Promise<void> {
-	await db
-		.insert(courseSettings)
-		.values({ singleton: true, title, signaturePath: path })
-		.onConflictDoUpdate({
-			target: courseSettings.singleton,
-			set: { signaturePath: path, updatedAt: new Date() }
-		});
+/**
+ * The signature's path, its row locked until the transaction ends (made with `title` when there is none yet): of two
+ * admins changing it at once, the second reads what the first wrote, and deletes the right file.
+ */
+export async function lockSignaturePath(tx: DbOrTx, title: string): Promise<string | null> {
+	await tx.insert(courseSettings).values({ singleton: true, title }).onConflictDoNothing();
+	const [row] = await tx.select({ path: courseSettings.signaturePath }).from(courseSettings).for('update');
+	return row?.path ?? null;
+}
+
+/** Points the settings at a new signature image, or none (after lockSignaturePath, in its transaction). */
+export async function saveSignaturePath(tx: DbOrTx, path: string | null): Promise<void> {
+	await tx
+		.update(courseSettings)
+		.set({ signaturePath: path, updatedAt: new Date() })
+		.where(eq(courseSettings.singleton, true));
 }
 
 // ——— Quiz attempts ———

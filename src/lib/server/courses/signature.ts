@@ -35,8 +35,8 @@ export async function setSignature(deps: SignatureDeps, file: UploadedFile, admi
 	let before: string | null;
 	try {
 		before = await deps.db.transaction(async (tx) => {
-			const previous = await queries.signaturePathRow(tx);
-			await queries.saveSignaturePath(tx, path, companyFileProgrammeName());
+			const previous = await queries.lockSignaturePath(tx, companyFileProgrammeName());
+			await queries.saveSignaturePath(tx, path);
 			await recordAudit(tx, admin, {
 				kind: 'course.signature_set',
 				subjectType: 'course',
@@ -60,9 +60,9 @@ export async function setSignature(deps: SignatureDeps, file: UploadedFile, admi
 /** Back to no signature: the attestations issued from now on leave room for one. */
 export async function removeSignature(deps: SignatureDeps, admin: Actor): Promise<void> {
 	const before = await deps.db.transaction(async (tx) => {
-		const previous = await queries.signaturePathRow(tx);
+		const previous = await queries.lockSignaturePath(tx, companyFileProgrammeName());
 		if (!previous) return null;
-		await queries.saveSignaturePath(tx, null, companyFileProgrammeName());
+		await queries.saveSignaturePath(tx, null);
 		await recordAudit(tx, admin, {
 			kind: 'course.signature_removed',
 			subjectType: 'course',

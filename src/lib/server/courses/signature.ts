@@ -17,8 +17,11 @@ import * as queries from './queries';
 
 /** A scan or a photo of a signature and a stamp: as large as any photo an admin uploads. */
 export const SIGNATURE_MAX_BYTES = MAX_UPLOAD_BYTES;
-/** Printed at most 212 × 56 points (3 inches wide): 1,200 pixels is over 400 dpi. */
-const SIGNATURE_MAX_EDGE = 1200;
+/**
+ * Printed at most 212 × 56 points (3 inches wide): 900 pixels is 300 dpi, a print's; larger only makes every
+ * attestation heavier (the PDF holds it as PNG, for its transparency).
+ */
+const SIGNATURE_MAX_EDGE = 900;
 
 export interface SignatureDeps {
 	db: Db;

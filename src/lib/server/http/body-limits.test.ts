@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../imaging';
 import { JSON_BODY_LIMIT } from './api';
 import {
+	ATTESTATION_FILE_LIMIT,
 	COURSE_CHUNK_LIMIT,
 	DEFAULT_BODY_LIMIT,
 	UPLOAD_BODY_LIMIT,
@@ -22,6 +23,13 @@ describe('bodyLimit', () => {
 		expect(bodyLimit('POST', '/admin/cours?/signature')).toBe(UPLOAD_BODY_LIMIT);
 		expect(UPLOAD_BODY_LIMIT).toBeGreaterThan(20 * 1024 * 1024);
 		expect(UPLOAD_BODY_LIMIT).toBeLessThanOrEqual(20 * 1024 * 1024 + 64 * 1024);
+	});
+
+	it('lets the attestation’s public page take its 2 MB file (checked without JavaScript), and only there', () => {
+		const code = 'abcdefghijklmnopqrstuvwxyz';
+		expect(bodyLimit('POST', `/attestation/${code}?/file`)).toBe(ATTESTATION_FILE_LIMIT + 64 * 1024);
+		for (const target of [`/attestation/${code}`, `/attestation/${code}?/other`, '/attestation/abc?/file'])
+			expect(bodyLimit('POST', target)).toBe(DEFAULT_BODY_LIMIT);
 	});
 
 	it('gives a course file’s PATCH 16 MB (the editor sends 8 MB), and only a PATCH of an upload id', () => {

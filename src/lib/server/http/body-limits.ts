@@ -30,6 +30,12 @@ export const COURSE_CHUNK_LIMIT = 16 * 1024 * 1024;
 /** A page's or an article's draft (issue « Content, part 1 »): a legal text in Markdown is ~10 KB, 60,000 characters at most. */
 export const CONTENT_BODY_LIMIT = 256 * 1024;
 
+/**
+ * An attestation sent to its public page to be checked, without JavaScript (with it, the browser hashes the file
+ * and sends nothing): a PDF with its fonts and a scanned signature is a few hundred KB; 2 MB is not one.
+ */
+export const ATTESTATION_FILE_LIMIT = 2 * 1024 * 1024;
+
 export interface RouteBodyLimit {
 	method: string;
 	/** The exact path, or an anchored pattern for a route with a parameter. */
@@ -49,6 +55,13 @@ export const ROUTE_BODY_LIMITS: readonly RouteBodyLimit[] = [
 	{ method: 'POST', path: '/api/admin/pages', limit: CONTENT_BODY_LIMIT },
 	// The attestation's signature and stamp, from the course's settings (/admin/cours).
 	{ method: 'POST', path: '/admin/cours', action: 'signature', limit: UPLOAD_BODY_LIMIT },
+	// An attestation's file, checked by its public page.
+	{
+		method: 'POST',
+		path: /^\/attestation\/[a-z2-7]{26}$/,
+		action: 'file',
+		limit: ATTESTATION_FILE_LIMIT + 64 * 1024
+	},
 	// An image for a course module, from its editor.
 	{
 		method: 'POST',

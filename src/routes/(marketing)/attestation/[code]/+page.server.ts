@@ -1,6 +1,7 @@
 import { error, fail } from '@sveltejs/kit';
 import * as courses from '$lib/server/courses';
 import { AppError, RateLimitedError } from '$lib/server/errors';
+import { ATTESTATION_FILE_LIMIT } from '$lib/server/http/body-limits';
 import { formBody } from '$lib/server/http/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -9,9 +10,6 @@ import type { Actions, PageServerLoad } from './$types';
  * ($lib/platform/attestation-check.js), never sent; without it, the form sends the file and `file` below compares it.
  */
 export const csr = false;
-
-/** An attestation PDF is a few kilobytes: anything far larger is not one. */
-const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 /**
  * The public page of an attestation (no account; not indexed, not kept by caches): valid, revoked or withdrawn,
@@ -36,7 +34,7 @@ export const actions: Actions = {
 		const file = form.get('file');
 		if (!(file instanceof File) || file.size === 0)
 			return fail(400, { fileError: 'Choisissez le fichier PDF de l’attestation.' });
-		if (file.size > MAX_FILE_BYTES)
+		if (file.size > ATTESTATION_FILE_LIMIT)
 			return fail(400, { fileError: 'Ce fichier est trop gros pour être une attestation (2 Mo au plus).' });
 		try {
 			const same = await courses.isIssuedAttestation(

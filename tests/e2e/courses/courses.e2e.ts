@@ -11,6 +11,7 @@ import net from 'node:net';
 import sharp from 'sharp';
 import path from 'node:path';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
+import { keepScreenshot } from '../support/screenshots';
 import { expect, test } from '../support/fixtures';
 import { E2E_ADMIN, PASSWORD, register, sessionCookieFor, signIn } from '../support/accounts';
 import { requestHead } from '../support/raw-http';
@@ -636,7 +637,7 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	expect(refused.status()).toBe(403);
 	await expectNoAxeViolation(page);
 	await expectNoHorizontalScroll(page);
-	await page.screenshot({ path: test.info().outputPath('locked-page-360.png'), fullPage: true });
+	await keepScreenshot(page, 'experience-locked-module-360.png');
 	// Listed, it shows as closed too: a padlock with its text, what it opens after, and no link.
 	for (const listing of ['/dashboard', '/cours']) {
 		await page.goto(`${base}${listing}`);
@@ -649,7 +650,7 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 		await expectNoAxeViolation(page);
 		await expectNoHorizontalScroll(page);
 	}
-	await page.screenshot({ path: test.info().outputPath('locked-list-360.png'), fullPage: true });
+	await keepScreenshot(page, 'experience-locked-list-360.png');
 	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
 
 	await closed
@@ -756,6 +757,15 @@ test('the course done: the member downloads the attestation, a visitor checks it
 		['smask', '480', '200']
 	]);
 	expect(text).not.toContain('Signature et cachet');
+	if (process.env.SCREENSHOTS_DIR)
+		execFileSync('pdftoppm', [
+			'-r',
+			'80',
+			'-png',
+			'-singlefile',
+			pdfPath,
+			`${process.env.SCREENSHOTS_DIR}/experience-attestation`
+		]);
 	const verifyUrl = new RegExp(`${base.replace(/[.:/]/g, '\\$&')}/attestation/[a-z2-7]{26}`).exec(text)![0];
 	// The e-mail of the first issue says where to download it and where it is checked.
 	await expect

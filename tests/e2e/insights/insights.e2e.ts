@@ -13,6 +13,7 @@ import path from 'node:path';
 import { serverEntry, startIsolatedServer, startServer, type RunningServer } from '../support/server';
 import { startSmtp, type RunningSmtp } from '../../helpers/smtp';
 import { sendDevisAsAPerson } from '../support/devis';
+import { keepScreenshot } from '../support/screenshots';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -218,7 +219,7 @@ for (const width of [360, 1280])
 			'Modules terminés par semaine'
 		])
 			await expect(page.getByRole('table', { name: caption })).toHaveCount(1);
-		await page.screenshot({ path: `test-results/dashboard-${width}.png`, fullPage: true });
+		await keepScreenshot(page, `experience-dashboard-sources-${width}.png`);
 		// Narrowed by two filters: the filters' bar and its links, on a phone too.
 		await page.goto(`${server.url}/admin?periode=30j&source=google.fr&appareil=mobile`);
 		await expect(page.getByRole('group', { name: 'Filtres' }).getByRole('link')).toHaveCount(3);

@@ -579,7 +579,13 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	// The attestation's signature and stamp (issue « Experience, part 4 », point 2): uploaded here, printed on it.
 	// A scan's grain makes it about 370 KB, past the 64 KB any other form may post: its route has an upload's limit.
 	const stamp = await sharp({
-		create: { width: 480, height: 200, channels: 4, noise: { type: 'gaussian', mean: 128, sigma: 60 } }
+		create: {
+			width: 480,
+			height: 200,
+			channels: 4,
+			background: '#808080',
+			noise: { type: 'gaussian', mean: 128, sigma: 60 }
+		}
 	})
 		.composite([
 			{

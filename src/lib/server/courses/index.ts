@@ -19,7 +19,6 @@ import { inBackground } from '../lifecycle';
 import { countRequest } from '../abuse';
 import { attestationIssued, sendWith } from '../mail';
 import { createUploadServer, type UploadServer } from './uploads';
-import { readSingleFile } from '../http/multipart';
 
 const db = () => appDeps().db;
 const storage = () => appDeps().storage;
@@ -126,11 +125,10 @@ export const saveVideoPosition = (reader: { id: string; isAdmin: boolean }, slug
 
 // ——— Attestations ———
 
-/** The signature and stamp attestations print: a multipart upload (field `file`), through the image pipeline. */
-export async function setSignature(request: Request, admin: Actor) {
-	const file = await readSingleFile(request, 'file', signature.SIGNATURE_MAX_BYTES);
-	await signature.setSignature({ db: db(), storage: storage() }, file, admin);
-}
+/** The signature and stamp attestations print: the file an admin sent, through the image pipeline. */
+export const SIGNATURE_MAX_BYTES = signature.SIGNATURE_MAX_BYTES;
+export const setSignature = (file: signature.SignatureFile, admin: Actor) =>
+	signature.setSignature({ db: db(), storage: storage() }, file, admin);
 export const removeSignature = (admin: Actor) =>
 	signature.removeSignature({ db: db(), storage: storage() }, admin);
 export const signatureVersion = () => signature.signatureVersion({ db: db(), storage: storage() });

@@ -11,7 +11,6 @@ import { recordAudit, type Actor } from '../audit';
 import type { Db } from '../db';
 import { log } from '../log';
 import { MAX_UPLOAD_BYTES, optimiseImage, pngOf } from '../imaging';
-import type { UploadedFile } from '../http/multipart';
 import type { Storage } from '../storage';
 import * as queries from './queries';
 
@@ -23,6 +22,12 @@ export const SIGNATURE_MAX_BYTES = MAX_UPLOAD_BYTES;
  */
 const SIGNATURE_MAX_EDGE = 900;
 
+/** The file as the form sent it (its bytes and declared type: the pipeline checks both). */
+export interface SignatureFile {
+	data: Buffer;
+	mimeType: string;
+}
+
 export interface SignatureDeps {
 	db: Db;
 	storage: Storage;
@@ -31,7 +36,7 @@ export interface SignatureDeps {
 const objectPathOf = () => `attestations/signature-${randomUUID()}.webp`;
 
 /** Stores the image and points the settings at it; the image it replaces is deleted once nothing names it. */
-export async function setSignature(deps: SignatureDeps, file: UploadedFile, admin: Actor): Promise<void> {
+export async function setSignature(deps: SignatureDeps, file: SignatureFile, admin: Actor): Promise<void> {
 	const { webp, stats } = await optimiseImage(file.data, file.mimeType, { maxEdge: SIGNATURE_MAX_EDGE });
 	const path = objectPathOf();
 	await deps.storage.put(path, webp, { contentType: 'image/webp', cacheControl: 'private, no-store' });

@@ -7,6 +7,7 @@ import {
 } from '$lib/schemas/modules';
 import * as courses from '$lib/server/courses';
 import { formFields, schemaAction } from '$lib/server/http/forms';
+import { readSingleFile } from '$lib/server/http/multipart';
 import { requireAdmin } from '$lib/server/http/guards';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -49,7 +50,8 @@ export const actions: Actions = {
 	signature: async (event) => {
 		const admin = await requireAdmin(event);
 		return schemaAction({}, signatureUploadSchema, [], async () => {
-			await courses.setSignature(event.request, admin);
+			const file = await readSingleFile(event.request, 'file', courses.SIGNATURE_MAX_BYTES);
+			await courses.setSignature(file, admin);
 			return { done: 'Signature enregistrée : les prochaines attestations la portent.' };
 		});
 	},

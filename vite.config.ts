@@ -64,7 +64,7 @@ const shared = {
 	hookTimeout: 60_000
 };
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
 	// A test build's own waits (config.ts `abuseWaits`): scripts/build.mjs --tests sets ATELIER_TEST_BUILD=1.
 	define: { __ATELIER_TEST_BUILD__: JSON.stringify(process.env.ATELIER_TEST_BUILD === '1') },
 	// enhancedImages turns the showcase's photos (src/content/showcase/photos) into AVIF/WebP/JPEG at build time.
@@ -74,8 +74,9 @@ export default defineConfig({
 			// The signed-in pages load the app's client: split as Rollup does by default, a lesson asked for 36
 			// files of 1–22 KB, and a phone on HTTP/1.1 fetches six at a time, each a round trip — the poster
 			// waited behind them (Lighthouse mobile 93–94). Chunks under 20 KB are merged into the chunks that
-			// import them, where that changes no module's order of execution (Rollup checks side effects).
-			output: { experimentalMinChunkSize: 20_000 }
+			// import them, where that changes no module's order of execution (Rollup checks side effects). The
+			// server's chunks are read from disk once: they stay as Rollup splits them.
+			output: isSsrBuild ? {} : { experimentalMinChunkSize: 20_000 }
 		}
 	},
 	test: {
@@ -112,4 +113,4 @@ export default defineConfig({
 			{ extends: true, test: { name: 'static', include: ['tests/static/**/*.test.ts'], ...shared } }
 		]
 	}
-});
+}));

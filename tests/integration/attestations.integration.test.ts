@@ -148,6 +148,23 @@ async function completedCourse() {
 	readers = new ReaderCache();
 }
 
+/** An attestation's content for the PDF alone: one day, the same code and address; `changes` says the rest. */
+const pdfOf = (day: Date, changes: Partial<Parameters<typeof attestationPdf>[0]>) =>
+	attestationPdf({
+		memberName: 'Léa Œuvray-Dupont',
+		programme: 'Maçonnerie',
+		objectives: '',
+		firstCompletedAt: day,
+		lastCompletedAt: day,
+		totalMinutes: 90,
+		modules: [{ title: 'Les bases', completedAt: day, assessment: null }],
+		code: 'abcdefghijklmnopqrstuvwxyz',
+		verifyUrl: 'https://atelier.test/attestation/abcdefghijklmnopqrstuvwxyz',
+		issuedAt: day,
+		signature: null,
+		...changes
+	});
+
 const pdfText = (bytes: Uint8Array) => {
 	const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'a.pdf');
 	writeFileSync(file, bytes);
@@ -420,24 +437,18 @@ describe(`attestations on ${driverName}`, () => {
 
 	it('lays a long programme over two pages: the date, the signature and the verification stay together on the last', async () => {
 		const day = new Date('2026-03-02T10:00:00Z');
-		const bytes = await attestationPdf({
+		const bytes = await pdfOf(day, {
 			memberName: 'Léa Œuvray-Dupont',
 			programme: 'Maçonnerie : le programme complet',
 			objectives: Array.from({ length: 6 }, (_, i) => `Objectif numéro ${i + 1}, écrit sur une ligne.`).join(
 				'\n'
 			),
-			firstCompletedAt: day,
-			lastCompletedAt: day,
 			totalMinutes: 1500,
 			modules: Array.from({ length: 24 }, (_, i) => ({
 				title: `Module ${i + 1} : un titre assez long pour tenir presque toute la ligne de la page`,
 				completedAt: day,
 				assessment: i % 2 ? { best: 80, attempts: 1, passPercent: 60 } : null
-			})),
-			code: 'abcdefghijklmnopqrstuvwxyz',
-			verifyUrl: 'https://atelier.test/attestation/abcdefghijklmnopqrstuvwxyz',
-			issuedAt: day,
-			signature: null
+			}))
 		});
 		const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'long.pdf');
 		writeFileSync(file, bytes);
@@ -453,18 +464,9 @@ describe(`attestations on ${driverName}`, () => {
 	it('describes itself in XMP as in its information dictionary, and asks viewers to show its title', async () => {
 		// Milliseconds: the information dictionary has none, and the XMP must agree with it to the second.
 		const day = new Date('2026-03-02T10:00:00.456Z');
-		const bytes = await attestationPdf({
+		const bytes = await pdfOf(day, {
 			memberName: 'Léa <Œuvray> & Dupont',
-			programme: 'Maçonnerie « pierre & chaux »',
-			objectives: '',
-			firstCompletedAt: day,
-			lastCompletedAt: day,
-			totalMinutes: 90,
-			modules: [{ title: 'Les bases', completedAt: day, assessment: null }],
-			code: 'abcdefghijklmnopqrstuvwxyz',
-			verifyUrl: 'https://atelier.test/attestation/abcdefghijklmnopqrstuvwxyz',
-			issuedAt: day,
-			signature: null
+			programme: 'Maçonnerie « pierre & chaux »'
 		});
 		const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'meta.pdf');
 		writeFileSync(file, bytes);
@@ -509,21 +511,15 @@ describe(`attestations on ${driverName}`, () => {
 
 	it('is set in the site’s own faces, embedded; tagged, with nothing drawn outside its structure', async () => {
 		const day = new Date('2026-03-02T10:00:00Z');
-		const bytes = await attestationPdf({
+		const bytes = await pdfOf(day, {
 			memberName: 'Ștefan Œuvray 😀',
 			programme: 'Maçonnerie « pierre sèche »',
 			objectives: 'Monter un mur\n- Choisir ses pierres',
-			firstCompletedAt: day,
-			lastCompletedAt: day,
 			totalMinutes: 150,
 			modules: [
 				{ title: 'Les bases', completedAt: day, assessment: { best: 100, attempts: 2, passPercent: 60 } },
 				{ title: 'Le mur', completedAt: day, assessment: null }
-			],
-			code: 'abcdefghijklmnopqrstuvwxyz',
-			verifyUrl: 'https://atelier.test/attestation/abcdefghijklmnopqrstuvwxyz',
-			issuedAt: day,
-			signature: null
+			]
 		});
 		const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'tagged.pdf');
 		writeFileSync(file, bytes);

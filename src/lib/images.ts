@@ -7,6 +7,17 @@
 export const IMAGE_WIDTHS = [480, 800, 1200, 1600] as const;
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
 
+/** A managed image as a page renders it (PageImg.svelte): its proxy URL, its words and its box. */
+export interface PageImage {
+	src: string;
+	alt: string;
+	/** The slot's box: reserves the space. */
+	width: number;
+	height: number;
+	/** The photo's own width: `srcset` offers no width above it. */
+	sourceWidth: number;
+}
+
 export const isImageWidth = (value: number): value is ImageWidth =>
 	(IMAGE_WIDTHS as readonly number[]).includes(value);
 

@@ -47,8 +47,12 @@ describe('the typography preprocessor', () => {
 
 	it('is the one the build uses, on the public pages', async () => {
 		const code = await built('src/lib/components/marketing/DemoSite.svelte');
-		expect(code).toContain('{__typeset(site.hero.title)}');
-		expect(code).toContain(`Appeler le {__typeset(site.phone)}`);
+		expect(code).toContain('>{__typeset(site.phone)}</a>');
+		// The hero shows what a page hands it (a prop given as one expression may be anything: not wrapped there),
+		// each text typeset where it is shown.
+		const hero = await built('src/lib/components/layout/Hero.svelte');
+		for (const shown of ['{__typeset(eyebrow)}', '{__typeset(title)}', '{__typeset(secondary.label)}'])
+			expect(hero).toContain(shown);
 	});
 
 	it('runs on everything but the admin and the e-mails: the wizard’s text too, found without a list of folders', async () => {

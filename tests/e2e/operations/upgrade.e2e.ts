@@ -15,14 +15,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
 	cpSync,
 	existsSync,
-	lstatSync,
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
 	readlinkSync,
 	rmSync,
-	symlinkSync,
 	utimesSync,
 	writeFileSync
 } from 'node:fs';
@@ -30,11 +28,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { buildState, keepBuildInCache, sourceDigest, stampOf } from '../../../scripts/build-dir.mjs';
+import {
+	baseEnvironment,
+	OLD_RELEASE,
+	oldRelease,
+	oldReleaseKnown
+} from '../../../scripts/ci/old-release.mjs';
 import { sessionCookieFor } from '../support/accounts';
 import { freePort } from '../support/server';
 
-/** 0.2.0 on main: the release this version upgrades from. */
-const OLD_RELEASE = 'dfea3f1df234';
 const repo = path.resolve('.');
 const admin = {
 	email: 'mise-a-jour@exemple.fr',
@@ -43,47 +45,6 @@ const admin = {
 };
 
 test.describe.configure({ mode: 'serial' });
-
-/** The environment of every process here: the test runner's, without what points at the tests' own build. */
-function baseEnvironment(): NodeJS.ProcessEnv {
-	const env = { ...process.env };
-	delete env.ATELIER_BUILD_DIR;
-	delete env.E2E_BASE_URL;
-	return env;
-}
-
-/** Points `tree`'s node_modules at this clone's, whichever clone pointed it before. */
-function useOurPackages(tree: string) {
-	const link = path.join(tree, 'node_modules');
-	const ours = path.join(repo, 'node_modules');
-	// The folder is the machine's, the packages a clone's: a clone since deleted (CI's, a checkout in /tmp) left a
-	// link to nothing, and 0.2.0's server then died on its first import.
-	if (lstatSync(link, { throwIfNoEntry: false }) && readlinkSync(link) === ours) return;
-	rmSync(link, { force: true });
-	symlinkSync(ours, link);
-}
-
-/** 0.2.0's sources and build, made once per machine (both test runs use it). */
-function oldRelease(): string {
-	const dir = path.join(tmpdir(), `atelier-upgrade-e2e-${OLD_RELEASE}`);
-	if (existsSync(path.join(dir, 'build', '.built-at'))) {
-		useOurPackages(dir);
-		return dir;
-	}
-	rmSync(dir, { recursive: true, force: true });
-	mkdirSync(dir, { recursive: true });
-	const archive = spawnSync('git', ['archive', OLD_RELEASE], { cwd: repo, maxBuffer: 256 * 1024 * 1024 });
-	expect(archive.status, String(archive.stderr)).toBe(0);
-	expect(spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout }).status).toBe(0);
-	useOurPackages(dir);
-	const build = spawnSync(process.execPath, ['scripts/build.mjs'], {
-		cwd: dir,
-		env: baseEnvironment(),
-		encoding: 'utf8'
-	});
-	expect(build.status, build.stdout + build.stderr).toBe(0);
-	return dir;
-}
 
 /** What `git pull` does to the tree: this version's files, each written now. */
 function pullThisVersion(tree: string) {
@@ -234,9 +195,8 @@ test(
 	{ tag: '@drivers' },
 	async () => {
 		test.setTimeout(900_000);
-		const known = spawnSync('git', ['cat-file', '-e', `${OLD_RELEASE}^{commit}`], { cwd: repo }).status === 0;
 		test.skip(
-			!known,
+			!oldReleaseKnown(),
 			`${OLD_RELEASE} (0.2.0) is not in this clone: a shallow clone cannot build the old release`
 		);
 

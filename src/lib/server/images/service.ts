@@ -7,6 +7,7 @@ import * as pageCache from '../pages/cache';
 import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
 import * as queries from './queries';
 import sharp from 'sharp';
+import type { PageImage } from '$lib/images';
 import { SIGNED_URL_SECONDS, storedValues, versionOf, widthInUrl } from './slot-values';
 import { externalUrlProblem } from './remote';
 import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage } from './slots';
@@ -130,15 +131,7 @@ export async function setSiteImage(
 	};
 }
 
-export interface PageImage {
-	src: string;
-	alt: string;
-	/** The slot's box: reserves the space. */
-	width: number;
-	height: number;
-	/** The photo's own width: `srcset` offers no width above it. */
-	sourceWidth: number;
-}
+export type { PageImage };
 
 /**
  * The photo's own width: a stored upload's, read from its header once when it is chosen; a stock host's, from the

@@ -40,6 +40,13 @@ export interface FieldBase<Name extends string> {
 }
 
 /**
+ * A one-control field's props: the field's own, and the control's attributes (`HTMLInputAttributes`…) but those the
+ * field sets itself (`Set`, besides its name, value and id).
+ */
+export type ControlFieldProps<Attributes, Set extends string = never> = FieldBase<string> &
+	Omit<Attributes, 'name' | 'value' | 'id' | 'children' | Set>;
+
+/**
  * The field named by `getName` of the enclosing form: its value store (typed `V` by the caller, whom `fieldsOf` has
  * checked), errors, constraints, the element id, and the ids that describe it. The name is read once: a field
  * keeps the name it was created with.

@@ -13,6 +13,7 @@ export interface LetterData {
 	paragraphs: string[];
 	rows?: [string, string | null | undefined][];
 	button?: { href: string; label: string };
+	/** Paragraphs after the button. */
 	after?: string[];
 }
 

@@ -57,7 +57,9 @@ const engine = dockerDaemon
 			// This sandbox's kernel: runc with cgroupfs (crun refuses the hybrid cgroups); host network so that the
 			// build's `npm ci` reaches the registry and the container reaches the machine's PostgreSQL.
 			global: ['--runtime', 'runc', '--cgroup-manager=cgroupfs'],
-			build: ['--pull=never', '--network', 'host'],
+			// Two stages at once (BuildKit does so by itself): the runtime's `npm ci --omit=dev` downloads while the build
+			// stage compiles, instead of after it.
+			build: ['--pull=never', '--network', 'host', '--jobs', '2'],
 			net: ['--network', 'host']
 		};
 const ctr = (args, options) => run(engine.command, [...engine.global, ...args], options);

@@ -14,15 +14,19 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { commandActor, recordAudit } from '../../lib/server/audit';
-import { InvalidArchiveError, rowsIn, TargetError } from '../../lib/server/backup';
-import { ArchiveKeyError, openArchive, type OpeningKeys } from '../../lib/server/backup';
 import {
+	ArchiveKeyError,
 	describeContents,
+	InvalidArchiveError,
 	inspectTarget,
 	isEmpty,
+	openArchive,
 	restoreBackup,
+	rowsIn,
+	TargetError,
 	TargetNotEmptyError,
-	verifyBackup
+	verifyBackup,
+	type OpeningKeys
 } from '../../lib/server/backup';
 import { configuredDataDir, loadConfig } from '../../lib/server/config';
 import { announceEverythingChanged } from '../../lib/server/pages/cache';

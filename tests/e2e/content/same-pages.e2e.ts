@@ -4,7 +4,8 @@
  * start), against the HTML the previous build (5e5f9f8) served, saved in tests/fixtures/pages-before/.
  *
  * What may differ, and why it is not the page: the form's one-use token (new on every request), the build's asset
- * names (a hash of each build) and how it splits and joins the stylesheets it inlines, and what Svelte's compiler wrote of the templates' source rather than of the page
+ * names (a hash of each build), the stylesheets it inlines and the classes that scope them, and what Svelte's
+ * compiler wrote of the templates' source rather than of the page
  * — its hydration comments (`<!--[-->`, `<!---->`) and the line breaks and tabs of a paragraph wrapped in the
  * template, which a browser reads as one space. Everything else — every element, attribute and character of text —
  * must be the same.
@@ -23,10 +24,13 @@ function sameDocument(html: string): string {
 			.replace(/\/_app\/immutable\/[^"]+/g, '/_app/immutable/…')
 			// The small pages' inlined stylesheet is the build's files joined, and each file is also named by a disabled
 			// link (collapsed last): how many files, and a space between two, is the build's splitting, not the page.
-			.replace(
-				/<style([^>]*)>([\s\S]*?)<\/style>/g,
-				(_, attributes, css: string) => `<style${attributes}>${css.replace(/\}\s+/g, '}')}</style>`
-			)
+			// Its rules are the build's too — they move between files as the pages share components (a hero, a
+			// section), and so do the classes Svelte adds to scope them (`svelte-1cadjnr`): neither is the page's.
+			.replace(/<style([^>]*)>[\s\S]*?<\/style>/g, '<style$1></style>')
+			.replace(/ class="([^"]*)"/g, (_, classes: string) => {
+				const own = classes.split(/\s+/).filter((name) => name && !/^svelte-[a-z0-9]+$/.test(name));
+				return own.length > 0 ? ` class="${own.join(' ')}"` : '';
+			})
 			.replace(/<!--[\s\S]*?-->/g, '')
 			.replace(/[ \t\n\r]+/g, ' ')
 			.replace(/> </g, '><')

@@ -18,6 +18,20 @@ const page = (text: string, createdAt = Date.now()): CachedPage => ({
 });
 const text = (p: CachedPage | null) => new TextDecoder().decode(p?.body);
 
+/** The site's pages and one more, a platform demo kept fresh `cacheSeconds`: a line added to the registry. */
+const withCouvreur = (cacheSeconds: number) =>
+	createPageRegistry([
+		...PAGES,
+		{
+			path: '/couvreur',
+			route: '/(marketing)/couvreur',
+			label: 'Démo couvreur',
+			modes: ['platform'],
+			indexable: true,
+			cacheSeconds
+		}
+	]);
+
 function clock(start = 1_000_000) {
 	let now = start;
 	return { now: () => now, advance: (ms: number) => (now += ms) };
@@ -97,17 +111,7 @@ describe('PageCache', () => {
 
 describe('PageCache freshness from the registry', () => {
 	it('keeps each page fresh for its own cacheSeconds', async () => {
-		const registry = createPageRegistry([
-			...PAGES,
-			{
-				path: '/couvreur',
-				route: '/(marketing)/couvreur',
-				label: 'Démo couvreur',
-				modes: ['platform'],
-				indexable: true,
-				cacheSeconds: 10
-			}
-		]);
+		const registry = withCouvreur(10);
 		const time = clock();
 		const cache = new PageCache(registry.freshMs, time.now);
 		await cache.serve('/', async () => page('home', time.now()));
@@ -139,17 +143,7 @@ describe('nodeFastPath', () => {
 
 	const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'atelier-fast-path-')) });
 	// One line added to the registry: the fast path answers it, in the modes it lists.
-	const registry = createPageRegistry([
-		...PAGES,
-		{
-			path: '/couvreur',
-			route: '/(marketing)/couvreur',
-			label: 'Démo couvreur',
-			modes: ['platform'],
-			indexable: true,
-			cacheSeconds: 60
-		}
-	]);
+	const registry = withCouvreur(60);
 
 	it('answers an anonymous GET or HEAD of a fresh cached page, with the security headers', async () => {
 		const cache = new PageCache(registry.freshMs);

@@ -14,7 +14,8 @@ import { pipeline } from 'node:stream/promises';
 import {
 	IMAGE_PROXY_PREFIX,
 	exposedImageProxy,
-	type ImageProxyAnswer
+	type ImageProxyAnswer,
+	type ImageProxyAnswerParts
 } from '../lib/server/http/image-proxy-bridge';
 import { REQUEST_ID_HEADER } from '../lib/server/http/request-log';
 import type { OwnPath } from './own-paths';
@@ -35,21 +36,40 @@ export function imageProxy(
 	};
 }
 
-async function respond(
+/**
+ * Writes the app's answer, or hands the request on: at once when the app answered at once (true), else once it has
+ * (the promise). Whatever failed before a byte was written, the route answers: the photo, or the slot's fallback.
+ */
+function respond(
 	req: IncomingMessage,
 	res: ServerResponse,
 	answer: ImageProxyAnswer,
 	url: string,
 	elsewhere: () => void
-): Promise<void> {
-	let parts: Awaited<ReturnType<ImageProxyAnswer>>;
+): true | Promise<void> {
+	let parts: ReturnType<ImageProxyAnswer>;
 	try {
-		parts = await answer({ url, head: req.method === 'HEAD', ifNoneMatch: req.headers['if-none-match'] });
+		parts = answer({ url, head: req.method === 'HEAD', ifNoneMatch: req.headers['if-none-match'] });
 	} catch {
-		// Whatever failed before a byte was written, the route answers: the photo, or the slot's fallback.
 		parts = null;
 	}
-	if (!parts) return elsewhere();
+	if (parts instanceof Promise)
+		return parts.then(
+			(later) => write(req, res, later, elsewhere),
+			() => write(req, res, null, elsewhere)
+		);
+	const written = write(req, res, parts, elsewhere);
+	return written ?? true;
+}
+
+/** The answer's head in one call, then its bytes; the route's, when the app left it (null). */
+function write(
+	req: IncomingMessage,
+	res: ServerResponse,
+	parts: ImageProxyAnswerParts | null,
+	elsewhere: () => void
+): Promise<void> | undefined {
+	if (!parts) return void elsewhere();
 	if (res.destroyed) {
 		if (parts.body && !Buffer.isBuffer(parts.body)) parts.body.destroy();
 		return;
@@ -65,5 +85,5 @@ async function respond(
 		return void res.end(parts.body);
 	}
 	// A client gone midway destroys the response, and pipeline the bucket's stream with it.
-	await pipeline(parts.body, res).catch(() => {});
+	return pipeline(parts.body, res).catch(() => {});
 }

@@ -23,7 +23,7 @@ import { oneClickUnsubscribe } from './one-click-unsubscribe';
 import { answerOwnPath } from './own-paths';
 import { imageProxy } from './image-proxy';
 import { IMAGE_PROXY_ROUTE } from '../lib/server/http/image-proxy-bridge';
-import { installProcessPolicy, inRequest } from './process-policy';
+import { installProcessPolicy, inRequest, inRequestContext } from './process-policy';
 import { UNSUBSCRIBE_PREFIX } from '../lib/server/http/unsubscribe-bridge';
 import { COURSE_MEDIA_ROUTE } from '../lib/server/http/course-media-bridge';
 import { STRIPE_WEBHOOK_PATH } from '../lib/server/http/stripe-webhook-bridge';
@@ -82,16 +82,18 @@ async function main() {
 		[COURSE_MEDIA_ROUTE, courseMedia(toSvelteKit)]
 	] as const;
 	/** The way every request goes that no quick path took: body admission, the own paths, SvelteKit. */
-	const throughTheApp = (req: IncomingMessage, res: ServerResponse, answeredBy: (label: string) => void) => {
-		res.setHeader(REQUEST_ID_HEADER, String(req.headers[REQUEST_ID_HEADER]));
-		admitBody(req, res, headers, (admitted) => {
-			// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
-			for (const [name, value] of headers) res.setHeader(name, value);
-			for (const [route, ownPath] of ownPaths)
-				if (answerOwnPath(route, ownPath, admitted, res)) return answeredBy(route);
-			toSvelteKit(admitted, res);
+	// In the request's context (process-policy.ts): what escapes it is logged with the request's id.
+	const throughTheApp = (req: IncomingMessage, res: ServerResponse, answeredBy: (label: string) => void) =>
+		inRequestContext(req, () => {
+			res.setHeader(REQUEST_ID_HEADER, String(req.headers[REQUEST_ID_HEADER]));
+			admitBody(req, res, headers, (admitted) => {
+				// Defaults for every response; SvelteKit's own (a page's CSP with its nonce) replace them in writeHead.
+				for (const [name, value] of headers) res.setHeader(name, value);
+				for (const [route, ownPath] of ownPaths)
+					if (answerOwnPath(route, ownPath, admitted, res)) return answeredBy(route);
+				toSvelteKit(admitted, res);
+			});
 		});
-	};
 	// A stored photo of the image proxy, its whole head written in one call like a cached page (image-proxy.ts);
 	// what the app leaves goes the usual way.
 	const storedImages = imageProxy((req, res) => throughTheApp(req, res, () => {}));

@@ -16,9 +16,10 @@ import { log } from '../lib/server/log';
 
 /**
  * An own path's answer to a request: `false` when the request is not for it (the next one, or SvelteKit, takes
- * it), or the answer in progress. It decides synchronously from the method and URL alone.
+ * it), the answer in progress, or `true` when it answered at once (the image proxy's known photos: a promise per
+ * request is a cost there). It decides synchronously from the method and URL alone.
  */
-export type OwnPath = (req: IncomingMessage, res: ServerResponse) => false | Promise<void>;
+export type OwnPath = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<void>;
 
 /**
  * Runs `ownPath` on the request: false when it is not for it; true when it answers it, whatever happens. A throw or
@@ -31,14 +32,14 @@ export function answerOwnPath(
 	req: IncomingMessage,
 	res: ServerResponse
 ): boolean {
-	let answer: false | Promise<void>;
+	let answer: boolean | Promise<void>;
 	try {
 		answer = ownPath(req, res);
 	} catch (error) {
 		failed(route, req, res, error);
 		return true;
 	}
-	if (answer === false) return false;
+	if (typeof answer === 'boolean') return answer;
 	answer.catch((error: unknown) => failed(route, req, res, error));
 	return true;
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it, vi } from 'vitest';
-import { inRequest, installProcessPolicy } from './process-policy';
+import { inRequest, inRequestContext, installProcessPolicy } from './process-policy';
 
 afterEach(() => {
 	vi.restoreAllMocks();
@@ -50,12 +50,14 @@ it('what escapes to the process is logged with the request it came from; an unca
 		process.removeListener('uncaughtException', uncaught!);
 		process.removeListener('unhandledRejection', unhandled!);
 	};
-	const server = await serving((_req, res) => {
-		// Within the request's context, as a throw in its own code would be.
-		unhandled!(new Error('nobody awaited this'), Promise.resolve());
-		uncaught!(new Error('thrown in a listener'), 'uncaughtException');
-		res.end('ok');
-	});
+	const server = await serving((req, res) =>
+		// Within the request's context, as the entry runs the app's way (and a throw in its own code would be).
+		inRequestContext(req, () => {
+			unhandled!(new Error('nobody awaited this'), Promise.resolve());
+			uncaught!(new Error('thrown in a listener'), 'uncaughtException');
+			res.end('ok');
+		})
+	);
 	try {
 		expect(await (await fetch(server.url)).text()).toBe('ok');
 		const log = lines.join('\n');

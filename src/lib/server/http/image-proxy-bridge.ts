@@ -26,13 +26,14 @@ export interface ImageProxyAnswerParts {
 /**
  * The answer to a GET or HEAD of `/api/img/{key}` (`url` is the request's, query included), or null when the app's
  * route must answer instead: an unknown key, a width no page offers, an external or stock image, a variant not
- * made yet, an upstream that failed (the route serves the fallback and says so).
+ * made yet, an upstream that failed (the route serves the fallback and says so). Given at once (not a promise) when
+ * nothing had to be waited for: a photo already known, read on the files driver.
  */
 export type ImageProxyAnswer = (request: {
 	url: string;
 	head: boolean;
 	ifNoneMatch: string | undefined;
-}) => Promise<ImageProxyAnswerParts | null>;
+}) => ImageProxyAnswerParts | null | Promise<ImageProxyAnswerParts | null>;
 
 const shared = processWide<ImageProxyAnswer>('image-proxy');
 

@@ -27,7 +27,7 @@ import { recordImageProxy } from '../metrics';
 import * as pageCache from '../pages/cache';
 import { FsStorage, storagePathOf, type Storage } from '../storage';
 import { PROXY_CACHE_CONTROL, VERSIONED_CACHE_CONTROL } from './proxy';
-import { SIGNED_URL_SECONDS, storedValue, versionOf } from './slot-values';
+import { SIGNED_URL_SECONDS, storedValue, storedValueNow, versionOf } from './slot-values';
 import { slotOf } from './slots';
 import { variantPath } from '../imaging';
 
@@ -43,7 +43,12 @@ interface KnownObject {
 	 * The files driver's file, opened once and read whole at each request (one read, not an open, a stat, a read
 	 * and a close); null on S3, where the bytes come through the signed URL. Closed when the object is forgotten.
 	 */
-	file: Promise<FileHandle> | null;
+	file: FileHandle | null;
+	/**
+	 * Set, at once, when the object is forgotten: its file is being closed, and its descriptor's number may soon name
+	 * another file. An answer that waited (for the object, or for the pool's read) and finds this goes to the route.
+	 */
+	forgotten: boolean;
 	/**
 	 * Buffers of the object's size whose answers are sent, ready for the next read. A new buffer per answer costs
 	 * more than the read: above 64 KiB each is its own mapping (the heap's setting, src/server/heap.ts), made and
@@ -54,6 +59,15 @@ interface KnownObject {
 	size: number;
 	/** Heads by cache policy (unversioned, versioned) and status; each a flat list ending with the request id's pair. */
 	heads: Record<'200' | '304' | 'v200' | 'v304', readonly string[]>;
+}
+
+/** A request as parsed from its URL, with its conditional and its method. */
+interface ProxyRequest {
+	key: string;
+	width: ImageWidth | null;
+	version: string | null;
+	head: boolean;
+	ifNoneMatch: string | undefined;
 }
 
 /** Photos and variants a site shows: a few dozen. Bounded all the same (each key is a value and a width). */
@@ -69,23 +83,46 @@ const MAX_SPARE = 32;
 const bucketAgent = new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: 10_000 });
 
 export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer {
+	/** Objects being learnt or learnt (null: not there), by path. */
 	const known = new Map<string, Promise<KnownObject | null>>();
+	/**
+	 * The objects of `known` learnt, their files open: a request for one of them, its slot's value known too, is
+	 * answered without a promise or a turn of the event loop (`answerAtOnce`): awaiting what is already settled costs
+	 * a promise and a microtask each time, and the answer waited for three of them (the value, the object, its file).
+	 */
+	const ready = new Map<string, KnownObject>();
 	const versions = new Map<string, string>();
 	let baseHead: string[] | null = null;
 	/** Closes an object's file, if it has one, once the reads under way are done (FileHandle.close waits for them). */
 	const closeFile = (object: Promise<KnownObject | null> | undefined) =>
-		void object?.then((found) => found?.file?.then((handle) => handle.close())).catch(() => {});
+		void object
+			?.then((found) => {
+				if (!found) return;
+				found.forgotten = true;
+				return found.file?.close();
+			})
+			.catch(() => {});
+	const markForgotten = (objectPath: string) => {
+		const found = ready.get(objectPath);
+		if (found) found.forgotten = true;
+	};
 	/** Forgets every object: after a purge, a slot may name other photos. */
 	const forget = () => {
-		for (const object of known.values()) closeFile(object);
+		for (const [objectPath, object] of known) {
+			markForgotten(objectPath);
+			closeFile(object);
+		}
 		known.clear();
+		ready.clear();
 		versions.clear();
 	};
 	pageCache.onPurge(forget);
 	/** Forgets one object (not made yet, or gone): asked again next time. */
 	const drop = (objectPath: string) => {
+		markForgotten(objectPath);
 		closeFile(known.get(objectPath));
 		known.delete(objectPath);
+		ready.delete(objectPath);
 	};
 
 	const headOf = (config: Config) =>
@@ -97,8 +134,7 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 	async function learn(storage: Storage, config: Config, objectPath: string): Promise<KnownObject | null> {
 		const info = await storage.stat(objectPath);
 		if (!info) return null;
-		const file = storage instanceof FsStorage ? open(storage.localFile(objectPath), 'r') : null;
-		file?.catch(() => {});
+		const file = storage instanceof FsStorage ? await open(storage.localFile(objectPath), 'r') : null;
 		const head = (cacheControl: string, status: 200 | 304) => [
 			...headOf(config),
 			'cache-control',
@@ -122,6 +158,7 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 		];
 		return {
 			file,
+			forgotten: false,
 			spare: [],
 			etag: info.etag,
 			size: info.size,
@@ -134,83 +171,127 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 		};
 	}
 
-	return async ({ url, head, ifNoneMatch }) => {
-		const request = parse(url);
-		if (!request) return null;
-		const slot = slotOf(request.key);
-		if (!slot) return null;
-		const { db, storage, config } = deps();
-		let value: string | null;
+	/** The answer's status, head and body, under the head its cache policy and status call for. */
+	function partsOf(
+		found: KnownObject,
+		value: string,
+		request: ProxyRequest,
+		status: 200 | 304,
+		body: ImageProxyAnswerParts['body'],
+		sent?: () => void
+	): ImageProxyAnswerParts {
+		let current = versions.get(value);
+		if (current === undefined) versions.set(value, (current = versionOf(value)));
+		const heads = found.heads;
+		const head =
+			request.version === current
+				? status === 304
+					? heads.v304
+					: heads.v200
+				: status === 304
+					? heads['304']
+					: heads['200'];
+		return { status, head, body, sent };
+	}
+
+	/**
+	 * A known object's answer on the files driver, made now: a fresh signed URL for this request, as SEED.md asks,
+	 * checked as the storage route checks one (its parts, not a URL written out and parsed again), then the file read
+	 * — the object fetched through its URL, without a round trip to this very server. Undefined when the read is for
+	 * the thread pool (a file above SYNC_READ_BYTES); null when the route must answer.
+	 */
+	function answerAtOnce(
+		storage: FsStorage,
+		found: KnownObject,
+		sized: string,
+		value: string,
+		request: ProxyRequest
+	): ImageProxyAnswerParts | null | undefined {
+		const { exp, sig } = storage.signature(sized, SIGNED_URL_SECONDS);
+		if (!storage.verifySignature(sized, exp, sig)) return null;
+		const notModified = request.ifNoneMatch !== undefined && request.ifNoneMatch === found.etag;
+		if (notModified || request.head) {
+			recordImageProxy(notModified ? 'not_modified' : 'served');
+			return partsOf(found, value, request, notModified ? 304 : 200, null);
+		}
+		// A photo of the site (WebP, at most 1 MB: the upload pipeline's bound) is read in one call on this thread:
+		// 6 µs for 73 KB in the page cache, against 15–20 µs of CPU through the thread pool and a promise. Anything
+		// larger is read through the pool, so that a large file never holds the loop.
+		if (found.size > SYNC_READ_BYTES) return undefined;
+		const bytes = found.spare.pop() ?? Buffer.allocUnsafeSlow(found.size);
+		let read = -1;
 		try {
-			value = await storedValue(db, slot.key);
+			read = readSync(found.file!.fd, bytes, 0, found.size, 0);
 		} catch {
-			return null;
+			// Gone: the route answers this one.
 		}
-		const objectPath = value === null ? null : storagePathOf(value);
-		if (objectPath === null) return null;
-		const sized = request.width ? variantPath(objectPath, request.width) : objectPath;
-		let object = known.get(sized);
-		if (!object) {
-			if (known.size >= MAX_KNOWN) forget();
-			object = learn(storage, config, sized).catch(() => null);
-			known.set(sized, object);
-		}
-		const found = await object;
-		if (!found) {
-			// Not made yet (or gone): asked again next time, and the route answers this one.
+		return readWhole(found, sized, value, request, bytes, read);
+	}
+
+	/** The answer with the bytes read, or null (and the object forgotten) when they are not the object's. */
+	function readWhole(
+		found: KnownObject,
+		sized: string,
+		value: string,
+		request: ProxyRequest,
+		bytes: Buffer,
+		read: number
+	): ImageProxyAnswerParts | null {
+		if (read !== found.size) {
 			drop(sized);
 			return null;
 		}
-		let current = versions.get(value!);
-		if (current === undefined) versions.set(value!, (current = versionOf(value!)));
-		const versioned = request.version === current;
-		const notModified = ifNoneMatch !== undefined && ifNoneMatch === found.etag;
-		const heads = found.heads;
-		const parts = (
-			status: 200 | 304,
-			body: ImageProxyAnswerParts['body'],
-			sent?: () => void
-		): ImageProxyAnswerParts => ({
-			status,
-			head: status === 304 ? (versioned ? heads.v304 : heads['304']) : versioned ? heads.v200 : heads['200'],
-			body,
-			sent
+		recordImageProxy('served');
+		// Once the answer is sent (or its connection gone), the buffer serves the next one.
+		return partsOf(found, value, request, 200, bytes, () => {
+			if (found.spare.length < MAX_SPARE) found.spare.push(bytes);
 		});
+	}
 
-		// A fresh signed URL for this request, as SEED.md asks; on the files driver it is checked as the storage
-		// route checks one, then the file is read — the object fetched through its URL, without a round trip to
-		// this very server.
-		let body: Buffer | Readable | null = null;
+	/** The answer when something must be waited for: the slot's value, the object, the pool's read, the bucket. */
+	async function answerLater(
+		{ db, storage, config }: EntryAnswerDeps,
+		request: ProxyRequest
+	): Promise<ImageProxyAnswerParts | null> {
+		let value: string | null;
+		try {
+			value = await storedValue(db, request.key);
+		} catch {
+			return null;
+		}
+		const sized = value === null ? null : objectPathOf(value, request.width);
+		if (sized === null) return null;
+		let object = known.get(sized);
+		if (!object) {
+			if (known.size >= MAX_KNOWN) forget();
+			const learning = learn(storage, config, sized).catch(() => null);
+			object = learning;
+			known.set(sized, learning);
+			void learning.then((found) => {
+				if (found && known.get(sized) === learning) ready.set(sized, found);
+			});
+		}
+		const found = await object;
+		if (!found || found.forgotten) {
+			// Not made yet (or gone): asked again next time, and the route answers this one.
+			if (!found) drop(sized);
+			return null;
+		}
 		if (storage instanceof FsStorage) {
-			// The signed URL's parts, checked as the storage route checks them: no URL to write out and parse again.
-			const { exp, sig } = storage.signature(sized, SIGNED_URL_SECONDS);
-			if (!storage.verifySignature(sized, exp, sig)) return null;
-			if (!notModified && !head) {
-				const bytes = found.spare.pop() ?? Buffer.allocUnsafeSlow(found.size);
-				let read = -1;
-				try {
-					const handle = await found.file!;
-					// A photo of the site (WebP, at most 1 MB: the upload pipeline's bound) is read in one call on this
-					// thread: 6 µs for 73 KB in the page cache, against 15–20 µs of CPU through the thread pool and a
-					// promise. Anything larger is read through the pool, so that a large file never holds the loop.
-					read =
-						found.size <= SYNC_READ_BYTES
-							? readSync(handle.fd, bytes, 0, found.size, 0)
-							: (await handle.read(bytes, 0, found.size, 0)).bytesRead;
-				} catch {
-					// Closed by a purge meanwhile, or gone: the route answers this one.
-				}
-				if (read !== found.size) {
-					drop(sized);
-					return null;
-				}
-				recordImageProxy('served');
-				// Once the answer is sent (or its connection gone), the buffer serves the next one.
-				return parts(200, bytes, () => {
-					if (found.spare.length < MAX_SPARE) found.spare.push(bytes);
-				});
+			const now = answerAtOnce(storage, found, sized, value!, request);
+			if (now !== undefined) return now;
+			const bytes = found.spare.pop() ?? Buffer.allocUnsafeSlow(found.size);
+			let read = -1;
+			try {
+				read = (await found.file!.read(bytes, 0, found.size, 0)).bytesRead;
+			} catch {
+				// Closed by a purge meanwhile, or gone: the route answers this one.
 			}
-		} else if (!head) {
+			return found.forgotten ? null : readWhole(found, sized, value!, request, bytes, read);
+		}
+		const notModified = request.ifNoneMatch !== undefined && request.ifNoneMatch === found.etag;
+		let body: Readable | null = null;
+		if (!request.head) {
 			// The bucket is asked every time; a client's ETag goes with the question, and its 304 is the bucket's.
 			const fetched = await fromBucket(
 				await storage.signedUrl(sized, SIGNED_URL_SECONDS),
@@ -224,8 +305,35 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 			body = fetched === NOT_MODIFIED ? null : fetched;
 		}
 		recordImageProxy(notModified ? 'not_modified' : 'served');
-		return parts(notModified ? 304 : 200, body);
+		return partsOf(found, value!, request, notModified ? 304 : 200, body);
+	}
+
+	return ({ url, head, ifNoneMatch }) => {
+		const parsed = parse(url);
+		if (!parsed || !slotOf(parsed.key)) return null;
+		const request: ProxyRequest = { ...parsed, head, ifNoneMatch };
+		const current = deps();
+		// The slot's value and its object known, the files driver: answered now, the bytes read on this thread.
+		const value = current.storage instanceof FsStorage ? storedValueNow(request.key) : undefined;
+		if (value === null) return null;
+		if (value !== undefined) {
+			const sized = objectPathOf(value, request.width);
+			if (sized === null) return null;
+			const found = ready.get(sized);
+			if (found) {
+				const now = answerAtOnce(current.storage as FsStorage, found, sized, value, request);
+				if (now !== undefined) return now;
+			}
+		}
+		return answerLater(current, request);
 	};
+}
+
+/** The stored object a value names at a width (its variant), or null when the value is no stored object. */
+function objectPathOf(value: string, width: ImageWidth | null): string | null {
+	const objectPath = storagePathOf(value);
+	if (objectPath === null) return null;
+	return width ? variantPath(objectPath, width) : objectPath;
 }
 
 const NOT_MODIFIED = Symbol('not modified');

@@ -18,7 +18,12 @@ export const storedValues = (db: DbOrTx): Promise<queries.StoredValues> => queri
  * notifications, on another instance) drops it at once.
  */
 const VALUES_TTL_MS = 2_000;
-let cachedValues: { at: number; values: Promise<queries.StoredValues> } | null = null;
+let cachedValues: {
+	at: number;
+	values: Promise<queries.StoredValues>;
+	/** The values once the query has answered: what `storedValueNow` reads. */
+	settled?: queries.StoredValues;
+} | null = null;
 pageCache.onPurge(() => {
 	cachedValues = null;
 });
@@ -26,12 +31,25 @@ pageCache.onPurge(() => {
 export async function storedValue(db: DbOrTx, key: string): Promise<string | null> {
 	if (!cachedValues || Date.now() - cachedValues.at > VALUES_TTL_MS) {
 		const values = storedValues(db);
-		cachedValues = { at: Date.now(), values };
-		values.catch(() => {
-			if (cachedValues?.values === values) cachedValues = null;
-		});
+		const cached: NonNullable<typeof cachedValues> = { at: Date.now(), values };
+		cachedValues = cached;
+		values.then(
+			(settled) => void (cached.settled = settled),
+			() => {
+				if (cachedValues === cached) cachedValues = null;
+			}
+		);
 	}
 	return (await cachedValues.values).get(key)?.url ?? null;
+}
+
+/**
+ * `storedValue` without waiting: the slot's value while the one query's answer is fresh; undefined when it must be
+ * asked (`storedValue`). The image proxy answers a known photo without a promise (entry-answer.ts).
+ */
+export function storedValueNow(key: string): string | null | undefined {
+	if (!cachedValues?.settled || Date.now() - cachedValues.at > VALUES_TTL_MS) return undefined;
+	return cachedValues.settled.get(key)?.url ?? null;
 }
 
 /**

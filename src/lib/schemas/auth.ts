@@ -55,8 +55,9 @@ export type RegisterInput = z.infer<typeof registerSchema>;
 
 /** `/mot-de-passe/{token}`: the new password, same rules as registration. */
 export const setPasswordSchema = z.object({ password: newPasswordField });
-/** `/mot-de-passe-oublie`. */
+/** `/mot-de-passe-oublie` and `/login/navigateur`: the account's address, to send it a link. */
 export const resetRequestSchema = z.object({ email: emailField });
+export type ResetRequestInput = z.infer<typeof resetRequestSchema>;
 /** `/profil?/delete`: the password confirms who asks. */
 export const deleteAccountSchema = z.object({ password: anyPassword });
 

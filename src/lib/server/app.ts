@@ -44,6 +44,21 @@ export function appDeps(): AppDeps {
 	};
 }
 
+/**
+ * What a public form's intake needs, whichever form (a lead, a candidature): where it is written, how the admin is
+ * told, and the keys of its anti-abuse token (abuse/form-token).
+ */
+export function formIntakeDeps() {
+	const { db, mail, config } = appDeps();
+	return {
+		db,
+		mail,
+		adminEmail: config.adminEmail,
+		signingSecret: config.signingSecret,
+		formMinFillMs: config.waits.formMinFillMs
+	};
+}
+
 /** For tests that call a route handler: the services it will use, until reset with `null`. */
 export function useDepsForTests(deps: Partial<AppDeps> | null): void {
 	replacement = deps;

@@ -3,7 +3,7 @@
  * services (app.ts). Routes call these; tests call service.ts with their own dependencies.
  */
 import type { CandidatureInput } from '$lib/schemas/candidature';
-import { appDeps } from '../app';
+import { appDeps, formIntakeDeps } from '../app';
 import { issueFormToken } from '../abuse';
 import type { Actor, AdminActor } from '../audit';
 import { draftIdOf } from './drafts';
@@ -14,16 +14,8 @@ import { anonymiseFor, enrol, lockForPayment } from './service';
 import type { CandidatureDeps, CandidatureFilters } from './service';
 
 function deps(): CandidatureDeps {
-	const { db, mail, config, payments } = appDeps();
-	return {
-		db,
-		mail,
-		adminEmail: config.adminEmail,
-		signingSecret: config.signingSecret,
-		formMinFillMs: config.waits.formMinFillMs,
-		origin: config.origin,
-		payments
-	};
+	const { config, payments } = appDeps();
+	return { ...formIntakeDeps(), origin: config.origin, payments };
 }
 
 export const submit = (input: CandidatureInput, address: string, source: 'page' | 'api', origin?: Origin) =>

@@ -3,7 +3,7 @@
  * The canonical example of a domain: routes call these; tests call service.ts with their own dependencies.
  */
 import type { ContactInput, QuoteInput } from '$lib/schemas/leads';
-import { appDeps } from '../app';
+import { appDeps, formIntakeDeps } from '../app';
 import { agencySender, businessSender, demoSender } from '../mail';
 import * as content from '../content';
 import { issueFormToken } from '../abuse';
@@ -13,13 +13,9 @@ import * as service from './service';
 import type { InboxTab, LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
 
 function deps(): LeadDeps {
-	const { db, mail, config } = appDeps();
+	const { config } = appDeps();
 	return {
-		db,
-		mail,
-		adminEmail: config.adminEmail,
-		signingSecret: config.signingSecret,
-		formMinFillMs: config.waits.formMinFillMs,
+		...formIntakeDeps(),
 		// Showcase mode has no admin: the notification is the business's whole record of the request.
 		inboxUrl: config.siteMode === 'showcase' ? null : new URL('/admin/demandes', config.origin).href,
 		// The platform's quote form is the maçon demo's: its replies are the demo business's, not the agency's.

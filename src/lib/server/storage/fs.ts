@@ -11,15 +11,8 @@ import { access, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } 
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { rememberingSigner } from '../signing';
-import {
-	assertObjectPath,
-	isValidObjectPath,
-	UPLOADS_FOLDER,
-	type ByteRange,
-	type ObjectInfo,
-	type PutOptions,
-	type Storage
-} from './types';
+import { assertObjectPath, isValidObjectPath, UPLOADS_FOLDER } from './types';
+import type { ByteRange, ObjectInfo, PutOptions, Storage } from './types';
 
 interface Meta {
 	contentType: string;

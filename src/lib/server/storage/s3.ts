@@ -5,14 +5,8 @@
  */
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import {
-	assertObjectPath,
-	UPLOADS_FOLDER,
-	type ByteRange,
-	type ObjectInfo,
-	type PutOptions,
-	type Storage
-} from './types';
+import { assertObjectPath, UPLOADS_FOLDER } from './types';
+import type { ByteRange, ObjectInfo, PutOptions, Storage } from './types';
 
 export interface S3StorageOptions {
 	endpoint: URL;

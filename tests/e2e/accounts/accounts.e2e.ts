@@ -162,6 +162,25 @@ test('sign-in works without JavaScript', async ({ browser }) => {
 	await context.close();
 });
 
+test('without JavaScript, a wrong password to delete the account is said in the confirmation, left open', async ({
+	browser
+}) => {
+	const context = await browser.newContext({ javaScriptEnabled: false });
+	const page = await context.newPage();
+	await signIn(page, base, 'lea@exemple.fr', 'une toute nouvelle phrase');
+	await page.goto(`${base}/profil`);
+	await page.getByText('Supprimer mon compte…').click();
+	await page.getByLabel('Votre mot de passe, pour confirmer').fill('pas le bon mot de passe');
+	await page.getByRole('button', { name: 'Supprimer définitivement mon compte' }).click();
+	// The answer is a new page: the <details> it draws is open over the message, not closed on it.
+	await expect(page.getByText('Mot de passe incorrect.')).toBeVisible();
+	await expect(page.getByLabel('Votre mot de passe, pour confirmer')).toBeVisible();
+	// And the account is still there.
+	await page.goto(`${base}/dashboard`);
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bonjour Léa Martin');
+	await context.close();
+});
+
 test('repeated failed sign-ins slow the account down: 429 with Retry-After and a French message', async ({
 	page,
 	request

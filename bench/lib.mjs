@@ -284,7 +284,15 @@ export async function startBareServer(file, headers, { readEachTime = false, ups
 
 /** `code` (a server listening on `port` that prints a line once it does) in a process of its own. */
 async function spawnBare(port, code) {
-	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+	// BENCH_CPU_PROF profiles the baselines too: a gap is read from the two profiles side by side.
+	const profile = process.env.BENCH_CPU_PROF
+		? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+		: [];
+	// Stopped by SIGTERM, it exits as a process does (a profile is written then), not killed by the signal.
+	const stoppable = `process.on('SIGTERM', () => process.exit(0));${code}`;
+	const child = spawn(process.execPath, [...profile, '-e', stoppable], {
+		stdio: ['ignore', 'pipe', 'inherit']
+	});
 	await new Promise((resolve) => child.stdout.once('data', resolve));
 	return {
 		url: `http://127.0.0.1:${port}`,

@@ -21,7 +21,7 @@ if ((allocator || missingFlags.length) && typeof process.execve === 'function')
 	process.execve(
 		process.execPath,
 		[process.execPath, ...process.execArgv, ...missingFlags, ...process.argv.slice(1)],
-		{ ...process.env, ...(allocator && { MALLOC_MMAP_THRESHOLD_: '65536' }) }
+		{ ...process.env, ...(allocator && { MALLOC_MMAP_THRESHOLD_: '131072' }) }
 	);
 
 const envFile = readSettings();

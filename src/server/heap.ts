@@ -36,12 +36,20 @@ import v8 from 'node:v8';
  * glibc's malloc hands memory it freed back to the system only for blocks it mapped on their own, and after the
  * first such block is freed it raises that threshold to the block's size (up to 32 MB): from then on, what a
  * request briefly needs (a 19 MiB password hash, a page's buffers, the database driver's) stays in the process.
- * Fixed at 64 KiB, the server holds 45–65 MB less: 194 MB instead of 237 MB after start-up, 258 MB instead of
- * 323 MB after 60 s of mixed traffic (`npm run bench memory`). glibc reads the setting when a process starts, so
- * a server started without it (node build/server.js, a service manager) starts again, at once and as the same
- * process (startWithProcessSettings). The image and `npm start` set it themselves.
+ * Fixed, the server holds 45–65 MB less: 194 MB instead of 237 MB after start-up, 258 MB instead of 323 MB after
+ * 60 s of mixed traffic (`npm run bench memory`). glibc reads the setting when a process starts, so a server
+ * started without it (node build/server.js, a service manager) starts again, at once and as the same process
+ * (startWithProcessSettings). The image and `npm start` set it themselves (tests/static/allocator-settings.test.ts
+ * holds the three to one value).
+ *
+ * 128 KiB, glibc's own starting threshold, not 64 KiB (until December 2026): Node.js reads sockets into 64 KiB slabs,
+ * each a 69 632-byte block, and a slab still held by a chunk in flight is replaced by a new one. Above a 64 KiB
+ * threshold every new slab was a mapping of its own, made and unmade: on S3, where each photo comes from the bucket
+ * in such chunks, a quarter of the proxy's answers paid an mmap and a munmap (`strace -c`: 366 and 328 in 1 500
+ * answers; none at 128 KiB). The memory held is the same: after 60 s of mixed traffic 348 and 351 MB on the
+ * embedded database, 287 and 286 MB on PostgreSQL (`npm run bench memory`, one run each, 4 December).
  */
-export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '65536' } as const;
+export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072' } as const;
 
 /**
  * PostgreSQL compiled to WebAssembly (the embedded database) has functions so large that V8's optimising compiler,

@@ -45,6 +45,18 @@ export function appDeps(): AppDeps {
 }
 
 /**
+ * What the stored photos are read with (the image proxy's answer, src/lib/server/images/entry-answer.ts): asked at
+ * every answer, so neither the mail's dependencies nor the payments are looked up for it.
+ */
+export function photoDeps(): Pick<AppDeps, 'config' | 'db' | 'storage'> {
+	return {
+		config: replacement?.config ?? config,
+		db: replacement?.db ?? db,
+		storage: replacement?.storage ?? storage
+	};
+}
+
+/**
  * What a public form's intake needs, whichever form (a lead, a candidature): where it is written, how the admin is
  * told, and the keys of its anti-abuse token (abuse/form-token).
  */

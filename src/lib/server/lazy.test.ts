@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lazy } from './lazy';
+import { built, lazy } from './lazy';
 
 class Counter {
 	count = 0;
@@ -27,5 +27,20 @@ describe('lazy', () => {
 		expect(increment()).toBe(1);
 		expect(holder.fn.listen()).toBe('listening');
 		expect(holder.fn).toBe(fn);
+	});
+
+	it('hands over the object it stands for, built once, and leaves anything else as it is', () => {
+		let made = 0;
+		const value = lazy(() => (made++, new Counter()));
+		const real = built(value);
+		expect(made).toBe(1);
+		expect(Object.getPrototypeOf(real)).toBe(Counter.prototype);
+		expect(real).not.toBe(value);
+		real.increment();
+		// The same object the proxy reads: what one changes, the other sees.
+		expect(value.count).toBe(1);
+		expect(built(value)).toBe(real);
+		const plain = new Counter();
+		expect(built(plain)).toBe(plain);
 	});
 });

@@ -8,6 +8,7 @@ export function lazy<T extends object>(create: () => T): T {
 	return new Proxy({} as T, {
 		get: (_, property) => {
 			const target = get();
+			if (property === BUILT) return target;
 			const value = Reflect.get(target, property, target);
 			// Methods (found on the prototype) are bound to the real object; functions held as own properties
 			// — postgres.js's `sql`, with its own properties like `listen` — are passed as they are.
@@ -20,4 +21,15 @@ export function lazy<T extends object>(create: () => T): T {
 		ownKeys: () => Reflect.ownKeys(get()),
 		getOwnPropertyDescriptor: (_, property) => Reflect.getOwnPropertyDescriptor(get(), property)
 	});
+}
+
+const BUILT = Symbol('the object a lazy() stands for');
+
+/**
+ * The object a `lazy()` stands for, built if it was not (anything else as it is). Every property read through the
+ * proxy is a trap, and every method read a new bound function: a path that runs at every request (the image proxy)
+ * holds the object itself instead.
+ */
+export function built<T extends object>(value: T): T {
+	return (Reflect.get(value, BUILT) as T | undefined) ?? value;
 }

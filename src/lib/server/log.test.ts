@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { log, REPEAT_WINDOW_MS } from './log';
+import { isoNow, log, REPEAT_WINDOW_MS } from './log';
 
 /**
  * The JSON lines the logger wrote during `run`: to stderr (warnings and errors), or with `console.log` to stdout
@@ -82,6 +82,17 @@ describe('the production server’s output lines', () => {
 			.map((line) => JSON.parse(line));
 		expect(lines.map((line) => line.message)).toEqual(['un', 'deux', 'trois']);
 		expect(lines[1]).toMatchObject({ password: '[redacted]' });
+	});
+});
+
+describe('the time on each line', () => {
+	it('is what toISOString writes, at every millisecond, across seconds, and when the clock goes back', () => {
+		const start = Date.UTC(2026, 11, 4, 23, 59, 58, 990);
+		const times = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1009, 2011, 2999, 3000, 5].map(
+			(ms) => start + ms
+		);
+		for (const time of [...times, start - 86_400_000, start, start])
+			expect(isoNow(time)).toBe(new Date(time).toISOString());
 	});
 });
 

@@ -188,14 +188,22 @@ function writeRequest(level: 'debug' | 'info', line: RequestLine) {
 	);
 }
 
-/** The time as `toISOString` says it, made once per millisecond: a busy server writes many lines in each. */
+/**
+ * The time as `toISOString` says it, made once per millisecond (a busy server writes many lines in each), and a
+ * `Date` formatted once per second: a proxy answering a photo a millisecond wrote a new one on every line.
+ */
 let isoAt = -1;
 let isoText = '';
-function isoNow(): string {
-	const now = Date.now();
+let isoSecond = -1;
+let isoSecondText = '';
+export function isoNow(now = Date.now()): string {
 	if (now !== isoAt) {
 		isoAt = now;
-		isoText = new Date(now).toISOString();
+		const milliseconds = now % 1000;
+		const second = now - milliseconds;
+		// `YYYY-MM-DDTHH:MM:SS.`, the part that changes once a second.
+		if (second !== isoSecond) isoSecondText = new Date((isoSecond = second)).toISOString().slice(0, 20);
+		isoText = `${isoSecondText}${milliseconds < 10 ? '00' : milliseconds < 100 ? '0' : ''}${milliseconds}Z`;
 	}
 	return isoText;
 }

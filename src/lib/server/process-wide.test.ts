@@ -10,6 +10,9 @@ describe('processWide', () => {
 		const again = await import('./process-wide');
 		expect(again.processWide<number[]>('test-slot').get()).toEqual([1]);
 		expect(again.processWide<number[]>('other-test-slot').get()).toBeUndefined();
+		// Set by the second copy after the first has read: the first sees it too.
+		again.processWide<number[]>('test-slot').set([2]);
+		expect(first.get()).toEqual([2]);
 	});
 
 	it('ensure makes the value once, and the second caller finds it made', () => {

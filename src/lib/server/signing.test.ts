@@ -23,6 +23,10 @@ describe('rememberingSigner', () => {
 			good.slice(1),
 			`${good}A`,
 			good.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+			// The last character only, and characters outside ASCII of the same length: every one is compared.
+			good.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+			'é'.repeat(good.length),
+			`${good.slice(0, -1)}\u0000`,
 			sign('another secret', message),
 			sign(secret, `${message}0`)
 		];

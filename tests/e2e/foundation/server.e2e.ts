@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createEmptyPostgresDatabase, serverUrl } from '../../helpers/database';
+import { ALLOCATOR_SETTINGS } from '../../../src/server/heap';
 import { serverEntry, startServer } from '../support/server';
 
 test.describe.configure({ mode: 'serial' });
@@ -27,7 +28,7 @@ test(
 		// Started without the allocator's setting, it runs with it, as the same process (src/server/heap.ts).
 		expect(process.env.MALLOC_MMAP_THRESHOLD_).toBeUndefined();
 		const environment = readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0');
-		expect(environment).toContain('MALLOC_MMAP_THRESHOLD_=65536');
+		expect(environment).toContain(`MALLOC_MMAP_THRESHOLD_=${ALLOCATOR_SETTINGS.MALLOC_MMAP_THRESHOLD_}`);
 		expect(existsSync(path.join(server.dataDir, 'db'))).toBe(true);
 		expect(statSync(path.join(server.dataDir, 'secret')).mode & 0o777).toBe(0o600);
 		expect((await fetch(`${server.url}/`)).status).toBe(200);

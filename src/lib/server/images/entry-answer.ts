@@ -16,8 +16,9 @@ import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
-import { isImageWidth, type ImageWidth } from '$lib/images';
+import type { ImageWidth } from '$lib/images';
 import type { Config } from '../config';
+import { built } from '../lazy';
 import type { DbOrTx } from '../db';
 import type { ImageProxyAnswer, ImageProxyAnswerParts } from '../http/image-proxy-bridge';
 import { IMAGE_PROXY_PREFIX } from '../http/image-proxy-bridge';
@@ -25,11 +26,12 @@ import { REQUEST_ID_HEADER } from '../http/request-log';
 import { securityHeaders } from '../http/security-headers';
 import { recordImageProxy } from '../metrics';
 import * as pageCache from '../pages/cache';
-import { FsStorage, storagePathOf, type Storage } from '../storage';
+import { FsStorage, S3Storage, storagePathOf, type Storage } from '../storage';
 import { PROXY_CACHE_CONTROL, VERSIONED_CACHE_CONTROL } from './proxy';
 import { SIGNED_URL_SECONDS, storedValue, storedValueNow, versionOf } from './slot-values';
 import { slotOf } from './slots';
 import { variantPath } from '../imaging';
+import { parseProxyUrl } from './proxy-url';
 
 export interface EntryAnswerDeps {
 	db: DbOrTx;
@@ -57,6 +59,18 @@ interface KnownObject {
 	spare: Buffer[];
 	etag: string;
 	size: number;
+	/**
+	 * On S3, the last signed URL asked through, taken apart: the storage signs one URL a second per object (s3.ts),
+	 * so most answers ask the very string the last one did, and need not parse it again.
+	 */
+	bucketTarget: { signed: string; origin: string; path: string } | null;
+	/**
+	 * On the files driver, the second the object's URL was last signed and checked, and whether the check granted
+	 * it: a URL signed in the same second is the same string (its expiry is that second's plus an hour), so every
+	 * request of that second gets it — made and checked once a second, as the S3 driver signs (s3.ts).
+	 */
+	signedSecond: number;
+	signedGranted: boolean;
 	/** Heads by cache policy (unversioned, versioned) and status; each a flat list ending with the request id's pair. */
 	heads: Record<'200' | '304' | 'v200' | 'v304', readonly string[]>;
 }
@@ -93,6 +107,9 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 	const ready = new Map<string, KnownObject>();
 	const versions = new Map<string, string>();
 	let baseHead: string[] | null = null;
+	/** The storage the deps gave last, and the object it stands for (`built`). */
+	let lastGiven: Storage | null = null;
+	let storageItself: Storage | null = null;
 	/** Closes an object's file, if it has one, once the reads under way are done (FileHandle.close waits for them). */
 	const closeFile = (object: Promise<KnownObject | null> | undefined) =>
 		void object
@@ -162,6 +179,9 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 			spare: [],
 			etag: info.etag,
 			size: info.size,
+			bucketTarget: null,
+			signedSecond: -1,
+			signedGranted: false,
 			heads: {
 				'200': head(PROXY_CACHE_CONTROL, 200),
 				'304': head(PROXY_CACHE_CONTROL, 304),
@@ -207,8 +227,13 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 		value: string,
 		request: ProxyRequest
 	): ImageProxyAnswerParts | null | undefined {
-		const { exp, sig } = storage.signature(sized, SIGNED_URL_SECONDS);
-		if (!storage.verifySignature(sized, exp, sig)) return null;
+		const second = Math.floor(Date.now() / 1000);
+		if (found.signedSecond !== second) {
+			const { exp, sig } = storage.signature(sized, SIGNED_URL_SECONDS);
+			found.signedGranted = storage.verifySignature(sized, exp, sig) !== null;
+			found.signedSecond = second;
+		}
+		if (!found.signedGranted) return null;
 		const notModified = request.ifNoneMatch !== undefined && request.ifNoneMatch === found.etag;
 		if (notModified || request.head) {
 			recordImageProxy(notModified ? 'not_modified' : 'served');
@@ -289,15 +314,25 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 			}
 			return found.forgotten ? null : readWhole(found, sized, value!, request, bytes, read);
 		}
+		const signed = request.head ? null : await storage.signedUrl(sized, SIGNED_URL_SECONDS);
+		return answerFromBucket(found, sized, value!, request, signed);
+	}
+
+	/**
+	 * A known object's answer on S3: the bucket is asked every time, through `signed` (null for a HEAD, which needs
+	 * no bytes); a client's ETag goes with the question, and its 304 is the bucket's.
+	 */
+	async function answerFromBucket(
+		found: KnownObject,
+		sized: string,
+		value: string,
+		request: ProxyRequest,
+		signed: string | null
+	): Promise<ImageProxyAnswerParts | null> {
 		const notModified = request.ifNoneMatch !== undefined && request.ifNoneMatch === found.etag;
 		let body: Readable | null = null;
-		if (!request.head) {
-			// The bucket is asked every time; a client's ETag goes with the question, and its 304 is the bucket's.
-			const fetched = await fromBucket(
-				await storage.signedUrl(sized, SIGNED_URL_SECONDS),
-				found,
-				notModified
-			);
+		if (signed !== null) {
+			const fetched = await fromBucket(signed, found, notModified);
 			if (fetched === null) {
 				drop(sized);
 				return null;
@@ -305,27 +340,44 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 			body = fetched === NOT_MODIFIED ? null : fetched;
 		}
 		recordImageProxy(notModified ? 'not_modified' : 'served');
-		return partsOf(found, value!, request, notModified ? 304 : 200, body);
+		return partsOf(found, value, request, notModified ? 304 : 200, body);
 	}
 
 	return ({ url, head, ifNoneMatch }) => {
-		const parsed = parse(url);
+		const parsed = parseProxyUrl(url);
 		if (!parsed || !slotOf(parsed.key)) return null;
-		const request: ProxyRequest = { ...parsed, head, ifNoneMatch };
+		const request: ProxyRequest = {
+			key: parsed.key,
+			width: parsed.width,
+			version: parsed.version,
+			head,
+			ifNoneMatch
+		};
 		const current = deps();
-		// The slot's value and its object known, the files driver: answered now, the bytes read on this thread.
-		const value = current.storage instanceof FsStorage ? storedValueNow(request.key) : undefined;
+		// The storage itself, not the lazy proxy that stands for it (a trap and a bound method per call otherwise).
+		if (current.storage !== lastGiven) storageItself = built((lastGiven = current.storage));
+		const storage = storageItself!;
+		// The slot's value and its object known: on the files driver answered now, the bytes read on this thread; on
+		// S3, with this second's URL already signed, asked of the bucket at once, without waiting on what has settled.
+		const value = storedValueNow(request.key);
 		if (value === null) return null;
 		if (value !== undefined) {
-			const sized = objectPathOf(value, request.width);
+			if (parsed.pathFor !== value) {
+				parsed.path = objectPathOf(value, parsed.width);
+				parsed.pathFor = value;
+			}
+			const sized = parsed.path;
 			if (sized === null) return null;
 			const found = ready.get(sized);
-			if (found) {
-				const now = answerAtOnce(current.storage as FsStorage, found, sized, value, request);
+			if (found && storage instanceof FsStorage) {
+				const now = answerAtOnce(storage, found, sized, value, request);
 				if (now !== undefined) return now;
+			} else if (found && storage instanceof S3Storage) {
+				const signed = request.head ? null : storage.signedUrlNow(sized, SIGNED_URL_SECONDS);
+				if (signed !== undefined) return answerFromBucket(found, sized, value, request, signed);
 			}
 		}
-		return answerLater(current, request);
+		return answerLater({ ...current, storage }, request);
 	};
 }
 
@@ -348,10 +400,14 @@ async function fromBucket(
 	revalidate: boolean
 ): Promise<Readable | typeof NOT_MODIFIED | null> {
 	try {
-		const url = new URL(signed);
+		let target = object.bucketTarget;
+		if (target?.signed !== signed) {
+			const url = new URL(signed);
+			object.bucketTarget = target = { signed, origin: url.origin, path: url.pathname + url.search };
+		}
 		const response = await bucketAgent.request({
-			origin: url.origin,
-			path: url.pathname + url.search,
+			origin: target.origin,
+			path: target.path,
 			method: 'GET',
 			headers: revalidate ? { 'if-none-match': object.etag } : {}
 		});
@@ -373,23 +429,4 @@ async function fromBucket(
 	} catch {
 		return null;
 	}
-}
-
-/** `{ key, width, version }` of `/api/img/<key>[?w=<width>][&v=<version>]`; null for anything else (the route's). */
-function parse(url: string): { key: string; width: ImageWidth | null; version: string | null } | null {
-	const query = url.indexOf('?');
-	const key = url.slice(IMAGE_PROXY_PREFIX.length, query === -1 ? undefined : query);
-	if (!/^[a-z0-9-]{1,64}$/.test(key)) return null;
-	let width: ImageWidth | null = null;
-	let version: string | null = null;
-	if (query !== -1) {
-		for (const pair of url.slice(query + 1).split('&')) {
-			const [name, text = ''] = pair.split('=', 2) as [string, string?];
-			const asWidth = Number(text);
-			if (name === 'w' && width === null && /^\d{3,4}$/.test(text) && isImageWidth(asWidth)) width = asWidth;
-			else if (name === 'v' && version === null && /^[\w-]{1,32}$/.test(text)) version = text;
-			else return null;
-		}
-	}
-	return { key, width, version };
 }

@@ -3,7 +3,7 @@
  * the application's services (app.ts). Routes call only these; tests call the modules beside with their own.
  */
 import { pages } from '$lib/pages/registry';
-import { appDeps } from '../app';
+import { appDeps, photoDeps } from '../app';
 import { canonicalUrl } from '../pages/seo';
 import { recordAudit, type Actor, type AdminActor } from '../audit';
 import { readSingleFile } from '../http/multipart';
@@ -97,7 +97,7 @@ export async function uploadToSlot(request: Request, key: string, admin: AdminAc
 }
 
 /** What the server entry answers of /api/img/{key} itself: stored photos (entry-answer.ts). */
-export const entryAnswer = imageProxyAnswer(appDeps);
+export const entryAnswer = imageProxyAnswer(photoDeps);
 
 /** GET /api/img/{key}: null for an unknown key. */
 export async function serve(key: string, request: ImageRequest): Promise<Response | null> {

@@ -141,23 +141,50 @@ export class S3Storage implements Storage {
 	 * Presigned URLs made this second. The image proxy signs a fresh URL for every answer (SEED.md), and a page's
 	 * images ask for the same objects in the same second: SigV4's signature is a pure function of the object, the
 	 * second it is dated and the lifetime, so within a second the URL made again would be the same string. Dated
-	 * at the second's start, a URL is valid its whole lifetime from then (an hour less under a second).
+	 * at the second's start, a URL is valid its whole lifetime from then (an hour less under a second). `made` holds
+	 * the ones signed, for `signedUrlNow`.
 	 */
-	private presigned = { second: -1, urls: new Map<string, Promise<string>>() };
+	private presigned = {
+		second: -1,
+		urls: new Map<string, Promise<string>>(),
+		made: new Map<string, string>()
+	};
+
+	/** This second's presigned URLs, a new set once the second has changed. */
+	private presignedNow() {
+		const second = Math.floor(Date.now() / 1000);
+		if (second !== this.presigned.second) this.presigned = { second, urls: new Map(), made: new Map() };
+		return this.presigned;
+	}
 
 	async signedUrl(path: string, expiresInSeconds: number): Promise<string> {
 		assertObjectPath(path);
-		const second = Math.floor(Date.now() / 1000);
-		if (second !== this.presigned.second) this.presigned = { second, urls: new Map() };
-		const { urls } = this.presigned;
+		const presigned = this.presignedNow();
 		const key = `${expiresInSeconds} ${path}`;
-		let url = urls.get(key);
+		let url = presigned.urls.get(key);
 		if (!url) {
-			url = this.client.presignedGetObject(this.bucket, path, expiresInSeconds, {}, new Date(second * 1000));
-			urls.set(key, url);
-			// A refusal is not remembered: the next request asks again.
-			url.catch(() => urls.delete(key));
+			url = this.client.presignedGetObject(
+				this.bucket,
+				path,
+				expiresInSeconds,
+				{},
+				new Date(presigned.second * 1000)
+			);
+			presigned.urls.set(key, url);
+			url.then(
+				(made) => presigned.made.set(key, made),
+				// A refusal is not remembered: the next request asks again.
+				() => presigned.urls.delete(key)
+			);
 		}
 		return url;
+	}
+
+	/**
+	 * `signedUrl`'s URL when it was already made this second (the same string it would give), else undefined: the
+	 * image proxy answers a known photo without waiting a turn for a promise that has settled.
+	 */
+	signedUrlNow(path: string, expiresInSeconds: number): string | undefined {
+		return this.presignedNow().made.get(`${expiresInSeconds} ${path}`);
 	}
 }

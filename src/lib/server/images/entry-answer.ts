@@ -215,10 +215,11 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 	}
 
 	/**
-	 * A known object's answer on the files driver, made now: a fresh signed URL for this request, as SEED.md asks,
-	 * checked as the storage route checks one (its parts, not a URL written out and parsed again), then the file read
-	 * — the object fetched through its URL, without a round trip to this very server. Undefined when the read is for
-	 * the thread pool (a file above SYNC_READ_BYTES); null when the route must answer.
+	 * A known object's answer on the files driver, made now: a fresh signed URL for this request, as SEED.md asks
+	 * (this second's: the same string for every request of the second, so made and checked once in it — see
+	 * `signedSecond`), checked as the storage route checks one (its parts, not a URL written out and parsed again),
+	 * then the file read — the object fetched through its URL, without a round trip to this very server. Undefined
+	 * when the read is for the thread pool (a file above SYNC_READ_BYTES); null when the route must answer.
 	 */
 	function answerAtOnce(
 		storage: FsStorage,

@@ -9,6 +9,7 @@ import {
 	median,
 	pairedRatio,
 	rawResponse,
+	cpuText,
 	ratioText,
 	rssOf,
 	signedInAdmin,
@@ -173,7 +174,7 @@ async function proxyAgainstBare(label, env) {
 			);
 		if (reading)
 			console.log(
-				`images.proxy_ratio_${label}_vs_reading_bare ${ratioText(reading)} (proxy ${fmt(reading.appRps, 0)} req/s vs a bare server that reads the file for each answer ${fmt(reading.bareRps, 0)} req/s)`
+				`images.proxy_ratio_${label}_vs_reading_bare ${ratioText(reading)} (proxy ${fmt(reading.appRps, 0)} req/s vs a bare server that reads the file for each answer ${fmt(reading.bareRps, 0)} req/s${cpuText(reading, 'the reading bare server')})`
 			);
 		if (result.noise !== null)
 			console.log(
@@ -183,7 +184,7 @@ async function proxyAgainstBare(label, env) {
 			? 'a bare node:http proxy fetching the same object from the bucket for each answer and sending it under the same headers'
 			: 'bare node:http sending the same bytes and headers';
 		console.log(
-			`images.proxy_ratio_${label} ${ratioText(result)} (proxy ${fmt(result.appRps, 0)} req/s, p50 ${fmt(result.appP50)} ms vs ${bare} (${(result.bytes / 1024).toFixed(0)} KB) ${fmt(result.bareRps, 0)} req/s, p50 ${fmt(result.bareP50)} ms; 16 clients; goal >= 0.9, p50 within 1 ms)`
+			`images.proxy_ratio_${label} ${ratioText(result)} (proxy ${fmt(result.appRps, 0)} req/s, p50 ${fmt(result.appP50)} ms vs ${bare} (${(result.bytes / 1024).toFixed(0)} KB) ${fmt(result.bareRps, 0)} req/s, p50 ${fmt(result.bareP50)} ms${cpuText(result, s3 ? 'the bare proxy' : 'the bare server')}; 16 clients; goal >= 0.9, p50 within 1 ms)`
 		);
 		return result;
 	} finally {

@@ -5,6 +5,7 @@ import {
 	BROWSER_HEADERS,
 	ROUND_REQUESTS,
 	againstBareServer,
+	cpuText,
 	fmt,
 	load,
 	pairedRatio,
@@ -23,7 +24,7 @@ export async function benchPages() {
 		await fetch(`${server.url}/`);
 		const home = await againstBareServer(server, '/', { control: true });
 		console.log(
-			`pages.cached_home_ratio ${ratioText(home)} (cached ${fmt(home.appRps, 0)} req/s, p50 ${fmt(home.appP50)} ms vs bare node:http sending the same ${(home.bytes / 1024).toFixed(0)} KB (${home.encoding}) ${fmt(home.bareRps, 0)} req/s, p50 ${fmt(home.bareP50)} ms; 16 clients; audience, access log and metrics on; goal >= 0.95)`
+			`pages.cached_home_ratio ${ratioText(home)} (cached ${fmt(home.appRps, 0)} req/s, p50 ${fmt(home.appP50)} ms vs bare node:http sending the same ${(home.bytes / 1024).toFixed(0)} KB (${home.encoding}) ${fmt(home.bareRps, 0)} req/s, p50 ${fmt(home.bareP50)} ms${cpuText(home)}; 16 clients; audience, access log and metrics on; goal >= 0.95)`
 		);
 		console.log(
 			`pages.noise_ratio ${fmt(home.noise)} (a bare server against an identical one, the same way: how far from 1.00 a page ratio lands by chance)`

@@ -39,8 +39,8 @@ import v8 from 'node:v8';
  * Fixed, the server holds 45–65 MB less: 194 MB instead of 237 MB after start-up, 258 MB instead of 323 MB after
  * 60 s of mixed traffic (`npm run bench memory`). glibc reads the setting when a process starts, so a server
  * started without it (node build/server.js, a service manager) starts again, at once and as the same process
- * (startWithProcessSettings). The image and `npm start` set it themselves (tests/static/allocator-settings.test.ts
- * holds the three to one value).
+ * (startWithProcessSettings). The image, `npm start` and the systemd unit set it themselves
+ * (tests/static/allocator-settings.test.ts holds the four to one value).
  *
  * 128 KiB, glibc's own starting threshold, not 64 KiB (until December 2026): Node.js reads sockets into 64 KiB slabs,
  * each a 69 632-byte block, and a slab still held by a chunk in flight is replaced by a new one. Above a 64 KiB

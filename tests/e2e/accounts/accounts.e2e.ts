@@ -181,6 +181,30 @@ test('without JavaScript, a wrong password to delete the account is said in the 
 	await context.close();
 });
 
+test('the deletion’s confirmation opened before the page’s script started stays open once it has', async ({
+	page
+}) => {
+	await signIn(page, base, 'lea@exemple.fr', 'une toute nouvelle phrase');
+	// The page's scripts held back until the visitor has clicked: the click comes before hydration, as on a slow
+	// phone (CI, 4 December: hydration closed the <details> again over the field).
+	let release: () => void = () => {};
+	const held = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/_app/immutable/**/*.js', async (route) => {
+		await held;
+		await route.continue();
+	});
+	// Module scripts hold DOMContentLoaded back: the page is there once its HTML is.
+	await page.goto(`${base}/profil`, { waitUntil: 'commit' });
+	await page.getByText('Supprimer mon compte…').click();
+	await expect(page.getByLabel('Votre mot de passe, pour confirmer')).toBeVisible();
+	release();
+	await page.locator('html[data-hydrated]').waitFor();
+	await expect(page.getByLabel('Votre mot de passe, pour confirmer')).toBeVisible();
+	// Still the visitor's to close.
+	await page.getByText('Supprimer mon compte…').click();
+	await expect(page.getByLabel('Votre mot de passe, pour confirmer')).toBeHidden();
+});
+
 test('repeated failed sign-ins slow the account down: 429 with Retry-After and a French message', async ({
 	page,
 	request

@@ -17,9 +17,13 @@ const svelteFiles = (dir: string): string[] =>
 		return entry.name.endsWith('.svelte') ? [relative] : [];
 	});
 
-/** Components with a file form, and the page whose actions they post to. */
-const COMPONENT_PAGES: Record<string, string> = {
-	'src/lib/components/admin/SlotCard.svelte': '/admin/images'
+/** Components with a file form, and the pages whose actions they post to. */
+const COMPONENT_PAGES: Record<string, string[]> = {
+	'src/lib/components/admin/SlotCard.svelte': ['/admin/images'],
+	'src/lib/components/courses/QuestionThread.svelte': [
+		'/questions/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c',
+		'/admin/questions/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c'
+	]
 };
 
 /** A value each route parameter's matcher accepts. */
@@ -28,8 +32,8 @@ const SAMPLE_PARAMETERS: Record<string, string> = {
 	'[code]': 'abcdefghijklmnopqrstuvwxyz'
 };
 
-/** The path a page's form posts to: its folder, without groups, with a sample for each parameter. */
-function pathOf(file: string): string {
+/** The paths a page's form posts to: its folder, without groups, with a sample for each parameter. */
+function pathsOf(file: string): string[] {
 	const component = COMPONENT_PAGES[file];
 	if (component) return component;
 	if (!file.startsWith('src/routes/') || !file.endsWith('/+page.svelte'))
@@ -44,31 +48,38 @@ function pathOf(file: string): string {
 			if (!sample) throw new Error(`${file}: give ${segment} a sample value in SAMPLE_PARAMETERS`);
 			return sample;
 		});
-	return `/${segments.join('/')}`;
+	return [`/${segments.join('/')}`];
 }
 
 const fileForms = svelteFiles('src').flatMap((file) =>
 	[...readFileSync(path.join(root, file), 'utf8').matchAll(/<form\b[^>]*>/g)]
 		.map((match) => match[0])
 		.filter((tag) => /enctype="multipart\/form-data"/.test(tag))
-		.map((tag) => ({ file, action: /action="\?\/(\w+)/.exec(tag)?.[1] ?? null }))
+		.flatMap((tag) => {
+			// `action="?/name"` posts to the page's own path; `action="/path?/name"` to another page's.
+			const [, target, action] = /action="([^"?]*)\?\/(\w+)/.exec(tag) ?? [];
+			return (target ? [target] : pathsOf(file)).map((path) => ({ file, path, action: action ?? null }));
+		})
 );
 
 describe('a form that sends a file', () => {
 	it('finds the file forms of the app (the site’s photos, the course’s images, the signature, the check)', () => {
-		expect(fileForms.map((form) => `${pathOf(form.file)}?/${form.action}`).sort()).toEqual([
+		expect(fileForms.map((form) => `${form.path}?/${form.action}`).sort()).toEqual([
 			'/admin/cours/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c?/image',
 			'/admin/cours?/signature',
 			'/admin/images?/upload',
-			'/attestation/abcdefghijklmnopqrstuvwxyz?/file'
+			'/admin/questions/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c?/reply',
+			'/attestation/abcdefghijklmnopqrstuvwxyz?/file',
+			'/questions/3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c?/reply',
+			'/questions?/ask'
 		]);
 	});
 
-	it.each(fileForms.map((form) => [form.file, form.action] as const))(
-		'%s (?/%s) posts to a route whose body limit is larger than a plain form’s',
-		(file, action) => {
+	it.each(fileForms.map((form) => [form.file, form.path, form.action] as const))(
+		'%s (%s?/%s) posts to a route whose body limit is larger than a plain form’s',
+		(file, path, action) => {
 			expect(action, `${file}: a file form posts to a named action`).not.toBeNull();
-			expect(bodyLimit('POST', `${pathOf(file)}?/${action}`)).toBeGreaterThan(DEFAULT_BODY_LIMIT);
+			expect(bodyLimit('POST', `${path}?/${action}`)).toBeGreaterThan(DEFAULT_BODY_LIMIT);
 		}
 	);
 });

@@ -45,7 +45,9 @@ export const PAGES = [
 	{ path: '/macon', route: '/(marketing)/macon', label: 'Démo maçon', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'macon_', fallback: 'macon.webp' }, ownSocialCard: true },
 	{ path: '/paysagiste', route: '/(marketing)/paysagiste', label: 'Démo paysagiste', modes: PLATFORM, indexable: true, nav: true, cacheSeconds: 60, slots: { prefix: 'paysagiste_', fallback: 'paysagiste.webp' }, ownSocialCard: true },
 	{ path: '/devis', route: '/(marketing)/devis', label: 'Devis (démo maçon)', modes: PLATFORM, indexable: true },
-	{ path: '/candidature', route: '/(marketing)/candidature', label: 'Formation', modes: PLATFORM, indexable: true, nav: true },
+	// The programme sheet (Qualiopi's indicator 1): the navigation's « Formation »; its button leads to the candidature.
+	{ path: '/formation', route: '/(marketing)/formation', label: 'Formation', modes: PLATFORM, indexable: true, nav: true },
+	{ path: '/candidature', route: '/(marketing)/candidature', label: 'Candidature', modes: PLATFORM, indexable: true },
 	{ path: '/contact', route: '/(marketing)/contact', label: 'Contact', modes: BOTH, indexable: true, nav: true },
 	{ path: '/mentions-legales', route: '/(marketing)/mentions-legales', label: 'Mentions légales', modes: BOTH, indexable: true },
 	{ path: '/cgv', route: '/(marketing)/cgv', label: 'Conditions générales de vente', modes: BOTH, indexable: true },
@@ -67,7 +69,8 @@ export const PRIVATE_AREAS = [
 	'/profil',
 	'/cours',
 	'/aide',
-	'/bilan'
+	'/bilan',
+	'/questions'
 ] as const;
 
 /**
@@ -87,7 +90,7 @@ export const ACCOUNT_PAGES = [
  * Pages anyone may open but whose address is a bearer's code (`/attestation/{code}`, `/rappels/{token}`): never
  * counted, so that no code lands in the audience's tables.
  */
-export const CODE_PAGES = ['/attestation', '/rappels'] as const;
+export const CODE_PAGES = ['/attestation', '/rappels', '/avis'] as const;
 
 /** What is not a page of the site: the API, the assets and images, the probes. */
 const MACHINE_PATHS = ['/api', '/_app', '/storage', '/healthz', '/readyz', '/metrics'] as const;

@@ -153,25 +153,6 @@ export const moduleOrderSchema = z.object({
 	)
 });
 
-/** The course's settings (`GET/PUT /api/admin/course`, `/admin/cours`): the programme's name, and « Ordre imposé ». */
-export const courseSettingsSchema = z.object({
-	title: lineText('Indiquez le nom du programme.')
-		.trim()
-		.min(1, 'Indiquez le nom du programme.')
-		.max(150, 'Nom du programme trop long (150 caractères au plus).'),
-	sequential: z.boolean({ error: 'Ordre imposé : vrai ou faux.' }),
-	/** Printed on the attestation (what the programme teaches); absent from a PUT: kept as it is. */
-	objectives: multilineText('Objectifs : du texte.')
-		.trim()
-		.max(1200, 'Objectifs trop longs (1 200 caractères au plus).')
-		.optional()
-});
-export type CourseSettingsInput = z.infer<typeof courseSettingsSchema>;
-/** The same, from `/admin/cours`'s form: an unticked box sends nothing. */
-export const courseSettingsFormSchema = courseSettingsSchema.extend({
-	sequential: z.preprocess((value) => value === 'on', z.boolean())
-});
-
 /** `/admin/cours` › signature: the file is the body (multipart); nothing else is posted. */
 export const signatureUploadSchema = z.object({});
 

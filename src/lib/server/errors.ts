@@ -64,6 +64,13 @@ export class StaleVersionError extends AppError {
 	}
 }
 
+/** 410: what a link named existed and is no more (a survey link used or expired). */
+export class GoneError extends AppError {
+	constructor(message: string) {
+		super(410, message);
+	}
+}
+
 export class PayloadTooLargeError extends AppError {
 	constructor(message = 'Le contenu envoyé est trop volumineux.') {
 		super(413, message);

@@ -8,6 +8,7 @@ import { db } from './db';
 import { purgeExpiredCounters } from './abuse';
 import * as insights from './insights';
 import * as leads from './leads';
+import * as training from './training';
 import { onShutdown } from './lifecycle';
 import { log } from './log';
 
@@ -42,6 +43,9 @@ export async function runMaintenance(): Promise<void> {
 	const drafts = platform ? await candidatures.purgeOldDrafts() : 0;
 	// Course uploads untouched for a day, and files uploaded but never saved into a module.
 	const abandoned = platform ? await courses.purgeAbandonedFiles() : { uploads: 0, files: 0 };
+	// The cold survey and its reminder, due since the last run: each claimed before it goes (one per member).
+	const surveys = platform ? await training.sendColdSurveys() : { sent: 0, reminded: 0 };
+	if (surveys.sent || surveys.reminded) log.info('cold surveys sent', surveys);
 	if (sessions || counters || drafts || abandoned.uploads || abandoned.files)
 		log.info('maintenance', {
 			expiredSessions: sessions,

@@ -2,10 +2,12 @@ import * as auth from '$lib/server/auth';
 import * as backup from '$lib/server/backup';
 import * as candidatures from '$lib/server/candidatures';
 import * as content from '$lib/server/content';
+import * as courses from '$lib/server/courses';
 import { requireAdmin } from '$lib/server/http/guards';
 import * as images from '$lib/server/images';
 import * as insights from '$lib/server/insights';
 import * as leads from '$lib/server/leads';
+import * as training from '$lib/server/training';
 import type { PageServerLoad } from './$types';
 
 const forPage = (lead: { id: string; name: string; kind: string; city: string | null; createdAt: Date }) => ({
@@ -30,7 +32,9 @@ export const load: PageServerLoad = async (event) => {
 		unprotected,
 		figures,
 		stuckLearners,
-		staleDrafts
+		staleDrafts,
+		lateQuestions,
+		missingSheet
 	] = await Promise.all([
 		leads.countOpen(),
 		leads.countFailedNotifications(),
@@ -41,13 +45,22 @@ export const load: PageServerLoad = async (event) => {
 		auth.adminsWithoutSecondFactor(),
 		insights.figures(period, filter),
 		insights.countStuckLearners(),
-		content.staleDrafts()
+		content.staleDrafts(),
+		training.countLateQuestions(),
+		courses.missingSheet()
 	]);
 	return {
 		period,
 		figures,
 		adminsWithoutSecondFactor: unprotected,
-		counts: { openLeads, failedNotifications, pendingCandidatures: byStatus.pending, stuckLearners },
+		counts: {
+			openLeads,
+			failedNotifications,
+			pendingCandidatures: byStatus.pending,
+			stuckLearners,
+			lateQuestions,
+			missingSheet: missingSheet.length
+		},
 		latestLeads: latest.map(forPage),
 		stockSlots: stock,
 		// Drafts nobody has touched for a week: finished and published, or dropped.

@@ -34,13 +34,13 @@ export interface AttestationContent {
 	signature: Uint8Array | null;
 }
 
-const A4: [number, number] = [595.28, 841.89];
-const MARGIN = 56;
-const INK = rgb(0.13, 0.12, 0.11);
-const SOFT = rgb(0.36, 0.34, 0.31);
-const ACCENT = rgb(0.55, 0.27, 0.13);
+export const A4: [number, number] = [595.28, 841.89];
+export const MARGIN = 56;
+export const INK = rgb(0.13, 0.12, 0.11);
+export const SOFT = rgb(0.36, 0.34, 0.31);
+export const ACCENT = rgb(0.55, 0.27, 0.13);
 
-const longDate = (date: Date) =>
+export const longDate = (date: Date) =>
 	new Intl.DateTimeFormat('fr-FR', {
 		day: 'numeric',
 		month: 'long',
@@ -92,7 +92,7 @@ interface TextOptions {
 }
 
 /** Writes down the page in the document's fonts, each text tagged as the element it is. */
-class Writer {
+export class Writer {
 	y = A4[1] - MARGIN;
 	constructor(
 		public page: PDFPage,

@@ -52,9 +52,18 @@ export interface AttestationDeps {
 /** Where a member stands: their attestation when issued, or whether it can be (every published module done). */
 export async function attestationStateOf(deps: Pick<AttestationDeps, 'db' | 'readers'>, userId: string) {
 	const issued = await queries.attestationOfUser(deps.db, userId);
-	if (issued) return { issued, available: !issued.revokedAt };
-	const progress = await progressOf(deps.db, deps.readers, userId);
-	return { issued: null, available: progress.total > 0 && progress.completed === progress.total };
+	if (issued) return { issued, available: !issued.revokedAt, preparing: false };
+	const [progress, settings] = await Promise.all([
+		progressOf(deps.db, deps.readers, userId),
+		courseSettingsOf(deps.db, deps.readers)
+	]);
+	// The attestation states the objectives (L6353-1): none is issued before the admin has written them.
+	const preparing = !settings.objectives.trim();
+	return {
+		issued: null,
+		available: !preparing && progress.total > 0 && progress.completed === progress.total,
+		preparing
+	};
 }
 
 export const verifyUrlOf = (origin: URL, code: string) => new URL(`/attestation/${code}`, origin).href;
@@ -80,6 +89,10 @@ export async function issueAttestation(
 	if (!progress.total || progress.completed < progress.total)
 		throw new ConflictError(
 			'Votre attestation sera disponible une fois tous les modules du programme terminés.'
+		);
+	if (!settings.objectives.trim())
+		throw new ConflictError(
+			'Votre attestation est en préparation : l’organisme de formation complète le programme, elle sera disponible sous peu.'
 		);
 	const completedAt = new Map(completions.map((c) => [c.moduleId, c.completedAt]));
 	const best = new Map(scores.map((s) => [s.moduleId, s]));

@@ -3,7 +3,8 @@
  * these; tests call service.ts with their own database. Who may read is `memberships.accessOf`.
  */
 import type postgres from 'postgres';
-import type { CourseSettingsInput, ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
+import type { ModuleCreate, ModuleUpdate } from '$lib/schemas/modules';
+import type { CourseSettingsInput } from '$lib/schemas/training';
 import { appDeps } from '../app';
 import type { Actor } from '../audit';
 import type { Db } from '../db';
@@ -15,6 +16,9 @@ import * as service from './service';
 import * as attestations from './attestations';
 import * as reminders from './reminders';
 import * as signature from './signature';
+import * as positioning from './positioning';
+import { certificateFor } from './certificate';
+import { missingSheetFields } from './settings';
 import { inBackground } from '../lifecycle';
 import { countRequest } from '../abuse';
 import { attestationIssued, sendWith } from '../mail';
@@ -89,6 +93,17 @@ export const answerQuiz = (reader: { id: string; isAdmin: boolean }, slug: strin
 export const settings = () => service.courseSettingsOf(db(), readers());
 export const updateSettings = (settings: CourseSettingsInput, admin: Actor) =>
 	service.updateCourseSettings(db(), readers(), settings, admin);
+/** The programme sheet's required fields left empty, by their labels (`/admin/cours`, the dashboard's « À faire »). */
+export const missingSheet = async () => missingSheetFields(await settings());
+export { missingSheetFields };
+
+// ——— The positioning at entry ———
+
+export const positioningPage = (userId: string) => positioning.positioningPageOf(db(), readers(), userId);
+export const answerPositioning = (userId: string, answers: number[][]) =>
+	positioning.answerPositioning(db(), readers(), userId, answers);
+/** What the learner answered, for the trainer (`/admin/suivi/{id}`) and the proof file. */
+export const positioningReport = (userId: string) => positioning.positioningReportOf(db(), userId);
 
 /**
  * A tus request to `/api/admin/uploads` (the route has checked the admin and the origin); a file stored is
@@ -194,6 +209,27 @@ export async function deleteAttestationFiles(objectPaths: string[]): Promise<voi
 }
 export { ATTESTATION_CODE } from './attestations';
 
+/**
+ * The certificat de réalisation of a learner, made now from their completed modules (a ConflictError before the
+ * first): `employer` and `firstSignInAt` are the training domain's to give.
+ */
+export const certificate = (learner: {
+	id: string;
+	name: string;
+	employer: string | null;
+	firstSignInAt: Date | null;
+}) => certificateFor({ db: db(), readers: readers(), storage: storage() }, learner);
+/** The issued attestation's bytes, for the proof file; null when none was issued (or its file is gone). */
+export async function attestationBytesOf(userId: string): Promise<Uint8Array | null> {
+	const { issued } = await attestations.attestationStateOf(attestationDeps(), userId);
+	if (!issued?.objectPath) return null;
+	const object = await storage().read(issued.objectPath);
+	if (!object) return null;
+	const chunks: Buffer[] = [];
+	for await (const chunk of object.body as AsyncIterable<Buffer>) chunks.push(chunk);
+	return Buffer.concat(chunks);
+}
+
 // ——— Reminders ———
 
 const reminderDeps = () => {
@@ -210,6 +246,6 @@ export const remindersOf = (userId: string) => reminders.remindersOf(db(), userI
 export const setReminders = (userId: string, on: boolean) => reminders.setReminders(db(), userId, on);
 
 export type { Progress, ModuleState, ModuleMedia, EditorFiles, EditorFile, QuizPage } from './service';
-export { ModuleLockedError } from './service';
+export { ModuleLockedError, PositioningRequiredError } from './service';
 export type { StoredCourseFile } from './uploads';
 export type { Module } from './queries';

@@ -9,7 +9,7 @@ import * as queries from './queries';
 import type { CatalogueModule, ReaderCache } from './reader-cache';
 import { setBounded } from '../../bounded-map.js';
 import { mediaOf } from './media';
-import { blockerOf, firstUnfinished, neighbour, percentOf, readerView } from './progress';
+import { assertPositioned, blockerOf, firstUnfinished, neighbour, percentOf, readerView } from './progress';
 import { quizPageOf } from './quizzes';
 import { courseFilePathOf } from './files';
 import { log } from '../log';
@@ -95,6 +95,7 @@ export async function modulePage(
 	const { catalogue, published, completed } = view;
 	const module = catalogue.find((m) => m.slug === slug);
 	if (!module || (!module.published && !reader.isAdmin)) throw new NotFoundError('Module introuvable.');
+	assertPositioned(view, reader);
 	const at = published.indexOf(module);
 	const done = published.filter((m) => completed.has(m.id)).length;
 	const unfinished = published.find((m) => !completed.has(m.id) && m.id !== module.id);

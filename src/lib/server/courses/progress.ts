@@ -43,7 +43,26 @@ export async function readerView(db: DbOrTx, readers: ReaderCache, userId: strin
 		readers.completedBy(userId, () => queries.completedModuleIds(db, userId)),
 		courseSettingsOf(db, readers)
 	]);
-	return { catalogue, completed, settings, published: catalogue.filter((m) => m.published) };
+	// Read only while the course asks a positioning, and kept with the reader's progress.
+	const positioned =
+		!settings.positioning ||
+		(await readers.positionedBy(userId, () => queries.hasAnsweredPositioning(db, userId)));
+	return { catalogue, completed, settings, positioned, published: catalogue.filter((m) => m.published) };
+}
+
+/**
+ * The positioning at entry comes first (issue « Formation, part 1 », point 3): while the course asks one and the
+ * member has not answered it, no module opens — its page leads to `/cours/positionnement`, and completion, quizzes,
+ * positions and media answer 403. Admins read everything.
+ */
+export class PositioningRequiredError extends ForbiddenError {
+	constructor() {
+		super('Répondez d’abord au questionnaire de positionnement : le premier module s’ouvre ensuite.');
+	}
+}
+
+export function assertPositioned(view: { positioned: boolean }, reader: { isAdmin: boolean }): void {
+	if (!view.positioned && !reader.isAdmin) throw new PositioningRequiredError();
 }
 
 type ReaderView = Awaited<ReturnType<typeof readerView>>;
@@ -76,6 +95,7 @@ export class ModuleLockedError extends ForbiddenError {
 }
 
 export function assertOpen(view: ReaderView, module: CatalogueModule, reader: { isAdmin: boolean }): void {
+	assertPositioned(view, reader);
 	const after = blockerOf(view, module, reader);
 	if (after) throw new ModuleLockedError(after, firstUnfinished(view) ?? after);
 }

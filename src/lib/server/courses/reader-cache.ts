@@ -15,7 +15,7 @@
 import type postgres from 'postgres';
 import { log } from '../log';
 import { setBounded } from '../../bounded-map.js';
-import type { ModuleQuiz } from '../db/schema';
+import type { courseSettings, ModuleQuiz } from '../db/schema';
 
 const CHANNEL = 'atelier_course_changes';
 /** The NOTIFY payload for "the catalogue changed"; any other payload is the id of a reader whose progress changed. */
@@ -44,14 +44,10 @@ export interface CatalogueModule {
 }
 
 /**
- * The course's settings: the programme's name, whether modules open in order, and its objectives (the attestation's;
- * '' until the admin writes them).
+ * The course's settings: the programme's name, whether modules open in order, its objectives (the attestation's;
+ * '' until the admin writes them), and its programme sheet (`/formation`, the positioning, the surveys).
  */
-export interface ReaderSettings {
-	title: string;
-	sequential: boolean;
-	objectives: string;
-}
+export type ReaderSettings = Omit<typeof courseSettings.$inferSelect, 'singleton' | 'signaturePath'>;
 
 /**
  * A read-through map: `get` loads a missing or expired key once however many ask at the same time; `drop` forgets a
@@ -112,6 +108,7 @@ export class ReaderCache {
 	private readonly catalogue: Kept<readonly CatalogueModule[]>;
 	private readonly settings: Kept<ReaderSettings>;
 	private readonly completed: Kept<ReadonlySet<string>>;
+	private readonly positioned: Kept<boolean>;
 	private notifier: postgres.Sql | null = null;
 
 	/**
@@ -126,6 +123,7 @@ export class ReaderCache {
 		this.catalogue = new Kept(1, now);
 		this.settings = new Kept(1, now);
 		this.completed = new Kept(MAX_READERS, now);
+		this.positioned = new Kept(MAX_READERS, now);
 	}
 
 	/** Every module, in the admin's order. The array is shared: read it, never change it. */
@@ -141,6 +139,11 @@ export class ReaderCache {
 	/** The ids of the modules `userId` completed (of any module, published or not). Shared: never change it. */
 	completedBy(userId: string, load: () => Promise<string[]>): Promise<ReadonlySet<string>> {
 		return this.completed.get(userId, async () => new Set(await load()));
+	}
+
+	/** Whether `userId` answered the positioning; dropped with their progress. */
+	positionedBy(userId: string, load: () => Promise<boolean>): Promise<boolean> {
+		return this.positioned.get(userId, load);
 	}
 
 	/** After a write to the modules or the settings has committed: drops them here and on the other instances. */
@@ -160,7 +163,10 @@ export class ReaderCache {
 			this.catalogue.drop(CATALOGUE);
 			this.settings.drop(CATALOGUE);
 			this.settingsDropped();
-		} else this.completed.drop(payload);
+		} else {
+			this.completed.drop(payload);
+			this.positioned.drop(payload);
+		}
 	}
 
 	/**
@@ -191,6 +197,7 @@ export class ReaderCache {
 				this.catalogue.clear();
 				this.settings.clear();
 				this.completed.clear();
+				this.positioned.clear();
 				this.settingsDropped();
 				// postgres.js calls this at each attempt to listen again after an outage, many times a second:
 				// said once at start, and then only at debug (the outage's own lines are db/outage.ts's).

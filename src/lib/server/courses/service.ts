@@ -17,6 +17,7 @@ export {
 } from './modules';
 export {
 	ModuleLockedError,
+	PositioningRequiredError,
 	completeModule,
 	progressOf,
 	undoModule,

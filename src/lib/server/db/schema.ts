@@ -440,7 +440,149 @@ export const courseSettings = pgTable('course_settings', {
 	 * (`attestations/signature-<uuid>.webp`), or null (the attestation leaves room for them).
 	 */
 	signaturePath: text('signature_path'),
+	/**
+	 * The programme sheet (issue « Formation, part 1 », point 1; Qualiopi's indicator 1): who it is for, what it asks
+	 * first, how soon and at what price one starts, the disability contact, who assists and within how many working
+	 * days. '' until written: `/formation` leaves an empty field out and the admin is told it is missing.
+	 */
+	audience: text('audience').notNull().default(''),
+	prerequisites: text('prerequisites').notNull().default(''),
+	accessDelay: text('access_delay').notNull().default(''),
+	price: text('price').notNull().default(''),
+	accessibility: text('accessibility').notNull().default(''),
+	trainerName: text('trainer_name').notNull().default(''),
+	trainerQualification: text('trainer_qualification').notNull().default(''),
+	/** The promised delay of an answer to a member's question, in working days (1–30). */
+	answerDelayDays: integer('answer_delay_days').notNull().default(2),
+	/** Days after a member finishes before the cold survey goes (0–365). */
+	coldSurveyDays: integer('cold_survey_days').notNull().default(60),
+	/** The positioning at entry (Qualiopi's indicator 8): questions with choices, not graded; null: none asked. */
+	positioning: jsonb('positioning').$type<Positioning | null>(),
+	/** The five questions of the satisfaction survey (hot and cold); null: the defaults (training/satisfaction.ts). */
+	surveyQuestions: jsonb('survey_questions').$type<string[] | null>(),
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+});
+
+export interface Positioning {
+	questions: { prompt: string; choices: { text: string }[] }[];
+}
+
+/**
+ * Every sign-in, kept for the proof file (issue « Formation, part 1 », point 6): when, never from where. Sessions
+ * themselves go when they expire; this row stays as long as the account.
+ */
+export const signIns = pgTable(
+	'sign_ins',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		at: timestamp('at', { withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [index('sign_ins_user_at_idx').on(t.userId, t.at)]
+);
+
+/** A member's answers to the positioning at entry, once; the questions as they were asked are kept beside them. */
+export const positioningAnswers = pgTable('positioning_answers', {
+	userId: uuid('user_id')
+		.primaryKey()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	questions: jsonb('questions').$type<Positioning['questions']>().notNull(),
+	answers: jsonb('answers').$type<number[][]>().notNull(),
+	answeredAt: timestamp('answered_at', { withTimezone: true }).notNull().defaultNow()
+});
+
+/**
+ * « Poser une question au formateur » (D6313-3-1's assistance): a thread between one member and the admins, about a
+ * module. `awaitingSince` is the time of the member's first message not answered yet (null when the trainer spoke
+ * last): the admins' list orders and marks by it.
+ */
+export const questionThreads = pgTable(
+	'question_threads',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		moduleId: uuid('module_id').references(() => modules.id, { onDelete: 'set null' }),
+		/** The module's title when asked: the thread stays readable if the module is renamed or deleted. */
+		moduleTitle: text('module_title').notNull(),
+		createdAt: createdAt(),
+		lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+		awaitingSince: timestamp('awaiting_since', { withTimezone: true }),
+		firstAnsweredAt: timestamp('first_answered_at', { withTimezone: true })
+	},
+	(t) => [
+		index('question_threads_user_idx').on(t.userId, t.lastMessageAt),
+		index('question_threads_awaiting_idx').on(t.awaitingSince),
+		index('question_threads_last_idx').on(t.lastMessageAt)
+	]
+);
+
+export const questionMessages = pgTable(
+	'question_messages',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		threadId: uuid('thread_id')
+			.notNull()
+			.references(() => questionThreads.id, { onDelete: 'cascade' }),
+		/** Who wrote it (null once that account is deleted: a trainer's answer stays in the member's thread). */
+		authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+		author: text('author').$type<'member' | 'trainer'>().notNull(),
+		body: text('body').notNull(),
+		/** An attached PDF or image in the private bucket (`questions/<uuid>.<ext>`), its name as sent, its type. */
+		attachmentPath: text('attachment_path'),
+		attachmentName: text('attachment_name'),
+		attachmentType: text('attachment_type'),
+		createdAt: createdAt()
+	},
+	(t) => [index('question_messages_thread_idx').on(t.threadId, t.createdAt)]
+);
+
+/** When an admin was last told of a member's new question: at most one e-mail per admin per member per 15 minutes. */
+export const questionNotices = pgTable(
+	'question_notices',
+	{
+		adminId: uuid('admin_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		memberId: uuid('member_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		sentAt: timestamp('sent_at', { withTimezone: true }).notNull()
+	},
+	(t) => [primaryKey({ columns: [t.adminId, t.memberId] })]
+);
+
+/**
+ * The satisfaction survey (Qualiopi's indicator 30), hot at the end of the course and cold some weeks later: one row
+ * per member and kind; `skipped` for « Plus tard » (the hot one only).
+ */
+export const satisfactionAnswers = pgTable(
+	'satisfaction_answers',
+	{
+		userId: uuid('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		kind: text('kind').$type<'hot' | 'cold'>().notNull(),
+		/** The questions as asked, and the ratings 1–5 in their order; null when skipped. */
+		questions: jsonb('questions').$type<string[]>(),
+		ratings: jsonb('ratings').$type<number[]>(),
+		comment: text('comment'),
+		skipped: boolean('skipped').notNull().default(false),
+		answeredAt: timestamp('answered_at', { withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [primaryKey({ columns: [t.userId, t.kind] }), index('satisfaction_answers_kind_idx').on(t.kind)]
+);
+
+/** The cold survey's e-mails: claimed (one row per member) before the first goes, the reminder claimed the same way. */
+export const coldSurveys = pgTable('cold_surveys', {
+	userId: uuid('user_id')
+		.primaryKey()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+	remindedAt: timestamp('reminded_at', { withTimezone: true })
 });
 
 /**

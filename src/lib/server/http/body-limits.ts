@@ -36,6 +36,9 @@ export const CONTENT_BODY_LIMIT = 256 * 1024;
  */
 export const ATTESTATION_FILE_LIMIT = 2 * 1024 * 1024;
 
+/** A question to the trainer, or a reply, with its optional PDF or image (10 MB) and its text. */
+export const QUESTION_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
+
 export interface RouteBodyLimit {
 	method: string;
 	/** The exact path, or an anchored pattern for a route with a parameter. */
@@ -61,6 +64,20 @@ export const ROUTE_BODY_LIMITS: readonly RouteBodyLimit[] = [
 		path: /^\/attestation\/[a-z2-7]{26}$/,
 		action: 'file',
 		limit: ATTESTATION_FILE_LIMIT + 64 * 1024
+	},
+	// A question to the trainer and the replies of a thread, each with an optional attachment.
+	{ method: 'POST', path: '/questions', action: 'ask', limit: QUESTION_BODY_LIMIT },
+	{
+		method: 'POST',
+		path: /^\/questions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+		action: 'reply',
+		limit: QUESTION_BODY_LIMIT
+	},
+	{
+		method: 'POST',
+		path: /^\/admin\/questions\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+		action: 'reply',
+		limit: QUESTION_BODY_LIMIT
 	},
 	// An image for a course module, from its editor.
 	{

@@ -23,7 +23,12 @@ const ENVELOPE_BYTES = 64 * 1024;
 export async function readSingleFile(
 	request: Request,
 	field: string,
-	maxBytes: number
+	maxBytes: number,
+	/**
+	 * `fieldSize`: the longest text field (a question sent with its attachment); `fileOptional`: a body without the
+	 * file is the text fields alone (its `data` empty), not a 400.
+	 */
+	{ fieldSize = 1024, fileOptional = false } = {}
 ): Promise<UploadedFile> {
 	const contentType = request.headers.get('content-type') ?? '';
 	if (!/^multipart\/form-data;/i.test(contentType)) {
@@ -41,7 +46,7 @@ export async function readSingleFile(
 		try {
 			parser = busboy({
 				headers: { 'content-type': contentType },
-				limits: { files: 1, fileSize: maxBytes, fields: 10, parts: 12, fieldSize: 1024 }
+				limits: { files: 1, fileSize: maxBytes, fields: 10, parts: 12, fieldSize }
 			});
 		} catch {
 			reject(new UnsupportedMediaTypeError('Corps multipart invalide.'));
@@ -94,7 +99,9 @@ export async function readSingleFile(
 		parser.on('close', () => {
 			if (settled) return;
 			settled = true;
-			if (!found || found.data.length === 0)
+			if ((!found || found.data.length === 0) && fileOptional)
+				resolve({ field, filename: '', mimeType: '', data: Buffer.alloc(0), fields });
+			else if (!found || found.data.length === 0)
 				reject(new ValidationError({ [field]: ['Aucun fichier reçu dans le champ « file ».'] }));
 			else resolve(found);
 		});

@@ -43,6 +43,7 @@ export { accountDeleted } from './templates/account-deleted';
 export { attestationIssued } from './templates/attestation-issued';
 export { backupFailed } from './templates/backup-failed';
 export { courseReminder } from './templates/course-reminder';
+export { coldSurvey, questionAnswered, questionAsked } from './templates/training';
 export { emailChangeConfirmation } from './templates/email-change-confirmation';
 export { emailChanged } from './templates/email-changed';
 export { memberWelcome } from './templates/member-welcome';

@@ -1,10 +1,10 @@
 import {
-	courseSettingsFormSchema,
 	moduleIdSchema,
 	moduleMoveSchema,
 	moduleOrderSchema,
 	signatureUploadSchema
 } from '$lib/schemas/modules';
+import { courseSettingsFormSchema, positioningToText } from '$lib/schemas/training';
 import * as courses from '$lib/server/courses';
 import { formFields, schemaAction } from '$lib/server/http/forms';
 import { readSingleFile } from '$lib/server/http/multipart';
@@ -21,7 +21,23 @@ export const load: PageServerLoad = async (event) => {
 	]);
 	return {
 		files,
-		settings,
+		settings: {
+			title: settings.title,
+			sequential: settings.sequential,
+			objectives: settings.objectives,
+			audience: settings.audience,
+			prerequisites: settings.prerequisites,
+			accessDelay: settings.accessDelay,
+			price: settings.price,
+			accessibility: settings.accessibility,
+			trainerName: settings.trainerName,
+			trainerQualification: settings.trainerQualification,
+			answerDelayDays: settings.answerDelayDays,
+			coldSurveyDays: settings.coldSurveyDays
+		},
+		missing: courses.missingSheetFields(settings),
+		positioningText: positioningToText(settings.positioning),
+		surveyText: (settings.surveyQuestions ?? []).join('\n'),
 		signature,
 		modules: modules.map((m) => ({
 			id: m.id,

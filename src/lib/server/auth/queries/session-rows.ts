@@ -4,10 +4,12 @@
  */
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db';
-import { sessions, users } from '../../db/schema';
+import { sessions, signIns, users } from '../../db/schema';
 import type { SessionRow } from './index';
 
 export async function insertSession(db: DbOrTx, session: SessionRow, now = new Date()): Promise<void> {
 	await db.insert(sessions).values({ ...session, createdAt: now });
 	await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, session.userId));
+	// Kept as long as the account, for a learner's proof file: when, never from where.
+	await db.insert(signIns).values({ userId: session.userId, at: now });
 }

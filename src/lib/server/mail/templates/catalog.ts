@@ -8,6 +8,7 @@ import { accountDeleted } from './account-deleted';
 import { attestationIssued } from './attestation-issued';
 import { backupFailed } from './backup-failed';
 import { courseReminder } from './course-reminder';
+import { coldSurvey, questionAnswered, questionAsked } from './training';
 import type { CandidatureForMail } from './candidature-answers';
 import { candidatureApproval } from './candidature-approval';
 import { candidatureConfirmation } from './candidature-confirmation';
@@ -140,6 +141,38 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 				'https://exemple.fr/rappels/exemple',
 				theme
 			)
+	},
+	{
+		name: 'question-asked',
+		label: 'Question d’un membre au formateur (aux administrateurs)',
+		audience: 'entreprise',
+		render: (theme) =>
+			questionAsked(
+				'Julien Moreau',
+				'Filmer un chantier',
+				'https://exemple.fr/admin/questions/exemple',
+				2,
+				theme
+			)
+	},
+	{
+		name: 'question-answered',
+		label: 'Réponse du formateur (au membre)',
+		audience: 'membre',
+		render: (theme) =>
+			questionAnswered('Julien', 'Filmer un chantier', 'https://exemple.fr/questions/exemple', theme)
+	},
+	{
+		name: 'satisfaction-cold',
+		label: 'Questionnaire à froid (au membre, quelques semaines après la fin)',
+		audience: 'membre',
+		render: (theme) => coldSurvey('Julien', 'https://exemple.fr/avis/exemple', false, theme)
+	},
+	{
+		name: 'satisfaction-cold-reminder',
+		label: 'Rappel du questionnaire à froid (au membre, 7 jours après)',
+		audience: 'membre',
+		render: (theme) => coldSurvey('Julien', 'https://exemple.fr/avis/exemple', true, theme)
 	},
 	{
 		name: 'candidature-approval',

@@ -1,8 +1,9 @@
-import { error } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import { Readable } from 'node:stream';
 import * as courses from '$lib/server/courses';
 import { AppError } from '$lib/server/errors';
 import { requireUser } from '$lib/server/http/guards';
+import * as training from '$lib/server/training';
 import type { RequestHandler } from './$types';
 
 /**
@@ -11,6 +12,9 @@ import type { RequestHandler } from './$types';
  */
 export const GET: RequestHandler = async (event) => {
 	const user = requireUser(event);
+	// The end-of-course survey is asked first (answered or « Plus tard »): /bilan shows it.
+	const [state, hotDone] = await Promise.all([courses.attestationState(user.id), training.hotDone(user.id)]);
+	if (!state.issued && !hotDone) redirect(303, '/bilan');
 	try {
 		const { file } = await courses.attestationDownload(user);
 		file.body.on('error', () => {

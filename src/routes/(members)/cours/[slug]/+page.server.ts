@@ -1,4 +1,4 @@
-import { error, fail } from '@sveltejs/kit';
+import { error, fail, redirect } from '@sveltejs/kit';
 import * as courses from '$lib/server/courses';
 import { AppError, RateLimitedError } from '$lib/server/errors';
 import { errorText, formBody } from '$lib/server/http/forms';
@@ -15,47 +15,52 @@ export const load: PageServerLoad = async (event) => {
 	const { access } = await memberships.accessOf(user);
 	// Without access, the page says why and how to (re)join, and shows nothing of the module.
 	if (!access.allowed) return { locked: access.reason, page: null };
+	let page: Awaited<ReturnType<typeof courses.page>> | null = null;
 	try {
-		const page = await courses.page(event.params.slug, user);
-		return {
-			locked: null,
-			grace: access.reason === 'grace' ? access.until.toISOString() : null,
-			page: {
-				completed: page.completed,
-				blockedBy: page.blockedBy,
-				media: page.media,
-				transcript: page.transcript,
-				// The questions without their answers (the right ones are graded on the server, never sent before).
-				quiz: page.quiz,
-				previous: page.previous,
-				next: page.next,
-				// The bar's figures only: the list of modules is the dashboard's, not this page's data.
-				progress: {
-					completed: page.progress.completed,
-					total: page.progress.total,
-					percent: page.progress.percent,
-					unfinished: page.progress.unfinished
-				},
-				// The module's HTML is in the page once, not again in the data the page hydrates from.
-				module: renderedOnServer(
-					{
-						hasQuiz: !!page.module.quiz,
-						slug: page.module.slug,
-						title: page.module.title,
-						summary: page.module.summary,
-						durationMinutes: page.module.durationMinutes,
-						published: page.module.published
-					},
-					'html',
-					page.html ?? '',
-					event
-				)
-			}
-		};
+		page = await courses.page(event.params.slug, user);
 	} catch (failure) {
-		if (failure instanceof AppError) error(failure.status, failure.message);
-		throw failure;
+		if (failure instanceof AppError && !(failure instanceof courses.PositioningRequiredError))
+			error(failure.status, failure.message);
+		if (!(failure instanceof AppError)) throw failure;
 	}
+	// The positioning at entry comes first: every module's page leads there until it is answered.
+	if (!page) redirect(303, '/cours/positionnement');
+	return {
+		locked: null,
+		answerDelayDays: (await courses.settings()).answerDelayDays,
+		grace: access.reason === 'grace' ? access.until.toISOString() : null,
+		page: {
+			completed: page.completed,
+			blockedBy: page.blockedBy,
+			media: page.media,
+			transcript: page.transcript,
+			// The questions without their answers (the right ones are graded on the server, never sent before).
+			quiz: page.quiz,
+			previous: page.previous,
+			next: page.next,
+			// The bar's figures only: the list of modules is the dashboard's, not this page's data.
+			progress: {
+				completed: page.progress.completed,
+				total: page.progress.total,
+				percent: page.progress.percent,
+				unfinished: page.progress.unfinished
+			},
+			// The module's HTML is in the page once, not again in the data the page hydrates from.
+			module: renderedOnServer(
+				{
+					hasQuiz: !!page.module.quiz,
+					slug: page.module.slug,
+					title: page.module.title,
+					summary: page.module.summary,
+					durationMinutes: page.module.durationMinutes,
+					published: page.module.published
+				},
+				'html',
+				page.html ?? '',
+				event
+			)
+		}
+	};
 };
 
 async function mark(user: { id: string; isAdmin: boolean }, slug: string, done: boolean) {

@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import { courseSettingsSchema } from '$lib/schemas/modules';
+import { courseSettingsSchema } from '$lib/schemas/training';
 import * as courses from '$lib/server/courses';
 import { api, readJson } from '$lib/server/http/api';
 import { requireAdmin } from '$lib/server/http/guards';

@@ -1,8 +1,8 @@
 /** The courses domain's SQL, and nothing else: each function takes the database or a transaction. */
 import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db';
-import { builtOnce } from '../db/built-once';
-import { rowsOf } from '../db/migrate';
+import type { DbOrTx } from '../../db';
+import { builtOnce } from '../../db/built-once';
+import { rowsOf } from '../../db/migrate';
 import {
 	attestations,
 	courseFiles,
@@ -16,8 +16,8 @@ import {
 	videoPositions,
 	type CourseFile,
 	type Module
-} from '../db/schema';
-import type { CatalogueModule } from './reader-cache';
+} from '../../db/schema';
+import type { CatalogueModule } from '../reader-cache';
 
 export type { CourseFile, Module };
 export type NewModule = typeof modules.$inferInsert;
@@ -256,29 +256,6 @@ export const videoPositionsOf = (db: DbOrTx, userId: string) =>
 		.select({ moduleId: videoPositions.moduleId, seconds: videoPositions.seconds })
 		.from(videoPositions)
 		.where(eq(videoPositions.userId, userId));
-
-// ——— The course's settings ———
-
-export type CourseSettings = Pick<typeof courseSettings.$inferSelect, 'title' | 'sequential' | 'objectives'>;
-
-/** The one row of settings; null when nobody saved any yet. */
-export async function courseSettingsRow(db: DbOrTx): Promise<CourseSettings | null> {
-	const [row] = await db
-		.select({
-			title: courseSettings.title,
-			sequential: courseSettings.sequential,
-			objectives: courseSettings.objectives
-		})
-		.from(courseSettings);
-	return row ?? null;
-}
-
-export async function saveCourseSettings(db: DbOrTx, settings: CourseSettings): Promise<void> {
-	await db
-		.insert(courseSettings)
-		.values({ singleton: true, ...settings })
-		.onConflictDoUpdate({ target: courseSettings.singleton, set: { ...settings, updatedAt: new Date() } });
-}
 
 /** Where the attestation's signature image is stored; null when none was uploaded. */
 export async function signaturePathRow(db: DbOrTx): Promise<string | null> {

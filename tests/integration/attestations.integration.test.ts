@@ -198,7 +198,7 @@ const storedFiles = () => {
 describe(`attestations on ${driverName}`, () => {
 	it('is not issued before every published module is completed', async () => {
 		await service.createModule(database.db, readers, { title: 'Seul', published: true }, admin);
-		expect(await attestations.attestationStateOf(deps(), member.id)).toEqual({
+		expect(await attestations.attestationStateOf(deps(), member.id)).toMatchObject({
 			issued: null,
 			available: false
 		});

@@ -37,7 +37,7 @@ describe('page registry', () => {
 			'/',
 			'/macon',
 			'/paysagiste',
-			'/candidature',
+			'/formation',
 			'/contact'
 		]);
 		expect(pages.nav('showcase').map((p) => p.path)).toEqual(['/contact']);

@@ -617,7 +617,7 @@ test('a quiz and « Ordre imposé »: the lesson and its video refuse until the 
 	const listed = await (await admin.request.get(`${base}/api/admin/modules`)).json();
 	const lesson = listed.modules.find((m: { slug: string }) => m.slug === VIDEO_MODULE);
 	const videoUrl = `/cours/media/${lesson.video.replace(/^storage:/, '')}`;
-	expect(await (await admin.request.get(`${base}/api/admin/course`)).json()).toEqual({
+	expect(await (await admin.request.get(`${base}/api/admin/course`)).json()).toMatchObject({
 		title: 'Se faire connaître en ligne',
 		sequential: true,
 		objectives: 'Présenter ses chantiers en ligne et obtenir des avis clients.'
@@ -744,6 +744,17 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	const page = await context.newPage();
 	await signIn(page, base, MEMBER, PASSWORD);
 	await page.goto(`${base}/bilan`);
+	// The end-of-course survey comes first (issue « Formation, part 1 », point 4): five ratings and a comment.
+	const survey = page.getByRole('region', { name: 'Votre avis sur la formation' });
+	await expect(survey).toBeVisible();
+	await expect(page.getByRole('region', { name: 'Votre attestation de fin de formation' })).toHaveCount(0);
+	await expectNoAxeViolation(page);
+	// The attestation's address leads back here until the survey is answered or put off.
+	expect((await page.request.get(`${base}/bilan/attestation.pdf`, { maxRedirects: 0 })).status()).toBe(303);
+	for (let i = 0; i < 5; i++) await survey.locator(`input[name="r${i}"][value="${5 - (i % 2)}"]`).check();
+	await survey.getByLabel('Un commentaire, une suggestion (facultatif)').fill('Clair et concret.');
+	await survey.getByRole('button', { name: 'Envoyer mon avis' }).click();
+	await expect(page.getByRole('status')).toContainText('Merci pour vos réponses');
 	const offer = page.getByRole('region', { name: 'Votre attestation de fin de formation' });
 	await expectNoAxeViolation(page);
 	await expectNoHorizontalScroll(page);
@@ -902,4 +913,157 @@ test('the course done: the member downloads the attestation, a visitor checks it
 	const revoked = await (await fetch(verifyUrl)).text();
 	expect(revoked).toContain('Attestation révoquée');
 	expect(revoked).toContain('Délivrée par erreur');
+});
+
+test('a funded course (issue « Formation, part 1 »): the programme sheet, the positioning, a question answered by the trainer, the certificat and the proof file; nobody else reads the thread', async ({
+	browser,
+	playwright
+}) => {
+	test.setTimeout(120_000);
+	// The trainer fills the programme sheet and asks a positioning, from /admin/cours.
+	const adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+	const admin = await adminContext.newPage();
+	await signIn(admin, base, E2E_ADMIN.email, E2E_ADMIN.password);
+	await admin.goto(`${base}/admin/cours`);
+	const sheet = admin.locator('form[action="?/settings"]');
+	await expect(admin.getByText('À compléter pour la fiche')).toBeVisible();
+	for (const [label, value] of [
+		['Public visé', 'Artisans du bâtiment, seuls ou avec une petite équipe.'],
+		['Prérequis', 'Aucun, sinon un téléphone qui prend des photos.'],
+		['Accessibilité', 'Contact handicap : Claire, 04 72 00 00 00.'],
+		['Qualification du formateur', 'Artisan maçon pendant quinze ans, formateur depuis cinq.'],
+		['Délai d’accès', 'Sous 7 jours après l’acceptation de la candidature.'],
+		['Tarif', '1 200 € HT par stagiaire'],
+		['Nom du formateur', 'Claire Formatrice'],
+		[
+			'Questionnaire de positionnement (facultatif)',
+			'Avez-vous un site internet ?\n- Oui\n- Non\n\nVos clients vous trouvent par :\n- Le bouche à oreille\n- Google'
+		]
+	] as const)
+		await sheet.getByLabel(label, { exact: true }).fill(value);
+	await admin.getByRole('button', { name: 'Enregistrer les réglages' }).click();
+	await expect(admin.getByText('À compléter pour la fiche')).toHaveCount(0);
+	await expectNoAxeViolation(admin);
+
+	// The public sheet: what Qualiopi's indicator 1 lists, and the way to apply.
+	const visitorContext = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const visitor = await visitorContext.newPage();
+	await visitor.goto(`${base}/formation`);
+	await expect(visitor.getByRole('heading', { level: 1, name: 'Se faire connaître en ligne' })).toBeVisible();
+	await expect(visitor.getByText('1 200 € HT par stagiaire')).toBeVisible();
+	await expect(visitor.getByText(/Assistance pédagogique et technique par Claire Formatrice/)).toContainText(
+		'sous 2 jours ouvrés'
+	);
+	await expect(visitor.getByText('Les résultats sont publiés à partir de 5 stagiaires.')).toBeVisible();
+	await expect(visitor.getByRole('link', { name: 'Candidater à la formation' })).toHaveAttribute(
+		'href',
+		'/candidature'
+	);
+	await expectNoAxeViolation(visitor);
+	await expectNoHorizontalScroll(visitor);
+	await keepScreenshot(visitor, 'formation-360.png');
+	await visitorContext.close();
+
+	// The member: the positioning comes before any module, then a question from a module's page.
+	const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+	const page = await context.newPage();
+	await signIn(page, base, MEMBER, PASSWORD);
+	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
+	await expect(page).toHaveURL(/\/cours\/positionnement$/);
+	await expectNoAxeViolation(page);
+	await page.getByRole('checkbox', { name: 'Non' }).check();
+	await page.getByRole('checkbox', { name: 'Google' }).check();
+	await page.getByRole('button', { name: 'Envoyer mes réponses' }).click();
+	await expect(page).toHaveURL(/\/cours\/[\w-]+$/);
+	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
+	await page.getByText('Poser une question au formateur').click();
+	await page.getByLabel(/Votre question sur/).fill('Quel **angle** pour filmer un mur ?');
+	await page.getByLabel(/Pièce jointe/).setInputFiles({
+		name: 'plan.pdf',
+		mimeType: 'application/pdf',
+		buffer: Buffer.from('%PDF-1.4\n%%EOF\n')
+	});
+	await page.getByRole('button', { name: 'Envoyer ma question' }).click();
+	await expect(page).toHaveURL(/\/questions\/[0-9a-f-]{36}$/);
+	const threadUrl = page.url();
+	await expect(page.locator('.message strong', { hasText: 'angle' })).toBeVisible();
+	await expect(page.getByRole('link', { name: 'plan.pdf' })).toBeVisible();
+	await expectNoAxeViolation(page);
+	await expectNoHorizontalScroll(page);
+	await keepScreenshot(page, 'question-360.png');
+
+	// Another account and a visitor read nothing of it.
+	const other = await playwright.request.newContext({ baseURL: base });
+	const otherPage = await (await browser.newContext()).newPage();
+	await register(otherPage, base, 'Autre Compte', 'autre.compte@exemple.fr');
+	const otherThread = await otherPage.request.get(threadUrl);
+	expect(otherThread.status()).toBe(404);
+	const threadId = threadUrl.split('/').pop()!;
+	expect((await otherPage.request.get(`${base}/api/cours/questions/${threadId}`)).status()).toBe(404);
+	expect((await other.get(`/api/cours/questions/${threadId}`)).status()).toBe(401);
+	expect((await other.get(threadUrl, { maxRedirects: 0 })).status()).toBe(303);
+	await other.dispose();
+
+	// The trainer answers from /admin/questions; the member is told by e-mail, with the thread's address.
+	await admin.goto(`${base}/admin/questions`);
+	await expect(admin.getByRole('row', { name: /Léa Membre/ })).toContainText('Filmer un chantier');
+	await expectNoAxeViolation(admin);
+	await keepScreenshot(admin, 'admin-questions-1280.png');
+	await admin.getByRole('link', { name: 'Léa Membre' }).click();
+	await admin.getByLabel('Votre réponse').fill('À hauteur d’yeux, **de biais**.');
+	await admin.getByRole('button', { name: 'Envoyer' }).click();
+	await expect(admin.getByText('Réponse envoyée')).toBeVisible();
+	await expectNoAxeViolation(admin);
+	await expect
+		.poll(() => smtp.received.some((m) => m.parsed.subject?.startsWith('Le formateur vous a répondu')))
+		.toBe(true);
+	const told = smtp.received.find((m) => m.parsed.subject?.startsWith('Le formateur vous a répondu'))!;
+	expect(told.envelopeTo).toEqual([MEMBER]);
+	expect(told.parsed.text).toContain(threadUrl);
+	await page.goto(threadUrl);
+	await expect(page.getByText('Le formateur', { exact: true })).toBeVisible();
+
+	// The certificat de réalisation, from /bilan: one page, the completed modules' duration.
+	await page.goto(`${base}/bilan`);
+	const waited = page.waitForEvent('download');
+	await page.getByRole('link', { name: 'Télécharger le certificat de réalisation' }).click();
+	const certificatePath = test.info().outputPath('certificat.pdf');
+	await (await waited).saveAs(certificatePath);
+	const certificate = execFileSync('pdftotext', [certificatePath, '-'], { encoding: 'utf8' }).replace(
+		/\s+/g,
+		' '
+	);
+	expect(certificate).toContain('Certificat de réalisation');
+	expect(certificate).toContain('Léa Membre');
+	expect(certificate).toContain('Léa Peinture');
+
+	// The proof file, from the member's follow-up page: every kind of record, and the documents.
+	await admin.goto(`${base}/admin/suivi`);
+	await admin.getByRole('link', { name: 'Léa Membre', exact: true }).click();
+	await expect(admin.getByText('Avez-vous un site internet ?')).toBeVisible();
+	const zipResponse = await admin.request.get(`${admin.url()}/preuves.zip`);
+	expect(zipResponse.status()).toBe(200);
+	const zipPath = test.info().outputPath('preuves.zip');
+	writeFileSync(zipPath, await zipResponse.body());
+	const listing = execFileSync('unzip', ['-Z1', zipPath], { encoding: 'utf8' }).trim().split('\n').sort();
+	expect(listing).toEqual(
+		[
+			'attestation-fin-de-formation.pdf',
+			'certificat-de-realisation.pdf',
+			'connexions.csv',
+			'modules-termines.csv',
+			'positionnement.csv',
+			'positions-video.csv',
+			'questions-reponses.csv',
+			'quiz.csv',
+			'satisfaction.csv'
+		].sort()
+	);
+	expect(execFileSync('unzip', ['-p', zipPath, 'questions-reponses.csv'], { encoding: 'utf8' })).toContain(
+		'de biais'
+	);
+	await expectNoAxeViolation(admin);
+	await keepScreenshot(admin, 'suivi-preuves-1280.png');
+	await adminContext.close();
+	await context.close();
 });

@@ -53,8 +53,16 @@ test('every page of the members’ area and of the administration starts at its 
 		expect(lead.status()).toBe(201);
 		leadId = ((await lead.json()) as { id: string }).id;
 	}
+	// A question to the trainer (an admin may ask too): its thread, for the member's page and the admin's.
+	const asked = await page.request.post('/api/cours/questions', {
+		data: { module: module.slug, text: 'Une question pour mesurer le cadre.' }
+	});
+	expect(asked.status()).toBe(201);
+	const thread = ((await asked.json()) as { id: string }).id;
 	const filled: Record<string, string> = {
 		'/cours/[slug]': `/cours/${module.slug}`,
+		'/questions/[id=uuid]': `/questions/${thread}`,
+		'/admin/questions/[id=uuid]': `/admin/questions/${thread}`,
 		'/admin/cours/[id=uuid]': `/admin/cours/${module.id}`,
 		'/admin/demandes/[id=uuid]': `/admin/demandes/${leadId}`,
 		'/admin/emails/[template]': '/admin/emails/lead-notification-devis',

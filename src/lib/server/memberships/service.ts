@@ -25,6 +25,7 @@ import type { SessionUser } from '../auth/session';
 import { recordAudit, type Actor } from '../audit';
 import { candidatureRecords as candidatures } from '../candidatures';
 import { deleteAttestationFiles, forgetAttestationsOf } from '../courses';
+import { attachmentPathsOf, deleteAttachmentFiles } from '../training';
 import * as queries from './queries';
 import type { Membership } from './queries';
 
@@ -290,6 +291,8 @@ async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Act
 				);
 		}
 	}
+	// The files attached to their questions go with their threads (the rows cascade with the account).
+	const attachments = await attachmentPathsOf(userId);
 	const attestationFiles = await deps.db.transaction(async (tx) => {
 		await candidatures.anonymiseFor(tx, user);
 		// Its attestation stays known by its code, withdrawn, with nothing of the person (its page says so).
@@ -308,6 +311,7 @@ async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Act
 		return files;
 	});
 	await deleteAttestationFiles(attestationFiles);
+	await deleteAttachmentFiles(attachments);
 	inBackground(
 		sendWith(deps.mail, {
 			to: deps.adminEmail,

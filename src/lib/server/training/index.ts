@@ -107,8 +107,11 @@ export async function attachmentAnswer(
 	if (!answer) throw new NotFoundError('Pièce jointe introuvable.');
 	return answer;
 }
-/** In an account's deletion, after it committed: its attachments leave the bucket. */
+/** In an account's deletion: its attachments, read before, leave the bucket once it committed. */
 export const attachmentPathsOf = (userId: string) => queries.attachmentPathsOf(db(), userId);
+export async function deleteAttachmentFiles(objectPaths: string[]): Promise<void> {
+	for (const objectPath of objectPaths) await appDeps().storage.delete(objectPath);
+}
 
 // ——— Satisfaction ———
 

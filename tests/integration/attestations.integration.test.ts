@@ -435,6 +435,30 @@ describe(`attestations on ${driverName}`, () => {
 		}
 	});
 
+	it('fits one page with three objectives and five modules, signature and code on the page that names the learner', async () => {
+		const day = new Date('2026-03-02T10:00:00Z');
+		const bytes = await pdfOf(day, {
+			programme: 'Se faire connaître en ligne : le programme complet',
+			objectives: [
+				'Créer et tenir à jour sa fiche d’établissement sur les cartes en ligne.',
+				'Présenter ses chantiers en photos et obtenir des avis de clients satisfaits.',
+				'Répondre aux demandes de devis en moins de 48 heures, avec un suivi simple.'
+			].join('\n'),
+			totalMinutes: 330,
+			modules: Array.from({ length: 5 }, (_, i) => ({
+				title: `Module ${i + 1} : un titre de module comme les admins en écrivent`,
+				completedAt: day,
+				assessment: { best: 80 + i, attempts: 1 + (i % 2), passPercent: 60 }
+			}))
+		});
+		const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-pdf-')), 'five.pdf');
+		writeFileSync(file, bytes);
+		expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/^Pages:\s+1$/m);
+		const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+		for (const expected of ['Léa Œuvray-Dupont', 'Module 5 :', 'Signature et cachet', 'Vérifier cette attestation'])
+			expect(text).toContain(expected);
+	});
+
 	it('lays a long programme over two pages: the date, the signature and the verification stay together on the last', async () => {
 		const day = new Date('2026-03-02T10:00:00Z');
 		const bytes = await pdfOf(day, {

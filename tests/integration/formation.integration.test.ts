@@ -710,7 +710,7 @@ describe(`the certificat de réalisation and the proof file on ${driverName}`, (
 		const { createSession } = await import('../../src/lib/server/auth/session');
 		await createSession(database.db, 'jeton-de-session-de-test', lea.id, new Date(), {
 			userAgent: 'Firefox',
-			network: '203.0.113.0/24'
+			address: '203.0.113.9'
 		});
 		const rows = await database.db.select().from(signIns).where(eq(signIns.userId, lea.id));
 		expect(rows).toHaveLength(1);

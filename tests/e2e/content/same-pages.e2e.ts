@@ -1,7 +1,9 @@
 /**
  * A site nobody edits serves the pages it served before its words moved into the database (issue « Content, part
  * 1 », point 1): every page of the sitemap, from a fresh server (revision 1 written from the seed at its first
- * start), against the HTML the previous build (5e5f9f8) served, saved in tests/fixtures/pages-before/.
+ * start), against the HTML the previous build (5e5f9f8) served, saved in tests/fixtures/pages-before/ — with the
+ * changes made on purpose since, each written there: « Formation, part 1 » led the navigation's « Formation » to
+ * the programme sheet (/formation, saved then), and the privacy notice names the training file it keeps.
  *
  * What may differ, and why it is not the page: the form's one-use token (new on every request), the build's asset
  * names (a hash of each build), the stylesheets it inlines and the classes that scope them, and what Svelte's
@@ -51,6 +53,7 @@ test('every page of the sitemap is the page the previous build served, once revi
 			'/macon',
 			'/paysagiste',
 			'/devis',
+			'/formation',
 			'/candidature',
 			'/contact',
 			'/mentions-legales',

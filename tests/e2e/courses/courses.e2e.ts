@@ -974,7 +974,8 @@ test('a funded course (issue « Formation, part 1 »): the programme sheet, the 
 	await page.getByRole('checkbox', { name: 'Non' }).check();
 	await page.getByRole('checkbox', { name: 'Google' }).check();
 	await page.getByRole('button', { name: 'Envoyer mes réponses' }).click();
-	await expect(page).toHaveURL(/\/cours\/[\w-]+$/);
+	// Every module is done already: the course's list (else the first module left to do).
+	await expect(page).toHaveURL(/\/cours(\/[\w-]+)?$/);
 	await page.goto(`${base}/cours/${VIDEO_MODULE}`);
 	await page.getByText('Poser une question au formateur').click();
 	await page.getByLabel(/Votre question sur/).fill('Quel **angle** pour filmer un mur ?');

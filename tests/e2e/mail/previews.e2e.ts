@@ -8,15 +8,18 @@ test('an admin previews every e-mail template, in the light and the dark theme, 
 	await page.goto('/admin/emails');
 	// One preview per template of the catalogue: leads (4), candidatures (4), members (5: with the attestation and
 	// the course reminder), the account's deletion as the business sees it (2), the security e-mails (13), the
-	// failed scheduled backup (1).
+	// failed scheduled backup (1), the training's (4: a question to the admins, its answer, the cold survey and its
+	// reminder).
 	const links = page.getByRole('main').locator('a[href^="/admin/emails/"]');
-	await expect(links).toHaveCount(29);
+	await expect(links).toHaveCount(33);
 	for (const name of [
 		'Nouvelle demande de devis (à l’entreprise)',
 		'Candidature acceptée, lien de paiement (au candidat)',
 		'Bienvenue, choix du mot de passe (au nouveau membre)',
 		'Attestation de fin de formation délivrée (au membre)',
-		'Rappel « Reprenez là où vous en étiez » (au membre, après 7 jours sans progrès)'
+		'Rappel « Reprenez là où vous en étiez » (au membre, après 7 jours sans progrès)',
+		'Réponse du formateur (au membre)',
+		'Questionnaire à froid (au membre, quelques semaines après la fin)'
 	])
 		await expect(page.getByRole('link', { name })).toBeVisible();
 

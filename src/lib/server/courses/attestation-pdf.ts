@@ -78,8 +78,11 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 	return lines;
 }
 
-/** What the foot of the last page holds: the signature block above the verification and its QR code. */
-const FOOT_HEIGHT = 250;
+/**
+ * What the foot of the last page holds: the signature block above the verification and its QR code. Sized so that a
+ * programme of three objectives and five modules keeps them on the page that names the learner.
+ */
+const FOOT_HEIGHT = 244;
 
 interface TextOptions {
 	size?: number;
@@ -148,16 +151,16 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 	w.text(company.legalName, { bold: true, size: 12 });
 	w.text(companyAddressLine(), { size: 9, color: SOFT });
 	w.text(`SIRET ${company.siret} · ${company.email} · ${company.phone}`, { size: 9, color: SOFT });
-	w.text(`Déclaration d’activité n° ${company.trainingDeclaration}`, { size: 9, color: SOFT, after: 30 });
+	w.text(`Déclaration d’activité n° ${company.trainingDeclaration}`, { size: 9, color: SOFT, after: 10 });
 	tags.artifact(page, () => page.drawRectangle({ x: MARGIN, y: w.y, width: 60, height: 3, color: ACCENT }));
-	w.y -= 18;
+	w.y -= 12;
 
-	w.text('Attestation de fin de formation', { bold: true, size: 22, after: 18, tag: 'H1' });
+	w.text('Attestation de fin de formation', { bold: true, size: 22, after: 8, tag: 'H1' });
 	const statement = tags.element('P');
 	w.text(`${company.legalName} atteste que`, { after: 4, tag: statement });
 	w.text(content.memberName, { bold: true, size: 16, after: 4, tag: statement });
 	w.text('a suivi l’intégralité du programme', { after: 4, tag: statement });
-	w.text(`« ${content.programme} »`, { bold: true, size: 14, after: 14, tag: statement });
+	w.text(`« ${content.programme} »`, { bold: true, size: 14, after: 8, tag: statement });
 
 	const assessed = content.modules.some((m) => m.assessment);
 	const facts: [string, string][] = [
@@ -177,7 +180,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 		w.y = y;
 		w.text(value, { size: 10, x: MARGIN + 90, tag: tags.element('TD', row) });
 	}
-	w.y -= 12;
+	w.y -= 8;
 
 	const objectives = content.objectives
 		.split('\n')
@@ -194,7 +197,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 			w.y = y;
 			w.text(objective, { size: 10, x: MARGIN + 12, tag: tags.element('LBody', item) });
 		}
-		w.y -= 12;
+		w.y -= 8;
 	}
 
 	w.text('Modules suivis et résultats de l’évaluation', { bold: true, size: 12, after: 4, tag: 'H2' });
@@ -224,10 +227,10 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 						assessment.attempts > 1 ? `${assessment.attempts} tentatives` : 'une tentative'
 					}`
 				: 'Sans évaluation',
-			{ size: 9, color: SOFT, x: MARGIN + 12, after: 3, tag: tags.element('P', body) }
+			{ size: 9, color: SOFT, x: MARGIN + 12, tag: tags.element('P', body) }
 		);
 	}
-	w.y -= 12;
+	w.y -= 4;
 	// The date, the signature and the verification stay together, on a page of their own if need be.
 	w.ensure(24 + FOOT_HEIGHT - MARGIN);
 	const last = w.page;
@@ -240,7 +243,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 	// stamp (the uploaded image), or room for them on a printed copy. Anchored there, it fills the page's foot
 	// whatever the number of modules.
 	const blockWidth = 220;
-	const blockHeight = 64;
+	const blockHeight = 56;
 	const blockX = A4[0] - MARGIN - blockWidth;
 	const blockTop = Math.min(w.y - 8, FOOT_HEIGHT);
 	const signer = new Writer(last, fonts, tags);

@@ -28,9 +28,12 @@ export const load: PageServerLoad = async () => {
 			answerDelayDays: settings.answerDelayDays,
 			positioning: !!settings.positioning,
 			quizzes: published.some((m) => m.quiz),
-			updatedAt: published
-				.reduce((latest, m) => (m.updatedAt > latest ? m.updatedAt : latest), settings.updatedAt)
-				.toISOString()
+			// The latest change of the settings or a published module; none on a new site (its settings unsaved).
+			updatedAt:
+				[settings.updatedAt, ...published.map((m) => m.updatedAt)]
+					.filter((at) => at.getTime() > 0)
+					.sort((a, b) => b.getTime() - a.getTime())[0]
+					?.toISOString() ?? null
 		},
 		modules: published.map((m) => ({
 			title: m.title,

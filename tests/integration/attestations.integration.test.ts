@@ -455,7 +455,12 @@ describe(`attestations on ${driverName}`, () => {
 		writeFileSync(file, bytes);
 		expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/^Pages:\s+1$/m);
 		const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
-		for (const expected of ['Léa Œuvray-Dupont', 'Module 5 :', 'Signature et cachet', 'Vérifier cette attestation'])
+		for (const expected of [
+			'Léa Œuvray-Dupont',
+			'Module 5 :',
+			'Signature et cachet',
+			'Vérifier cette attestation'
+		])
 			expect(text).toContain(expected);
 	});
 

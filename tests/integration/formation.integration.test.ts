@@ -128,16 +128,14 @@ beforeEach(async () => {
 		name: p.name,
 		isAdmin: p.isAdmin
 	})) as [Person, Person, Person, Person];
-	await db
-		.insert(memberships)
-		.values(
-			[lea, marc].map((m, i) => ({
-				userId: m.id,
-				stripeSubscriptionId: `sub_${i}`,
-				status: 'active',
-				stateAt: new Date()
-			}))
-		);
+	await db.insert(memberships).values(
+		[lea, marc].map((m, i) => ({
+			userId: m.id,
+			stripeSubscriptionId: `sub_${i}`,
+			status: 'active',
+			stateAt: new Date()
+		}))
+	);
 	const inserted = await db
 		.insert(modules)
 		.values([
@@ -312,16 +310,14 @@ describe(`the programme sheet on ${driverName}`, () => {
 			.insert(users)
 			.values([1, 2, 3].map((i) => ({ email: `m${i}@exemple.fr`, name: `Membre ${i}`, passwordHash: 'x' })))
 			.returning();
-		await database.db
-			.insert(memberships)
-			.values(
-				more.map((m, i) => ({
-					userId: m.id,
-					stripeSubscriptionId: `sub_more_${i}`,
-					status: 'active',
-					stateAt: new Date()
-				}))
-			);
+		await database.db.insert(memberships).values(
+			more.map((m, i) => ({
+				userId: m.id,
+				stripeSubscriptionId: `sub_more_${i}`,
+				status: 'active',
+				stateAt: new Date()
+			}))
+		);
 		await complete(lea, 0, 1, 2);
 		await complete(marc, 0);
 		await database.db.insert(quizAttempts).values([

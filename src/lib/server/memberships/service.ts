@@ -292,7 +292,7 @@ async function removeAccount(deps: MembershipDeps, user: SessionUser, admin: Act
 		}
 	}
 	// The files attached to their questions go with their threads (the rows cascade with the account).
-	const attachments = await attachmentPathsOf(userId);
+	const attachments = await attachmentPathsOf(deps.db, userId);
 	const attestationFiles = await deps.db.transaction(async (tx) => {
 		await candidatures.anonymiseFor(tx, user);
 		// Its attestation stays known by its code, withdrawn, with nothing of the person (its page says so).

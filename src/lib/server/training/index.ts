@@ -5,6 +5,7 @@
  */
 import type { SatisfactionInput } from '$lib/schemas/training';
 import { countRequest } from '../abuse';
+import type { DbOrTx } from '../db';
 import { appDeps } from '../app';
 import * as courses from '../courses';
 import { ConflictError, NotFoundError } from '../errors';
@@ -108,7 +109,8 @@ export async function attachmentAnswer(
 	return answer;
 }
 /** In an account's deletion: its attachments, read before, leave the bucket once it committed. */
-export const attachmentPathsOf = (userId: string) => queries.attachmentPathsOf(db(), userId);
+export const attachmentPathsOf = (database: DbOrTx, userId: string) =>
+	queries.attachmentPathsOf(database, userId);
 export async function deleteAttachmentFiles(objectPaths: string[]): Promise<void> {
 	for (const objectPath of objectPaths) await appDeps().storage.delete(objectPath);
 }

@@ -543,7 +543,25 @@ export async function courseInUse(server, cookie, { wrongAttemptFirst = false, s
 		console.log(`quiz: attempt refused (${answer.status}), the next in ${wait} s`);
 		await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 500));
 	}
-	const pdf = await fetch(`${server.url}/bilan/attestation.pdf`, { headers });
+	// The course's end as a training organisation runs it (issue « Formation, part 1 »): objectives written (no
+	// attestation without them), then /bilan asks its survey first — the page as it asks, then answered.
+	const json = (method, url, body) =>
+		fetch(server.url + url, {
+			method,
+			headers: { ...headers, 'content-type': 'application/json' },
+			body: JSON.stringify(body)
+		});
+	const settings = await json('PUT', '/api/admin/course', {
+		objectives: 'Monter un mur en pierre sèche.\nChiffrer un devis juste.\nPrésenter ses chantiers.'
+	});
+	if (settings.status !== 200) throw new Error(`the course's settings answered ${settings.status}`);
+	snapshot('/bilan (the survey)', await get('/bilan'));
+	const survey = await json('POST', '/api/cours/satisfaction', {
+		ratings: [5, 4, 5, 4, 5],
+		comment: 'Clair et concret.'
+	});
+	if (survey.status !== 201) throw new Error(`the survey answered ${survey.status}`);
+	const pdf = await fetch(`${server.url}/bilan/attestation.pdf`, { headers, redirect: 'manual' });
 	if (pdf.status !== 200) throw new Error(`the attestation answered ${pdf.status}`);
 	const bilan = await get('/bilan');
 	snapshot('/bilan (every module done)', bilan);

@@ -137,23 +137,6 @@ export const threadsForAdmins = (db: DbOrTx, state: 'open' | 'answered' | 'all',
 		)
 		.limit(limit);
 
-/** Threads whose member waits since before `since` (the promised delay passed): the dashboard's « À faire ». */
-export async function countAwaitingSince(db: DbOrTx, before: Date): Promise<number> {
-	const [row] = await db
-		.select({ n: count() })
-		.from(questionThreads)
-		.where(lt(questionThreads.awaitingSince, before));
-	return row?.n ?? 0;
-}
-
-export async function countAwaiting(db: DbOrTx): Promise<number> {
-	const [row] = await db
-		.select({ n: count() })
-		.from(questionThreads)
-		.where(isNotNull(questionThreads.awaitingSince));
-	return row?.n ?? 0;
-}
-
 /** Per member: how many questions, and the average time to a first answer in seconds (`/admin/suivi`). */
 export async function questionFiguresByMember(db: DbOrTx) {
 	return db

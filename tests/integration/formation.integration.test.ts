@@ -35,6 +35,7 @@ import {
 } from '../../src/lib/server/db/schema';
 import { smtpTransport } from '../../src/lib/server/mail/transport';
 import { FsStorage } from '../../src/lib/server/storage';
+import { personalDataOf } from '../../src/lib/server/privacy/export';
 import * as training from '../../src/lib/server/training';
 import { coldToken } from '../../src/lib/server/training/satisfaction';
 import { GET as readSettings, PUT as saveSettings } from '../../src/routes/api/admin/course/+server';
@@ -693,6 +694,13 @@ describe(`the certificat de réalisation and the proof file on ${driverName}`, (
 		expect(rows('questions-reponses.csv')).toBe((await db.select().from(questionMessages)).length);
 		expect(rows('satisfaction.csv')).toBe(1);
 		expect(tables['positionnement.csv']).toContain('Non');
+
+		// The member's own copy of their data (RGPD art. 15) holds the same training file.
+		const own = await personalDataOf(database.db, lea.id);
+		expect(own.signIns).toHaveLength(3);
+		expect(own.positioning).toMatchObject({ questions: [{ prompt: 'Un site ?', chosen: ['Non'] }] });
+		expect(own.questions.map((m) => m.from)).toEqual(['member', 'trainer']);
+		expect(own.satisfaction).toMatchObject([{ moment: 'hot', ratings: [5, 5, 4, 4, 5], comment: 'Bien' }]);
 
 		const archive = await training.proofArchive(lea.id);
 		const file = path.join(mkdtempSync(path.join(tmpdir(), 'atelier-preuves-')), 'p.zip');

@@ -36,11 +36,17 @@ export async function countAuditEvents(db: DbOrTx, filters: AuditFilters): Promi
  * e-mail, the module's title, the candidate's or the sender's name — read now, so null once it was deleted (the
  * page then shows the id the row keeps).
  */
+/**
+ * The row's subject id as a uuid, or null when it is not one (a slot's key, a backup's name): compared with each
+ * table's primary key as it is, so that the key's index finds the row — a cast of the key to text (`id::text =
+ * subject_id`) read every row of the table, once per row of the trail (issue « Years of use »).
+ */
+const subjectUuid = sql`(case when ${auditEvents.subjectId} ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then ${auditEvents.subjectId}::uuid end)`;
 const subjectName = sql<string | null>`case ${auditEvents.subjectType}
-	when 'user' then (select ${users.name} || ' (' || ${users.email} || ')' from ${users} where ${users.id}::text = ${auditEvents.subjectId})
-	when 'module' then (select ${modules.title} from ${modules} where ${modules.id}::text = ${auditEvents.subjectId})
-	when 'candidature' then (select ${candidatures.firstName} || ' ' || ${candidatures.lastName} from ${candidatures} where ${candidatures.id}::text = ${auditEvents.subjectId})
-	when 'lead' then (select ${leads.name} from ${leads} where ${leads.id}::text = ${auditEvents.subjectId})
+	when 'user' then (select ${users.name} || ' (' || ${users.email} || ')' from ${users} where ${users.id} = ${subjectUuid})
+	when 'module' then (select ${modules.title} from ${modules} where ${modules.id} = ${subjectUuid})
+	when 'candidature' then (select ${candidatures.firstName} || ' ' || ${candidatures.lastName} from ${candidatures} where ${candidatures.id} = ${subjectUuid})
+	when 'lead' then (select ${leads.name} from ${leads} where ${leads.id} = ${subjectUuid})
 	end`;
 const actorName = sql<
 	string | null

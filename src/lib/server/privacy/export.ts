@@ -112,6 +112,34 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			lastSentAt: iso(rows.reminder?.lastSentAt ?? null),
 			unsubscribedAt: iso(rows.reminder?.unsubscribedAt ?? null)
 		},
+		/** When they signed in (never from where): the training's proof of attendance. */
+		signIns: rows.theirSignIns.map((s) => iso(s.at)),
+		/** Their answers to the positioning at entry, with the questions as asked. */
+		positioning: rows.positioning && {
+			answeredAt: iso(rows.positioning.answeredAt),
+			questions: rows.positioning.questions.map((q, i) => ({
+				prompt: q.prompt,
+				chosen: (rows.positioning!.answers[i] ?? []).map((c) => q.choices[c]?.text ?? null)
+			}))
+		},
+		/** Their questions to the trainer and the answers, each message with who wrote it and when. */
+		questions: rows.messages.map((m) => ({
+			thread: m.threadId,
+			module: m.module,
+			from: m.author,
+			text: m.body,
+			attachment: m.attachmentName,
+			at: iso(m.createdAt)
+		})),
+		/** Their answers to the satisfaction survey, at the end (hot) and some weeks later (cold). */
+		satisfaction: rows.surveys.map((s) => ({
+			moment: s.kind,
+			skipped: s.skipped,
+			questions: s.questions,
+			ratings: s.ratings,
+			comment: s.comment,
+			answeredAt: iso(s.answeredAt)
+		})),
 		/** Their attestation de fin de formation as issued (its file is downloaded from /bilan). */
 		attestations: rows.theirAttestations.map((a) => ({
 			code: a.code,

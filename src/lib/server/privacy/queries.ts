@@ -13,6 +13,11 @@ import {
 	courseReminders,
 	videoPositions,
 	modules,
+	positioningAnswers,
+	questionMessages,
+	questionThreads,
+	satisfactionAnswers,
+	signIns,
 	sessions,
 	users,
 	recoveryCodes,
@@ -40,7 +45,11 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			positions,
 			attempts,
 			theirAttestations,
-			reminders
+			reminders,
+			theirSignIns,
+			positioning,
+			messages,
+			surveys
 		] = await Promise.all([
 			// Theirs by account once enrolled, by address before (a candidature is made without an account).
 			tx
@@ -122,7 +131,24 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			tx
 				.select({ lastSentAt: courseReminders.lastSentAt, unsubscribedAt: courseReminders.unsubscribedAt })
 				.from(courseReminders)
-				.where(eq(courseReminders.userId, userId))
+				.where(eq(courseReminders.userId, userId)),
+			// The training file (issue « Formation, part 1 »): sign-ins, positioning, questions, surveys.
+			tx.select({ at: signIns.at }).from(signIns).where(eq(signIns.userId, userId)).orderBy(asc(signIns.at)),
+			tx.select().from(positioningAnswers).where(eq(positioningAnswers.userId, userId)),
+			tx
+				.select({
+					threadId: questionThreads.id,
+					module: questionThreads.moduleTitle,
+					author: questionMessages.author,
+					body: questionMessages.body,
+					attachmentName: questionMessages.attachmentName,
+					createdAt: questionMessages.createdAt
+				})
+				.from(questionMessages)
+				.innerJoin(questionThreads, eq(questionThreads.id, questionMessages.threadId))
+				.where(eq(questionThreads.userId, userId))
+				.orderBy(asc(questionMessages.createdAt)),
+			tx.select().from(satisfactionAnswers).where(eq(satisfactionAnswers.userId, userId))
 		]);
 		return {
 			account,
@@ -137,7 +163,11 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			positions,
 			attempts,
 			theirAttestations,
-			reminder: reminders[0] ?? null
+			reminder: reminders[0] ?? null,
+			theirSignIns,
+			positioning: positioning[0] ?? null,
+			messages,
+			surveys
 		};
 	});
 }

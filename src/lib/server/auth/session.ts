@@ -7,7 +7,8 @@ import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/enco
 import type { DbOrTx } from '../db';
 import { describeDevice, describeNetwork, keptUserAgent, networkOf } from './devices';
 import * as queries from './queries';
-import { insertSession } from './queries/session-rows';
+import { insertSession, insertSignIn } from './queries/session-rows';
+import { log } from '../log';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
@@ -82,6 +83,11 @@ export async function createSession(
 		db,
 		{ ...session, userAgent: keptUserAgent(origin.userAgent), network: networkOf(origin.address) },
 		now
+	);
+	// The training's record of the sign-in (its proof file) follows the session: when it cannot be written (a
+	// full disk, an outage), the session stands and the log says what is missing.
+	await insertSignIn(db, userId, now).catch((error) =>
+		log.warn('sign-in not recorded for the proof file', { userId, error })
 	);
 	return session;
 }

@@ -10,6 +10,9 @@ import type { SessionRow } from './index';
 export async function insertSession(db: DbOrTx, session: SessionRow, now = new Date()): Promise<void> {
 	await db.insert(sessions).values({ ...session, createdAt: now });
 	await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, session.userId));
-	// Kept as long as the account, for a learner's proof file: when, never from where.
-	await db.insert(signIns).values({ userId: session.userId, at: now });
+}
+
+/** A sign-in kept as long as the account, for a learner's proof file: when, never from where. */
+export async function insertSignIn(db: DbOrTx, userId: string, at: Date): Promise<void> {
+	await db.insert(signIns).values({ userId, at });
 }

@@ -164,9 +164,24 @@ const codeStep = (redirectTo: string | null | undefined) =>
 export async function enterAccount(
 	event: EnterEvent,
 	proof: auth.SignInProof,
-	{ redirectTo, deviceToken }: { redirectTo?: string | null; deviceToken?: string } = {}
+	options: LeadInOptions = {}
 ): Promise<never> {
-	if ((await open(event, proof)).next === 'code') redirect(303, codeStep(redirectTo));
+	leadIn(event, proof, await open(event, proof), options);
+}
+
+interface LeadInOptions {
+	redirectTo?: string | null;
+	deviceToken?: string;
+}
+
+/** Where an opened sign-in goes: the code step, or the account's page (with the device's cookie). */
+function leadIn(
+	event: EnterEvent,
+	proof: auth.SignInProof,
+	opened: Awaited<ReturnType<typeof open>>,
+	{ redirectTo, deviceToken }: LeadInOptions
+): never {
+	if (opened.next === 'code') redirect(303, codeStep(redirectTo));
 	if (deviceToken) setDeviceCookie(event.cookies, deviceToken);
 	redirect(303, auth.afterSignIn(proof.user, redirectTo));
 }
@@ -183,13 +198,17 @@ export async function enterWithProof(
 	options?: Parameters<typeof enterAccount>[2]
 ) {
 	let proof;
+	let opened;
 	try {
 		proof = await prove();
+		// The session is opened inside too: an outage between the account's row and its session's (a full disk)
+		// brings the form back with what was typed and its French message, as an outage before it does.
+		opened = await open(event, proof);
 	} catch (error) {
 		form.data.password = '';
 		return formFailure(event, form, error);
 	}
-	return enterAccount(event, proof, options);
+	leadIn(event, proof, opened, options ?? {});
 }
 
 /** The code step's way in: only the proof of a code verified by `auth.completeSignIn` opens the session. */

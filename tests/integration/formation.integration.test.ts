@@ -592,6 +592,15 @@ describe(`the satisfaction survey on ${driverName}`, () => {
 		await database.db.update(coldSurveys).set({ remindedAt: null });
 		expect((await sendColdSurveys(deps, 10, week)).reminded).toBe(0);
 
+		// The public form is limited per address, counted before the link is read: a burst of 35 → 30 read, 5 × 429.
+		await database.db.delete(rateLimits);
+		const burst = await Promise.all(
+			Array.from({ length: 35 }, () => post('pas-un-lien', { ratings: [1, 1, 1, 1, 1] }))
+		);
+		expect(burst.filter((a) => a.status === 404)).toHaveLength(30);
+		expect(burst.filter((a) => a.status === 429)).toHaveLength(5);
+		await database.db.delete(rateLimits);
+
 		// A link 30 days old has expired.
 		const old = coldToken(SECRET, marc.id, new Date(Date.now() - 31 * DAY));
 		expect((await post(old, { ratings: [3, 3, 3, 3, 3] })).status).toBe(410);

@@ -9,6 +9,7 @@ import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectAuditEvents } from '../../src/lib/server/audit/queries';
+import { threadsForAdmins } from '../../src/lib/server/training/queries';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
 const onPostgres = driverName === 'postgres';
@@ -34,6 +35,16 @@ describe.skipIf(!onPostgres)(`query plans at the size of years of use on ${drive
 		await database.db.execute(sql`
 			insert into audit_events (actor_email, kind, subject_type, subject_id, at)
 			select 'admin@atelier.test', 'lead.deleted', 'lead', id::text, created_at from leads`);
+		// 5,000 members, a thread each with two messages; 100 wait for an answer (the trainer's list).
+		await database.db.execute(sql`
+			insert into users (email, name, password_hash)
+			select 'membre' || i || '@exemple.fr', 'Membre ' || i, 'x' from generate_series(1, 5000) as i`);
+		await database.db.execute(sql`
+			insert into question_threads (user_id, module_title, awaiting_since)
+			select id, 'Un module', case when row_number() over () <= 100 then now() end from users`);
+		await database.db.execute(sql`
+			insert into question_messages (thread_id, author, body)
+			select id, a, 'Un message' from question_threads, (values ('member'), ('trainer')) as authors(a)`);
 		await database.db.execute(sql`analyze`);
 	});
 	afterAll(async () => {
@@ -49,5 +60,14 @@ describe.skipIf(!onPostgres)(`query plans at the size of years of use on ${drive
 		const page = await selectAuditEvents(database.db, {}, 50, 0);
 		expect(page).toHaveLength(50);
 		expect(page.every((row) => /^Client \d+$/.test(row.subjectName ?? ''))).toBe(true);
+	});
+
+	it('the trainer’s unanswered questions are found through their index, each thread’s messages counted by theirs', async () => {
+		const plan = await planOf(threadsForAdmins(database.db, 'open', 200));
+		expect(plan).not.toMatch(/Seq Scan on question_threads/);
+		expect(plan).not.toMatch(/Seq Scan on question_messages/);
+		const open = await threadsForAdmins(database.db, 'open', 200);
+		expect(open).toHaveLength(100);
+		expect(open.every((thread) => thread.messages === 2)).toBe(true);
 	});
 });

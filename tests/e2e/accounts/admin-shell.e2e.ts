@@ -29,3 +29,47 @@ test('the admin sidebar stays open on a desktop screen', async ({ page }) => {
 	}
 	await expect(page.getByRole('heading', { name: 'À faire' })).toBeVisible();
 });
+
+test('an admin page on a phone does not jump when its script arrives (the menu is served folded)', async ({
+	page
+}) => {
+	await page.setViewportSize({ width: 360, height: 740 });
+	await page.goto('/admin/questions');
+	await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+	// Every layout shift since the navigation started, as Lighthouse's CLS adds them (none from an input).
+	const shifted = await page.evaluate(
+		() =>
+			new Promise<number>((resolve) => {
+				let total = 0;
+				new PerformanceObserver((list) => {
+					for (const entry of list.getEntries() as (PerformanceEntry & {
+						value: number;
+						hadRecentInput: boolean;
+					})[])
+						if (!entry.hadRecentInput) total += entry.value;
+				}).observe({ type: 'layout-shift', buffered: true });
+				setTimeout(() => resolve(total), 500);
+			})
+	);
+	expect(shifted).toBeLessThan(0.05);
+});
+
+test('without JavaScript the menu is the sidebar on a desktop screen and opens on demand on a phone', async ({
+	browser
+}) => {
+	const context = await browser.newContext({
+		javaScriptEnabled: false,
+		viewport: { width: 1280, height: 800 }
+	});
+	const page = await context.newPage();
+	await signInAsAdmin(page);
+	await page.goto('/admin');
+	const nav = page.getByRole('navigation', { name: 'Administration' });
+	await expect(nav.getByRole('link', { name: 'Questions' })).toBeVisible();
+	await page.setViewportSize({ width: 360, height: 740 });
+	await expect(nav).toBeHidden();
+	await page.getByText('Menu d’administration').click();
+	await nav.getByRole('link', { name: 'Questions' }).click();
+	await expect(page).toHaveURL(/\/admin\/questions$/);
+	await context.close();
+});

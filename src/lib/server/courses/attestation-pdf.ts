@@ -263,34 +263,16 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 		after: 6,
 		tag: tags.element('P', signature)
 	});
-	const boxY = signer.y - blockHeight;
-	if (content.signature) {
-		const image = await doc.embedPng(content.signature);
-		const scale = Math.min((blockWidth - 8) / image.width, (blockHeight - 8) / image.height, 1);
-		const [width, height] = [image.width * scale, image.height * scale];
-		const alt = printable(`Signature et cachet de ${company.legalName}`);
-		tags.content(last, tags.element('Figure', signature, { alt }), () =>
-			last.drawImage(image, { x: blockX + 4, y: boxY + (blockHeight - height) / 2, width, height })
-		);
-	} else {
-		tags.artifact(last, () => {
-			last.drawRectangle({
-				x: blockX,
-				y: boxY,
-				width: blockWidth,
-				height: blockHeight,
-				borderColor: SOFT,
-				borderWidth: 0.5
-			});
-			last.drawText(printable('Signature et cachet'), {
-				x: blockX + 6,
-				y: signer.y - 12,
-				size: 8,
-				font: regular,
-				color: SOFT
-			});
-		});
-	}
+	await drawSignature(
+		{ doc, page: last, tags, fonts, parent: signature },
+		{
+			x: blockX,
+			top: signer.y,
+			width: blockWidth,
+			height: blockHeight,
+			png: content.signature
+		}
+	);
 
 	// The verification: the code, its address, and its QR code, at the foot of the page.
 	const verification = tags.element('Sect');
@@ -336,4 +318,44 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 	);
 	tags.finish();
 	return doc.save();
+}
+
+/**
+ * The signature and stamp the admin uploaded, fitted in a box whose top is `top` (a Figure of `parent`, described
+ * for a screen reader), or, none uploaded, the empty frame where a hand signs — decoration, outside the structure.
+ * The attestation and the certificat de réalisation both end with it.
+ */
+export async function drawSignature(
+	on: { doc: PDFDocument; page: PDFPage; tags: TaggedPdf; fonts: DocumentFonts; parent: StructureElement },
+	box: { x: number; top: number; width: number; height: number; png: Uint8Array | null }
+): Promise<void> {
+	const { doc, page, tags, fonts, parent } = on;
+	const y = box.top - box.height;
+	if (box.png) {
+		const image = await doc.embedPng(box.png);
+		const scale = Math.min((box.width - 8) / image.width, (box.height - 8) / image.height, 1);
+		const [width, height] = [image.width * scale, image.height * scale];
+		const alt = fonts.printable(`Signature et cachet de ${company.legalName}`);
+		tags.content(page, tags.element('Figure', parent, { alt }), () =>
+			page.drawImage(image, { x: box.x + 4, y: y + (box.height - height) / 2, width, height })
+		);
+		return;
+	}
+	tags.artifact(page, () => {
+		page.drawRectangle({
+			x: box.x,
+			y,
+			width: box.width,
+			height: box.height,
+			borderColor: SOFT,
+			borderWidth: 0.5
+		});
+		page.drawText(fonts.printable('Signature et cachet'), {
+			x: box.x + 6,
+			y: box.top - 12,
+			size: 8,
+			font: fonts.regular,
+			color: SOFT
+		});
+	});
 }

@@ -8,7 +8,7 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import { company, companyAddressLine } from '$lib/company';
-import { A4, ACCENT, durationText, longDate, MARGIN, SOFT, Writer } from './attestation-pdf';
+import { A4, ACCENT, drawSignature, durationText, longDate, MARGIN, SOFT, Writer } from './attestation-pdf';
 import { embedSiteFonts } from './pdf-fonts';
 import { describePdf } from './pdf-metadata';
 import { TaggedPdf } from './pdf-structure';
@@ -150,27 +150,16 @@ export async function certificatePdf(content: CertificateContent): Promise<Uint8
 		after: 4,
 		tag: tags.element('P', signature)
 	});
-	const boxY = signer.y - blockHeight;
-	if (content.signature) {
-		const image = await doc.embedPng(content.signature);
-		const scale = Math.min((blockWidth - 8) / image.width, (blockHeight - 8) / image.height, 1);
-		const [width, height] = [image.width * scale, image.height * scale];
-		const alt = printable(`Signature et cachet de ${company.legalName}`);
-		tags.content(page, tags.element('Figure', signature, { alt }), () =>
-			page.drawImage(image, { x: blockX + 4, y: boxY + (blockHeight - height) / 2, width, height })
-		);
-	} else {
-		tags.artifact(page, () =>
-			page.drawRectangle({
-				x: blockX,
-				y: boxY,
-				width: blockWidth,
-				height: blockHeight,
-				borderColor: SOFT,
-				borderWidth: 0.5
-			})
-		);
-	}
+	await drawSignature(
+		{ doc, page, tags, fonts, parent: signature },
+		{
+			x: blockX,
+			top: signer.y,
+			width: blockWidth,
+			height: blockHeight,
+			png: content.signature
+		}
+	);
 	tags.finish();
 	return doc.save();
 }

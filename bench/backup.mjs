@@ -31,7 +31,7 @@ const MB = 1024 * 1024;
  * VmHWM sampled from /proc when `time` is missing; the last sample shows whether streaming grew the process.
  */
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-function measure(command, args, env = {}) {
+export function measure(command, args, env = {}) {
 	return new Promise((resolve, reject) => {
 		const started = performance.now();
 		const timeFile = TIME ? path.join(tmpdir(), `atelier-bench-time-${process.pid}-${Math.random()}`) : null;

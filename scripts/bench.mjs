@@ -56,6 +56,11 @@ if (wanted('fleet')) {
 	await benchFleet();
 }
 
+if (wanted('scale')) {
+	const { benchScale } = await import('../bench/scale.mjs');
+	await benchScale();
+}
+
 if (wanted('insights')) {
 	const { benchInsights } = await import('../bench/insights.mjs');
 	await benchInsights();

@@ -395,7 +395,7 @@ describe(`questions to the trainer on ${driverName}`, () => {
 		const [row] = await database.db.select().from(questionThreads).where(eq(questionThreads.id, id));
 		expect(row!.awaitingSince).not.toBeNull();
 		expect(row!.firstAnsweredAt).not.toBeNull();
-		expect((await training.questionFigures()).get(lea.id)).toMatchObject({ questions: 2 });
+		expect((await training.questionFigures([lea.id])).get(lea.id)).toMatchObject({ questions: 2 });
 	});
 
 	it('refuses what is not a question: an unknown or unpublished module, an empty text, a visitor, a member without access', async () => {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emails, jobRuns, leads, rateLimits } from '../../src/lib/server/db/schema';
@@ -364,7 +364,9 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		expect((await service.listLeads(database.db, { handled: true })).map((l) => l.id)).toEqual([a.id]);
 		expect(await service.listLeads(database.db, { from: new Date(Date.now() + 60_000) })).toHaveLength(0);
 
-		const csv = await service.exportCsv(database.db, { spam: false }, ADMIN_ACTOR);
+		const csv = new TextDecoder('utf-8', { ignoreBOM: true }).decode(
+			await new Response(await service.exportCsv(database.db, { spam: false }, ADMIN_ACTOR)).arrayBuffer()
+		);
 		expect(csv.startsWith('\uFEFFid;type;')).toBe(true);
 		expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
 		expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
@@ -436,5 +438,54 @@ describe(`the inbox on ${driverName}`, () => {
 		const devis = await service.inboxPage(database.db, 'toutes', { kind: 'devis' }, 1, 50);
 		expect(devis.counts.all).toBe(rows.filter((r) => r.kind === 'devis').length);
 		expect(devis.total).toBe(devis.counts.all);
+	});
+
+	it('exports every lead once, newest first, in batches read by keys: leads of the same microsecond too', async () => {
+		// 2,345 leads over three batches of 1,000; every tenth shares its neighbour's instant to the microsecond, and
+		// some are a few microseconds apart (a cursor kept as a JavaScript Date would lose them).
+		const base = Date.parse('2026-03-01T08:00:00Z');
+		const values = Array.from({ length: 2345 }, (_, i) => ({
+			kind: 'contact' as const,
+			name: `Client ${i}`,
+			email: `c${i}@exemple.fr`,
+			message: `Demande ${i}`,
+			createdAt: sql`${new Date(base + Math.floor(i / 10) * 1000).toISOString()}::timestamptz + make_interval(secs => ${(i % 10 < 5 ? 0 : i % 10) / 1e6})`
+		}));
+		for (let i = 0; i < values.length; i += 500)
+			await database.db.insert(leads).values(values.slice(i, i + 500) as never);
+		const stream = await service.exportCsv(database.db, {}, ADMIN_ACTOR);
+		const reader = stream.getReader();
+		const first = await reader.read();
+		// The header and the first batch come before the rest is read.
+		const text = (bytes?: Uint8Array | ArrayBuffer) =>
+			new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+		expect(text(first.value)).toMatch(/^\uFEFFid;type;/);
+		const chunks = [first.value!];
+		for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+		const lines = text(Buffer.concat(chunks)).split('\r\n').filter(Boolean).slice(1);
+		const ids = lines.map((line) => line.split(';')[0]);
+		expect(ids).toHaveLength(2345);
+		expect(new Set(ids).size).toBe(2345);
+		const expected = await database.db
+			.select({ id: leads.id })
+			.from(leads)
+			.orderBy(desc(leads.createdAt), desc(leads.id));
+		expect(ids).toEqual(expected.map((r) => r.id));
+	});
+
+	it('stops reading when the client goes away', async () => {
+		await database.db.insert(leads).values(
+			Array.from({ length: 2500 }, (_, i) => ({
+				kind: 'devis' as const,
+				name: `Client ${i}`,
+				email: `d${i}@exemple.fr`,
+				message: `Demande ${i}`
+			}))
+		);
+		const stream = await service.exportCsv(database.db, {}, ADMIN_ACTOR);
+		const reader = stream.getReader();
+		await reader.read();
+		await reader.cancel();
+		await expect(reader.closed).resolves.toBeUndefined();
 	});
 });

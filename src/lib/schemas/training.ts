@@ -4,6 +4,7 @@
  * satisfaction survey. Client-safe: the forms and the JSON routes share them.
  */
 import { z } from 'zod';
+import { dropInvalid } from './query';
 import { lineText, multilineText } from './text';
 
 const line = (label: string, max: number) =>
@@ -177,3 +178,10 @@ export const satisfactionSchema = z.union([
 	z.object({ skip: z.literal(true) })
 ]);
 export type SatisfactionInput = z.infer<typeof satisfactionSchema>;
+
+/** The follow-up's list (/admin/suivi), as its query string spells it: `?q=` a name or an e-mail, the stuck only. */
+export const learnersQuerySchema = z.object({
+	q: dropInvalid(lineText().trim().max(100)),
+	filtre: dropInvalid(z.enum(['bloques'])),
+	page: dropInvalid(z.coerce.number().int().min(1).max(100_000))
+});

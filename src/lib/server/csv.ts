@@ -15,3 +15,31 @@ export function toCsv(header: string[], rows: (string | number | boolean | null 
 	const lines = [header, ...rows].map((row) => row.map(csvCell).join(';'));
 	return '\uFEFF' + lines.join('\r\n') + '\r\n';
 }
+
+/**
+ * The same CSV as `toCsv`, written as its rows come: `batches` yields rows a batch at a time (a walk by keys through a
+ * table, say), and the stream asks for the next batch only when the client has taken the last one — memory holds a
+ * batch, whatever the export's length, and the first bytes leave before the last row is read. A client that goes
+ * away stops the walk (`return()` on the iterator).
+ */
+export function csvStream(
+	header: string[],
+	batches: AsyncIterable<(string | number | boolean | null | undefined)[][]>
+): ReadableStream<Uint8Array> {
+	const encoder = new TextEncoder();
+	const iterator = batches[Symbol.asyncIterator]();
+	const line = (row: (string | number | boolean | null | undefined)[]) => row.map(csvCell).join(';') + '\r\n';
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			controller.enqueue(encoder.encode('\uFEFF' + line(header)));
+		},
+		async pull(controller) {
+			const next = await iterator.next();
+			if (next.done) controller.close();
+			else controller.enqueue(encoder.encode(next.value.map(line).join('')));
+		},
+		async cancel() {
+			await iterator.return?.();
+		}
+	});
+}

@@ -1,8 +1,12 @@
 /**
  * A file to download (CSV export, a member's data): never kept by a cache or a shared proxy, since it holds
- * people's data, and saved under the name given rather than shown.
+ * people's data, and saved under the name given rather than shown. A stream (a long export) goes out as it is written.
  */
-export function attachment(body: string, fileName: string, contentType: string): Response {
+export function attachment(
+	body: string | ReadableStream<Uint8Array>,
+	fileName: string,
+	contentType: string
+): Response {
 	return new Response(body, {
 		headers: {
 			'content-type': contentType,

@@ -14,7 +14,7 @@ export type { Origin };
 import * as dashboard from './dashboard';
 import * as queries from './queries';
 import { toCsv } from '../csv';
-import { learnerDetail, learnersCsv as toLearnersCsv, learnersReport } from './learners';
+import { learnerDetail, learnersCsv as toLearnersCsv, learnersPage, learnersReport } from './learners';
 
 /** How often each instance writes its counts: what a crash can lose at most. */
 export const WRITE_EVERY_MS = 5_000;
@@ -144,13 +144,18 @@ export {
 
 /** `/admin/suivi`: each member's progress and last activity, each module's funnel. */
 export const learners = () => learnersReport(appDeps().db);
+/** The report's figures and one page of its members (/admin/suivi). */
+export async function learnersList(options: Parameters<typeof learnersPage>[1]) {
+	const report = await learnersReport(appDeps().db);
+	return { ...report, ...learnersPage(report, options) };
+}
 /** One member's page in /admin/suivi; null when the account has no membership. */
 export const learner = (userId: string) => learnerDetail(appDeps().db, userId);
 /** `/admin/suivi.csv`. */
 export const learnersCsv = async () => toLearnersCsv(await learnersReport(appDeps().db));
 /** The dashboard's « À faire »: members following the course who did nothing for STUCK_AFTER_DAYS days. */
 export const countStuckLearners = async () => (await learnersReport(appDeps().db)).stuck;
-export { STUCK_AFTER_DAYS, type LearnerDetail, type LearnersReport } from './learners';
+export { LEARNERS_PAGE_SIZE, STUCK_AFTER_DAYS, type LearnerDetail, type LearnersReport } from './learners';
 
 /** For the domains that record where a lead or a candidature came from, and for the server entry's tally. */
 export { audienceTally, originColumns } from './audience';

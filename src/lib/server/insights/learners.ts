@@ -104,6 +104,35 @@ export async function learnersReport(db: DbOrTx, now = new Date()): Promise<Lear
 	};
 }
 
+/** Members shown a page at a time in /admin/suivi (its CSV keeps everyone). */
+export const LEARNERS_PAGE_SIZE = 50;
+
+/**
+ * One page of the report's members: those whose name or e-mail holds `search` (any case), the stuck ones only if
+ * asked, in the report's order; the page past the end is the last one. What a page renders is bounded, whatever
+ * the number of members.
+ */
+export function learnersPage(
+	report: LearnersReport,
+	{ search, stuckOnly, page }: { search?: string; stuckOnly: boolean; page: number },
+	pageSize = LEARNERS_PAGE_SIZE
+) {
+	const needle = search?.toLocaleLowerCase('fr');
+	const matching = report.learners.filter(
+		(l) =>
+			(!stuckOnly || l.stuck) &&
+			(!needle ||
+				l.name.toLocaleLowerCase('fr').includes(needle) ||
+				l.email.toLocaleLowerCase('fr').includes(needle))
+	);
+	const pages = Math.max(1, Math.ceil(matching.length / pageSize));
+	const current = Math.min(Math.max(1, page), pages);
+	return {
+		learners: matching.slice((current - 1) * pageSize, current * pageSize),
+		pagination: { total: matching.length, page: current, pages, pageSize }
+	};
+}
+
 /**
  * One member's page (/admin/suivi/{id}, issue « Experience, part 4 », point 7): their row of the report, and each
  * published module as they went through it — done when, where the video was left, every quiz attempt with its

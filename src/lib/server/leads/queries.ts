@@ -79,6 +79,40 @@ export const selectLeads = (db: DbOrTx, filters: LeadFilters, limit?: number, of
 	return limit === undefined ? query : query.limit(limit).offset(offset);
 };
 
+/**
+ * Where a walk through the leads, newest first, stopped: the last lead it gave, its time as PostgreSQL writes it
+ * (to the microsecond: a JavaScript Date keeps milliseconds, and would skip the leads of the same millisecond).
+ */
+export interface LeadCursor {
+	at: string;
+	id: string;
+}
+
+/**
+ * The next `limit` leads after `cursor` (older), newest first, each with its own cursor: a walk by keys through
+ * `leads_created_at_idx`, so that the ten-thousandth batch costs what the first does (OFFSET reads every row it
+ * skips).
+ */
+export const selectLeadsAfter = (
+	db: DbOrTx,
+	filters: LeadFilters,
+	cursor: LeadCursor | null,
+	limit: number
+) =>
+	db
+		.select({ lead: leads, at: sql<string>`${leads.createdAt}::text` })
+		.from(leads)
+		.where(
+			and(
+				where(filters),
+				cursor
+					? sql`(${leads.createdAt}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`
+					: undefined
+			)
+		)
+		.orderBy(desc(leads.createdAt), desc(leads.id))
+		.limit(limit);
+
 export async function countLeads(db: DbOrTx, filters: LeadFilters): Promise<number> {
 	const [row] = await db.select({ n: count() }).from(leads).where(where(filters));
 	return row?.n ?? 0;

@@ -86,10 +86,11 @@ export const threadsForAdmins = async (state: 'open' | 'answered' | 'all') =>
 /** Threads past the promised delay (the dashboard's « À faire »). */
 export const countLateQuestions = async () => questions.countLate(db(), await delayDays());
 /** Per member: questions asked and the average time to a first answer (`/admin/suivi`). */
-export async function questionFigures(): Promise<
-	Map<string, { questions: number; firstAnswerSeconds: number | null }>
-> {
-	const rows = await queries.questionFiguresByMember(db());
+export async function questionFigures(
+	userIds: readonly string[]
+): Promise<Map<string, { questions: number; firstAnswerSeconds: number | null }>> {
+	if (userIds.length === 0) return new Map();
+	const rows = await queries.questionFiguresByMember(db(), userIds);
 	return new Map(
 		rows.map((r) => [r.userId, { questions: r.questions, firstAnswerSeconds: r.firstAnswerSeconds }])
 	);

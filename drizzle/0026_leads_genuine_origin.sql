@@ -1,1 +1,0 @@
-CREATE INDEX "leads_genuine_origin_idx" ON "leads" USING btree ("created_at","utm_source","referrer_host","source_page","utm_campaign") WHERE not "leads"."spam";

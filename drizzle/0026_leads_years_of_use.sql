@@ -1,0 +1,3 @@
+CREATE INDEX "leads_genuine_origin_idx" ON "leads" USING btree ("created_at","utm_source","referrer_host","source_page","utm_campaign") WHERE not "leads"."spam";--> statement-breakpoint
+CREATE INDEX "leads_open_idx" ON "leads" USING btree ("created_at") WHERE not "leads"."spam" and not "leads"."handled";--> statement-breakpoint
+CREATE INDEX "leads_failed_notice_idx" ON "leads" USING btree ("created_at") WHERE not "leads"."spam" and "leads"."notify_error" is not null and "leads"."notified_at" is null;

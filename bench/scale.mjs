@@ -39,7 +39,8 @@ const PAGES = [
 	['/sitemap.xml', 'public']
 ];
 const EXPORTS = [
-	'/admin/demandes/export.csv',
+	// Every lead, spam and handled ones too: the longest export there is.
+	'/admin/demandes/export.csv?onglet=toutes',
 	'/admin/suivi.csv',
 	'/admin/statistiques.csv',
 	'/admin/satisfaction.csv'

@@ -142,8 +142,6 @@ export {
 	type DashboardFigures
 } from './dashboard';
 
-/** `/admin/suivi`: each member's progress and last activity, each module's funnel. */
-export const learners = () => learnersReport(appDeps().db);
 /** The report's figures and one page of its members (/admin/suivi). */
 export async function learnersList(options: Parameters<typeof learnersPage>[1]) {
 	const report = await learnersReport(appDeps().db);
@@ -155,7 +153,7 @@ export const learner = (userId: string) => learnerDetail(appDeps().db, userId);
 export const learnersCsv = async () => toLearnersCsv(await learnersReport(appDeps().db));
 /** The dashboard's « À faire »: members following the course who did nothing for STUCK_AFTER_DAYS days. */
 export const countStuckLearners = async () => (await learnersReport(appDeps().db)).stuck;
-export { LEARNERS_PAGE_SIZE, STUCK_AFTER_DAYS, type LearnerDetail, type LearnersReport } from './learners';
+export { STUCK_AFTER_DAYS, type LearnerDetail, type LearnersReport } from './learners';
 
 /** For the domains that record where a lead or a candidature came from, and for the server entry's tally. */
 export { audienceTally, originColumns } from './audience';

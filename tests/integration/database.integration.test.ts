@@ -8,6 +8,7 @@ import { isHealthy, openDatabase, schema, type DbOrTx } from '../../src/lib/serv
 import { isDatabaseUnavailable } from '../../src/lib/server/db/unavailable';
 import {
 	appliedMigrations,
+	rowsOf,
 	schemaLag,
 	migrationSteps,
 	NewerSchemaError,
@@ -15,6 +16,8 @@ import {
 } from '../../src/lib/server/db/migrate';
 import { appRelease } from '../../src/lib/server/version';
 import { builtOnce } from '../../src/lib/server/db/built-once';
+import { tidyEmbedded } from '../../src/lib/server/db/upkeep';
+import { schemaTables } from '../../src/lib/server/backup/tables';
 import { preparingStatementsOnPglite } from '../../src/lib/server/db/pglite-prepared';
 import { createEmptyPostgresDatabase, createTestDatabase, driverName, serverUrl } from '../helpers/database';
 
@@ -170,6 +173,37 @@ describe(`database on ${driverName}`, () => {
 		expect(await isHealthy(database.db)).toBe(true);
 		await database.dispose();
 		expect(await isHealthy(database.db, 1000)).toBe(false);
+	});
+
+	it('tidies the embedded database as autovacuum would (PGlite runs none), and leaves PostgreSQL to its own', async () => {
+		const database = await createTestDatabase();
+		opened.push(database);
+		await database.db.insert(schema.leads).values(
+			Array.from({ length: 300 }, (_, i) => ({
+				kind: 'contact' as const,
+				name: `Personne ${i}`,
+				email: `p${i}@exemple.fr`,
+				message: `Demande ${i}`
+			}))
+		);
+		// Retention's kind of work: rows deleted, which only a VACUUM gives back.
+		await database.db.delete(schema.leads).where(sql`${schema.leads.name} like 'Personne 1%'`);
+		const leadsTable = async () =>
+			rowsOf<{ tuples: number; analysed: boolean }>(
+				await database.db.execute(sql`
+					select c.reltuples::int as tuples, s.last_analyze is not null as analysed
+					from pg_class c left join pg_stat_user_tables s on s.relid = c.oid
+					where c.oid = 'public.leads'::regclass`)
+			)[0]!;
+		const tidied = await tidyEmbedded(database);
+		if (driverName === 'pglite') {
+			expect(tidied).toBe(schemaTables.length);
+			// Its statistics now count the rows that are left (300 less Personne 1, 10…19, 100…199).
+			expect(await leadsTable()).toEqual({ tuples: 300 - 111, analysed: true });
+		} else {
+			expect(tidied).toBe(0);
+			expect((await leadsTable()).analysed).toBe(false);
+		}
 	});
 });
 

@@ -4,7 +4,8 @@ import * as auth from './auth';
 import * as candidatures from './candidatures';
 import * as courses from './courses';
 import { config } from './config';
-import { db } from './db';
+import { database, db } from './db';
+import { tidyEmbedded } from './db/upkeep';
 import { purgeExpiredCounters } from './abuse';
 import * as insights from './insights';
 import * as leads from './leads';
@@ -28,6 +29,10 @@ export async function runRetention(): Promise<void> {
 	const audienceDeleted = await insights.purgeOld();
 	if (audienceDeleted)
 		log.info('audience retention', { deleted: audienceDeleted, retentionMonths: insights.RETENTION_MONTHS });
+	// After the day's deletions: the embedded database has no autovacuum to reclaim them and refresh its statistics.
+	const started = performance.now();
+	const tidied = await tidyEmbedded(database);
+	if (tidied) log.info('embedded database tidied', { tables: tidied, ms: Math.round(performance.now() - started) });
 	// Once a day on one instance (the one that takes the day's turn): members idle for a week are reminded.
 	if (config.siteMode === 'platform') {
 		const reminded = await courses.sendReminders();

@@ -10,6 +10,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Database } from '../db';
+import { tidyEmbedded } from '../db/upkeep';
 import { applyMigrationsWithin, holdMigrationLockWithin, shippedMigrations } from '../db/migrate';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { isValidObjectPath, type Storage } from '../storage';
@@ -239,6 +240,8 @@ export async function restoreBackup(
 	}
 
 	if (migrate) await database.migrate();
+	// Loaded rows come with no statistics, and the embedded database has no autovacuum to gather them.
+	await tidyEmbedded(database);
 	let removedObjects = 0;
 	if (force)
 		for (const objectPath of existingObjects)

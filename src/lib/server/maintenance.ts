@@ -32,7 +32,8 @@ export async function runRetention(): Promise<void> {
 	// After the day's deletions: the embedded database has no autovacuum to reclaim them and refresh its statistics.
 	const started = performance.now();
 	const tidied = await tidyEmbedded(database);
-	if (tidied) log.info('embedded database tidied', { tables: tidied, ms: Math.round(performance.now() - started) });
+	if (tidied)
+		log.info('embedded database tidied', { tables: tidied, ms: Math.round(performance.now() - started) });
 	// Once a day on one instance (the one that takes the day's turn): members idle for a week are reminded.
 	if (config.siteMode === 'platform') {
 		const reminded = await courses.sendReminders();

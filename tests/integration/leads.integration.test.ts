@@ -187,7 +187,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		expect(row!.notifiedAt).toBeNull();
 		expect(await service.countFailedNotifications(database.db)).toBe(1);
 		// The dashboard's count links to exactly these: the inbox filtered on a failed notification.
-		const failed = await service.inboxPage(database.db, 'toutes', { notifyFailed: true }, 1);
+		const failed = await service.inboxPage(database.db, 'toutes', { notifyFailed: true }, null);
 		expect(failed.leads.map((l) => l.id)).toEqual([result.id]);
 		expect((await database.db.select().from(emails)).every((e) => e.status === 'failed')).toBe(true);
 
@@ -197,7 +197,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 		const [after] = await database.db.select().from(leads).where(eq(leads.id, result.id));
 		expect(after).toMatchObject({ notifyError: null });
 		expect(await service.countFailedNotifications(database.db)).toBe(0);
-		expect((await service.inboxPage(database.db, 'toutes', { notifyFailed: true }, 1)).total).toBe(0);
+		expect((await service.inboxPage(database.db, 'toutes', { notifyFailed: true }, null)).total).toBe(0);
 	});
 
 	it('stores a honeypot submission as spam and sends nothing; "not spam" sends what was skipped', async () => {
@@ -402,7 +402,7 @@ describe(`leads on ${driverName} with a real SMTP server`, () => {
 });
 
 describe(`the inbox on ${driverName}`, () => {
-	it('pages a tab with its total, counts every tab under the same filters, and caps nothing silently', async () => {
+	it('pages a tab by keys with its total, counts every tab under the same filters, and caps nothing silently', async () => {
 		const base = Date.UTC(2026, 10, 1);
 		const rows = Array.from({ length: 123 }, (_, i) => ({
 			kind: (i % 2 ? 'contact' : 'devis') as 'contact' | 'devis',
@@ -411,33 +411,94 @@ describe(`the inbox on ${driverName}`, () => {
 			message: `Demande numéro ${i}`,
 			spam: i % 10 === 0,
 			handled: i % 3 === 0 && i % 10 !== 0,
-			createdAt: new Date(base + i * 60_000)
+			// Every fifth lead arrives in the same microsecond as the one before: the id orders them.
+			createdAt: new Date(base + (i - (i % 5 === 4 ? 1 : 0)) * 60_000)
 		}));
 		await database.db.insert(leads).values(rows);
 		const open = rows.filter((r) => !r.spam && !r.handled);
-		const page1 = await service.inboxPage(database.db, 'a-traiter', {}, 1, 50);
+		const page1 = await service.inboxPage(database.db, 'a-traiter', {}, null, 20);
 		expect(page1.counts).toEqual({
 			open: open.length,
 			handled: rows.filter((r) => !r.spam && r.handled).length,
 			spam: rows.filter((r) => r.spam).length,
 			all: 123
 		});
-		expect(page1.total).toBe(open.length);
-		expect(page1.pages).toBe(Math.ceil(open.length / 50));
-		expect(page1.leads[0]!.name).toBe(open.at(-1)!.name);
-		const last = await service.inboxPage(database.db, 'a-traiter', {}, page1.pages, 50);
-		expect(last.leads.length).toBe(open.length - 50 * (page1.pages - 1));
-		// Every open lead appears once across the pages.
-		const seen = new Set<string>();
-		for (let n = 1; n <= page1.pages; n++)
-			for (const lead of (await service.inboxPage(database.db, 'a-traiter', {}, n, 50)).leads)
-				seen.add(lead.id);
-		expect(seen.size).toBe(open.length);
-		// A page past the end shows the last one; the type filter narrows the counts too.
-		expect((await service.inboxPage(database.db, 'a-traiter', {}, 99, 50)).page).toBe(page1.pages);
-		const devis = await service.inboxPage(database.db, 'toutes', { kind: 'devis' }, 1, 50);
+		expect(page1).toMatchObject({ total: open.length, first: 1, newer: null });
+		// Forwards by « Plus anciennes » to the end: every open lead once, newest first, each page placed.
+		const walked: string[] = [];
+		let page = page1;
+		for (;;) {
+			expect(page.first).toBe(walked.length + 1);
+			walked.push(...page.leads.map((l) => l.id));
+			if (!page.older) break;
+			page = await service.inboxPage(database.db, 'a-traiter', {}, { older: page.older }, 20);
+			expect(page.newer).not.toBeNull();
+		}
+		expect(walked).toHaveLength(open.length);
+		expect(new Set(walked).size).toBe(open.length);
+		const byTime = [...(await database.db.select().from(leads))]
+			.filter((l) => !l.spam && !l.handled)
+			.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+		expect(walked).toEqual(byTime.map((l) => l.id));
+		// And back by « Plus récentes », from the last page to the first: the same pages.
+		const back: string[] = [...page.leads.map((l) => l.id)];
+		while (page.newer) {
+			page = await service.inboxPage(database.db, 'a-traiter', {}, { newer: page.newer }, 20);
+			back.unshift(...page.leads.map((l) => l.id));
+		}
+		expect(back).toEqual(walked);
+		expect(page.first).toBe(1);
+		// The oldest page, straight: its place known from the total.
+		const oldest = await service.inboxPage(database.db, 'a-traiter', {}, { oldest: true }, 20);
+		expect(oldest.leads.map((l) => l.id)).toEqual(walked.slice(-20));
+		expect(oldest).toMatchObject({ first: open.length - 19, older: null });
+		// A cursor whose leads were since deleted shows the nearest end, not an empty page.
+		const gone = { at: '2000-01-01T00:00:00.000000Z', id: '00000000-0000-4000-8000-000000000000' };
+		expect((await service.inboxPage(database.db, 'a-traiter', {}, { older: gone }, 20)).leads).toEqual(
+			oldest.leads
+		);
+		// The type filter narrows the counts too.
+		const devis = await service.inboxPage(database.db, 'toutes', { kind: 'devis' }, null, 50);
 		expect(devis.counts.all).toBe(rows.filter((r) => r.kind === 'devis').length);
 		expect(devis.total).toBe(devis.counts.all);
+	});
+
+	it('counts a tab no further than its bound, and never guesses where a page past it stands', async () => {
+		const base = Date.UTC(2026, 10, 1);
+		const bound = service.INBOX_COUNT_BOUND;
+		await database.db.insert(leads).values(
+			Array.from({ length: bound + 60 }, (_, i) => ({
+				kind: 'contact' as const,
+				name: `Personne ${i}`,
+				email: `p${i}@exemple.fr`,
+				message: `Demande ${i}`,
+				handled: true,
+				createdAt: new Date(base - i * 1000)
+			}))
+		);
+		const first = await service.inboxPage(database.db, 'traitees', {}, null);
+		// Counted up to the bound and one more: « plus de 10 000 », not the figure.
+		expect(first.counts).toEqual({ open: 0, handled: bound + 1, spam: 0, all: bound + 1 });
+		const oldest = await service.inboxPage(database.db, 'traitees', {}, { oldest: true });
+		expect(oldest.first).toBeNull();
+		expect(oldest.leads.at(-1)!.name).toBe(`Personne ${bound + 59}`);
+		// A page is placed while what comes before it can be counted: from rank 10,001, not from 10,002.
+		const from = (i: number) =>
+			service.inboxPage(
+				database.db,
+				'traitees',
+				{},
+				{
+					older: {
+						at: new Date(base - i * 1000).toISOString().replace('Z', '000Z'),
+						id: 'ffffffff-ffff-4fff-bfff-ffffffffffff'
+					}
+				}
+			);
+		const last = await from(bound);
+		expect(last.leads[0]!.name).toBe(`Personne ${bound}`);
+		expect(last.first).toBe(bound + 1);
+		expect((await from(bound + 1)).first).toBeNull();
 	});
 
 	it('exports every lead once, newest first, in batches read by keys: leads of the same microsecond too', async () => {

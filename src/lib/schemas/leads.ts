@@ -85,6 +85,13 @@ export type QuoteInput = z.infer<typeof showcaseContactSchema>;
 /** One lead named by an admin action's form. */
 export const leadIdSchema = z.object({ id: z.uuid('Demande inconnue.') });
 
+/**
+ * A lead's place in the inbox's order, as its page links carry it: its time in UTC to the microsecond and its id
+ * (`2026-03-01T08:00:00.000123Z_0b6c…`; leads/queries.ts `LeadCursor`).
+ */
+const LEAD_CURSOR =
+	/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** The inbox filters, as the query string spells them (?type=devis&spam=non&traitee=non&du=…&au=…). */
 export const leadFiltersQuerySchema = z.object({
 	type: dropInvalid(z.enum(['contact', 'devis'])),
@@ -95,6 +102,9 @@ export const leadFiltersQuerySchema = z.object({
 	onglet: dropInvalid(z.enum(['a-traiter', 'traitees', 'spam', 'toutes'])),
 	/** Only the leads whose notification failed and was never sent since (the dashboard's count links here). */
 	notification: dropInvalid(z.enum(['echec'])),
-	page: dropInvalid(z.coerce.number().int().min(1).max(100_000))
+	/** The inbox's pages, walked by keys: leads older (`avant`) or newer (`apres`) than a lead's cursor, or the oldest. */
+	avant: dropInvalid(z.string().regex(LEAD_CURSOR)),
+	apres: dropInvalid(z.string().regex(LEAD_CURSOR)),
+	fin: dropInvalid(z.enum(['1']))
 });
 export type LeadFiltersQuery = z.infer<typeof leadFiltersQuerySchema>;

@@ -10,7 +10,7 @@ import { issueFormToken } from '../abuse';
 import type { Actor } from '../audit';
 import type { Origin } from '../insights/audience';
 import * as service from './service';
-import type { InboxTab, LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
+import type { InboxPosition, InboxTab, LeadDeps, LeadFilters, LeadKind, LeadSource } from './service';
 
 function deps(): LeadDeps {
 	const { config } = appDeps();
@@ -34,8 +34,8 @@ export const submit = (
 	origin?: Origin
 ) => service.submitLead(deps(), kind, input, address, source, origin);
 export const list = (filters: LeadFilters) => service.listLeads(appDeps().db, filters);
-export const inbox = (tab: InboxTab, filters: LeadFilters, page: number) =>
-	service.inboxPage(appDeps().db, tab, filters, page);
+export const inbox = (tab: InboxTab, filters: LeadFilters, position: InboxPosition) =>
+	service.inboxPage(appDeps().db, tab, filters, position);
 export const latest = () => service.latestLeads(appDeps().db);
 export const find = (id: string) => service.findLead(appDeps().db, id);
 export const setHandled = (id: string, handled: boolean, admin: Actor) =>
@@ -53,5 +53,5 @@ export const purgeOld = () => service.purgeOldLeads(appDeps().db, appDeps().conf
 /** A fresh time-trap token for a page that shows a lead form. */
 export const newFormToken = () => issueFormToken(appDeps().config.signingSecret);
 
-export { filtersOf, inboxFilters, tabOf } from './filters';
-export type { InboxTab, LeadFilters, LeadKind, LeadSource, SubmitResult } from './service';
+export { cursorParam, filtersOf, inboxFilters, positionOf, tabOf } from './filters';
+export type { InboxPosition, InboxTab, LeadFilters, LeadKind, LeadSource, SubmitResult } from './service';

@@ -1,6 +1,7 @@
 /** The leads domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { and, count, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
+import { rowsOf } from '../db/migrate';
 import { leads, type Lead } from '../db/schema';
 
 export type NewLead = typeof leads.$inferInsert;
@@ -83,37 +84,48 @@ export const selectLeads = (db: DbOrTx, filters: LeadFilters, limit?: number, of
 };
 
 /**
- * Where a walk through the leads, newest first, stopped: the last lead it gave, its time as PostgreSQL writes it
- * (to the microsecond: a JavaScript Date keeps milliseconds, and would skip the leads of the same millisecond).
+ * A lead's place in the newest-first order: its time in UTC to the microsecond (a JavaScript Date keeps
+ * milliseconds, and would skip the leads of the same millisecond), and its id, which orders leads of the same
+ * microsecond. Written as an address can carry it (`2026-03-01T08:00:00.000123Z`).
  */
 export interface LeadCursor {
 	at: string;
 	id: string;
 }
 
+const cursorAt = sql<string>`to_char(${leads.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const olderThan = (cursor: LeadCursor) =>
+	sql`(${leads.createdAt}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
+const newerThan = (cursor: LeadCursor) =>
+	sql`(${leads.createdAt}, ${leads.id}) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
+
 /**
- * The next `limit` leads after `cursor` (older), newest first, each with its own cursor: a walk by keys through
- * `leads_created_at_idx`, so that the ten-thousandth batch costs what the first does (OFFSET reads every row it
- * skips).
+ * `limit` leads next to `cursor`, each with its own cursor, walked by keys through an index on the time (OFFSET
+ * reads every row it skips: the ten-thousandth page would cost ten thousand times the first). `older`: the leads
+ * after it, newest first (from the newest without a cursor); `newer`: the leads before it, oldest first (from the
+ * oldest without a cursor) — the caller turns them round.
  */
 export const selectLeadsAfter = (
 	db: DbOrTx,
 	filters: LeadFilters,
 	cursor: LeadCursor | null,
-	limit: number
+	limit: number,
+	direction: 'older' | 'newer' = 'older'
 ) =>
 	db
-		.select({ lead: leads, at: sql<string>`${leads.createdAt}::text` })
+		.select({ lead: leads, at: cursorAt })
 		.from(leads)
 		.where(
 			and(
 				where(filters),
-				cursor
-					? sql`(${leads.createdAt}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`
-					: undefined
+				cursor ? (direction === 'older' ? olderThan(cursor) : newerThan(cursor)) : undefined
 			)
 		)
-		.orderBy(desc(leads.createdAt), desc(leads.id))
+		.orderBy(
+			...(direction === 'older'
+				? [desc(leads.createdAt), desc(leads.id)]
+				: [asc(leads.createdAt), asc(leads.id)])
+		)
 		.limit(limit);
 
 export async function countLeads(db: DbOrTx, filters: LeadFilters): Promise<number> {
@@ -121,21 +133,40 @@ export async function countLeads(db: DbOrTx, filters: LeadFilters): Promise<numb
 	return row?.n ?? 0;
 }
 
-/** The inbox's tabs, counted in one pass under the same type and date filters. */
+/**
+ * The leads under `filters` (and newer than `newerThan`), counted up to `bound` + 1 and no further: what a page may
+ * say of a list of years without reading all of it. More than `bound` reads as « plus de 10 000 ».
+ */
+const countedUpTo = (filters: LeadFilters, bound: number, newer?: LeadCursor) =>
+	sql<number>`(select count(*) from (select 1 from ${leads} where ${and(where(filters), newer ? newerThan(newer) : undefined) ?? sql`true`} limit ${sql.raw(String(bound + 1))}) as bounded)::int`;
+
+/** The inbox's tabs under the same type and date filters, each counted up to `bound` + 1, in one statement. */
 export async function countTabs(
 	db: DbOrTx,
-	filters: Omit<LeadFilters, 'spam' | 'handled'>
+	filters: Omit<LeadFilters, 'spam' | 'handled'>,
+	bound: number
 ): Promise<{ open: number; handled: number; spam: number; all: number }> {
-	const [row] = await db
-		.select({
-			open: sql<number>`count(*) filter (where not ${leads.spam} and not ${leads.handled})`.mapWith(Number),
-			handled: sql<number>`count(*) filter (where not ${leads.spam} and ${leads.handled})`.mapWith(Number),
-			spam: sql<number>`count(*) filter (where ${leads.spam})`.mapWith(Number),
-			all: count()
-		})
-		.from(leads)
-		.where(where(filters));
-	return row ?? { open: 0, handled: 0, spam: 0, all: 0 };
+	const [row] = rowsOf<{ open: number; handled: number; spam: number; all: number }>(
+		await db.execute(sql`select
+			${countedUpTo({ ...filters, spam: false, handled: false }, bound)} as open,
+			${countedUpTo({ ...filters, spam: false, handled: true }, bound)} as handled,
+			${countedUpTo({ ...filters, spam: true }, bound)} as spam,
+			${countedUpTo(filters, bound)} as all`)
+	);
+	return row!;
+}
+
+/** How many leads under `filters` come before `cursor` in the newest-first order, counted up to `bound` + 1. */
+export async function countNewerUpTo(
+	db: DbOrTx,
+	filters: LeadFilters,
+	cursor: LeadCursor,
+	bound: number
+): Promise<number> {
+	const [row] = rowsOf<{ n: number }>(
+		await db.execute(sql`select ${countedUpTo(filters, bound, cursor)} as n`)
+	);
+	return row!.n;
 }
 
 /** The newest leads that are not spam, for the dashboard. */

@@ -14,7 +14,7 @@ import { inBackground } from '../lifecycle';
 import { leadAcknowledgement, leadNotification, sendWith, type MailDeps, type MailSender } from '../mail';
 import { csvStream } from '../csv';
 import { spamReason } from '../abuse';
-import { TAB_FILTERS, type InboxTab } from './filters';
+import { TAB_FILTERS, type InboxPosition, type InboxTab } from './filters';
 import { findJobRun, recordJobRun } from '../db/job-runs';
 import * as queries from './queries';
 import type { LeadFilters } from './queries';
@@ -142,25 +142,87 @@ export const listLeads = (db: DbOrTx, filters: LeadFilters = {}, limit = 500): P
 	queries.selectLeads(db, filters, limit);
 
 export const INBOX_PAGE_SIZE = 50;
-export type { InboxTab };
+/**
+ * How far the inbox counts: beyond it a tab says « plus de 10 000 ». A count reads every row it counts; the work
+ * waiting is a few dozen leads, but « Toutes » is every lead of the years kept.
+ */
+export const INBOX_COUNT_BOUND = 10_000;
+export type { InboxPosition, InboxTab };
+
+const TAB_COUNT = { 'a-traiter': 'open', traitees: 'handled', spam: 'spam', toutes: 'all' } as const;
 
 /**
- * One page of the inbox: the tab's leads under the type and date filters, the total they make (no silent cap:
- * the page says "51–100 sur 134"), and every tab's count under the same filters.
+ * One page of the inbox, walked by keys (a far page costs what the first does): the tab's leads under the type and
+ * date filters, every tab's count under the same filters up to INBOX_COUNT_BOUND, where the page's first lead
+ * stands (null when past the bound: it is never guessed), and the cursors of the pages on either side (null at an
+ * end). A cursor past the end (its leads since deleted) shows the nearest end.
  */
 export async function inboxPage(
 	db: DbOrTx,
 	tab: InboxTab,
 	filters: Omit<LeadFilters, 'spam' | 'handled'>,
-	page: number,
+	position: InboxPosition,
 	pageSize = INBOX_PAGE_SIZE
 ) {
 	const scoped = { ...filters, ...TAB_FILTERS[tab] };
-	const [counts, total] = await Promise.all([queries.countTabs(db, filters), queries.countLeads(db, scoped)]);
-	const pages = Math.max(1, Math.ceil(total / pageSize));
-	const current = Math.min(Math.max(1, page), pages);
-	const rows = await queries.selectLeads(db, scoped, pageSize, (current - 1) * pageSize);
-	return { leads: rows, total, page: current, pages, pageSize, counts };
+	const counts = await queries.countTabs(db, filters, INBOX_COUNT_BOUND);
+	const total = counts[TAB_COUNT[tab]];
+	const page = await leadsAt(db, scoped, position, pageSize);
+	const known = total <= INBOX_COUNT_BOUND;
+	let first: number | null = 1;
+	if (page.leads.length && page.newer) {
+		if (page.older === null && known) first = total - page.leads.length + 1;
+		else {
+			const before = await queries.countNewerUpTo(db, scoped, page.cursors[0]!, INBOX_COUNT_BOUND);
+			first = before <= INBOX_COUNT_BOUND ? before + 1 : null;
+		}
+	}
+	return {
+		leads: page.leads,
+		counts,
+		total,
+		bound: INBOX_COUNT_BOUND,
+		first,
+		newer: page.newer,
+		older: page.older,
+		pageSize
+	};
+}
+
+async function leadsAt(
+	db: DbOrTx,
+	filters: LeadFilters,
+	position: InboxPosition,
+	pageSize: number
+): Promise<{
+	leads: Lead[];
+	cursors: queries.LeadCursor[];
+	newer: queries.LeadCursor | null;
+	older: queries.LeadCursor | null;
+}> {
+	const reading = position && 'older' in position ? 'older' : position ? 'newer' : 'older';
+	const cursor =
+		position && 'older' in position
+			? position.older
+			: position && 'newer' in position
+				? position.newer
+				: null;
+	// One more than a page: whether there is a page beyond this one, without counting.
+	const found = await queries.selectLeadsAfter(db, filters, cursor, pageSize + 1, reading);
+	if (!found.length && cursor)
+		return leadsAt(db, filters, reading === 'older' ? { oldest: true } : null, pageSize);
+	const beyond = found.length > pageSize;
+	const shown = found.slice(0, pageSize);
+	if (reading === 'newer') shown.reverse();
+	const cursors = shown.map(({ lead, at }) => ({ at, id: lead.id }));
+	const ends = { first: cursors[0] ?? null, last: cursors.at(-1) ?? null };
+	return {
+		leads: shown.map(({ lead }) => lead),
+		cursors,
+		// Reading older leads, a page beyond means older ones remain; a cursor means newer ones were passed.
+		newer: reading === 'older' ? (cursor ? ends.first : null) : beyond ? ends.first : null,
+		older: reading === 'older' ? (beyond ? ends.last : null) : cursor ? ends.last : null
+	};
 }
 
 /** The dashboard's latest genuine leads. */

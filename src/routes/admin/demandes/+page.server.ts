@@ -10,7 +10,7 @@ export const load: PageServerLoad = async (event) => {
 	const tab = leads.tabOf(query);
 	const { kind, from, to, notifyFailed } = leads.filtersOf(query);
 	const [inbox, retention] = await Promise.all([
-		leads.inbox(tab, { kind, from, to, notifyFailed }, query.page ?? 1),
+		leads.inbox(tab, { kind, from, to, notifyFailed }, leads.positionOf(query)),
 		leads.lastRetentionRun()
 	]);
 	return {
@@ -21,7 +21,14 @@ export const load: PageServerLoad = async (event) => {
 			notifiedAt: l.notifiedAt?.toISOString() ?? null
 		})),
 		counts: inbox.counts,
-		pagination: { total: inbox.total, page: inbox.page, pages: inbox.pages, pageSize: inbox.pageSize },
+		countBound: inbox.bound,
+		position: {
+			first: inbox.first,
+			total: inbox.total,
+			bound: inbox.bound,
+			newer: inbox.newer && leads.cursorParam(inbox.newer),
+			older: inbox.older && leads.cursorParam(inbox.older)
+		},
 		query: event.url.search,
 		filters: query,
 		retention: retention ? { at: retention.at.toISOString(), detail: retention.detail } : null,

@@ -1,0 +1,1 @@
+CREATE INDEX "leads_spam_idx" ON "leads" USING btree ("created_at") WHERE "leads"."spam";

@@ -16,6 +16,7 @@ import { leadsPerWeekBySource } from '../../src/lib/server/insights/queries/dash
 import { learnerRows, learnersStatement } from '../../src/lib/server/insights/queries/learners';
 import {
 	countOpen,
+	countTabsStatement,
 	FAILED_NOTIFICATIONS,
 	selectLeads,
 	selectLeadsAfter,
@@ -107,9 +108,18 @@ describe.skipIf(!onPostgres)(`query plans at the size of years of use on ${drive
 				.select({ n: count() })
 				.from(leads)
 				.where(sql`not ${leads.spam} and not ${leads.handled}`),
-			selectLeads(database.db, FAILED_NOTIFICATIONS)
+			selectLeads(database.db, FAILED_NOTIFICATIONS),
+			// The spam tab, and the oldest page of a tab (read from the other end of the same index).
+			selectLeadsAfter(database.db, { spam: true }, null, 51),
+			selectLeadsAfter(database.db, { spam: false, handled: true }, null, 51, 'newer')
 		])
 			expect(await planOf(query)).not.toMatch(/Seq Scan on leads/);
+		// The tabs' counts: each stops at its bound (a Limit over every read of leads), the work waiting and the spam
+		// from their partial indexes.
+		const counts = await planOf(database.db.execute(countTabsStatement({}, 1000)) as unknown as Planned);
+		expect(counts.match(/-> {2}Limit/g)).toHaveLength(4);
+		expect(counts).toMatch(/leads_open_idx/);
+		expect(counts).toMatch(/leads_spam_idx/);
 		// And the walk by keys gives every open lead once.
 		let cursor: LeadCursor | null = null;
 		const seen = new Set<string>();

@@ -141,17 +141,20 @@ const countedUpTo = (filters: LeadFilters, bound: number, newer?: LeadCursor) =>
 	sql<number>`(select count(*) from (select 1 from ${leads} where ${and(where(filters), newer ? newerThan(newer) : undefined) ?? sql`true`} limit ${sql.raw(String(bound + 1))}) as bounded)::int`;
 
 /** The inbox's tabs under the same type and date filters, each counted up to `bound` + 1, in one statement. */
+export const countTabsStatement = (filters: Omit<LeadFilters, 'spam' | 'handled'>, bound: number) =>
+	sql`select
+		${countedUpTo({ ...filters, spam: false, handled: false }, bound)} as open,
+		${countedUpTo({ ...filters, spam: false, handled: true }, bound)} as handled,
+		${countedUpTo({ ...filters, spam: true }, bound)} as spam,
+		${countedUpTo(filters, bound)} as all`;
+
 export async function countTabs(
 	db: DbOrTx,
 	filters: Omit<LeadFilters, 'spam' | 'handled'>,
 	bound: number
 ): Promise<{ open: number; handled: number; spam: number; all: number }> {
 	const [row] = rowsOf<{ open: number; handled: number; spam: number; all: number }>(
-		await db.execute(sql`select
-			${countedUpTo({ ...filters, spam: false, handled: false }, bound)} as open,
-			${countedUpTo({ ...filters, spam: false, handled: true }, bound)} as handled,
-			${countedUpTo({ ...filters, spam: true }, bound)} as spam,
-			${countedUpTo(filters, bound)} as all`)
+		await db.execute(countTabsStatement(filters, bound))
 	);
 	return row!;
 }

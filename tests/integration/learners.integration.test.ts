@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDepsForTests } from '../../src/lib/server/app';
-import { learnerDetail, learnersCsv, learnersReport } from '../../src/lib/server/insights/learners';
+import {
+	learnerDetail,
+	learnersCsv,
+	learnersReport,
+	STUCK_AFTER_DAYS
+} from '../../src/lib/server/insights/learners';
+import { countStuck } from '../../src/lib/server/insights/queries/learners';
 import {
 	emails,
 	memberships,
@@ -196,6 +202,20 @@ describe(`the members' follow-up on ${driverName}`, () => {
 				averageAttempts: 1.5
 			}
 		]);
+	});
+
+	it('counts the stuck in the database as the report does, on either side of the fourteen days', async () => {
+		// The dashboard's count (a statement) and the report's rule (learners.ts) must never disagree: a day before,
+		// on and after each member's threshold, and once past paid periods.
+		for (const days of [-5, -4, 0, 3, 4, 11, 12, 40, 400]) {
+			const now = new Date(NOW.getTime() + days * 24 * 60 * 60 * 1000);
+			const report = await learnersReport(database.db, now);
+			expect({ days, stuck: await countStuck(database.db, now, STUCK_AFTER_DAYS) }).toEqual({
+				days,
+				stuck: report.stuck
+			});
+		}
+		expect(await countStuck(database.db, NOW, STUCK_AFTER_DAYS)).toBe(1);
 	});
 
 	it('exports a spreadsheet whose cells are never formulas, for admins only', async () => {

@@ -14,7 +14,13 @@ export type { Origin };
 import * as dashboard from './dashboard';
 import * as queries from './queries';
 import { toCsv } from '../csv';
-import { learnerDetail, learnersCsv as toLearnersCsv, learnersPage, learnersReport } from './learners';
+import {
+	learnerDetail,
+	learnersCsv as toLearnersCsv,
+	learnersPage,
+	learnersReport,
+	STUCK_AFTER_DAYS
+} from './learners';
 
 /** How often each instance writes its counts: what a crash can lose at most. */
 export const WRITE_EVERY_MS = 5_000;
@@ -152,7 +158,7 @@ export const learner = (userId: string) => learnerDetail(appDeps().db, userId);
 /** `/admin/suivi.csv`. */
 export const learnersCsv = async () => toLearnersCsv(await learnersReport(appDeps().db));
 /** The dashboard's « À faire »: members following the course who did nothing for STUCK_AFTER_DAYS days. */
-export const countStuckLearners = async () => (await learnersReport(appDeps().db)).stuck;
+export const countStuckLearners = () => queries.countStuck(appDeps().db, new Date(), STUCK_AFTER_DAYS);
 export { STUCK_AFTER_DAYS, type LearnerDetail, type LearnersReport } from './learners';
 
 /** For the domains that record where a lead or a candidature came from, and for the server entry's tally. */

@@ -21,10 +21,10 @@ export interface LearnerRow {
 const asDate = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 
 /**
- * Every member's row, each table read once and joined by member (a correlated subquery per member read
+ * Every member's facts, each table read once and joined by member (a correlated subquery per member read
  * module_progress and quiz_attempts 5,000 times at years of use: 600 ms where this takes 50).
  */
-export const learnersStatement = sql`
+const learnerFacts = sql`
 	select u.id, u.name, u.email, m.status, m.current_period_end, m.created_at as member_since,
 		coalesce(p.completed, 0) as completed, coalesce(q.passed, 0) as quizzes_passed,
 		coalesce(q.attempts, 0) as attempts, greatest(p.last, q.last, v.last) as last_activity
@@ -43,8 +43,30 @@ export const learnersStatement = sql`
 		from quiz_attempts group by user_id
 	) q on q.user_id = u.id
 	left join (select user_id, max(updated_at) as last from video_positions group by user_id) v
-		on v.user_id = u.id
-	order by u.name, u.id`;
+		on v.user_id = u.id`;
+
+/** Every member's row, in the report's order (name, then id). */
+export const learnersStatement = sql`${learnerFacts} order by u.name, u.id`;
+
+/**
+ * How many members are stuck, counted by the database (the dashboard's figure: reading 5,000 members' rows into the
+ * process to count a few took most of its time on the embedded database). The same rule as learners.ts: following
+ * the course (active or trialing, or past due within the paid period), a published module left to finish, and no
+ * sign of work — else the day they joined — for `days` days. tests/integration/learners.integration.test.ts holds
+ * the two to the same answer.
+ */
+export async function countStuck(db: DbOrTx, now: Date, days: number): Promise<number> {
+	const at = sql`${now.toISOString()}::timestamptz`;
+	const [row] = rowsOf<{ n: number }>(
+		await db.execute(sql`
+			select count(*)::int as n
+			from (${learnerFacts}) l cross join (select count(*) as total from modules where published) t
+			where (l.status in ('active', 'trialing') or (l.status = 'past_due' and l.current_period_end > ${at}))
+				and t.total > 0 and l.completed < t.total
+				and coalesce(l.last_activity, l.member_since) <= ${at} - make_interval(days => ${days})`)
+	);
+	return Number(row?.n ?? 0);
+}
 
 /**
  * Every member (an account with a membership), with their progress over the published modules, their quiz results

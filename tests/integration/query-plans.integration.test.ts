@@ -133,7 +133,7 @@ describe.skipIf(!onPostgres)(`query plans at the size of years of use on ${drive
 	});
 
 	it('the follow-up reads each table once for every member, never once per member', async () => {
-		const text = await planOf(database.db.execute(learnersStatement) as unknown as Planned);
+		const text = await planOf(database.db.execute(learnersStatement()) as unknown as Planned);
 		// A correlated subquery per member (SubPlan) read module_progress 5,000 times at years of use.
 		expect(text).not.toMatch(/SubPlan/);
 		const rows = await learnerRows(database.db);

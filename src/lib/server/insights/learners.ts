@@ -59,8 +59,9 @@ export interface LearnersReport {
 
 const percentOf = (part: number, whole: number) => (whole ? Math.round((part / whole) * 100) : 0);
 
-export async function learnersReport(db: DbOrTx, now = new Date()): Promise<LearnersReport> {
-	const [rows, funnel] = await Promise.all([queries.learnerRows(db), queries.moduleFunnelRows(db)]);
+/** The report on every member, or on one (`only`: their id; its figures are then theirs alone). */
+export async function learnersReport(db: DbOrTx, now = new Date(), only?: string): Promise<LearnersReport> {
+	const [rows, funnel] = await Promise.all([queries.learnerRows(db, only), queries.moduleFunnelRows(db)]);
 	const total = funnel.length;
 	const quizzes = funnel.filter((m) => m.hasQuiz).length;
 	const learners = rows.map((row): Learner => {
@@ -139,7 +140,8 @@ export function learnersPage(
  * score — with the reminders the course sent them. Null for an account that never had a membership.
  */
 export async function learnerDetail(db: DbOrTx, userId: string, now = new Date()) {
-	const report = await learnersReport(db, now);
+	// Their row alone: the others' are not read.
+	const report = await learnersReport(db, now, userId);
 	const learner = report.learners.find((l) => l.id === userId);
 	if (!learner) return null;
 	const [modules, reminders] = await Promise.all([

@@ -45,8 +45,9 @@ const learnerFacts = sql`
 	left join (select user_id, max(updated_at) as last from video_positions group by user_id) v
 		on v.user_id = u.id`;
 
-/** Every member's row, in the report's order (name, then id). */
-export const learnersStatement = sql`${learnerFacts} order by u.name, u.id`;
+/** Every member's row — or one member's — in the report's order (name, then id). */
+export const learnersStatement = (only?: string) =>
+	sql`${learnerFacts} ${only ? sql`where u.id = ${only}::uuid` : sql``} order by u.name, u.id`;
 
 /**
  * How many members are stuck, counted by the database (the dashboard's figure: reading 5,000 members' rows into the
@@ -72,8 +73,8 @@ export async function countStuck(db: DbOrTx, now: Date, days: number): Promise<n
  * Every member (an account with a membership), with their progress over the published modules, their quiz results
  * and their last sign of work (a module completed, a quiz attempt, a video position kept). One statement.
  */
-export async function learnerRows(db: DbOrTx): Promise<LearnerRow[]> {
-	const rows = rowsOf<Record<string, unknown>>(await db.execute(learnersStatement));
+export async function learnerRows(db: DbOrTx, only?: string): Promise<LearnerRow[]> {
+	const rows = rowsOf<Record<string, unknown>>(await db.execute(learnersStatement(only)));
 	return rows.map((row) => ({
 		id: String(row.id),
 		name: String(row.name),

@@ -91,6 +91,21 @@ export function cpuNanosecondsOf(pid) {
 }
 
 /**
+ * Waits until a server is idle — its start's housekeeping done (retention, reminders, the embedded database's
+ * upkeep): under a tenth of a core for a whole second, or `limitMs` at most. A figure measured meanwhile is the
+ * housekeeping's, not the page's.
+ */
+export async function settled(pid, limitMs = 180_000) {
+	const deadline = Date.now() + limitMs;
+	while (Date.now() < deadline) {
+		const before = cpuNanosecondsOf(pid);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const after = cpuNanosecondsOf(pid);
+		if (before === null || after === null || after - before < 100_000_000) return;
+	}
+}
+
+/**
  * `total` GETs of `target` with `concurrency` keep-alive connections; every body is read to the end.
  * Returns requests per second and latency percentiles (ms).
  */

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { bundleOptions } from '../scripts/bundle-options.mjs';
 import { measure } from './backup.mjs';
-import { fmt, rssOf, signedInAdmin, startServer, withBenchDatabase } from './lib.mjs';
+import { fmt, rssOf, settled, signedInAdmin, startServer, withBenchDatabase } from './lib.mjs';
 
 const ADMIN = { name: 'Bench', email: 'bench@exemple.fr', password: 'une phrase de passe solide' };
 const MB = 1024 * 1024;
@@ -112,6 +112,7 @@ async function benchSite(label, seed, target, env, goalMs) {
 	const server = await startServer(env);
 	try {
 		const cookie = await signedInAdmin(server, ADMIN);
+		await settled(server.child.pid);
 		const far = await farInboxPage(server, cookie);
 		const pages = far ? [...PAGES.slice(0, 4), [far, 'admin'], ...PAGES.slice(4)] : PAGES;
 		const figures = {};

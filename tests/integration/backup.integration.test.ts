@@ -150,6 +150,9 @@ describe('backup and restore', () => {
 			modules: 3
 		});
 		expect(manifest.tables.module_progress).toBe(1);
+		// Derived from the leads by the database: written empty, rebuilt as a restore loads the leads (the restores
+		// below compare every table, leads_daily with it).
+		expect(manifest.tables.leads_daily).toBe(0);
 		// The site's words: entries, every revision, the redirects (expectSameSite compares them row for row).
 		expect(manifest.tables).toMatchObject({ content_entries: 2, content_revisions: 3, content_redirects: 1 });
 		// Two uploads, each with its smaller widths.

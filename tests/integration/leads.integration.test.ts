@@ -550,3 +550,99 @@ describe(`the inbox on ${driverName}`, () => {
 		await expect(reader.closed).resolves.toBeUndefined();
 	});
 });
+
+describe(`the leads' daily counts on ${driverName}`, () => {
+	/** leads_daily as it is, and as counting the genuine leads themselves says it should be. */
+	const both = async () => {
+		const kept = await database.db.execute(
+			sql`select day::text, raw_source, source_page, campaign, leads from leads_daily order by 1, 2, 3, 4`
+		);
+		const counted = await database.db.execute(sql`
+			select (created_at at time zone 'Europe/Paris')::date::text as day,
+				coalesce(nullif(utm_source, ''), nullif(referrer_host, ''), '') as raw_source,
+				coalesce(source_page, '') as source_page, coalesce(utm_campaign, '') as campaign,
+				count(*)::int as leads
+			from leads where not spam group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
+		const rows = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows);
+		return { kept: rows(kept), counted: rows(counted) };
+	};
+	const expectInStep = async () => {
+		const { kept, counted } = await both();
+		expect(kept).toEqual(counted);
+		return kept;
+	};
+
+	it('follow every write to the leads, in the statement that makes it: inserts, spam, deletions, retention, truncation', async () => {
+		const lead = (i: number, at: string, origin: Partial<typeof leads.$inferInsert> = {}) => ({
+			kind: 'contact' as const,
+			name: `Personne ${i}`,
+			email: `p${i}@exemple.fr`,
+			message: `Demande ${i}`,
+			createdAt: new Date(at),
+			...origin
+		});
+		// 23:30 UTC in winter is the next day in France: counted on the French day.
+		const inserted = await database.db
+			.insert(leads)
+			.values([
+				lead(1, '2026-01-10T23:30:00Z', { utmSource: 'fb', sourcePage: '/devis', utmCampaign: 'hiver' }),
+				lead(2, '2026-01-10T22:30:00Z', { referrerHost: 'www.google.com', sourcePage: '/devis' }),
+				lead(3, '2026-01-11T08:00:00Z', { utmSource: 'fb', sourcePage: '/devis', utmCampaign: 'hiver' }),
+				lead(4, '2026-01-11T09:00:00Z', { spam: true, utmSource: 'fb' }),
+				lead(5, '2026-01-11T10:00:00Z'),
+				lead(6, '2025-01-01T10:00:00Z', { sourcePage: '/contact' })
+			])
+			.returning();
+		const byName = new Map(inserted.map((l) => [l.name, l]));
+		expect(await expectInStep()).toContainEqual({
+			day: '2026-01-11',
+			raw_source: 'fb',
+			source_page: '/devis',
+			campaign: 'hiver',
+			leads: 2
+		});
+		// Spam is not counted; marked genuine, it is.
+		await database.db
+			.update(leads)
+			.set({ spam: false })
+			.where(eq(leads.id, byName.get('Personne 4')!.id));
+		await expectInStep();
+		await database.db
+			.update(leads)
+			.set({ spam: true })
+			.where(eq(leads.id, byName.get('Personne 3')!.id));
+		await expectInStep();
+		// Handled, notified: nothing counted changes.
+		await database.db.update(leads).set({ handled: true, notifiedAt: new Date() });
+		await expectInStep();
+		// One deleted, then retention's bulk deletion: a key whose last lead went leaves no row of 0.
+		await service.deleteLead(database.db, byName.get('Personne 2')!.id, {
+			id: null,
+			email: 'admin@exemple.fr'
+		});
+		await service.purgeOldLeads(database.db, 365, new Date('2026-02-01T00:00:00Z'));
+		const kept = await expectInStep();
+		expect(kept.some((row) => (row as { source_page: string }).source_page === '/contact')).toBe(false);
+		expect(kept.every((row) => (row as { leads: number }).leads > 0)).toBe(true);
+		// A thousand at once (an import), then the table emptied.
+		await database.db.insert(leads).values(
+			Array.from({ length: 1000 }, (_, i) =>
+				lead(100 + i, new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(), {
+					utmSource: i % 3 ? 'newsletter' : null
+				})
+			)
+		);
+		await expectInStep();
+		// Fifty requests at once on the same day and source (PostgreSQL runs them side by side): none lost.
+		await Promise.all(
+			Array.from({ length: 50 }, (_, i) =>
+				database.db.insert(leads).values(lead(2000 + i, '2026-03-03T10:00:00Z', { utmSource: 'fb' }))
+			)
+		);
+		expect(await expectInStep()).toContainEqual(
+			expect.objectContaining({ day: '2026-03-03', raw_source: 'fb', leads: 50 })
+		);
+		await database.db.execute(sql`truncate leads cascade`);
+		expect((await both()).kept).toEqual([]);
+	});
+});

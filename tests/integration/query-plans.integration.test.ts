@@ -86,13 +86,15 @@ describe.skipIf(!onPostgres)(`query plans at the size of years of use on ${drive
 		expect(open.every((thread) => thread.messages === 2)).toBe(true);
 	});
 
-	it('the dashboard’s leads per week and source, over twelve months, are read from their index alone', async () => {
+	it('the dashboard’s leads per week and source, over twelve months, are read from their daily counts, not from the leads', async () => {
 		const year = { from: '2025-12-07', to: '2026-12-06', days: 365 };
-		const plan = await planOf(leadsPerWeekBySource(database.db, year) as unknown as Planned);
-		expect(plan).not.toMatch(/Seq Scan on leads/);
-		expect(
-			await planOf(leadsPerWeekBySource(database.db, year, { page: '/contact' }) as unknown as Planned)
-		).not.toMatch(/Seq Scan on leads/);
+		for (const filter of [{}, { page: '/contact' }, { source: 'Google' }]) {
+			const plan = await planOf(leadsPerWeekBySource(database.db, year, filter) as unknown as Planned);
+			// Not a lead read: a year is a few hundred rows of leads_daily (a row per day and source, page, campaign;
+			// small enough that the planner may read it whole, as here).
+			expect(plan).not.toMatch(/ on leads\b/);
+			expect(plan).toMatch(/ on leads_daily\b/);
+		}
 	});
 
 	it('the inbox’s work waiting, its count and the failed notices are found among years of handled leads by their indexes', async () => {

@@ -84,6 +84,12 @@ export function ourTables(): Set<string> {
  */
 export const DAY_BOUND_TABLES = new Set(['audience_salts', 'audience_landings', 'audience_visitor_rows']);
 
+/**
+ * Tables kept by the database itself from another table's rows (triggers): written empty, and filled again by
+ * their triggers as a restore loads the rows they count — or by their migration, when the archive predates them.
+ */
+export const DERIVED_TABLES = new Set(['leads_daily']);
+
 /** Rows that say nothing about the business: a database holding only these counts as empty. */
 export const OPERATIONAL_TABLES = new Set([
 	'rate_limits',
@@ -91,7 +97,8 @@ export const OPERATIONAL_TABLES = new Set([
 	'app_releases',
 	'backup_runs',
 	'installation',
-	...DAY_BOUND_TABLES
+	...DAY_BOUND_TABLES,
+	...DERIVED_TABLES
 ]);
 
 const identifier = (name: string) => sql.raw(`"public"."${name.replaceAll('"', '""')}"`);
@@ -118,7 +125,7 @@ export async function snapshotTables(db: Db, dir: string): Promise<TableFile[]> 
 			const file = path.join(dir, `${table}.ndjson`);
 			const out = createWriteStream(file, { mode: PRIVATE_FILE_MODE });
 			let rows = 0;
-			if (DAY_BOUND_TABLES.has(table)) {
+			if (DAY_BOUND_TABLES.has(table) || DERIVED_TABLES.has(table)) {
 				out.end();
 				await finished(out);
 				files.push({ table, file, rows });

@@ -7,8 +7,5 @@ import { sql } from 'drizzle-orm';
  */
 export const SOURCE = sql.raw(`atelier_source_name(utm_source, referrer_host)`);
 
-/**
- * What SOURCE names, before it is named (the function's own first step): `utm_source`, else the other site, else ''.
- * `atelier_source_name(raw, '')` is SOURCE: a query that groups many rows groups by this first, and names each group.
- */
-export const RAW_SOURCE = sql.raw(`coalesce(nullif(utm_source, ''), nullif(referrer_host, ''), '')`);
+// What SOURCE names before it names it — `utm_source`, else the other site, else '' — is what `leads_daily` keeps
+// per lead (its raw_source, migration 0028): `atelier_source_name(raw_source, '')` is the lead's SOURCE.

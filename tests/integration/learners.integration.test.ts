@@ -219,8 +219,14 @@ describe(`the members' follow-up on ${driverName}`, () => {
 	});
 
 	it('exports a spreadsheet whose cells are never formulas, for admins only', async () => {
-		const csv = learnersCsv(await learnersReport(database.db, NOW));
+		const csv = await new Response(learnersCsv(database.db, NOW)).text();
 		expect(csv).toContain('Bruno Bloqué');
+		// Everyone, in the report's order, one row each; read two members at a time (its walk by keys), the same file.
+		const report = await learnersReport(database.db, NOW);
+		const lines = csv.trim().split('\r\n').slice(1);
+		expect(lines).toHaveLength(report.learners.length);
+		expect(lines.map((line) => line.split(';')[1])).toEqual(report.learners.map((l) => l.email));
+		expect(await new Response(learnersCsv(database.db, NOW, 2)).text()).toBe(csv);
 		expect(csv).not.toMatch(/(^|[;,\n])=HYPERLINK/);
 		expect(csv).toContain("'=HYPERLINK");
 		const event = (user: { isAdmin: boolean } | null) => ({

@@ -24,10 +24,13 @@ export function toCsv(header: string[], rows: (string | number | boolean | null 
  */
 export function csvStream(
 	header: string[],
-	batches: AsyncIterable<(string | number | boolean | null | undefined)[][]>
+	batches:
+		| AsyncIterable<(string | number | boolean | null | undefined)[][]>
+		| Iterable<(string | number | boolean | null | undefined)[][]>
 ): ReadableStream<Uint8Array> {
 	const encoder = new TextEncoder();
-	const iterator = batches[Symbol.asyncIterator]();
+	const iterator =
+		Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]();
 	const line = (row: (string | number | boolean | null | undefined)[]) => row.map(csvCell).join(';') + '\r\n';
 	return new ReadableStream<Uint8Array>({
 		start(controller) {

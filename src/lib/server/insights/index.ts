@@ -13,7 +13,7 @@ import { AudienceLedger, landingOf, writeVisits } from './visits';
 export type { Origin };
 import * as dashboard from './dashboard';
 import * as queries from './queries';
-import { toCsv } from '../csv';
+import { csvStream } from '../csv';
 import {
 	learnerDetail,
 	learnersCsv as toLearnersCsv,
@@ -131,12 +131,11 @@ export const figures = (period: dashboard.Period, filter: dashboard.AudienceFilt
 export async function dailyCsv(
 	period: dashboard.Period,
 	filter: dashboard.AudienceFilter = {}
-): Promise<string> {
+): Promise<ReadableStream<Uint8Array>> {
+	// A row per day of the period (366 at most): read before the answer starts (a failure is still an error page),
+	// then written as the other exports are.
 	const daily = await dashboard.dailyFigures(appDeps().db, period, new Date(), filter);
-	return toCsv(
-		['jour', 'pages vues', 'visiteurs'],
-		daily.map((d) => [d.day, d.views, d.visitors])
-	);
+	return csvStream(['jour', 'pages vues', 'visiteurs'], [daily.map((d) => [d.day, d.views, d.visitors])]);
 }
 
 export {
@@ -156,7 +155,7 @@ export async function learnersList(options: Parameters<typeof learnersPage>[1]) 
 /** One member's page in /admin/suivi; null when the account has no membership. */
 export const learner = (userId: string) => learnerDetail(appDeps().db, userId);
 /** `/admin/suivi.csv`. */
-export const learnersCsv = async () => toLearnersCsv(await learnersReport(appDeps().db));
+export const learnersCsv = () => toLearnersCsv(appDeps().db);
 /** The dashboard's « À faire »: members following the course who did nothing for STUCK_AFTER_DAYS days. */
 export const countStuckLearners = () => queries.countStuck(appDeps().db, new Date(), STUCK_AFTER_DAYS);
 export { STUCK_AFTER_DAYS, type LearnerDetail, type LearnersReport } from './learners';

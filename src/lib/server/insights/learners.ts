@@ -4,7 +4,7 @@
  * looks at. A reporting view: it reads the courses' and memberships' tables, and writes nothing.
  */
 import type { DbOrTx } from '../db';
-import { toCsv } from '../csv';
+import { csvStream } from '../csv';
 import * as queries from './queries';
 
 /** Days without progress after which a member still in the course is « bloqué ». */
@@ -59,33 +59,42 @@ export interface LearnersReport {
 
 const percentOf = (part: number, whole: number) => (whole ? Math.round((part / whole) * 100) : 0);
 
+/** A member's row of the report: their facts read against the course (its modules and quizzes) and today. */
+function learnerOf(row: queries.LearnerRow, course: { total: number; quizzes: number }, now: Date): Learner {
+	const { total, quizzes } = course;
+	const lastActivity = row.lastActivity ?? row.memberSince;
+	const daysIdle = Math.floor((now.getTime() - lastActivity.getTime()) / DAY_MS);
+	const isFollowing = following(row, now);
+	const completed = Math.min(row.completed, total);
+	return {
+		id: row.id,
+		name: row.name,
+		email: row.email,
+		following: isFollowing,
+		completed,
+		total,
+		percent: percentOf(completed, total),
+		quizzesPassed: row.quizzesPassed,
+		quizzes,
+		attempts: row.attempts,
+		lastActivity,
+		active: row.lastActivity !== null,
+		stuck: isFollowing && total > 0 && completed < total && daysIdle >= STUCK_AFTER_DAYS,
+		daysIdle
+	};
+}
+
+const courseOf = (funnel: queries.ModuleFunnelRow[]) => ({
+	total: funnel.length,
+	quizzes: funnel.filter((m) => m.hasQuiz).length
+});
+
 /** The report on every member, or on one (`only`: their id; its figures are then theirs alone). */
 export async function learnersReport(db: DbOrTx, now = new Date(), only?: string): Promise<LearnersReport> {
-	const [rows, funnel] = await Promise.all([queries.learnerRows(db, only), queries.moduleFunnelRows(db)]);
-	const total = funnel.length;
-	const quizzes = funnel.filter((m) => m.hasQuiz).length;
-	const learners = rows.map((row): Learner => {
-		const lastActivity = row.lastActivity ?? row.memberSince;
-		const daysIdle = Math.floor((now.getTime() - lastActivity.getTime()) / DAY_MS);
-		const isFollowing = following(row, now);
-		const completed = Math.min(row.completed, total);
-		return {
-			id: row.id,
-			name: row.name,
-			email: row.email,
-			following: isFollowing,
-			completed,
-			total,
-			percent: percentOf(completed, total),
-			quizzesPassed: row.quizzesPassed,
-			quizzes,
-			attempts: row.attempts,
-			lastActivity,
-			active: row.lastActivity !== null,
-			stuck: isFollowing && total > 0 && completed < total && daysIdle >= STUCK_AFTER_DAYS,
-			daysIdle
-		};
-	});
+	const [rows, funnel] = await Promise.all([queries.learnerRows(db, { only }), queries.moduleFunnelRows(db)]);
+	const course = courseOf(funnel);
+	const { total } = course;
+	const learners = rows.map((row) => learnerOf(row, course, now));
 	const followingCount = learners.filter((l) => l.following).length;
 	return {
 		learners,
@@ -153,9 +162,16 @@ export async function learnerDetail(db: DbOrTx, userId: string, now = new Date()
 
 export type LearnerDetail = NonNullable<Awaited<ReturnType<typeof learnerDetail>>>;
 
-/** The members' table as a spreadsheet (formulas defused by `toCsv`). */
-export function learnersCsv(report: LearnersReport): string {
-	return toCsv(
+/** Members read at a time by the export. */
+const CSV_BATCH = 1000;
+
+/**
+ * The members' table as a spreadsheet (formulas defused like every export): everyone, in the report's order,
+ * streamed — read by keys a batch at a time as the client takes them, so that thousands of members go out in the
+ * memory of one batch.
+ */
+export function learnersCsv(db: DbOrTx, now = new Date(), batch = CSV_BATCH): ReadableStream<Uint8Array> {
+	return csvStream(
 		[
 			'nom',
 			'e-mail',
@@ -168,17 +184,32 @@ export function learnersCsv(report: LearnersReport): string {
 			'dernière activité',
 			'bloqué'
 		],
-		report.learners.map((l) => [
-			l.name,
-			l.email,
-			l.following ? 'oui' : 'non',
-			l.completed,
-			l.total,
-			l.percent,
-			l.quizzesPassed,
-			l.attempts,
-			l.lastActivity.toISOString().slice(0, 10),
-			l.stuck ? 'oui' : 'non'
-		])
+		learnerBatches(db, now, batch)
 	);
+}
+
+async function* learnerBatches(db: DbOrTx, now: Date, batch: number) {
+	const course = courseOf(await queries.moduleFunnelRows(db));
+	let after: queries.LearnerCursor | null = null;
+	for (;;) {
+		const rows = await queries.learnerRows(db, { after, limit: batch });
+		if (rows.length)
+			yield rows.map((row) => {
+				const l = learnerOf(row, course, now);
+				return [
+					l.name,
+					l.email,
+					l.following ? 'oui' : 'non',
+					l.completed,
+					l.total,
+					l.percent,
+					l.quizzesPassed,
+					l.attempts,
+					l.lastActivity.toISOString().slice(0, 10),
+					l.stuck ? 'oui' : 'non'
+				];
+			});
+		if (rows.length < batch) return;
+		after = { name: rows.at(-1)!.name, id: rows.at(-1)!.id };
+	}
 }

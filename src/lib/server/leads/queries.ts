@@ -1,6 +1,7 @@
 /** The leads domain's SQL, and nothing else: each function takes the database or a transaction. */
 import { and, asc, count, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
+import { cursorTime } from '../db/keyset';
 import { rowsOf } from '../db/migrate';
 import { leads, type Lead } from '../db/schema';
 
@@ -93,7 +94,7 @@ export interface LeadCursor {
 	id: string;
 }
 
-const cursorAt = sql<string>`to_char(${leads.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const cursorAt = cursorTime(leads.createdAt);
 const olderThan = (cursor: LeadCursor) =>
 	sql`(${leads.createdAt}, ${leads.id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
 const newerThan = (cursor: LeadCursor) =>

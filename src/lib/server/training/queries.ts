@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
+import { cursorTime } from '../db/keyset';
 import { rowsOf } from '../db/migrate';
 import {
 	candidatures,
@@ -230,6 +231,41 @@ export const satisfactionAll = (db: DbOrTx) =>
 		.from(satisfactionAnswers)
 		.innerJoin(users, eq(users.id, satisfactionAnswers.userId))
 		.orderBy(desc(satisfactionAnswers.answeredAt));
+
+/** Where a walk through the answers, newest first, stopped: the last answer's time, member and moment. */
+export interface AnswerCursor {
+	at: string;
+	userId: string;
+	kind: string;
+}
+
+/** The next `limit` answers after `cursor`, newest first, each with its cursor: the export's walk by keys. */
+export const satisfactionAfter = (db: DbOrTx, cursor: AnswerCursor | null, limit: number) =>
+	db
+		.select({
+			name: users.name,
+			email: users.email,
+			userId: satisfactionAnswers.userId,
+			kind: satisfactionAnswers.kind,
+			ratings: satisfactionAnswers.ratings,
+			comment: satisfactionAnswers.comment,
+			skipped: satisfactionAnswers.skipped,
+			answeredAt: satisfactionAnswers.answeredAt,
+			at: cursorTime(satisfactionAnswers.answeredAt)
+		})
+		.from(satisfactionAnswers)
+		.innerJoin(users, eq(users.id, satisfactionAnswers.userId))
+		.where(
+			cursor
+				? sql`(${satisfactionAnswers.answeredAt}, ${satisfactionAnswers.userId}, ${satisfactionAnswers.kind}) < (${cursor.at}::timestamptz, ${cursor.userId}::uuid, ${cursor.kind})`
+				: undefined
+		)
+		.orderBy(
+			desc(satisfactionAnswers.answeredAt),
+			desc(satisfactionAnswers.userId),
+			desc(satisfactionAnswers.kind)
+		)
+		.limit(limit);
 
 /** The cold survey's sends so far: how many were sent (the response rate's base). */
 export async function countColdSent(db: DbOrTx): Promise<number> {

@@ -5,7 +5,7 @@
  * for 30 days, with one reminder a week later. Exactly one of each per member whatever the number of instances:
  * each send is claimed by a row before it goes.
  */
-import { toCsv } from '../csv';
+import { csvStream } from '../csv';
 import type { Db, DbOrTx } from '../db';
 import { ConflictError, GoneError, NotFoundError, ValidationError } from '../errors';
 import { log } from '../log';
@@ -193,10 +193,15 @@ export async function satisfactionResults(db: DbOrTx, questions: string[]) {
 	};
 }
 
-/** Every answer, a row each: formulas defused by `toCsv` like every export. */
-export async function satisfactionCsv(db: DbOrTx): Promise<string> {
-	const rows = await queries.satisfactionAll(db);
-	return toCsv(
+/** Answers read at a time by the export. */
+const CSV_BATCH = 1000;
+
+/**
+ * Every answer, a row each, newest first: formulas defused like every export, and streamed — read by keys a batch
+ * at a time as the client takes them, so that years of answers go out in the memory of one batch.
+ */
+export function satisfactionCsv(db: DbOrTx, batch = CSV_BATCH): ReadableStream<Uint8Array> {
+	return csvStream(
 		[
 			'date',
 			'membre',
@@ -210,14 +215,26 @@ export async function satisfactionCsv(db: DbOrTx): Promise<string> {
 			'note 5',
 			'commentaire'
 		],
-		rows.map((r) => [
-			r.answeredAt.toISOString(),
-			r.name,
-			r.email,
-			r.kind === 'hot' ? 'à chaud' : 'à froid',
-			r.skipped ? 'oui' : 'non',
-			...Array.from({ length: 5 }, (_, i) => r.ratings?.[i] ?? ''),
-			r.comment ?? ''
-		])
+		answerBatches(db, batch)
 	);
+}
+
+async function* answerBatches(db: DbOrTx, batch: number) {
+	let cursor: queries.AnswerCursor | null = null;
+	for (;;) {
+		const rows = await queries.satisfactionAfter(db, cursor, batch);
+		if (rows.length)
+			yield rows.map((r) => [
+				r.answeredAt.toISOString(),
+				r.name,
+				r.email,
+				r.kind === 'hot' ? 'à chaud' : 'à froid',
+				r.skipped ? 'oui' : 'non',
+				...Array.from({ length: 5 }, (_, i) => r.ratings?.[i] ?? ''),
+				r.comment ?? ''
+			]);
+		if (rows.length < batch) return;
+		const last = rows.at(-1)!;
+		cursor = { at: last.at, userId: last.userId, kind: last.kind };
+	}
 }

@@ -7,5 +7,5 @@ import type { RequestHandler } from './$types';
 export const GET: RequestHandler = async (event) => {
 	await requireAdmin(event);
 	const day = new Date().toISOString().slice(0, 10);
-	return attachment(await insights.learnersCsv(), `suivi-des-membres-${day}.csv`, 'text/csv; charset=utf-8');
+	return attachment(insights.learnersCsv(), `suivi-des-membres-${day}.csv`, 'text/csv; charset=utf-8');
 };

@@ -45,9 +45,29 @@ const learnerFacts = sql`
 	left join (select user_id, max(updated_at) as last from video_positions group by user_id) v
 		on v.user_id = u.id`;
 
-/** Every member's row — or one member's — in the report's order (name, then id). */
-export const learnersStatement = (only?: string) =>
-	sql`${learnerFacts} ${only ? sql`where u.id = ${only}::uuid` : sql``} order by u.name, u.id`;
+/** Where a walk through the members, in the report's order, stopped: the last one's name and id. */
+export interface LearnerCursor {
+	name: string;
+	id: string;
+}
+
+/**
+ * Every member's row in the report's order (name, then id) — or one member's (`only`), or the `limit` after
+ * `after` (the export's walk by keys).
+ */
+export const learnersStatement = ({
+	only,
+	after,
+	limit
+}: { only?: string; after?: LearnerCursor | null; limit?: number } = {}) => {
+	const conditions = [
+		only ? sql`u.id = ${only}::uuid` : null,
+		after ? sql`(u.name, u.id) > (${after.name}, ${after.id}::uuid)` : null
+	].filter((condition) => condition !== null);
+	return sql`${learnerFacts}
+		${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
+		order by u.name, u.id ${limit ? sql`limit ${limit}` : sql``}`;
+};
 
 /**
  * How many members are stuck, counted by the database (the dashboard's figure: reading 5,000 members' rows into the
@@ -73,8 +93,11 @@ export async function countStuck(db: DbOrTx, now: Date, days: number): Promise<n
  * Every member (an account with a membership), with their progress over the published modules, their quiz results
  * and their last sign of work (a module completed, a quiz attempt, a video position kept). One statement.
  */
-export async function learnerRows(db: DbOrTx, only?: string): Promise<LearnerRow[]> {
-	const rows = rowsOf<Record<string, unknown>>(await db.execute(learnersStatement(only)));
+export async function learnerRows(
+	db: DbOrTx,
+	options: Parameters<typeof learnersStatement>[0] = {}
+): Promise<LearnerRow[]> {
+	const rows = rowsOf<Record<string, unknown>>(await db.execute(learnersStatement(options)));
 	return rows.map((row) => ({
 		id: String(row.id),
 		name: String(row.name),

@@ -42,7 +42,7 @@ export async function writeBackup(
 	try {
 		const applied = await appliedMigrations(database.db);
 		const last = applied.at(-1);
-		const tables = await snapshotTables(database.db, spool);
+		const tables = await snapshotTables(database.db, spool, database.driver);
 		await archive.addHeader({
 			appVersion: appRelease().version,
 			appCommit: appRelease().commit,

@@ -42,7 +42,6 @@ export async function writeBackup(
 	try {
 		const applied = await appliedMigrations(database.db);
 		const last = applied.at(-1);
-		const tables = await snapshotTables(database.db, spool, database.driver);
 		await archive.addHeader({
 			appVersion: appRelease().version,
 			appCommit: appRelease().commit,
@@ -55,7 +54,14 @@ export async function writeBackup(
 			}
 		});
 		await archive.addSecret(signingSecret);
-		for (const { table, file } of tables) await archive.addTable(table, file, (await stat(file)).size);
+		// Each table goes into the archive as soon as it is spooled, compressed while the next one is read: the
+		// database and the compression work side by side rather than one after the other.
+		let archived: Promise<void> = Promise.resolve();
+		const tables = await snapshotTables(database.db, spool, database.driver, ({ table, file }) => {
+			archived = archived.then(async () => archive.addTable(table, file, (await stat(file)).size));
+			archived.catch(() => {}); // awaited below; meanwhile not an unhandled rejection
+		});
+		await archived;
 
 		const objects = { count: 0, bytes: 0 };
 		let vanished = 0;

@@ -123,7 +123,9 @@ export interface TableFile {
 export async function snapshotTables(
 	db: Db,
 	dir: string,
-	driver: 'pglite' | 'postgres' = 'pglite'
+	driver: 'pglite' | 'postgres' = 'pglite',
+	/** Told of each table once its file is whole, in order. */
+	onTable: (written: TableFile) => void = () => {}
 ): Promise<TableFile[]> {
 	return db.transaction(async (tx) => {
 		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
@@ -138,6 +140,7 @@ export async function snapshotTables(
 				out.end();
 				await finished(out);
 				files.push({ table, file, rows });
+				onTable(files.at(-1)!);
 				continue;
 			}
 			await tx.execute(
@@ -153,6 +156,7 @@ export async function snapshotTables(
 			out.end();
 			await finished(out);
 			files.push({ table, file, rows });
+			onTable(files.at(-1)!);
 		}
 		return files;
 	});

@@ -23,6 +23,16 @@ import {
 	type LeadCursor
 } from '../../src/lib/server/leads/queries';
 import { seedScale } from '../../bench/scale-seed';
+import { AUDIT_PAGE_SIZE, auditPage } from '../../src/lib/server/audit/service';
+import { listUsers, USERS_PAGE_SIZE } from '../../src/lib/server/auth/administration';
+import {
+	listCandidatures,
+	PAGE_SIZE as CANDIDATURES_PAGE_SIZE
+} from '../../src/lib/server/candidatures/service';
+import { ARTICLES_PER_PAGE } from '../../src/lib/content/model';
+import { blogPage } from '../../src/lib/server/content/blog';
+import { learnersPage, learnersReport, LEARNERS_PAGE_SIZE } from '../../src/lib/server/insights/learners';
+import { inboxPage, INBOX_PAGE_SIZE } from '../../src/lib/server/leads/service';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
 const onPostgres = driverName === 'postgres';
@@ -140,5 +150,23 @@ describe.skipIf(!onPostgres)(`query plans at the size of years of use on ${drive
 		expect(text).not.toMatch(/SubPlan/);
 		const rows = await learnerRows(database.db);
 		expect(rows).toHaveLength(250);
+	});
+
+	it('every admin list and the blog answer at most their page of rows, whatever the tables hold', async () => {
+		const db = database.db;
+		const inbox = await inboxPage(db, 'toutes', {}, null);
+		expect(inbox.leads).toHaveLength(INBOX_PAGE_SIZE);
+		const oldest = await inboxPage(db, 'toutes', {}, { oldest: true });
+		expect(oldest.leads).toHaveLength(INBOX_PAGE_SIZE);
+		const trail = await auditPage(db, {}, 1_000_000);
+		expect(trail.events.length).toBeLessThanOrEqual(AUDIT_PAGE_SIZE);
+		expect((await auditPage(db, {}, 1)).events).toHaveLength(AUDIT_PAGE_SIZE);
+		expect((await listUsers(db, {}, 1)).users).toHaveLength(USERS_PAGE_SIZE);
+		expect((await listCandidatures(db, {}, 1)).rows).toHaveLength(CANDIDATURES_PAGE_SIZE);
+		const members = learnersPage(await learnersReport(db), { stuckOnly: false, page: 1 });
+		expect(members.learners).toHaveLength(LEARNERS_PAGE_SIZE);
+		const blog = (await blogPage(db, 1))!;
+		expect(blog.total).toBeGreaterThan(ARTICLES_PER_PAGE);
+		expect(blog.articles).toHaveLength(ARTICLES_PER_PAGE);
 	});
 });

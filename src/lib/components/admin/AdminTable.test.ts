@@ -4,7 +4,7 @@
  */
 import { render } from 'svelte/server';
 import { describe, expect, it } from 'vitest';
-import type { KeysetPaging } from './AdminTable.svelte';
+import type { KeysetPaging } from './keyset-paging';
 import KeysetTable from './test/KeysetTable.svelte';
 
 const page = {

@@ -215,19 +215,22 @@ export const satisfactionRowsOf = (db: DbOrTx, userId: string) =>
 	db.select().from(satisfactionAnswers).where(eq(satisfactionAnswers.userId, userId));
 
 /** Every answer, with the member's name, newest first (the results page and its CSV). */
+/** An answer as the results and the export read it, with its member's name and e-mail. */
+const answerColumns = {
+	userId: satisfactionAnswers.userId,
+	name: users.name,
+	email: users.email,
+	kind: satisfactionAnswers.kind,
+	questions: satisfactionAnswers.questions,
+	ratings: satisfactionAnswers.ratings,
+	comment: satisfactionAnswers.comment,
+	skipped: satisfactionAnswers.skipped,
+	answeredAt: satisfactionAnswers.answeredAt
+};
+
 export const satisfactionAll = (db: DbOrTx) =>
 	db
-		.select({
-			userId: satisfactionAnswers.userId,
-			name: users.name,
-			email: users.email,
-			kind: satisfactionAnswers.kind,
-			questions: satisfactionAnswers.questions,
-			ratings: satisfactionAnswers.ratings,
-			comment: satisfactionAnswers.comment,
-			skipped: satisfactionAnswers.skipped,
-			answeredAt: satisfactionAnswers.answeredAt
-		})
+		.select(answerColumns)
 		.from(satisfactionAnswers)
 		.innerJoin(users, eq(users.id, satisfactionAnswers.userId))
 		.orderBy(desc(satisfactionAnswers.answeredAt));
@@ -242,17 +245,7 @@ export interface AnswerCursor {
 /** The next `limit` answers after `cursor`, newest first, each with its cursor: the export's walk by keys. */
 export const satisfactionAfter = (db: DbOrTx, cursor: AnswerCursor | null, limit: number) =>
 	db
-		.select({
-			name: users.name,
-			email: users.email,
-			userId: satisfactionAnswers.userId,
-			kind: satisfactionAnswers.kind,
-			ratings: satisfactionAnswers.ratings,
-			comment: satisfactionAnswers.comment,
-			skipped: satisfactionAnswers.skipped,
-			answeredAt: satisfactionAnswers.answeredAt,
-			at: cursorTime(satisfactionAnswers.answeredAt)
-		})
+		.select({ ...answerColumns, at: cursorTime(satisfactionAnswers.answeredAt) })
 		.from(satisfactionAnswers)
 		.innerJoin(users, eq(users.id, satisfactionAnswers.userId))
 		.where(

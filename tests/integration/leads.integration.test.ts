@@ -448,6 +448,15 @@ describe(`the inbox on ${driverName}`, () => {
 		}
 		expect(back).toEqual(walked);
 		expect(page.first).toBe(1);
+		// « Plus récentes » from the third page is the second; from a cursor with fewer than a page of newer leads
+		// (the first page's last one), a whole first page, not the few newer than it.
+		const second = await service.inboxPage(database.db, 'a-traiter', {}, { older: page1.older! }, 20);
+		const third = await service.inboxPage(database.db, 'a-traiter', {}, { older: second.older! }, 20);
+		const backToSecond = await service.inboxPage(database.db, 'a-traiter', {}, { newer: third.newer! }, 20);
+		expect(backToSecond.leads.map((l) => l.id)).toEqual(second.leads.map((l) => l.id));
+		const short = await service.inboxPage(database.db, 'a-traiter', {}, { newer: page1.older! }, 20);
+		expect(short.leads.map((l) => l.id)).toEqual(page1.leads.map((l) => l.id));
+		expect(short).toMatchObject({ first: 1, newer: null });
 		// The oldest page, straight: its place known from the total.
 		const oldest = await service.inboxPage(database.db, 'a-traiter', {}, { oldest: true }, 20);
 		expect(oldest.leads.map((l) => l.id)).toEqual(walked.slice(-20));

@@ -209,9 +209,11 @@ async function leadsAt(
 				: null;
 	// One more than a page: whether there is a page beyond this one, without counting.
 	const found = await queries.selectLeadsAfter(db, filters, cursor, pageSize + 1, reading);
-	if (!found.length && cursor)
-		return leadsAt(db, filters, reading === 'older' ? { oldest: true } : null, pageSize);
 	const beyond = found.length > pageSize;
+	// Past the end (its leads since deleted), the nearest end; back to the newest ones, a whole first page rather
+	// than the few newer than the cursor.
+	if (cursor && (!found.length || (reading === 'newer' && !beyond)))
+		return leadsAt(db, filters, reading === 'older' ? { oldest: true } : null, pageSize);
 	const shown = found.slice(0, pageSize);
 	if (reading === 'newer') shown.reverse();
 	const cursors = shown.map(({ lead, at }) => ({ at, id: lead.id }));

@@ -40,13 +40,13 @@ export const INK = rgb(0.13, 0.12, 0.11);
 export const SOFT = rgb(0.36, 0.34, 0.31);
 export const ACCENT = rgb(0.55, 0.27, 0.13);
 
-export const longDate = (date: Date) =>
-	new Intl.DateTimeFormat('fr-FR', {
-		day: 'numeric',
-		month: 'long',
-		year: 'numeric',
-		timeZone: 'Europe/Paris'
-	}).format(date);
+const LONG_DATE = new Intl.DateTimeFormat('fr-FR', {
+	day: 'numeric',
+	month: 'long',
+	year: 'numeric',
+	timeZone: 'Europe/Paris'
+});
+export const longDate = (date: Date) => LONG_DATE.format(date);
 
 export function durationText(minutes: number): string {
 	const hours = Math.floor(minutes / 60);

@@ -3,6 +3,7 @@
  * by the file's first bytes, never by its name or a declared type — and how large it may be. Pure: the upload
  * store (uploads.ts) and the modules' rules (service.ts) apply them.
  */
+import { decimal } from '$lib/format';
 import { COURSE_FILE_VALUE } from '$lib/schemas/modules';
 import { detectImageType, type AcceptedType } from '../imaging';
 
@@ -122,5 +123,4 @@ export function maxBytesOf(kind: CourseFileKind, videoMaxBytes: number): number 
 	}
 }
 
-export const formatMegabytes = (bytes: number) =>
-	`${(bytes / MB).toLocaleString('fr-FR', { maximumFractionDigits: bytes < 10 * MB ? 1 : 0 })} Mo`;
+export const formatMegabytes = (bytes: number) => `${decimal(bytes / MB, bytes < 10 * MB ? 1 : 0)} Mo`;

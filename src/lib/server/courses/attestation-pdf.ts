@@ -9,6 +9,7 @@
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { encode } from 'uqr';
 import { company, companyAddressLine } from '$lib/company';
+import { longDate } from '$lib/format';
 import { embedSiteFonts, type DocumentFonts } from './pdf-fonts';
 import { describePdf } from './pdf-metadata';
 import { TaggedPdf, type StructureElement, type StructureRole } from './pdf-structure';
@@ -40,13 +41,8 @@ export const INK = rgb(0.13, 0.12, 0.11);
 export const SOFT = rgb(0.36, 0.34, 0.31);
 export const ACCENT = rgb(0.55, 0.27, 0.13);
 
-const LONG_DATE = new Intl.DateTimeFormat('fr-FR', {
-	day: 'numeric',
-	month: 'long',
-	year: 'numeric',
-	timeZone: 'Europe/Paris'
-});
-export const longDate = (date: Date) => LONG_DATE.format(date);
+/** The site's long date (« 12 mars 2026 », in France's time zone), re-exported for the certificat. */
+export { longDate };
 
 export function durationText(minutes: number): string {
 	const hours = Math.floor(minutes / 60);

@@ -79,9 +79,10 @@ export async function recordNotification(
 		.where(eq(leads.id, id));
 }
 
-export const selectLeads = (db: DbOrTx, filters: LeadFilters, limit?: number, offset = 0) => {
+/** The newest leads under `filters` (the inbox's pages walk by keys: selectLeadsAfter). */
+export const selectLeads = (db: DbOrTx, filters: LeadFilters, limit?: number) => {
 	const query = db.select().from(leads).where(where(filters)).orderBy(desc(leads.createdAt), desc(leads.id));
-	return limit === undefined ? query : query.limit(limit).offset(offset);
+	return limit === undefined ? query : query.limit(limit);
 };
 
 /**

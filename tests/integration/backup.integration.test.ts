@@ -4,13 +4,14 @@
  * drivers both ways, from an older schema, and never half-way.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
+import { Writable } from 'node:stream';
 import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArchiveError } from '../../src/lib/server/backup/archive';
-import { TableLoadError } from '../../src/lib/server/backup/tables';
+import { copyLines, TableLoadError } from '../../src/lib/server/backup/tables';
 import { writeBackup } from '../../src/lib/server/backup/backup';
 import {
 	inspectTarget,
@@ -428,6 +429,52 @@ describe('a database Atelier shares with other tables', () => {
 		expect(refused.message).not.toContain('password_hash');
 		expect(refused.message).not.toContain('@');
 		expect(await inspectTarget(target)).toMatchObject({ rows: {}, objects: 0 });
+	});
+});
+
+describe.skipIf(!serverUrl)('the rows read by COPY on PostgreSQL', () => {
+	/** A file that takes its time (the buffers fill up), or fails once it holds `failAfter` bytes (a full disk). */
+	const slowFile = (received: Buffer[], failAfter = Infinity) => {
+		let bytes = 0;
+		return new Writable({
+			highWaterMark: 1024,
+			write(chunk: Buffer, _encoding, done) {
+				received.push(chunk);
+				bytes += chunk.length;
+				if (bytes > failAfter) return done(new Error('ENOSPC: no space left on device'));
+				setTimeout(done, 1);
+			}
+		});
+	};
+	/** A COPY that leaves the connection paused shows as the next statement never answering: said, not a time-out. */
+	const within = <T>(work: Promise<T>, ms = 8000) =>
+		Promise.race([work, new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), ms))]);
+
+	it('gives every row once, and the transaction answers afterwards — after a slow file and a failed one', async () => {
+		const side = await server();
+		const { db } = side.database;
+		await db.execute(sql`create table copy_rows (id integer primary key, note text, at timestamptz)`);
+		await db.execute(sql`
+			insert into copy_rows select n, repeat('é\\"', n % 300) || E'\n\t' || chr(1 + n % 120), '2026-03-29 01:30:00+00'::timestamptz + n * interval '1 second'
+			from generate_series(1, 1000) n`);
+		const expected = (
+			(await db.execute(sql`select row_to_json(t)::text as line from copy_rows t`)) as unknown as {
+				line: string;
+			}[]
+		).map((row) => row.line);
+
+		await db.transaction(async (tx) => {
+			for (let round = 0; round < 3; round++) {
+				const received: Buffer[] = [];
+				expect(await within(copyLines(tx, 'copy_rows', slowFile(received)))).toBe(1000);
+				const lines = Buffer.concat(received).toString('utf8').split('\n');
+				expect(lines.pop()).toBe('');
+				expect(lines).toEqual(expected);
+			}
+			const full = await within(copyLines(tx, 'copy_rows', slowFile([], 100_000)).catch((e: Error) => e));
+			expect(String(full)).toMatch(/ENOSPC/);
+			expect(await within(tx.execute(sql`select 1`).then(() => 'answered'))).toBe('answered');
+		});
 	});
 });
 

@@ -1,13 +1,14 @@
 /**
  * The database's part of a backup: every table of the `public` schema, read in one read-only snapshot and
- * written as one JSON object per line (PostgreSQL's own `to_jsonb`, so that every type round-trips exactly
+ * written as one JSON object per line (PostgreSQL's own `row_to_json`, so that every type round-trips exactly
  * through `jsonb_populate_recordset`, on either driver). Tables come parents first, so that a restore can
  * insert them in archive order with every foreign key already satisfied.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
+import type { Readable, Transform, Writable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
 import type postgres from 'postgres';
 import { getTableName, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
@@ -16,13 +17,13 @@ import { rowsOf, shippedMigrations } from '../db/migrate';
 import * as schema from '../db/schema';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { TargetError } from './archive';
+import { CopyLines } from './copy-lines';
 
 /**
- * Rows fetched from the cursor at a time (2,000: a quarter less time than 500 at the reference size, a few MB), and
- * rows inserted per statement: memory stays flat.
+ * Rows fetched from the embedded database's cursor at a time (a few MB), and rows inserted per statement: memory
+ * stays flat.
  */
 const FETCH_ROWS = 2000;
-const NEWLINE = Buffer.from('\n');
 const INSERT_ROWS = 500;
 const INSERT_BYTES = 4 * 1024 * 1024;
 
@@ -106,7 +107,8 @@ export const OPERATIONAL_TABLES = new Set([
 	...DERIVED_TABLES
 ]);
 
-const identifier = (name: string) => sql.raw(`"public"."${name.replaceAll('"', '""')}"`);
+const quoted = (name: string) => `"public"."${name.replaceAll('"', '""')}"`;
+const identifier = (name: string) => sql.raw(quoted(name));
 
 export interface TableFile {
 	table: string;
@@ -139,22 +141,8 @@ export async function snapshotTables(
 			if (DAY_BOUND_TABLES.has(table) || DERIVED_TABLES.has(table)) {
 				out.end();
 				await finished(out);
-				files.push({ table, file, rows });
-				onTable(files.at(-1)!);
-				continue;
-			}
-			await tx.execute(
-				sql`declare backup_rows no scroll cursor for select to_jsonb(t)::text as row from ${identifier(table)} t`
-			);
-			for (;;) {
-				const batch = await fetchLines(tx, driver);
-				if (!batch.count) break;
-				rows += batch.count;
-				if (!out.write(batch.bytes)) await once(out, 'drain');
-			}
-			await tx.execute(sql`close backup_rows`);
-			out.end();
-			await finished(out);
+			} else if (driver === 'postgres') rows = await copyLines(tx, table, out);
+			else rows = await fetchLines(tx, table, out);
 			files.push({ table, file, rows });
 			onTable(files.at(-1)!);
 		}
@@ -163,26 +151,79 @@ export async function snapshotTables(
 }
 
 /**
- * The cursor's next FETCH_ROWS lines. On PostgreSQL as the server sent them, bytes never decoded: turning each row
- * into a JavaScript string and back (and collecting the strings) took a quarter of `npm run backup` at the
- * reference size (`npm run bench scale`). Drizzle has no such query; postgres.js's transaction is the one Drizzle
- * runs on (its `session.client`, drizzle-orm 0.45), and tests/integration/backup.integration.test.ts goes through
- * this path on PostgreSQL.
+ * A table's rows as JSON lines — `row_to_json`, which `jsonb_populate_recordset` reads back to every column's type
+ * as it did `to_jsonb` (what older archives hold), in two thirds of the database's time.
  */
-async function fetchLines(
-	tx: DbOrTx,
-	driver: 'pglite' | 'postgres'
-): Promise<{ count: number; bytes: Buffer }> {
-	const statement = `fetch ${FETCH_ROWS} from backup_rows`;
+const jsonRows = (table: string) => `select row_to_json(t)::text from ${quoted(table)} t`;
+
+/**
+ * PostgreSQL: the rows go out by `COPY … TO STDOUT (FORMAT binary)`, as pg_dump reads them — each line as the server
+ * sent it, never decoded into a JavaScript string nor held as one object per row. Read by a cursor (2,000 rows a
+ * fetch), a million rows made a million buffers, and collecting them took most of `npm run backup` at the reference
+ * size (`npm run bench scale`). Drizzle has no COPY; it runs on the postgres.js transaction Drizzle runs
+ * on (its `session.client`, drizzle-orm 0.45), which tests/integration/backup.integration.test.ts goes through on
+ * PostgreSQL.
+ */
+export async function copyLines(tx: DbOrTx, table: string, out: Writable): Promise<number> {
 	const client = (tx as unknown as { session?: { client?: postgres.TransactionSql } }).session?.client;
-	if (driver === 'postgres') {
-		// Not quietly the slow way: a Drizzle that keeps its client elsewhere fails the backup tests on PostgreSQL.
-		if (!client) throw new Error('no postgres.js client under the Drizzle transaction');
-		const rows = (await client.unsafe(statement).raw()) as unknown as (Buffer | null)[][];
-		return { count: rows.length, bytes: Buffer.concat(rows.flatMap(([row]) => [row!, NEWLINE])) };
+	// Not quietly the slow way: a Drizzle that keeps its client elsewhere fails the backup tests on PostgreSQL.
+	if (!client) throw new Error('no postgres.js client under the Drizzle transaction');
+	const copy = await client.unsafe(`copy (${jsonRows(table)}) to stdout with (format binary)`).readable();
+	const lines = new CopyLines();
+	await copyInto(copy, lines, out);
+	return lines.rows;
+}
+
+/**
+ * Feeds a COPY's stream into `lines` → `out`, and reads the COPY to its end whatever happens downstream. Two flaws of
+ * postgres.js 3.4 would otherwise leave the transaction's connection waiting forever (the backup hung, the pool one
+ * connection short): it pauses its socket when the stream's buffer is full and resumes it only when the stream is
+ * read again, so a stream that ends on a full buffer leaves the socket paused (porsager/postgres#499, fixed by the
+ * unmerged #1016); and a destroyed stream pauses it at every message still to come. So the stream is never
+ * destroyed here: a failed write (a full disk) stops writing and lets the rest of the rows go by, and once the
+ * stream has ended, asking it to read resumes the socket, and does nothing else.
+ */
+function copyInto(copy: Readable, lines: Transform, out: Writable): Promise<void> {
+	const written = pipeline(lines, out);
+	return new Promise((resolve, reject) => {
+		let failure: Error | null = null;
+		written.catch((error: Error) => {
+			failure ??= error;
+			copy.resume();
+		});
+		copy.on('data', (chunk: Buffer) => {
+			if (!failure && !lines.write(chunk)) copy.pause();
+		});
+		lines.on('drain', () => copy.resume());
+		copy.once('end', () => {
+			(copy as unknown as { _read(size: number): void })._read(0);
+			if (failure) return reject(failure);
+			lines.end();
+			written.then(resolve, reject);
+		});
+		copy.once('error', (error) => {
+			lines.destroy(error);
+			reject(error);
+		});
+	});
+}
+
+/** The embedded database (no COPY to a client): a cursor, FETCH_ROWS at a time. */
+async function fetchLines(tx: DbOrTx, table: string, out: Writable): Promise<number> {
+	let rows = 0;
+	await tx.execute(sql.raw(`declare backup_rows no scroll cursor for ${jsonRows(table)}`));
+	for (;;) {
+		const batch = rowsOf<{ row_to_json: string }>(
+			await tx.execute(sql.raw(`fetch ${FETCH_ROWS} from backup_rows`))
+		);
+		if (!batch.length) break;
+		rows += batch.length;
+		if (!out.write(batch.map((row) => `${row.row_to_json}\n`).join(''))) await once(out, 'drain');
 	}
-	const rows = rowsOf<{ row: string }>(await tx.execute(sql.raw(statement)));
-	return { count: rows.length, bytes: Buffer.from(rows.map((r) => `${r.row}\n`).join('')) };
+	await tx.execute(sql`close backup_rows`);
+	out.end();
+	await finished(out);
+	return rows;
 }
 
 /** Counts the rows of the given tables that exist in the database. */

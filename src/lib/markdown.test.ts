@@ -107,3 +107,51 @@ describe('the module Markdown renderer', () => {
 		expect(slugify('  --Été 2026--  ')).toBe('ete-2026');
 	});
 });
+
+describe('rendering time', () => {
+	/** The longest body an article accepts, filled with what makes parsers slow. */
+	const LIMIT = 60_000;
+	const fill = (unit: string) => unit.repeat(Math.floor(LIMIT / unit.length));
+	const timeOf = (source: string) => {
+		const started = performance.now();
+		renderMarkdown(source);
+		return performance.now() - started;
+	};
+	const ordinary = fill(
+		'## Un intertitre\n\nUn paragraphe avec un [lien](/contact), du *gras* et une liste :\n\n- un\n- deux\n\n'
+	);
+
+	it('gives every heading a distinct id in one pass: the same text, then -1, -2, even past a heading already so named', () => {
+		const html = renderMarkdown('# t\n\n# t-1\n\n# t\n\n# t\n\n# T');
+		expect([...html.matchAll(/id="([^"]+)"/g)].map((m) => m[1])).toEqual(['t', 't-1', 't-2', 't-3', 't-4']);
+	});
+
+	it.each([
+		['the same heading 15,000 times', fill('# t\n')],
+		['headings that all slug alike', fill('# é!\n')],
+		['quotes nested as deep as the text goes', fill('>')],
+		[
+			'lists nested as deep as the text goes',
+			fill('  - a\n')
+				.split('\n')
+				.map((line, i) => ' '.repeat(i % 200) + line)
+				.join('\n')
+				.slice(0, LIMIT)
+		],
+		['a chain of links', fill('[a](/b)')],
+		['unclosed link brackets', fill('[a](')],
+		['unclosed emphasis', fill('*_')],
+		['backticks of every length', fill('`a``')],
+		['reference definitions', fill('[a]: /b\n')],
+		['a table of one long row', `| a |\n|---|\n${fill('| b ')}`.slice(0, LIMIT)],
+		[
+			'a table of a thousand columns',
+			`${'| a '.repeat(1000)}|\n${'|---'.repeat(1000)}|\n${fill('| b ')}`.slice(0, LIMIT)
+		]
+	])('%s renders within ten times an ordinary body of the same length', (_name, source) => {
+		timeOf(ordinary); // warm-up
+		const baseline = Math.max(timeOf(ordinary), timeOf(ordinary));
+		expect(source.length).toBeLessThanOrEqual(LIMIT);
+		expect(timeOf(source)).toBeLessThan(10 * baseline + 20);
+	});
+});

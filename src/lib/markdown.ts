@@ -6,7 +6,6 @@
  */
 import MarkdownIt from 'markdown-it';
 import { typeset } from './typography.js';
-import anchor from 'markdown-it-anchor';
 
 /** Where module images are served from, to those who may read the module. */
 export const MODULE_MEDIA_PREFIX = '/cours/media/';
@@ -29,7 +28,31 @@ export function slugify(text: string): string {
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 // Every URL goes through here before it becomes an href or a src; what fails it stays text.
 md.validateLink = (url: string) => SAFE_LINK.test(url.trim());
-md.use(anchor, { slugify, tabIndex: false });
+// Each heading gets an id from its text (`#les-fondations`), the same text twice `-1`, `-2`…: counted per text, so
+// that a body of 15,000 identical headings costs 15,000 steps (markdown-it-anchor tried every suffix from 1 each
+// time, and such a body took two minutes per view).
+md.core.ruler.push('heading_ids', (state) => {
+	const taken = new Set<string>();
+	const nextSuffix = new Map<string, number>();
+	for (const [index, token] of state.tokens.entries()) {
+		if (token.type !== 'heading_open') continue;
+		const text = (state.tokens[index + 1]?.children ?? [])
+			.filter((child) => child.type === 'text' || child.type === 'code_inline')
+			.map((child) => child.content)
+			.join('');
+		const base = slugify(text);
+		if (!base) continue;
+		let id = base;
+		if (taken.has(id)) {
+			let suffix = nextSuffix.get(base) ?? 1;
+			while (taken.has(`${base}-${suffix}`)) suffix++;
+			id = `${base}-${suffix}`;
+			nextSuffix.set(base, suffix + 1);
+		}
+		taken.add(id);
+		token.attrSet('id', id);
+	}
+});
 // French typography on the prose: text tokens only (never code spans, code blocks or URLs).
 md.core.ruler.push('french_typography', (state) => {
 	for (const block of state.tokens) {

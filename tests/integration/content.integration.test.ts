@@ -9,7 +9,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { renderMarkdown } from '../../src/lib/markdown';
 import { ENTRIES } from '../../src/lib/content/model';
 import { company } from '../../src/lib/company';
 import { useDepsForTests } from '../../src/lib/server/app';
@@ -36,6 +37,12 @@ import { POST as discard } from '../../src/routes/api/admin/pages/[id=entry]/dis
 import { POST as publish } from '../../src/routes/api/admin/pages/[id=entry]/publish/+server';
 import { POST as restore } from '../../src/routes/api/admin/pages/[id=entry]/restore/+server';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
+
+// The renderer as it is, counted: a body is rendered once per revision, never per request.
+vi.mock('../../src/lib/markdown', async (importOriginal) => {
+	const actual = await importOriginal<typeof import('../../src/lib/markdown')>();
+	return { ...actual, renderMarkdown: vi.fn(actual.renderMarkdown) };
+});
 
 let database: TestDatabase;
 let admin: { id: string; email: string; name: string; isAdmin: boolean };
@@ -383,6 +390,50 @@ describe(`the site's words on ${driverName}`, () => {
 			'content.published',
 			'content.published'
 		]);
+	});
+
+	it('renders an article once per revision: never for the list, once for every view and the feed, again when it changes', async () => {
+		const created = await json(
+			await call(create, 'POST', {
+				body: {
+					kind: 'article',
+					slug: 'rendu-une-fois',
+					title: 'Un article rendu une fois',
+					description:
+						'Ce que coûte un article long : rien de plus à la centième lecture qu’à la première, même en liste.',
+					body: '## Un intertitre\n\nUn paragraphe.'
+				}
+			})
+		);
+		const id = created.body.id as string;
+		let version = (await json(await call(publish, 'POST', { id, body: { version: created.body.version } })))
+			.body.version as number;
+		const rendered = vi.mocked(renderMarkdown);
+		rendered.mockClear();
+		expect((await content.blogPage(1))!.articles.map((a) => a.path)).toContain('/blog/rendu-une-fois');
+		expect(rendered).not.toHaveBeenCalled();
+		for (let view = 0; view < 3; view++)
+			expect(await content.article('rendu-une-fois', false)).toMatchObject({
+				article: { html: '<h2 id="un-intertitre">Un intertitre</h2>\n<p>Un paragraphe.</p>\n' }
+			});
+		await content.feed();
+		expect(rendered.mock.calls.map(([body]) => body)).toEqual(['## Un intertitre\n\nUn paragraphe.']);
+
+		const entry = (await json(await call(read, 'GET', { id }))).body;
+		const saved = await json(
+			await call(save, 'PUT', {
+				id,
+				body: { version: entry.version, draft: { ...entry.live, body: 'Autre.' } }
+			})
+		);
+		version = (await json(await call(publish, 'POST', { id, body: { version: saved.body.version } }))).body
+			.version;
+		expect(version).toBeGreaterThan(saved.body.version);
+		expect(await content.article('rendu-une-fois', false)).toMatchObject({
+			article: { html: '<p>Autre.</p>\n' }
+		});
+		expect(rendered.mock.calls.at(-1)).toEqual(['Autre.']);
+		await call(remove, 'DELETE', { id });
 	});
 
 	it('renders hostile Markdown inert: no script, no javascript: link, no event attribute', async () => {

@@ -7,13 +7,15 @@ import type { ArticleCard, ArticleContent } from '$lib/content/pages';
 import { srcsetOf } from '$lib/images';
 import type { DbOrTx } from '../db';
 import { imageVersion } from '../images';
-import { shown } from './live';
+import { filled, revisionShown, shown } from './live';
 import * as queries from './queries';
 
 type Row = { path: string | null; publishedAt: Date | null; updatedAt: Date | null; fields: unknown };
 
+/** What a card shows, from the title, description and cover alone: no body is rendered for a list. */
 function cardOf(row: Row, preview = false): ArticleCard {
-	const fields = shown(row.fields as Fields);
+	const { title, description, cover: rawCover } = row.fields as Fields;
+	const fields = filled({ title, description, cover: rawCover });
 	const cover = fields.cover as { value: string; alt: string; width?: number } | null;
 	return {
 		path: row.path!,
@@ -38,7 +40,7 @@ export async function blogPage(db: DbOrTx, page: number) {
 	const total = await queries.countPublishedArticles(db);
 	const pages = Math.max(1, Math.ceil(total / ARTICLES_PER_PAGE));
 	if (!Number.isInteger(page) || page < 1 || page > pages) return null;
-	const rows = await queries.publishedArticles(db, ARTICLES_PER_PAGE, (page - 1) * ARTICLES_PER_PAGE);
+	const rows = await queries.publishedArticleCards(db, ARTICLES_PER_PAGE, (page - 1) * ARTICLES_PER_PAGE);
 	return { articles: rows.map((row) => cardOf(row)), page, pages, total };
 }
 
@@ -66,7 +68,8 @@ export async function articleAt(db: DbOrTx, slug: string, preview: boolean): Pro
 			updatedAt: found.revisedAt,
 			fields: found.fields
 		});
-		return { article: { ...card, html: shown(found.fields as Fields).html }, preview: false };
+		const { html } = revisionShown(found.entry.id, found.revision!, found.fields as Fields);
+		return { article: { ...card, html }, preview: false };
 	}
 	if (found) return null;
 	const to = await queries.redirectFrom(db, path);
@@ -74,12 +77,15 @@ export async function articleAt(db: DbOrTx, slug: string, preview: boolean): Pro
 }
 
 export async function feedItems(db: DbOrTx): Promise<(ArticleCard & { html: string })[]> {
-	const rows = await queries.publishedArticles(db, FEED_LENGTH);
-	return rows.map((row) => ({ ...cardOf(row), html: shown(row.fields as Fields).html }));
+	const rows = await queries.publishedArticlesWhole(db, FEED_LENGTH);
+	return rows.map((row) => ({
+		...cardOf(row),
+		html: revisionShown(row.id, row.revision, row.fields as Fields).html
+	}));
 }
 
 export async function sitemapArticles(db: DbOrTx) {
-	const rows = await queries.publishedArticles(db, 50_000);
+	const rows = await queries.publishedArticlePaths(db, 50_000);
 	return rows.map((row) => ({
 		path: row.path!,
 		lastmod: (row.updatedAt ?? row.publishedAt)!.toISOString().slice(0, 10)

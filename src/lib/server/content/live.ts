@@ -10,6 +10,7 @@ import type { Fields, FixedEntryId } from '$lib/content/model';
 import { showCompany, type Company } from '$lib/company';
 import { renderMarkdown } from '$lib/markdown';
 import { seedFields } from '$content/agency/seed';
+import { setBounded } from '../../bounded-map.js';
 import type { DbOrTx } from '../db';
 import { log } from '../log';
 import * as pageCache from '../pages/cache';
@@ -76,16 +77,44 @@ export function filled<T>(value: T): T {
 	return value;
 }
 
+type Shown = Fields & { html: string };
+
 /** A page's fields as the page shows them: placeholders filled, `body` rendered to `html`. */
-export function shown(fields: Fields): Fields & { html: string } {
+export function shown(fields: Fields): Shown {
 	const out = filled(fields);
 	return { ...out, html: typeof out.body === 'string' && out.body.trim() ? renderMarkdown(out.body) : '' };
+}
+
+/**
+ * Markdown is rendered once per revision, never per request: the live pages' fields are rendered once per load of
+ * the live content (`liveShown`, keyed by the loaded object), an article's live revision once per entry and revision
+ * number (`revisionShown`). Both go with every purge — a publish, and the company file, whose placeholders every
+ * rendered text may hold. Drafts (an admin's preview) are rendered as they are asked for.
+ */
+const shownLive = new WeakMap<Fields, Shown>();
+const shownRevisions = new Map<string, Shown>();
+/** Articles kept rendered: more than a feed and a page of the blog; the oldest read goes first. */
+const SHOWN_REVISIONS_KEPT = 200;
+pageCache.onPurge(() => shownRevisions.clear());
+
+function liveShown(fields: Fields): Shown {
+	let out = shownLive.get(fields);
+	if (!out) shownLive.set(fields, (out = shown(fields)));
+	return out;
+}
+
+/** An article's live revision as shown, rendered the first time it is asked for. */
+export function revisionShown(entryId: string, revision: number, fields: Fields): Shown {
+	const key = `${entryId}#${revision}`;
+	const out = shownRevisions.get(key) ?? shown(fields);
+	setBounded(shownRevisions, key, out, SHOWN_REVISIONS_KEPT);
+	return out;
 }
 
 export async function livePage(db: DbOrTx, id: Exclude<FixedEntryId, 'company'>) {
 	const fields = (await liveFixed(db)).get(id);
 	if (!fields) throw new Error(`content: no live revision of ${id}`);
-	return shown(fields);
+	return liveShown(fields);
 }
 
 /** Whether any article is published: the header shows « Blog » only then (a site without articles is unchanged). */

@@ -216,11 +216,34 @@ export async function dropRedirectFrom(tx: DbOrTx, path: string): Promise<void> 
 
 const publishedArticle = and(eq(contentEntries.kind, 'article'), isNotNull(contentEntries.liveRevision));
 
-/** Published articles, newest first: path, first publication, last change and their live fields. */
-export function publishedArticles(db: DbOrTx, limit: number, offset = 0) {
+/**
+ * Published articles, newest first: what a card shows (title, description, cover) — never the body, which a list
+ * does not show (ten 60,000-character bodies made `/blog` read and render 600 KB per view).
+ */
+export function publishedArticleCards(db: DbOrTx, limit: number, offset = 0) {
 	return db
 		.select({
 			id: contentEntries.id,
+			revision: contentRevisions.n,
+			path: contentEntries.path,
+			publishedAt: contentEntries.firstPublishedAt,
+			updatedAt: contentRevisions.publishedAt,
+			fields: sql<unknown>`jsonb_build_object('title', ${contentRevisions.fields}->'title', 'description', ${contentRevisions.fields}->'description', 'cover', ${contentRevisions.fields}->'cover')`
+		})
+		.from(contentEntries)
+		.innerJoin(contentRevisions, liveRevision)
+		.where(publishedArticle)
+		.orderBy(desc(contentEntries.firstPublishedAt), desc(contentEntries.id))
+		.limit(limit)
+		.offset(offset);
+}
+
+/** The newest published articles whole, body included: the feed's. */
+export function publishedArticlesWhole(db: DbOrTx, limit: number) {
+	return db
+		.select({
+			id: contentEntries.id,
+			revision: contentRevisions.n,
 			path: contentEntries.path,
 			publishedAt: contentEntries.firstPublishedAt,
 			updatedAt: contentRevisions.publishedAt,
@@ -230,8 +253,22 @@ export function publishedArticles(db: DbOrTx, limit: number, offset = 0) {
 		.innerJoin(contentRevisions, liveRevision)
 		.where(publishedArticle)
 		.orderBy(desc(contentEntries.firstPublishedAt), desc(contentEntries.id))
-		.limit(limit)
-		.offset(offset);
+		.limit(limit);
+}
+
+/** Every published article's address and dates: the sitemap's lines. */
+export function publishedArticlePaths(db: DbOrTx, limit: number) {
+	return db
+		.select({
+			path: contentEntries.path,
+			publishedAt: contentEntries.firstPublishedAt,
+			updatedAt: contentRevisions.publishedAt
+		})
+		.from(contentEntries)
+		.innerJoin(contentRevisions, liveRevision)
+		.where(publishedArticle)
+		.orderBy(desc(contentEntries.firstPublishedAt), desc(contentEntries.id))
+		.limit(limit);
 }
 
 export async function countPublishedArticles(db: DbOrTx): Promise<number> {
@@ -248,6 +285,7 @@ export async function articleAt(db: DbOrTx, path: string) {
 		.select({
 			entry: contentEntries,
 			fields: contentRevisions.fields,
+			revision: contentRevisions.n,
 			revisedAt: contentRevisions.publishedAt
 		})
 		.from(contentEntries)

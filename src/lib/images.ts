@@ -31,3 +31,10 @@ export function srcsetOf(src: string, fullWidth: number): string {
 		', '
 	);
 }
+
+/**
+ * The value of a photo the upload pipeline stored (`storage:<uuid>.webp`: its bytes checked, turned, stripped and
+ * re-encoded): the only stored object a cover or a site photo may name. Anything else of the private bucket — an
+ * attestation, a signature, a course file — would be published by the page that shows it.
+ */
+export const PHOTO_VALUE = /^storage:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;

@@ -157,6 +157,49 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(broken.status).toBe(400);
 	});
 
+	it('refuses a draft nested past a sane depth (400, nothing saved), and a hostile text, its field named', async () => {
+		await content.warmUp();
+		const before = (await json(await call(read, 'GET', { id: 'contact' }))).body;
+		for (const depth of [40, 100_000]) {
+			const deep = `{"version":${before.version},"draft":{"title":"Contact","faq":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+			const refused = await json(await call(save, 'PUT', { id: 'contact', raw: deep }));
+			expect(refused.status, String(depth)).toBe(400);
+			expect(refused.body.errors._[0]).toMatch(/imbriqué trop profondément \(32 niveaux au plus\)/);
+		}
+		// Brackets inside a string are text, not depth.
+		const bracketed = await json(
+			await call(save, 'PUT', {
+				id: 'contact',
+				body: { version: before.version, draft: { ...before.live, title: '['.repeat(60) + ' Contact' } }
+			})
+		);
+		expect(bracketed.status, JSON.stringify(bracketed.body)).toBe(200);
+		const control = await json(
+			await call(save, 'PUT', {
+				id: 'contact',
+				body: { version: bracketed.body.version, draft: { ...before.live, title: 'Contact\u0007' } }
+			})
+		);
+		expect(control.status).toBe(400);
+		expect(control.body.errors.title).toEqual([
+			'Titre : caractère invisible non autorisé (U+0007), à retirer.'
+		]);
+		const pasted = await json(
+			await call(save, 'PUT', {
+				id: 'contact',
+				body: {
+					version: bracketed.body.version,
+					draft: { ...before.live, title: 'Maçonnerie\u000bgénérale' }
+				}
+			})
+		);
+		expect(pasted.status).toBe(200);
+		expect((await json(await call(read, 'GET', { id: 'contact' }))).body.draft.title).toBe(
+			'Maçonnerie générale'
+		);
+		await call(discard, 'POST', { id: 'contact', body: { version: pasted.body.version } });
+	});
+
 	it('saves a draft from the current version only: a stale one is 409 with what is saved now', async () => {
 		const before = (await json(await call(read, 'GET', { id: 'contact' }))).body;
 		const draft = { ...before.live, title: 'Un audit offert, en 30 minutes' };

@@ -18,6 +18,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { fixture } from '../helpers/fixtures';
 import { startS3, type RunningS3 } from '../helpers/s3';
 
+/** A photo's name as the upload pipeline gives it. */
+const NEW_PHOTO = '5f1d0c2e-8a9b-4c7d-9e0f-1a2b3c4d5e6f';
 const jpeg = readFileSync(fixture('Landscape_1.jpg'));
 const photo = readFileSync(fixture('2569067123_aca715a2ee_o.jpg'));
 const bundledMacon = readFileSync('src/lib/server/images/fallback/macon.webp');
@@ -353,18 +355,20 @@ describe('site images table', () => {
 
 	it('saves a storage value that exists, purges its page, and gives a signed preview', async () => {
 		const storage = makeFs();
-		await storage.put('new.webp', jpeg, { contentType: 'image/webp', cacheControl: '' });
+		await storage.put(`${NEW_PHOTO}.webp`, jpeg, { contentType: 'image/webp', cacheControl: '' });
 		const purged: string[] = [];
 		const stop = onPurge((page) => purged.push(page));
 		const saved = await setSiteImage(
 			deps(storage),
-			{ key: 'macon_about', url: 'storage:new.webp' },
+			{ key: 'macon_about', url: `storage:${NEW_PHOTO}.webp` },
 			await admin()
 		);
 		stop();
 		expect(purged).toEqual(['/macon']);
-		expect(saved.url).toBe('storage:new.webp');
-		expect(saved.previewUrl).toMatch(/\/storage\/private-gallery\/new\.webp\?exp=\d+&sig=/);
+		expect(saved.url).toBe(`storage:${NEW_PHOTO}.webp`);
+		expect(saved.previewUrl).toMatch(
+			new RegExp(`/storage/private-gallery/${NEW_PHOTO}\\.webp\\?exp=\\d+&sig=`)
+		);
 		const entry = (await listSiteImages(database.db, storage)).find((e) => e.key === 'macon_about')!;
 		expect(entry.isDefault).toBe(false);
 		expect(entry.previewUrl).not.toBe(entry.url);
@@ -392,7 +396,11 @@ describe('site images table', () => {
 
 	it.each([
 		['an unknown key', { key: 'nope', url: 'https://images.unsplash.com/a' }, 'key'],
-		['a storage path that does not exist', { key: 'hero', url: 'storage:missing.webp' }, 'url'],
+		['a storage path that does not exist', { key: 'hero', url: `storage:${NEW_PHOTO}.webp` }, 'url'],
+		['a member’s attestation', { key: 'hero', url: 'storage:attestations/ABCD-2345.pdf' }, 'url'],
+		['a signature', { key: 'hero', url: 'storage:signatures/trainer.png' }, 'url'],
+		['a course file', { key: 'hero', url: `storage:course/${NEW_PHOTO}.webp` }, 'url'],
+		['a photo’s width', { key: 'hero', url: `storage:${NEW_PHOTO}-w800.webp` }, 'url'],
 		['a traversal', { key: 'hero', url: 'storage:../../secret' }, 'url'],
 		['an unlisted host', { key: 'hero', url: 'https://evil.example/a.jpg' }, 'url'],
 		['the metadata address', { key: 'hero', url: 'http://169.254.169.254/' }, 'url'],
@@ -405,6 +413,14 @@ describe('site images table', () => {
 		]
 	])('refuses %s (400 naming the field) and writes nothing', async (_, change, field) => {
 		const storage = makeFs();
+		// Each private object named exists: refused for what it is, not for being missing.
+		for (const objectPath of [
+			'attestations/ABCD-2345.pdf',
+			'signatures/trainer.png',
+			`course/${NEW_PHOTO}.webp`,
+			`${NEW_PHOTO}-w800.webp`
+		])
+			await storage.put(objectPath, jpeg, { contentType: 'application/octet-stream', cacheControl: '' });
 		const before = JSON.stringify(
 			await listSiteImages(database.db, storage).then((l) => l.map((e) => [e.key, e.url]))
 		);

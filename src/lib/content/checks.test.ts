@@ -24,12 +24,72 @@ describe('the content model', () => {
 			problems: { 'services.0.title': ['Titre : un texte attendu.'] }
 		});
 		expect(draftShape(ENTRIES.home.fields, { title: 'a\u0000b' })).toMatchObject({
-			problems: { title: ['Titre : caractère nul refusé.'] }
+			problems: { title: ['Titre : caractère invisible non autorisé (U+0000), à retirer.'] }
 		});
 		// Unknown keys are dropped, not stored.
 		expect(draftShape(ENTRIES.contact.fields, { title: 'Contact', onerror: 'x' })).not.toHaveProperty(
 			'fields.onerror'
 		);
+	});
+
+	it('keeps a pasted line break as the field’s own, and refuses every other control character, named', () => {
+		// What Word leaves when pasting: a vertical tab. In a title, a space; in a text, a line feed.
+		const pasted = draftShape(ARTICLE.fields, {
+			title: 'Numérique\u000bSAS',
+			description: 'Une ligne\u000bpuis une autre\r\net une troisième\u2028',
+			body: 'Un paragraphe.\u000c\u000cUn autre.',
+			cover: { value: '', alt: 'Un mur\u2029de pierre' }
+		});
+		expect(pasted).toMatchObject({
+			fields: {
+				title: 'Numérique SAS',
+				description: 'Une ligne\npuis une autre\net une troisième\n',
+				body: 'Un paragraphe.\n\nUn autre.',
+				cover: { value: '', alt: 'Un mur de pierre' }
+			}
+		});
+		for (const character of ['\u0001', '\u001b', '\u007f', '\u0085\u0090', '\u009f'])
+			expect(
+				draftShape(ARTICLE.fields, { title: `Titre${character}`, body: `Corps${character}` }),
+				JSON.stringify(character)
+			).toMatchObject({
+				problems: {
+					title: [
+						expect.stringMatching(
+							/^Titre : caractère invisible non autorisé \(U\+00[0-9A-F]{2}\), à retirer\.$/
+						)
+					],
+					body: [expect.stringMatching(/^Texte : caractère invisible non autorisé/)]
+				}
+			});
+		expect(
+			draftShape(ENTRIES.home.fields, { faq: [{ q: 'Une\u0007 question ?', a: 'Oui.' }] })
+		).toMatchObject({
+			problems: { 'faq.0.q': [expect.stringContaining('U+0007')] }
+		});
+	});
+
+	it('takes as a cover only a photo of the upload pipeline, never another object of the private bucket', () => {
+		const photo = 'storage:0f0e0d0c-0b0a-4909-8807-060504030201.webp';
+		const with_ = (value: string) => ({ title: 'Un titre', cover: { value, alt: 'Un mur de pierre' } });
+		expect(draftShape(ARTICLE.fields, with_(photo))).toHaveProperty('fields');
+		for (const value of [
+			'storage:attestations/ABCD-1234.pdf',
+			'storage:signatures/trainer.png',
+			'storage:course/0f0e0d0c-0b0a-4909-8807-060504030201.webp',
+			'storage:0f0e0d0c-0b0a-4909-8807-060504030201-w800.webp',
+			'storage:../0f0e0d0c-0b0a-4909-8807-060504030201.webp',
+			'https://ailleurs.example/x.webp'
+		]) {
+			const refused = draftShape(ARTICLE.fields, with_(value));
+			expect(refused, value).toEqual({
+				problems: { 'cover.value': [expect.stringContaining('aucun autre fichier du stockage')] }
+			});
+			expect(
+				publishProblems(ARTICLE.fields, { ...with_(value).cover, cover: with_(value).cover }),
+				value
+			).toHaveProperty('cover.value');
+		}
 	});
 
 	it('refuses to publish, naming each field in French: lengths, counts, slugs, covers, placeholders', () => {

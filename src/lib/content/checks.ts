@@ -7,6 +7,8 @@
  *   Titre »).
  */
 import { company } from '$lib/company';
+import { PHOTO_VALUE } from '$lib/images';
+import { forbiddenCharacter, normaliseText } from '$lib/schemas/text';
 import { SLUG_PATTERN, type FieldSpec, type Fields } from './model';
 
 /** `{{company.brand}}`: the one spelling of a placeholder, in entries and in showcase mode's files alike. */
@@ -65,8 +67,7 @@ function shapeOfField(spec: FieldSpec, value: unknown, path: string, problems: P
 		case 'slug':
 			if (value === undefined || value === null) return '';
 			if (typeof value !== 'string') return (wrongType('un texte'), '');
-			if (value.includes('\u0000')) add(problems, path, `${spec.label} : caractère nul refusé.`);
-			return value;
+			return textOf(value, spec.kind === 'text' || spec.kind === 'markdown', path, spec.label, problems);
 		case 'flag':
 			if (value === undefined || value === null) return false;
 			if (typeof value !== 'boolean') return (wrongType('oui ou non'), false);
@@ -76,7 +77,9 @@ function shapeOfField(spec: FieldSpec, value: unknown, path: string, problems: P
 			if (!Array.isArray(value) || value.some((line) => typeof line !== 'string'))
 				return (wrongType('une liste de lignes'), []);
 			if (value.length > 100) add(problems, path, `${spec.label} : 100 lignes au plus.`);
-			return value;
+			return (value as string[]).map((line, i) =>
+				textOf(line, false, `${path}.${i}`, `${spec.label} › ligne ${i + 1}`, problems)
+			);
 		case 'list':
 			if (value === undefined || value === null) return [];
 			if (!Array.isArray(value)) return (wrongType('une liste'), []);
@@ -88,12 +91,30 @@ function shapeOfField(spec: FieldSpec, value: unknown, path: string, problems: P
 			if (value === undefined || value === null) return null;
 			if (!isRecord(value) || typeof value.value !== 'string' || typeof value.alt !== 'string')
 				return (wrongType('une photo et son texte alternatif'), null);
+			if (value.value && !PHOTO_VALUE.test(value.value))
+				add(problems, `${path}.value`, NOT_A_PHOTO(spec.label));
+			const alt = textOf(value.alt, false, `${path}.alt`, `${spec.label} › Texte alternatif`, problems);
 			// Its width (from the upload's answer) gives the page its srcset.
 			const width = Number.isInteger(value.width) && (value.width as number) > 0 ? value.width : null;
-			return { value: value.value, alt: value.alt, ...(width ? { width } : {}) };
+			return { value: value.value, alt, ...(width ? { width } : {}) };
 		}
 	}
 }
+
+/**
+ * A text as it is kept: what a paste leaves for a line break made the field's own (schemas/text.ts, the forms'
+ * rule), any other control character refused with the field named — never a feed that is no longer XML, nor a
+ * « Numérique?SAS » printed on an attestation.
+ */
+function textOf(value: string, multiline: boolean, path: string, label: string, problems: Problems): string {
+	const text = normaliseText(value, multiline);
+	const refused = forbiddenCharacter(text, multiline);
+	if (refused) add(problems, path, `${label} : caractère invisible non autorisé (${refused}), à retirer.`);
+	return text;
+}
+
+const NOT_A_PHOTO = (label: string) =>
+	`${label} : une photo envoyée par le bouton « Choisir une photo », et aucun autre fichier du stockage.`;
 
 /** What stops these fields from being published, by field path; empty when they may go live. */
 export function publishProblems(specs: FieldSpec[], fields: Fields): Problems {
@@ -180,8 +201,7 @@ function checkField(spec: FieldSpec, value: unknown, path: string, label: string
 		case 'cover': {
 			if (value === null || value === undefined) return;
 			const cover = value as { value: string; alt: string };
-			if (!/^storage:[\w./-]+$/.test(cover.value))
-				add(problems, `${path}.value`, `${label} : une photo envoyée par le bouton « Choisir une photo ».`);
+			if (!PHOTO_VALUE.test(cover.value)) add(problems, `${path}.value`, NOT_A_PHOTO(label));
 			const alt = cover.alt.trim();
 			if (alt.length < 5 || alt.length > 200)
 				add(problems, `${path}.alt`, `${label} › Texte alternatif : entre 5 et 200 caractères.`);

@@ -11,7 +11,7 @@ export const SHARED_ROUTE_IDS: ReadonlySet<string> = new Set([
 	// The home page's route renders either mode's home (the showcase's is not a registry page).
 	'/(marketing)',
 	// An article: the agency's (a content entry) or the business's (a Markdown file), one route.
-	'/(marketing)/blog/[slug]',
+	'/(marketing)/blog/[slug=slug]',
 	'/api/contact',
 	'/healthz',
 	'/metrics',

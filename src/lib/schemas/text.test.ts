@@ -51,7 +51,7 @@ const cases = Object.entries(valid).flatMap(([form, { schema, data }]) =>
 	Object.entries(data)
 		.filter(([field, value]) => typeof value === 'string' && field !== 'projectType')
 		.flatMap(([field]) =>
-			['\u0000', '\u0007', '\u001b', '\u007f'].map((character) => ({
+			['\u0000', '\u0007', '\u001b', '\u007f', '\u0090'].map((character) => ({
 				form,
 				field,
 				character,
@@ -75,6 +75,21 @@ describe('text fields refuse what PostgreSQL (or sense) refuses', () => {
 		expect(result.success).toBe(false);
 		const issue = result.error!.issues.find((i) => i.path[0] === field);
 		expect(issue?.message).toBe(CONTROL_CHARACTER_MESSAGE);
+	});
+
+	it('makes what a paste leaves for a line break a line feed in a message and a space on one line', () => {
+		for (const pasted of ['\u000b', '\u000c', '\u2028', '\u2029', '\u0085', '\r']) {
+			const parsed = contactSchema.parse({
+				...valid.contact.data,
+				company: `Numérique${pasted}SAS`,
+				message: `Ligne 1${pasted}Ligne 2 ok`
+			});
+			expect(parsed.company).toBe('Numérique SAS');
+			expect(parsed.message).toBe('Ligne 1\nLigne 2 ok');
+		}
+		expect(contactSchema.parse({ ...valid.contact.data, message: 'Bonjour\r\nRappelez-moi' }).message).toBe(
+			'Bonjour\nRappelez-moi'
+		);
 	});
 
 	it('refuses a line break in a one-line field, and keeps it in a message', () => {

@@ -2,6 +2,7 @@
  * Site images: slots, the admin upload pipeline, the public proxy — the domain's whole public surface, bound to
  * the application's services (app.ts). Routes call only these; tests call the modules beside with their own.
  */
+import { PHOTO_VALUE } from '$lib/images';
 import { pages } from '$lib/pages/registry';
 import { appDeps, photoDeps } from '../app';
 import { canonicalUrl } from '../pages/seo';
@@ -124,7 +125,8 @@ export async function serve(key: string, request: ImageRequest): Promise<Respons
  */
 export function serveCover(value: string, request: ImageRequest): Promise<Response> | null {
 	const objectPath = storagePathOf(value);
-	if (objectPath === null || !isValidObjectPath(objectPath)) return null;
+	// A revision published before covers were held to the pipeline's photos serves nothing else either.
+	if (objectPath === null || !isValidObjectPath(objectPath) || !PHOTO_VALUE.test(value)) return null;
 	const slot = {
 		key: 'cover',
 		page: '/' as const,

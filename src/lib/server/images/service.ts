@@ -7,7 +7,7 @@ import * as pageCache from '../pages/cache';
 import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
 import * as queries from './queries';
 import sharp from 'sharp';
-import type { PageImage } from '$lib/images';
+import { PHOTO_VALUE, type PageImage } from '$lib/images';
 import { SIGNED_URL_SECONDS, storedValues, versionOf, widthInUrl } from './slot-values';
 import { externalUrlProblem } from './remote';
 import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage } from './slots';
@@ -66,6 +66,8 @@ export async function valueProblem(
 	const objectPath = storagePathOf(value);
 	if (objectPath !== null) {
 		if (!isValidObjectPath(objectPath)) return 'Le chemin storage: est invalide.';
+		if (!PHOTO_VALUE.test(value))
+			return 'Seule une photo envoyée ici (« Choisir une photo ») peut illustrer le site, aucun autre fichier du stockage.';
 		return (await storage.stat(objectPath))
 			? null
 			: 'Aucun fichier n’existe à ce chemin dans le stockage privé.';

@@ -527,10 +527,33 @@ describe(`the site's words on ${driverName}`, () => {
 	it('publishes the company file: every page, e-mail and document names the company as it now is', async () => {
 		const entry = (await json(await call(read, 'GET', { id: 'company' }))).body;
 		expect(entry.previewUrl).toBeNull();
-		const draft = { ...entry.live, brand: 'Atelier Nord', address: { ...entry.live.address, city: 'Lille' } };
-		const saved = await json(
-			await call(save, 'PUT', { id: 'company', body: { version: entry.version, draft } })
+		expect(entry.live).not.toHaveProperty('phoneHref');
+		// A number nobody can call is refused at publish, named; the draft is kept.
+		const unreadable = await json(
+			await call(save, 'PUT', {
+				id: 'company',
+				body: { version: entry.version, draft: { ...entry.live, phone: '04 78 00 00' } }
+			})
 		);
+		const refused = await json(
+			await call(publish, 'POST', { id: 'company', body: { version: unreadable.body.version } })
+		);
+		expect(refused.status).toBe(400);
+		expect(refused.body.errors.phone).toEqual([
+			'Téléphone : un numéro qui peut être appelé (« 04 78 00 00 00 » ou « +33 4 78 00 00 00 »).'
+		]);
+		const draft = {
+			...entry.live,
+			brand: 'Atelier Nord',
+			address: { ...entry.live.address, city: 'Lille' },
+			phone: '03 20 00 12 34',
+			// What an older editor sent: the second number is no field any more, and is not kept.
+			phoneHref: '+33478000000'
+		};
+		const saved = await json(
+			await call(save, 'PUT', { id: 'company', body: { version: unreadable.body.version, draft } })
+		);
+		expect(saved.status).toBe(200);
 		const published = await json(
 			await call(publish, 'POST', { id: 'company', body: { version: saved.body.version } })
 		);
@@ -538,6 +561,9 @@ describe(`the site's words on ${driverName}`, () => {
 		await liveFixed(database.db);
 		await expect.poll(() => company.brand).toBe('Atelier Nord');
 		expect(company.address.city).toBe('Lille');
+		// One number: the tel: links, the JSON-LD and the e-mails call the new line.
+		expect(company.phone).toBe('03 20 00 12 34');
+		expect(company.phoneHref).toBe('+33320001234');
 		expect((await content.page('home')).title).toBe(
 			'Atelier Nord — sites web et formation pour les artisans'
 		);
@@ -547,5 +573,6 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(back.status).toBe(200);
 		await liveFixed(database.db);
 		await expect.poll(() => company.brand).toBe('Atelier');
+		expect(company.phoneHref).toBe('+33478000000');
 	});
 });

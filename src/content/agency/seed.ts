@@ -37,7 +37,6 @@ function demoSeed(site: DemoSeed): Fields {
 		postalCode: site.postalCode,
 		city: site.city,
 		phone: site.phone,
-		phoneHref: site.phoneHref,
 		email: site.email,
 		heroTitle: site.hero.title,
 		heroLead: site.hero.lead,
@@ -97,6 +96,12 @@ export function seedFields(): Record<FixedEntryId, Fields> {
 		'mentions-legales': legalSeed('mentions-legales'),
 		cgv: legalSeed('cgv'),
 		confidentialite: legalSeed('confidentialite'),
-		company: structuredClone(companySeed) as unknown as Fields
+		company: companyFields()
 	};
+}
+
+/** The company file as it is edited: its number once (the international form is derived, content/phone.ts). */
+function companyFields(): Fields {
+	const { phoneHref: _derived, ...fields } = structuredClone(companySeed);
+	return fields as unknown as Fields;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seedFields } from '$content/agency/seed';
 import { draftShape, publishProblems } from './checks';
 import { ARTICLE, ENTRIES, type FixedEntryId } from './model';
+import { demoSite } from './pages';
 
 describe('the content model', () => {
 	it("passes every entry's revision 1 (the seed) through the publish checks", () => {
@@ -67,6 +68,26 @@ describe('the content model', () => {
 		).toMatchObject({
 			problems: { 'faq.0.q': [expect.stringContaining('U+0007')] }
 		});
+	});
+
+	it('refuses a telephone number that cannot be called, and derives the international form from the one written', () => {
+		const macon = seedFields().macon;
+		expect(macon).not.toHaveProperty('phoneHref');
+		for (const phone of ['04 74 00 12', '1234567890', 'appelez-nous', '+33 4 74 00 12 34 56'])
+			expect(publishProblems(ENTRIES.macon.fields, { ...macon, phone }), phone).toEqual({
+				phone: [expect.stringContaining('Téléphone : un numéro qui peut être appelé')]
+			});
+		for (const [phone, international] of [
+			['04 74 00 12 34', '+33474001234'],
+			['+33 4 74 00 12 34', '+33474001234'],
+			['0033474001234', '+33474001234'],
+			['+32 2 555 12 12', '+3225551212']
+		]) {
+			expect(publishProblems(ENTRIES.macon.fields, { ...macon, phone }), phone).toEqual({});
+			expect(demoSite('macon', { ...macon, phone, phoneHref: '+33100000000' }, '').phoneHref).toBe(
+				international
+			);
+		}
 	});
 
 	it('takes as a cover only a photo of the upload pipeline, never another object of the private bucket', () => {

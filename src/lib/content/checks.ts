@@ -8,6 +8,7 @@
  */
 import { company } from '$lib/company';
 import { PHOTO_VALUE } from '$lib/images';
+import { internationalPhone, PHONE_MESSAGE } from './phone';
 import { forbiddenCharacter, normaliseText } from '$lib/schemas/text';
 import { SLUG_PATTERN, type FieldSpec, type Fields } from './model';
 
@@ -148,6 +149,8 @@ function checkField(spec: FieldSpec, value: unknown, path: string, label: string
 				return;
 			}
 			if (spec.kind === 'line' && /[\r\n]/.test(text)) add(problems, path, `${label} : une seule ligne.`);
+			if (spec.kind === 'line' && spec.phone && !internationalPhone(text))
+				add(problems, path, `${label} : ${PHONE_MESSAGE}.`);
 			for (const [, name] of text.matchAll(PLACEHOLDER))
 				if (placeholderValue(name!) === null)
 					add(

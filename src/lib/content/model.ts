@@ -10,8 +10,17 @@
  */
 
 export type FieldSpec =
-	/** One line of plain text. */
-	| { key: string; label: string; kind: 'line'; min?: number; max: number; optional?: true; hint?: string }
+	/** One line of plain text; `phone`: a telephone number, its international form derived (content/phone.ts). */
+	| {
+			key: string;
+			label: string;
+			kind: 'line';
+			min?: number;
+			max: number;
+			optional?: true;
+			hint?: string;
+			phone?: true;
+	  }
 	/** A paragraph of plain text (no Markdown). */
 	| { key: string; label: string; kind: 'text'; min?: number; max: number; optional?: true; hint?: string }
 	/** Markdown, rendered with raw HTML off. */
@@ -101,8 +110,7 @@ const DEMO: FieldSpec[] = [
 	{ key: 'street', label: 'Rue', kind: 'line', min: 2, max: 120 },
 	{ key: 'postalCode', label: 'Code postal', kind: 'line', min: 5, max: 5 },
 	{ key: 'city', label: 'Ville', kind: 'line', min: 2, max: 80 },
-	{ key: 'phone', label: 'Téléphone', kind: 'line', min: 10, max: 20 },
-	{ key: 'phoneHref', label: 'Téléphone (format international)', kind: 'line', min: 10, max: 16 },
+	{ key: 'phone', label: 'Téléphone', kind: 'line', min: 10, max: 20, phone: true },
 	{ key: 'email', label: 'E-mail', kind: 'line', min: 6, max: 120 },
 	{ key: 'heroTitle', label: 'Accroche', kind: 'line', min: 5, max: 90 },
 	{ key: 'heroLead', label: 'Chapeau', kind: 'text', min: 20, max: 300 },
@@ -161,8 +169,7 @@ const COMPANY: FieldSpec[] = [
 	},
 	line('email', 'E-mail de contact', 120, 6),
 	line('privacyEmail', 'E-mail des données personnelles', 120, 6),
-	line('phone', 'Téléphone', 20, 10),
-	line('phoneHref', 'Téléphone (format international)', 16, 10),
+	{ key: 'phone', label: 'Téléphone', kind: 'line', min: 10, max: 20, phone: true },
 	line('publicationDirector', 'Directeur ou directrice de la publication', 120, 2),
 	line('publicationDirectorTitle', 'Titre (« Directrice de la publication »)', 60, 5),
 	{

@@ -3,6 +3,7 @@
  * preview, the draft), placeholders filled, and for the demo sites the whole site object their components take.
  * Client-safe types and builders; the server's content domain fills them (src/lib/server/content/live.ts).
  */
+import { internationalPhone } from './phone';
 
 export interface TitledText {
 	title: string;
@@ -112,7 +113,7 @@ export function demoSite(id: DemoId, fields: Record<string, unknown>, html: stri
 		postalCode: text('postalCode'),
 		street: text('street'),
 		phone: text('phone'),
-		phoneHref: text('phoneHref'),
+		phoneHref: internationalPhone(text('phone')) ?? text('phoneHref'),
 		email: text('email'),
 		title: text('title'),
 		description: text('description'),

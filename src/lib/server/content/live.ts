@@ -6,6 +6,7 @@
  * creates what is missing from the seed (the first start after the upgrade: today's words become revision 1).
  */
 import { fillPlaceholders } from '$lib/content/checks';
+import { internationalPhone } from '$lib/content/phone';
 import type { Fields, FixedEntryId } from '$lib/content/model';
 import { showCompany, type Company } from '$lib/company';
 import { renderMarkdown } from '$lib/markdown';
@@ -51,9 +52,15 @@ async function load(db: DbOrTx, started: number): Promise<Map<string, Fields>> {
 	}
 	const live = new Map(rows.map((row) => [row.id, row.fields as Fields]));
 	const company = live.get('company');
-	if (company && started === generation) showCompany(company as unknown as Company);
+	if (company && started === generation) showCompany(withPhoneHref(company) as unknown as Company);
 	return live;
 }
+
+/** The company file with its number's international form derived from it (revisions before 0.6 wrote both). */
+const withPhoneHref = (fields: Fields): Fields => ({
+	...fields,
+	phoneHref: internationalPhone(String(fields.phone ?? '')) ?? fields.phoneHref
+});
 
 /** Every fixed entry's live fields (placeholders not filled). */
 export function liveFixed(db: DbOrTx): Promise<Map<string, Fields>> {

@@ -139,15 +139,25 @@ const withSecurityHeaders: Handle = async ({ event, resolve }) => {
 };
 
 /**
- * Pages and data gzipped as they stream, when the client accepts it. The page cache's answers arrive already
- * encoded (compressed once, Brotli or gzip: src/lib/server/http/compression.ts) and pass through untouched.
+ * Pages and data gzipped as they stream, when the client accepts it — and for HEAD, the headers GET would carry.
+ * The page cache's answers arrive already encoded (compressed once, Brotli or gzip:
+ * src/lib/server/http/compression.ts) and pass through untouched.
  */
 const compression: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
+	const head = event.request.method === 'HEAD';
+	// `If-None-Match: *` asks whether the page exists at all (RFC 9110 §13.1.2): it does, so nothing is sent.
+	if (
+		response.status === 200 &&
+		(head || event.request.method === 'GET') &&
+		event.request.headers.get('if-none-match')?.trim() === '*'
+	) {
+		await response.body?.cancel();
+		return new Response(null, { status: 304, headers: new Headers(notModifiedHeaders(response.headers)) });
+	}
 	const length = Number(response.headers.get('content-length') ?? Infinity);
 	if (
-		!response.body ||
-		event.request.method === 'HEAD' ||
+		(!response.body && !head) ||
 		response.headers.has('content-encoding') ||
 		!isCompressible(response.headers.get('content-type')) ||
 		length < MIN_COMPRESSIBLE_BYTES ||
@@ -163,9 +173,14 @@ const compression: Handle = async ({ event, resolve }) => {
 	if (etag) {
 		headers.set('etag', etag);
 		if (response.status === 200 && noneMatch(event.request.headers.get('if-none-match'), etag)) {
-			await response.body.cancel();
+			await response.body?.cancel();
 			return new Response(null, { status: 304, headers: new Headers(notModifiedHeaders(headers)) });
 		}
+	}
+	// HEAD says what GET would send, gzip included: the same headers, no body.
+	if (head || !response.body) {
+		await response.body?.cancel();
+		return new Response(null, { status: response.status, statusText: response.statusText, headers });
 	}
 	return new Response(response.body.pipeThrough(new CompressionStream('gzip')), {
 		status: response.status,

@@ -8,12 +8,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderMarkdown } from '../../src/lib/markdown';
 import { ENTRIES } from '../../src/lib/content/model';
 import { company } from '../../src/lib/company';
-import { useDepsForTests } from '../../src/lib/server/app';
+import { appDeps, useDepsForTests } from '../../src/lib/server/app';
+import { FsStorage } from '../../src/lib/server/storage';
 import * as content from '../../src/lib/server/content';
 import { seedFields } from '../../src/content/agency/seed';
 import { liveFixed } from '../../src/lib/server/content/live';
@@ -58,7 +60,13 @@ beforeAll(async () => {
 	const outbox = mkdtempSync(path.join(tmpdir(), 'atelier-outbox-'));
 	useDepsForTests({
 		db: database.db,
-		mail: { db: database.db, transport: outboxTransport(outbox), from: 'Atelier <no-reply@atelier.test>' }
+		mail: { db: database.db, transport: outboxTransport(outbox), from: 'Atelier <no-reply@atelier.test>' },
+		storage: new FsStorage({
+			root: mkdtempSync(path.join(tmpdir(), 'atelier-content-storage-')),
+			bucket: 'private',
+			origin: new URL('https://atelier.test'),
+			secret: 'x'.repeat(32)
+		})
 	});
 	const [row] = await database.db
 		.insert(users)
@@ -102,6 +110,11 @@ function call(
 	return (handler as Handler)(event);
 }
 const json = async (response: Response) => ({ status: response.status, body: await response.json() });
+/** The addresses of the feed's items, in its order. */
+const feedPaths = async () =>
+	[...(await content.feed()).xml.matchAll(/<item><title>[^<]*<\/title><link>([^<]+)<\/link>/g)].map(
+		(m) => new URL(m[1]!).pathname
+	);
 
 describe(`the site's words on ${driverName}`, () => {
 	it('writes revision 1 of every page and of the company file once, however many instances start at once', async () => {
@@ -371,7 +384,7 @@ describe(`the site's words on ${driverName}`, () => {
 			article: { title: 'Photographier ses chantiers', path: '/blog/premier-article' }
 		});
 		expect((await content.blogPage(1))!.articles.map((a) => a.path)).toEqual(['/blog/premier-article']);
-		expect((await content.feed()).map((a) => a.path)).toEqual(['/blog/premier-article']);
+		expect(await feedPaths()).toEqual(['/blog/premier-article']);
 		expect((await content.sitemapArticles()).map((a) => a.path)).toEqual(['/blog/premier-article']);
 
 		const move = async (slug: string) => {
@@ -420,7 +433,7 @@ describe(`the site's words on ${driverName}`, () => {
 		expect((await call(remove, 'DELETE', { id })).status).toBe(404);
 		expect(await content.article('premier-article', false)).toEqual({ redirect: '/blog' });
 		expect(await content.article('deuxieme-adresse', false)).toEqual({ redirect: '/blog' });
-		expect(await content.feed()).toEqual([]);
+		expect(await feedPaths()).toEqual([]);
 		expect(await content.sitemapArticles()).toEqual([]);
 		const kinds = (await database.db.select().from(auditEvents).where(eq(auditEvents.subjectId, id))).map(
 			(a) => a.kind
@@ -476,6 +489,72 @@ describe(`the site's words on ${driverName}`, () => {
 			article: { html: '<p>Autre.</p>\n' }
 		});
 		expect(rendered.mock.calls.at(-1)).toEqual(['Autre.']);
+		await call(remove, 'DELETE', { id });
+	});
+
+	it('gives feed readers the whole article: its body with absolute links, its cover, a guid that survives a rename, valid XML whatever a title holds', async () => {
+		const photo = '0f0e0d0c-0b0a-4909-8807-060504030201.webp';
+		const { storage } = appDeps();
+		await storage.put(photo, Buffer.alloc(4321, 1), { contentType: 'image/webp', cacheControl: '' });
+		const created = await json(
+			await call(create, 'POST', {
+				body: {
+					kind: 'article',
+					slug: 'pour-les-lecteurs',
+					title: 'Un article pour les lecteurs de flux',
+					description:
+						'Ce qu’un lecteur de flux montre : le texte entier, sa photo, et jamais deux fois le même.',
+					body: '## Plan\n\n[Contact](/contact), [plus bas](#plan), ![x](/cours/media/a.webp) et [ailleurs](https://exemple.fr).',
+					cover: { value: `storage:${photo}`, alt: 'Un mur de pierre sèche' }
+				}
+			})
+		);
+		const id = created.body.id as string;
+		await call(publish, 'POST', { id, body: { version: created.body.version } });
+		// A revision published before titles were held to the text rule: a vertical tab and a NUL-free control.
+		await database.db.execute(
+			sql`update content_revisions set fields = jsonb_set(fields, '{title}', to_jsonb(${'Numérique\u000bSAS\u0001 & « fils »'}::text)) where entry_id = ${id}`
+		);
+		await liveFixed(database.db); // a purge: the revision is read again
+		const first = await content.feed();
+		expect(XMLValidator.validate(first.xml)).toBe(true);
+		const channel = new XMLParser({ ignoreAttributes: false }).parse(first.xml).rss.channel;
+		expect(channel.title).toBe('Le blog d’Atelier');
+		const item = [channel.item]
+			.flat()
+			.find((i: { link: string }) => i.link.endsWith('/blog/pour-les-lecteurs'));
+		expect(item.title).toBe('Numérique SAS &amp; « fils »'.replace('&amp;', '&'));
+		expect(item.guid).toEqual({ '#text': `atelier-article-${id}`, '@_isPermaLink': 'false' });
+		const origin = new URL(item.link).origin;
+		expect(item['content:encoded']).toContain(`<a href="${origin}/contact">Contact</a>`);
+		expect(item['content:encoded']).toContain(`href="${origin}/blog/pour-les-lecteurs#plan"`);
+		expect(item['content:encoded']).toContain('href="https://exemple.fr"');
+		expect(item.enclosure).toMatchObject({ '@_length': '4321', '@_type': 'image/webp' });
+		expect(item.enclosure['@_url']).toMatch(new RegExp(`^${origin}/blog/pour-les-lecteurs/couverture\\?v=`));
+		expect(first.etag).toMatch(/^"[\w-]+"$/);
+		expect((await content.feed()).etag).toBe(first.etag);
+
+		// Renamed: the same guid, so that a reader does not show it again as new.
+		const entry = (await json(await call(read, 'GET', { id }))).body;
+		const saved = await json(
+			await call(save, 'PUT', {
+				id,
+				body: {
+					version: entry.version,
+					draft: {
+						...entry.draft,
+						...entry.live,
+						title: 'Un article pour les lecteurs de flux',
+						slug: 'pour-les-lecteurs-2'
+					}
+				}
+			})
+		);
+		await call(publish, 'POST', { id, body: { version: saved.body.version } });
+		const renamed = await content.feed();
+		expect(renamed.etag).not.toBe(first.etag);
+		expect(renamed.xml).toContain(`<guid isPermaLink="false">atelier-article-${id}</guid>`);
+		expect(renamed.xml).toContain('/blog/pour-les-lecteurs-2</link>');
 		await call(remove, 'DELETE', { id });
 	});
 

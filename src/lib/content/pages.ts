@@ -128,6 +128,10 @@ export function demoSite(id: DemoId, fields: Record<string, unknown>, html: stri
 	};
 }
 
+/** An article's cover as pages lay it out: a 16:9 box (the image proxy's cover slot), the photo cropped to it. */
+export const COVER_WIDTH = 1600;
+export const COVER_HEIGHT = 900;
+
 export interface ArticleCard {
 	path: string;
 	title: string;

@@ -76,11 +76,20 @@ export async function articleAt(db: DbOrTx, slug: string, preview: boolean): Pro
 	return to ? { redirect: to } : null;
 }
 
-export async function feedItems(db: DbOrTx): Promise<(ArticleCard & { html: string })[]> {
+/** An article as the feed carries it: its card, its entry's id (the guid), its body rendered, its cover's value. */
+export interface FeedItem extends ArticleCard {
+	id: string;
+	html: string;
+	coverValue: string | null;
+}
+
+export async function feedItems(db: DbOrTx): Promise<FeedItem[]> {
 	const rows = await queries.publishedArticlesWhole(db, FEED_LENGTH);
 	return rows.map((row) => ({
 		...cardOf(row),
-		html: revisionShown(row.id, row.revision, row.fields as Fields).html
+		id: row.id,
+		html: revisionShown(row.id, row.revision, row.fields as Fields).html,
+		coverValue: (row.fields as { cover?: { value?: string } | null }).cover?.value || null
 	}));
 }
 

@@ -16,7 +16,7 @@ export interface Encoded {
 }
 
 const COMPRESSIBLE =
-	/^(?:text\/(?:html|plain|css|xml)|application\/(?:json|xml|javascript|manifest\+json))\b/i;
+	/^(?:text\/(?:html|plain|css|xml)|application\/(?:json|xml|javascript|manifest\+json|rss\+xml|atom\+xml))\b/i;
 /** Below this, compression saves less than its own header costs. */
 export const MIN_COMPRESSIBLE_BYTES = 1024;
 

@@ -2,6 +2,7 @@
  * Site images: slots, the admin upload pipeline, the public proxy — the domain's whole public surface, bound to
  * the application's services (app.ts). Routes call only these; tests call the modules beside with their own.
  */
+import { COVER_HEIGHT, COVER_WIDTH } from '$lib/content/pages';
 import { PHOTO_VALUE } from '$lib/images';
 import { pages } from '$lib/pages/registry';
 import { appDeps, photoDeps } from '../app';
@@ -132,10 +133,14 @@ export function serveCover(value: string, request: ImageRequest): Promise<Respon
 		page: '/' as const,
 		label: 'Couverture',
 		defaultUrl: value,
-		width: 1600,
-		height: 900
+		width: COVER_WIDTH,
+		height: COVER_HEIGHT
 	};
-	return serveSlotImage(appDeps(), slot, value, request);
+	// The cover is its article's og:image and JSON-LD image: indexable, where the proxy's other answers say noindex.
+	return serveSlotImage(appDeps(), slot, value, request).then((answer) => {
+		answer.headers.delete('x-robots-tag');
+		return answer;
+	});
 }
 
 /** The `?v=` of an image URL: a digest of its value (a new photo, a new URL). */

@@ -4,6 +4,9 @@ import { orErrorPage } from '$lib/server/http/pages';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
 
+/** How long a browser may keep an article's 301 (seconds). */
+const MOVED_MAX_AGE = 3600;
+
 /**
  * An article: the agency's entry in platform mode (a moved address answers 301 to the new one; a draft only in an
  * admin's preview), the business's content file in showcase mode.
@@ -21,7 +24,13 @@ export const load: PageServerLoad = async ({ params, url, locals, setHeaders }) 
 	const preview = content.isPreview(url, locals.user);
 	const answer = await content.article(params.slug, preview);
 	if (!answer) error(404, 'Cet article n’existe pas ou n’est plus en ligne.');
-	if ('redirect' in answer) redirect(301, answer.redirect);
+	if ('redirect' in answer) {
+		// Kept an hour, not forever: a browser keeps a 301 without Cache-Control for good, and an article renamed A → B
+		// then back to A would send its returning readers round in circles (ERR_TOO_MANY_REDIRECTS). The query
+		// (?utm_…) goes along.
+		setHeaders({ 'cache-control': `public, max-age=${MOVED_MAX_AGE}` });
+		redirect(301, `${answer.redirect}${url.search}`);
+	}
 	if (answer.preview) setHeaders({ 'x-robots-tag': 'noindex' });
 	return {
 		agency: {

@@ -302,6 +302,11 @@ export const articlePath = (slug: string) => `/blog/${slug}`;
 
 /** The blog's first page of articles and the feed's length. */
 export const ARTICLES_PER_PAGE = 10;
+/**
+ * How long a browser may keep an article's 301 (seconds): an hour, not forever — a 301 without Cache-Control is
+ * kept for good, and an article renamed A → B then back to A would send its returning readers round in circles.
+ */
+export const MOVED_MAX_AGE = 3600;
 export const FEED_LENGTH = 20;
 /** A draft older than this is mentioned in the dashboard's « À faire ». */
 export const STALE_DRAFT_DAYS = 7;

@@ -2,7 +2,7 @@
  * The agency's articles as the public site shows them: /blog (newest first, paginated), /blog/{slug}, the RSS
  * feed and the sitemap's lines. Only published revisions, except for an admin's preview of a draft.
  */
-import { ARTICLES_PER_PAGE, FEED_LENGTH, articlePath, type Fields } from '$lib/content/model';
+import { ARTICLES_PER_PAGE, FEED_LENGTH, MOVED_MAX_AGE, articlePath, type Fields } from '$lib/content/model';
 import type { ArticleCard, ArticleContent } from '$lib/content/pages';
 import { srcsetOf } from '$lib/images';
 import type { DbOrTx } from '../db';
@@ -73,7 +73,33 @@ export async function articleAt(db: DbOrTx, slug: string, preview: boolean): Pro
 	}
 	if (found) return null;
 	const to = await queries.redirectFrom(db, path);
-	return to ? { redirect: to } : null;
+	if (!to) return null;
+	return (await servedBackAt(db, slug, to)) ?? { redirect: to };
+}
+
+/**
+ * An article renamed A → B, then back to A within the time a browser may keep the 301 A → B (MOVED_MAX_AGE): a
+ * browser that holds A → B and is now told B → A would go round (ERR_TOO_MANY_REDIRECTS). For that hour, B shows the
+ * article itself, its canonical address A, instead of sending the reader back. (The first rename, A → B, is a plain
+ * 301: nothing ever sent a browser from B to A.)
+ */
+async function servedBackAt(db: DbOrTx, slug: string, to: string): Promise<ArticleAnswer | null> {
+	const target = await queries.articleAt(db, to);
+	if (!target?.fields) return null;
+	const history = await queries.slugHistory(db, target.entry.id);
+	const lastHere = history.findLast((revision) => revision.slug === slug);
+	const left = lastHere && history.find((revision) => revision.n > lastHere.n)?.publishedAt;
+	const toSlug = to.slice(to.lastIndexOf('/') + 1);
+	const sentHereFromThere = history.some((revision) => revision.slug === toSlug && revision.n < lastHere!.n);
+	if (!left || !sentHereFromThere || Date.now() - left.getTime() > MOVED_MAX_AGE * 1000) return null;
+	const card = cardOf({
+		path: to,
+		publishedAt: target.entry.firstPublishedAt,
+		updatedAt: target.revisedAt,
+		fields: target.fields
+	});
+	const { html } = revisionShown(target.entry.id, target.revision!, target.fields as Fields);
+	return { article: { ...card, html }, preview: false };
 }
 
 /** An article as the feed carries it: its card, its entry's id (the guid), its body rendered, its cover's value. */

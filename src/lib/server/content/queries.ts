@@ -209,6 +209,19 @@ export async function redirectFrom(tx: DbOrTx, path: string): Promise<string | n
 	return row?.to ?? null;
 }
 
+/** The addresses an entry was published at, revision by revision (its number, slug and publication). */
+export function slugHistory(db: DbOrTx, entryId: string) {
+	return db
+		.select({
+			n: contentRevisions.n,
+			slug: sql<string | null>`${contentRevisions.fields}->>'slug'`,
+			publishedAt: contentRevisions.publishedAt
+		})
+		.from(contentRevisions)
+		.where(eq(contentRevisions.entryId, entryId))
+		.orderBy(contentRevisions.n);
+}
+
 /** A redirect that would start at an address now served by an entry goes. */
 export async function dropRedirectFrom(tx: DbOrTx, path: string): Promise<void> {
 	await tx.delete(contentRedirects).where(eq(contentRedirects.fromPath, path));

@@ -1,11 +1,9 @@
 import { error, redirect } from '@sveltejs/kit';
+import { MOVED_MAX_AGE } from '$lib/content/model';
 import * as content from '$lib/server/content';
 import { orErrorPage } from '$lib/server/http/pages';
 import * as showcase from '$lib/server/showcase';
 import type { PageServerLoad } from './$types';
-
-/** How long a browser may keep an article's 301 (seconds). */
-const MOVED_MAX_AGE = 3600;
 
 /**
  * An article: the agency's entry in platform mode (a moved address answers 301 to the new one; a draft only in an
@@ -25,9 +23,7 @@ export const load: PageServerLoad = async ({ params, url, locals, setHeaders }) 
 	const answer = await content.article(params.slug, preview);
 	if (!answer) error(404, 'Cet article n’existe pas ou n’est plus en ligne.');
 	if ('redirect' in answer) {
-		// Kept an hour, not forever: a browser keeps a 301 without Cache-Control for good, and an article renamed A → B
-		// then back to A would send its returning readers round in circles (ERR_TOO_MANY_REDIRECTS). The query
-		// (?utm_…) goes along.
+		// Kept an hour (MOVED_MAX_AGE), not for good; the query (?utm_…) goes along.
 		setHeaders({ 'cache-control': `public, max-age=${MOVED_MAX_AGE}` });
 		redirect(301, `${answer.redirect}${url.search}`);
 	}

@@ -21,6 +21,11 @@ if (wanted('pages')) {
 	await benchPages();
 }
 
+if (wanted('blog')) {
+	const { benchBlog } = await import('../bench/blog.mjs');
+	await benchBlog();
+}
+
 if (wanted('leads')) {
 	const { benchLeads } = await import('../bench/leads.mjs');
 	await benchLeads();

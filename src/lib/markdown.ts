@@ -5,6 +5,7 @@
  * and every other scheme are refused. Images only come from `/cours/media/…`, the route that checks access.
  */
 import MarkdownIt from 'markdown-it';
+import { slugify } from './slug';
 import { typeset } from './typography.js';
 
 /** Where module images are served from, to those who may read the module. */
@@ -12,18 +13,7 @@ export const MODULE_MEDIA_PREFIX = '/cours/media/';
 
 const SAFE_LINK = /^(?:https?:\/\/|mailto:|tel:|\/(?!\/)|#)/i;
 
-/** "Les fondations : béton armé" → "les-fondations-beton-arme" (accents folded). */
-export function slugify(text: string): string {
-	return text
-		.normalize('NFD')
-		.replace(/[\u0300-\u036f]/g, '')
-		.toLowerCase()
-		.replace(/œ/g, 'oe')
-		.replace(/æ/g, 'ae')
-		.replace(/[^a-z0-9]+/g, '-')
-		.replace(/^-+|-+$/g, '')
-		.slice(0, 80);
-}
+export { slugify } from './slug';
 
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 // Every URL goes through here before it becomes an href or a src; what fails it stays text.

@@ -265,7 +265,7 @@ describe(`the programme sheet on ${driverName}`, () => {
 			{ answerDelayDays: 2.5 },
 			{ coldSurveyDays: 366 },
 			{ coldSurveyDays: -1 },
-			{ price: 'a\u000bb' },
+			{ price: 'a\u0001b' },
 			{ positioning: { questions: [{ prompt: 'Seul choix', choices: [{ text: 'Oui' }] }] } },
 			{ positioning: { questions: [] } },
 			{ surveyQuestions: ['une', 'deux'] }

@@ -341,3 +341,67 @@ test('hostile text in every field stays text, on the page and in the preview', a
 		await server.stop();
 	}
 });
+
+test('the toolbar keeps the marker it inserts, asks a link’s address in a dialog, and a new article takes its address from its title', async ({
+	page
+}) => {
+	const server = await startIsolatedServer();
+	try {
+		const cookie = await firstAdminCookie(server.url, ADMIN);
+		await signedIn(page.context(), server, cookie);
+		await page.goto(`${server.url}/admin/pages`);
+		await untilHydrated(page);
+		const title = page.getByRole('textbox', { name: 'Titre' });
+		const slug = page.getByRole('textbox', { name: /Adresse/ });
+		await title.fill('Les fondations : béton armé, l’œuvre');
+		await expect(slug).toHaveValue('les-fondations-beton-arme-l-oeuvre');
+		// Once the admin writes an address of their own, the title no longer changes it.
+		await slug.fill('fondations');
+		await title.fill('Les fondations, autrement');
+		await expect(slug).toHaveValue('fondations');
+		await page.getByRole('button', { name: 'Créer le brouillon' }).click();
+		await page.waitForURL(/\/admin\/pages\/[0-9a-f-]{36}$/);
+		await untilHydrated(page);
+
+		const body = page.getByRole('textbox', { name: 'Texte', exact: true });
+		await body.fill('');
+		await page.getByRole('button', { name: 'Intertitre' }).click();
+		await expect(body).toBeFocused();
+		await page.keyboard.type('Le plan');
+		await expect(body).toHaveValue('## Le plan');
+		await page.keyboard.press('Enter');
+		await page.getByRole('button', { name: 'Liste', exact: true }).click();
+		await expect(body).toBeFocused();
+		await page.keyboard.type('un mur');
+		await expect(body).toHaveValue('## Le plan\n- un mur');
+		await expect(page.locator('.preview .prose h2')).toHaveText('Le plan');
+		await expect(page.locator('.preview .prose li')).toHaveText('un mur');
+		// A selection is prefixed, line by line.
+		await body.fill('un\ndeux');
+		await body.evaluate((node: HTMLTextAreaElement) => node.setSelectionRange(0, node.value.length));
+		await page.getByRole('button', { name: 'Liste', exact: true }).click();
+		await expect(body).toHaveValue('- un\n- deux');
+
+		// « Lien »: the address in a small dialog, the selection becomes the link.
+		await body.evaluate((node: HTMLTextAreaElement) => node.setSelectionRange(2, 4));
+		await page.getByRole('button', { name: 'Lien' }).click();
+		const dialog = page.getByRole('dialog', { name: 'Ajouter un lien' });
+		await expect(dialog).toBeVisible();
+		await dialog.getByRole('textbox', { name: 'Adresse du lien' }).fill('/contact');
+		await dialog.getByRole('button', { name: 'Ajouter le lien' }).click();
+		await expect(dialog).toBeHidden();
+		await expect(body).toHaveValue('- [un](/contact)\n- deux');
+		// Cancelled, nothing changes.
+		await page.getByRole('button', { name: 'Lien' }).click();
+		await dialog.getByRole('button', { name: 'Annuler' }).click();
+		await expect(body).toHaveValue('- [un](/contact)\n- deux');
+		await expectNoAxeViolation(page);
+
+		// The preview says what it is.
+		await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+		await page.goto(`${server.url}/blog/fondations?apercu=1`);
+		await expect(page.getByRole('status')).toContainText('Aperçu — brouillon non publié');
+	} finally {
+		await server.stop();
+	}
+});

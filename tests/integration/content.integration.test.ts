@@ -234,6 +234,13 @@ describe(`the site's words on ${driverName}`, () => {
 			draft: { title: 'Un audit offert, en 30 minutes' },
 			live: { title: 'Demander un audit gratuit' }
 		});
+		// The same tab, still at the old version, sends the very draft saved now (keys in another order, as a tab
+		// that signed in again does): nothing to choose between, no conflict — the current version.
+		const reordered = Object.fromEntries(Object.entries(draft).reverse());
+		const same = await json(
+			await call(save, 'PUT', { id: 'contact', body: { version: before.version, draft: reordered } })
+		);
+		expect(same).toEqual({ status: 200, body: { version: before.version + 1 } });
 		// A half-written draft is saved; a draft of the wrong shape is 400 naming the field.
 		const half = await json(
 			await call(save, 'PUT', {

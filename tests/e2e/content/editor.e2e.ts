@@ -147,6 +147,11 @@ for (const width of [1280, 360]) {
 			await expect(page.getByRole('alert').filter({ hasText: 'Votre session a expiré' })).toBeVisible({
 				timeout: 10_000
 			});
+			// The link signs in in a new tab, which then only says so: the draft stays this tab's.
+			await expect(page.getByRole('link', { name: 'Me reconnecter (nouvel onglet)' })).toHaveAttribute(
+				'href',
+				'/login?redirectTo=%2Fadmin%2Freconnecte'
+			);
 			// Signed in again, as the link's sign-in page does: a new session in this browser.
 			const login = await page.request.post(`${server.url}/login`, {
 				form: { email: ADMIN.email, password: ADMIN.password },
@@ -154,6 +159,10 @@ for (const width of [1280, 360]) {
 				maxRedirects: 0
 			});
 			expect(login.status()).toBe(303);
+			const tab = await page.context().newPage();
+			await tab.goto(`${server.url}/admin/reconnecte`);
+			await expect(tab.getByRole('status')).toHaveText(/Reconnecté, vous pouvez fermer cet onglet/);
+			await tab.close();
 			await page.getByRole('button', { name: 'Je suis reconnecté : enregistrer' }).click();
 			await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
 			const saved = await page.request.get(`${server.url}/api/admin/pages/candidature`);
@@ -401,6 +410,18 @@ test('the toolbar keeps the marker it inserts, asks a link’s address in a dial
 		await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
 		await page.goto(`${server.url}/blog/fondations?apercu=1`);
 		await expect(page.getByRole('status')).toContainText('Aperçu — brouillon non publié');
+
+		// On a phone, the state and « Publier » stay in sight down the home page's long form.
+		await page.setViewportSize({ width: 360, height: 740 });
+		await openEditor(page, server, 'home');
+		for (const at of [0.5, 1]) {
+			await page.evaluate((share) => window.scrollTo(0, document.body.scrollHeight * share), at);
+			await expect(page.getByRole('button', { name: 'Publier' })).toBeInViewport();
+			await expect(page.locator('.state')).toBeInViewport();
+		}
+		await page.screenshot({ path: `${SHOTS}/editor-bar-360.png` });
+		await expectNoAxeViolation(page);
+		await expectNoHorizontalScroll(page);
 	} finally {
 		await server.stop();
 	}

@@ -11,7 +11,7 @@ import { appDeps } from '../app';
 import type { AdminActor } from '../audit';
 import * as pageCache from '../pages/cache';
 import * as blog from './blog';
-import { feedDocument } from './feed';
+import { feedDocument, keptFeed } from './feed';
 import { canonicalUrl as canonicalUrlOf } from '../pages/seo';
 import { legalContent } from './legal';
 import { hasArticles, liveFixed, livePage, shown } from './live';
@@ -79,8 +79,9 @@ export const staleDrafts = () => service.staleDrafts(appDeps().db);
 export const blogPage = (n: number) => blog.blogPage(appDeps().db, n);
 export const article = (slug: string, preview: boolean) => blog.articleAt(appDeps().db, slug, preview);
 /** The RSS feed's document, its entity tag and the newest publish (feed.ts). */
-export const feed = async () =>
-	feedDocument(await blog.feedItems(appDeps().db), appDeps().storage, canonicalUrlOf);
+export const feed = () =>
+	keptFeed(async () => feedDocument(await blog.feedItems(appDeps().db), appDeps().storage, canonicalUrlOf));
+export { encodedFeed } from './feed';
 /** The `storage:` value of an article's cover (the draft's in an admin's preview), or null. */
 export const coverOf = (slug: string, preview: boolean) => blog.coverAt(appDeps().db, slug, preview);
 export const sitemapArticles = () => blog.sitemapArticles(appDeps().db);

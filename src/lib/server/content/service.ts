@@ -146,8 +146,21 @@ export async function saveDraft(db: DbOrTx, id: string, version: number, raw: un
 	if (!row) throw new NotFoundError('Page introuvable.');
 	const draft = shapedDraft(row.kind as EntryKind, id, raw);
 	const next = await queries.saveDraft(db, id, version, draft, admin.id);
-	if (next === null) return staleError(db, id);
-	return { version: next };
+	if (next !== null) return { version: next };
+	// From an older version, but the very draft saved now (a tab that signed in again sends what another already
+	// saved): nothing to choose between, so no conflict — the version it is at.
+	const now = await queries.entryById(db, id);
+	if (now && now.draft && canonicalJson(now.draft) === canonicalJson(draft)) return { version: now.version };
+	return staleError(db, id);
+}
+
+/** JSON with every object's keys in order: the same fields give the same text, however they were stored. */
+function canonicalJson(value: unknown): string {
+	return JSON.stringify(value, (_key, inner: unknown) =>
+		inner && typeof inner === 'object' && !Array.isArray(inner)
+			? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+			: inner
+	);
 }
 
 /** « Annuler les modifications »: the draft goes (in the audit trail: work is dropped), the live revision stays. */

@@ -6,15 +6,27 @@
 // - The course as a member reads it (issue « The house, part 4 », point 4): a lesson with its video, captions and
 //   quiz, before and after an attempt; /bilan with every module done; the attestation's public page; the course
 //   editor; /admin/suivi with a learner — made here through the admin's API as the editor makes them.
+// - The blog (issue « Content, part 2 », point 7): an article with a cover published through the content API; /blog,
+//   the article and the editor's pages through the Nu checker, the feed through an RSS library (rss-parser).
 // - caniemail's data (`@jsx-email/doiuse-email`) over every e-mail preview, for Gmail, Outlook and Apple Mail: no
 //   unsupported feature but those listed in ACCEPTED_EMAIL, each with why it does not change what the reader sees.
 // Exits non-zero when anything else is found.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { doIUseEmail } from '@jsx-email/doiuse-email';
 import vnuJar from 'vnu-jar';
+import Parser from 'rss-parser';
 import { courseInUse, signedInAdmin, startServer } from '../bench/lib.mjs';
 
 /** Nu errors that are the checker's mistakes, not the page's: matched on the message. */
@@ -60,6 +72,55 @@ const ADMIN = { name: 'Graders', email: 'graders@exemple.fr', password: 'une phr
 if (!existsSync('build/server.js')) {
 	const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 	if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+/** An article with a cover, published as the editor publishes it: its id and slug. */
+async function publishedArticle(server, cookie) {
+	const headers = { cookie, origin: server.url };
+	const form = new FormData();
+	form.set(
+		'file',
+		new Blob([readFileSync('tests/fixtures/images/Landscape_2.jpg')], { type: 'image/jpeg' }),
+		'mur.jpg'
+	);
+	const upload = await fetch(`${server.url}/api/admin/upload`, { method: 'POST', headers, body: form });
+	if (upload.status !== 201) throw new Error(`the cover's upload answered ${upload.status}`);
+	const cover = (await upload.json()).value;
+	const slug = 'murs-en-pierre-seche';
+	const fields = {
+		kind: 'article',
+		slug,
+		title: 'Murs en pierre sèche : ce qu’il faut savoir',
+		description:
+			'Les règles d’un mur en pierre sèche qui tient : fondation, fruit, boutisses et drainage, en bref.',
+		body: '## La fondation\n\nUne tranchée **hors gel**, voir [le devis](/devis).\n\n- le fruit\n- les boutisses\n\n| Hauteur | Fruit |\n|---|---|\n| 1 m | 10 % |'
+	};
+	const json = { ...headers, 'content-type': 'application/json' };
+	const created = await fetch(`${server.url}/api/admin/pages`, {
+		method: 'POST',
+		headers: json,
+		body: JSON.stringify(fields)
+	});
+	if (created.status !== 201) throw new Error(`the article's creation answered ${created.status}`);
+	const { id, version } = await created.json();
+	const { kind: _kind, ...draft } = fields;
+	const saved = await fetch(`${server.url}/api/admin/pages/${id}`, {
+		method: 'PUT',
+		headers: json,
+		body: JSON.stringify({
+			version,
+			draft: { ...draft, cover: { value: cover, alt: 'Un mur de pierre sèche au soleil' } }
+		})
+	});
+	if (saved.status !== 200) throw new Error(`the article's draft answered ${saved.status}`);
+	const published = await fetch(`${server.url}/api/admin/pages/${id}/publish`, {
+		method: 'POST',
+		headers: json,
+		body: JSON.stringify({ version: (await saved.json()).version })
+	});
+	if (published.status !== 200)
+		throw new Error(`the article's publish answered ${published.status}: ${await published.text()}`);
+	return { id, slug };
 }
 
 /** Every page under a route folder without a parameter in its URL (`[id]`), groups left out. */
@@ -108,6 +169,32 @@ try {
 				if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
 				save(mode, url, await response.text());
 			}
+
+			// The blog as an admin makes it (issue « Content, part 2 », point 7): an article with a cover, published
+			// through the content API; then /blog, the article, the editor's pages, and the feed — XML that an RSS
+			// library parses into the article whole.
+			const article = await publishedArticle(server, cookie);
+			for (const url of [
+				'/blog',
+				`/blog/${article.slug}`,
+				'/admin/pages',
+				`/admin/pages/${article.id}`,
+				'/admin/pages/home'
+			])
+				save(mode, url, await (await signedIn(url)).text());
+			const feed = await new Parser().parseString(await (await fetch(`${server.url}/blog/rss.xml`)).text());
+			const item = feed.items.find((entry) => entry.link === `${server.url}/blog/${article.slug}`);
+			if (
+				!item ||
+				item.guid !== `atelier-article-${article.id}` ||
+				!item['content:encoded']?.includes('<h2') ||
+				item.enclosure?.type !== 'image/webp' ||
+				!(Number(item.enclosure?.length) > 0)
+			)
+				throw new Error(`the feed does not carry the article whole: ${JSON.stringify(item ?? feed.items)}`);
+			console.log(
+				`feed parsed: « ${feed.title} », ${feed.items.length} item(s), guid, content:encoded and enclosure`
+			);
 
 			const course = [];
 			await courseInUse(server, cookie, {

@@ -420,6 +420,15 @@ test('the toolbar keeps the marker it inserts, asks a link’s address in a dial
 			await expect(page.locator('.state')).toBeInViewport();
 		}
 		await page.screenshot({ path: `${SHOTS}/editor-bar-360.png` });
+		// « Annuler les modifications » appears with the first draft saved, and stays while it exists.
+		const cancel = page.getByRole('button', { name: 'Annuler les modifications' });
+		await expect(cancel).toHaveCount(0);
+		await page.getByRole('textbox', { name: 'Accroche' }).fill('Des sites qui font sonner le téléphone');
+		await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+		await expect(cancel).toBeVisible();
+		await page.getByRole('textbox', { name: 'Accroche' }).fill('Des sites qui font sonner le téléphone !');
+		await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+		await expect(cancel).toBeVisible();
 		await expectNoAxeViolation(page);
 		await expectNoHorizontalScroll(page);
 	} finally {

@@ -46,6 +46,9 @@ export const AUDIT_KINDS = {
 	'content.published': 'Page publiée',
 	'content.restored': 'Version restaurée',
 	'content.draft_discarded': 'Brouillon abandonné',
+	'content.publish_scheduled': 'Publication programmée',
+	'content.schedule_cancelled': 'Publication programmée annulée',
+	'content.scheduled_publish_failed': 'Publication programmée non faite',
 	'article.created': 'Article créé',
 	'article.deleted': 'Article supprimé'
 } as const;

@@ -38,6 +38,8 @@ import {
 import { POST as discard } from '../../src/routes/api/admin/pages/[id=entry]/discard/+server';
 import { POST as publish } from '../../src/routes/api/admin/pages/[id=entry]/publish/+server';
 import { POST as restore } from '../../src/routes/api/admin/pages/[id=entry]/restore/+server';
+import { DELETE as unschedule } from '../../src/routes/api/admin/pages/[id=entry]/schedule/+server';
+import { publishDue } from '../../src/lib/server/content/schedule';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
 // The renderer as it is, counted: a body is rendered once per revision, never per request.
@@ -563,6 +565,102 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(renamed.xml).toContain(`<guid isPermaLink="false">atelier-article-${id}</guid>`);
 		expect(renamed.xml).toContain('/blog/pour-les-lecteurs-2</link>');
 		await call(remove, 'DELETE', { id });
+	});
+
+	it('schedules a publish: 202, published by itself once at its time however many instances look, cancelled, refused when it could not go live', async () => {
+		const id = 'candidature';
+		const entry = (await json(await call(read, 'GET', { id }))).body;
+		const saved = await json(
+			await call(save, 'PUT', {
+				id,
+				body: { version: entry.version, draft: { ...entry.live, title: 'Candidater, à Noël' } }
+			})
+		);
+		const soon = new Date(Date.now() + 3_600_000);
+		const at = soon.toISOString().replace('Z', '+00:00');
+		// Refused: a time gone, one too far, a stale version, a body that is not a time.
+		for (const [body, status] of [
+			[{ version: saved.body.version, at: new Date(Date.now() - 1000).toISOString() }, 400],
+			[{ version: saved.body.version, at: new Date(Date.now() + 400 * 86_400_000).toISOString() }, 400],
+			[{ version: saved.body.version, at: 'demain à 9 h' }, 400],
+			[{ version: entry.version, at }, 409]
+		] as const) {
+			const refused = await json(await call(publish, 'POST', { id, body }));
+			expect(refused.status, JSON.stringify(body)).toBe(status);
+			if (status === 400) expect(Object.keys(refused.body.errors)).toEqual(['at']);
+		}
+		const scheduled = await json(
+			await call(publish, 'POST', { id, body: { version: saved.body.version, at } })
+		);
+		expect(scheduled).toEqual({
+			status: 202,
+			body: { version: saved.body.version + 1, scheduledAt: soon.toISOString() }
+		});
+		expect((await json(await call(read, 'GET', { id }))).body.scheduledAt).toEqual(soon.toISOString());
+		expect((await content.scheduled()).map((e) => [e.id, e.at?.toISOString(), e.by])).toEqual([
+			[id, soon.toISOString(), admin.email]
+		]);
+		const deps = { db: database.db, purge: async () => {} };
+		const revisionsOf = async () => (await json(await call(read, 'GET', { id }))).body.revisions.length;
+		const before = await revisionsOf();
+		expect(await publishDue(deps, new Date(soon.getTime() - 1000))).toEqual({ published: [], failed: [] });
+		// Eight instances look at the same minute: one publish.
+		const runs = await Promise.all(
+			Array.from({ length: 8 }, () => publishDue(deps, new Date(soon.getTime() + 5000)))
+		);
+		expect(runs.flatMap((run) => run.published)).toEqual([id]);
+		expect(await revisionsOf()).toBe(before + 1);
+		const after = (await json(await call(read, 'GET', { id }))).body;
+		expect(after.live.title).toBe('Candidater, à Noël');
+		expect(after.scheduledAt).toBeNull();
+		expect(after.draft).toBeNull();
+		const trail = await database.db.select().from(auditEvents).where(eq(auditEvents.subjectId, id));
+		expect(trail.map((a) => a.kind)).toEqual(
+			expect.arrayContaining(['content.publish_scheduled', 'content.published'])
+		);
+
+		// Cancelled: 204, then nothing to cancel (404); the draft stays a draft.
+		const again = await json(
+			await call(save, 'PUT', {
+				id,
+				body: { version: after.version, draft: { ...after.live, title: 'Candidater en janvier' } }
+			})
+		);
+		const second = await json(await call(publish, 'POST', { id, body: { version: again.body.version, at } }));
+		expect(second.status).toBe(202);
+		expect((await call(unschedule, 'DELETE', { id, suffix: '/schedule' })).status).toBe(204);
+		expect((await call(unschedule, 'DELETE', { id, suffix: '/schedule' })).status).toBe(404);
+		expect((await call(unschedule, 'DELETE', { id, suffix: '/schedule', user: member })).status).toBe(403);
+		expect(await publishDue(deps, new Date(soon.getTime() + 5000))).toEqual({ published: [], failed: [] });
+
+		// A draft that no longer passes the checks at its time is not published: dropped, and said.
+		const third = await json(await call(publish, 'POST', { id, body: { version: second.body.version, at } }));
+		expect(third.status).toBe(202);
+		const broken = await json(
+			await call(save, 'PUT', {
+				id,
+				body: { version: third.body.version, draft: { ...after.live, title: 'Bo' } }
+			})
+		);
+		expect(broken.status).toBe(200);
+		const revisions = await revisionsOf();
+		expect(await publishDue(deps, new Date(soon.getTime() + 5000))).toEqual({ published: [], failed: [id] });
+		expect(await revisionsOf()).toBe(revisions);
+		expect((await json(await call(read, 'GET', { id }))).body).toMatchObject({
+			scheduledAt: null,
+			draft: { title: 'Bo' }
+		});
+		const failures = await database.db
+			.select()
+			.from(auditEvents)
+			.where(eq(auditEvents.kind, 'content.scheduled_publish_failed'));
+		expect(failures.map((f) => f.subjectId)).toEqual([id]);
+		// Not publishable now: not scheduled either.
+		const current = (await json(await call(read, 'GET', { id }))).body;
+		const unfit = await json(await call(publish, 'POST', { id, body: { version: current.version, at } }));
+		expect(unfit.status).toBe(400);
+		expect(unfit.body.errors.title).toBeDefined();
+		await call(discard, 'POST', { id, body: { version: current.version } });
 	});
 
 	it('renders hostile Markdown inert: no script, no javascript: link, no event attribute', async () => {

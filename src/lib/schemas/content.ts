@@ -15,6 +15,20 @@ export const draftSaveSchema = z.object({
 /** POST …/publish and …/discard. */
 export const versionSchema = z.object({ version });
 
+/**
+ * POST …/publish: now, or `at` a later time (ISO 8601 with its offset, as the editor sends « Publier le … à … »
+ * read in Europe/Paris).
+ */
+export const publishSchema = z.object({
+	version,
+	at: z.iso
+		.datetime({
+			offset: true,
+			error: 'at : une date et une heure ISO 8601 avec leur fuseau (2026-12-24T09:00:00+01:00).'
+		})
+		.optional()
+});
+
 /** POST …/restore. */
 export const restoreSchema = z.object({
 	revision: z.number({ error: 'revision : le numéro d’une version publiée.' }).int().min(1)

@@ -2,6 +2,7 @@
 import * as audit from './audit';
 import * as auth from './auth';
 import * as candidatures from './candidatures';
+import * as content from './content';
 import * as courses from './courses';
 import { config } from './config';
 import { database, db } from './db';
@@ -62,7 +63,18 @@ export async function runMaintenance(): Promise<void> {
 		});
 }
 
+/** Scheduled publishes are looked for this often: each goes live within a minute of its time. */
+const SCHEDULE_CHECK_MS = 30_000;
+
 export function startMaintenance(): void {
+	const publishDue = () =>
+		content.publishDue().then(
+			({ published }) => published.length && log.info('scheduled publishes', { entries: published }),
+			(error) => log.error('scheduled publishes failed', { error })
+		);
+	const publishing =
+		config.siteMode === 'platform' ? setInterval(() => void publishDue(), SCHEDULE_CHECK_MS) : null;
+	publishing?.unref();
 	const run = () => runMaintenance().catch((error) => log.error('maintenance failed', { error }));
 	void run();
 	const timer = setInterval(run, HOUR_MS);
@@ -72,6 +84,7 @@ export function startMaintenance(): void {
 	const daily = setInterval(retention, DAY_MS);
 	daily.unref();
 	onShutdown(() => {
+		if (publishing) clearInterval(publishing);
 		clearInterval(timer);
 		clearInterval(daily);
 	});

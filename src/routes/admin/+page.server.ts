@@ -33,6 +33,7 @@ export const load: PageServerLoad = async (event) => {
 		figures,
 		stuckLearners,
 		staleDrafts,
+		scheduled,
 		lateQuestions,
 		missingSheet
 	] = await Promise.all([
@@ -46,6 +47,7 @@ export const load: PageServerLoad = async (event) => {
 		insights.figures(period, filter),
 		insights.countStuckLearners(),
 		content.staleDrafts(),
+		content.scheduled(),
 		training.countLateQuestions(),
 		courses.missingSheet()
 	]);
@@ -65,6 +67,13 @@ export const load: PageServerLoad = async (event) => {
 		stockSlots: stock,
 		// Drafts nobody has touched for a week: finished and published, or dropped.
 		staleDrafts: staleDrafts.map((draft) => ({ id: draft.id, label: draft.label, path: draft.path })),
+		// What goes live by itself, soonest first.
+		scheduled: scheduled.map((entry) => ({
+			id: entry.id,
+			label: entry.title || entry.path || entry.id,
+			at: entry.at!.toISOString(),
+			by: entry.by
+		})),
 		backups: { stale: backups.stale, lastGood: backups.lastGood?.toISOString() ?? null }
 	};
 };

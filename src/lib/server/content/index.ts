@@ -16,6 +16,7 @@ import { canonicalUrl as canonicalUrlOf } from '../pages/seo';
 import { legalContent } from './legal';
 import { hasArticles, liveFixed, livePage, shown } from './live';
 import * as queries from './queries';
+import * as schedule from './schedule';
 import * as service from './service';
 
 type PageId = Exclude<FixedEntryId, 'company'>;
@@ -69,6 +70,15 @@ export const discardDraft = (id: string, version: number, admin: AdminActor) =>
 	service.discardDraft(appDeps().db, id, version, admin);
 export const publish = (id: string, version: number, admin: AdminActor) =>
 	service.publish(deps(), id, version, admin);
+/** « Publier le … à … »: 202 with `{ version, scheduledAt }` (schedule.ts). */
+export const schedulePublish = (id: string, version: number, at: Date, admin: AdminActor) =>
+	schedule.schedulePublish(appDeps().db, id, version, at, admin);
+export const cancelSchedule = (id: string, admin: AdminActor) =>
+	schedule.cancelSchedule(appDeps().db, id, admin);
+/** Publishes what is due (maintenance.ts, every half-minute on every instance; each entry once). */
+export const publishDue = () => schedule.publishDue(deps());
+/** What is scheduled, soonest first: the dashboard's « À faire ». */
+export const scheduled = () => queries.scheduledEntries(appDeps().db);
 export const restore = (id: string, revision: number, admin: AdminActor) =>
 	service.restore(deps(), id, revision, admin);
 export const createArticle = (input: service.NewArticle, admin: AdminActor) =>

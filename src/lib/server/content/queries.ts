@@ -1,5 +1,5 @@
 /** The content entries' SQL (issue « Content, part 1 »), and nothing else: each function takes the database or a transaction. */
-import { and, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { contentEntries, contentRedirects, contentRevisions, users } from '../db/schema';
 
@@ -330,4 +330,73 @@ export function draftsSavedBefore(db: DbOrTx, before: Date) {
 		.from(contentEntries)
 		.where(and(isNotNull(contentEntries.draft), lt(contentEntries.draftSavedAt, before)))
 		.orderBy(contentEntries.draftSavedAt);
+}
+
+/** Sets when the entry's draft goes live by itself, if `version` is still the entry's; the new version, or null. */
+export async function setSchedule(
+	db: DbOrTx,
+	id: string,
+	version: number,
+	at: Date,
+	by: string
+): Promise<number | null> {
+	const [row] = await db
+		.update(contentEntries)
+		.set({ scheduledAt: at, scheduledBy: by, version: nextVersion, updatedAt: new Date() })
+		.where(and(eq(contentEntries.id, id), eq(contentEntries.version, version)))
+		.returning({ version: contentEntries.version });
+	return row?.version ?? null;
+}
+
+/** Drops the entry's schedule; when it had one, the time it was set for. */
+export async function clearSchedule(db: DbOrTx, id: string): Promise<Date | null> {
+	const [before] = await db
+		.select({ at: contentEntries.scheduledAt })
+		.from(contentEntries)
+		.where(eq(contentEntries.id, id))
+		.for('update');
+	if (!before?.at) return null;
+	await db
+		.update(contentEntries)
+		.set({ scheduledAt: null, scheduledBy: null })
+		.where(eq(contentEntries.id, id));
+	return before.at;
+}
+
+/**
+ * The first entry due by `now`, locked for this transaction — another instance's transaction skips it rather than
+ * wait, so that each is published once however many instances look at the same minute.
+ */
+export async function lockDue(tx: DbOrTx, now: Date): Promise<EntryRow | null> {
+	const [row] = await tx
+		.select()
+		.from(contentEntries)
+		.where(and(isNotNull(contentEntries.scheduledAt), lte(contentEntries.scheduledAt, now)))
+		.orderBy(contentEntries.scheduledAt)
+		.limit(1)
+		.for('update', { skipLocked: true });
+	return row ?? null;
+}
+
+/** What is scheduled, soonest first, with who scheduled it: the dashboard's « À faire » and the editor. */
+export function scheduledEntries(db: DbOrTx) {
+	return db
+		.select({
+			id: contentEntries.id,
+			kind: contentEntries.kind,
+			path: contentEntries.path,
+			title: sql<string | null>`coalesce(${contentEntries.draft}->>'title', '')`,
+			at: contentEntries.scheduledAt,
+			by: users.email
+		})
+		.from(contentEntries)
+		.leftJoin(users, eq(users.id, contentEntries.scheduledBy))
+		.where(isNotNull(contentEntries.scheduledAt))
+		.orderBy(contentEntries.scheduledAt);
+}
+
+/** An admin's e-mail by id (the one who scheduled a publish), or null when the account is gone. */
+export async function adminEmail(db: DbOrTx, id: string): Promise<string | null> {
+	const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, id));
+	return row?.email ?? null;
 }

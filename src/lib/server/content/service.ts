@@ -87,6 +87,8 @@ export interface EntryDetail {
 	draft: Fields | null;
 	draftSavedAt: Date | null;
 	revisions: { n: number; publishedAt: Date; publishedBy: string | null; live: boolean }[];
+	/** When the draft goes live by itself (« Publier le … à … »), or null. */
+	scheduledAt: Date | null;
 	/** The draft (or the live revision) rendered by the public page's own route; admin only. */
 	previewUrl: string | null;
 }
@@ -108,6 +110,7 @@ export async function entryDetail(db: DbOrTx, id: string): Promise<EntryDetail> 
 		draft: (row.draft as Fields | null) ?? null,
 		draftSavedAt: row.draftSavedAt,
 		revisions: revisions.map((r) => ({ ...r, live: r.n === row.liveRevision })),
+		scheduledAt: row.scheduledAt,
 		previewUrl: previewUrlOf(row)
 	};
 }
@@ -122,7 +125,7 @@ function previewUrlOf(row: queries.EntryRow): string | null {
 	return path ? `${path}?${PREVIEW_PARAMETER}=1` : null;
 }
 
-async function staleError(db: DbOrTx, id: string): Promise<never> {
+export async function staleError(db: DbOrTx, id: string): Promise<never> {
 	const row = await queries.entryById(db, id);
 	if (!row) throw new NotFoundError('Page introuvable.');
 	const live = row.liveRevision === null ? null : await queries.revisionFields(db, id, row.liveRevision);
@@ -186,7 +189,7 @@ const PARIS_DAY = new Intl.DateTimeFormat('en-CA', {
 	month: '2-digit',
 	day: '2-digit'
 });
-const parisDay = () => PARIS_DAY.format(new Date());
+export const parisDay = () => PARIS_DAY.format(new Date());
 
 const LEGAL_IDS = new Set<string>(['mentions-legales', 'cgv', 'confidentialite']);
 
@@ -204,12 +207,12 @@ function pathsShowing(kind: EntryKind, paths: (string | null)[]): string[] {
  * One publish, in the transaction that locked the entry: the revision, the article's address (and the redirect
  * from its old one), the audit entry. Returns what to purge.
  */
-async function publishFields(
+export async function publishFields(
 	tx: DbOrTx,
 	row: queries.EntryRow,
 	fields: Fields,
 	admin: AdminActor,
-	audit: { kind: 'content.published' | 'content.restored'; from?: number },
+	audit: { kind: 'content.published' | 'content.restored'; from?: number; scheduledFor?: Date },
 	today: () => string,
 	keepDraft: boolean
 ): Promise<{ n: number; version: number; paths: string[] }> {
@@ -242,7 +245,10 @@ async function publishFields(
 		subjectId: row.id,
 		changes: {
 			revision: { before: audit.from ?? row.liveRevision, after: n },
-			...(path !== row.path ? { path: { before: row.path, after: path } } : {})
+			...(path !== row.path ? { path: { before: row.path, after: path } } : {}),
+			...(audit.scheduledFor
+				? { scheduledFor: { before: null, after: audit.scheduledFor.toISOString() } }
+				: {})
 		}
 	});
 	return {
@@ -263,7 +269,7 @@ export async function publish(deps: ContentDeps, id: string, version: number, ad
 				{ draft: ['Aucune modification à publier.'] },
 				'Aucune modification à publier.'
 			);
-		return publishFields(
+		const published = await publishFields(
 			tx,
 			row,
 			row.draft as Fields,
@@ -272,6 +278,9 @@ export async function publish(deps: ContentDeps, id: string, version: number, ad
 			deps.today ?? parisDay,
 			false
 		);
+		// Published by hand: what was scheduled has happened.
+		await queries.clearSchedule(tx, id);
+		return published;
 	});
 	if (!result) return staleError(deps.db, id);
 	await deps.purge(result.paths);

@@ -982,10 +982,19 @@ export const contentEntries = pgTable(
 		draftSavedBy: uuid('draft_saved_by').references(() => users.id, { onDelete: 'set null' }),
 		/** An article's date: its first publication. */
 		firstPublishedAt: timestamp('first_published_at', { withTimezone: true }),
+		/** « Publier le … à … »: when the draft goes live by itself (content/schedule.ts); null when not scheduled. */
+		scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+		/** Who scheduled it: the publish is theirs in the revisions and the audit trail. */
+		scheduledBy: uuid('scheduled_by').references(() => users.id, { onDelete: 'set null' }),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 		createdAt: createdAt()
 	},
-	(t) => [uniqueIndex('content_entries_path_unique').on(t.path)]
+	(t) => [
+		uniqueIndex('content_entries_path_unique').on(t.path),
+		index('content_entries_scheduled_idx')
+			.on(t.scheduledAt)
+			.where(sql`${t.scheduledAt} is not null`)
+	]
 );
 
 /** Every published state of an entry, numbered from 1; never rewritten (a restore publishes a copy). */

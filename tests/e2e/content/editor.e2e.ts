@@ -435,3 +435,48 @@ test('the toolbar keeps the marker it inserts, asks a link’s address in a dial
 		await server.stop();
 	}
 });
+
+test('« Publier le … à … » schedules the draft in Paris time, the dashboard lists it, and it can be cancelled', async ({
+	page
+}) => {
+	const server = await startIsolatedServer();
+	try {
+		const cookie = await firstAdminCookie(server.url, ADMIN);
+		await signedIn(page.context(), server, cookie);
+		await openEditor(page, server, 'contact');
+		await page
+			.getByRole('textbox', { name: 'Chapeau' })
+			.fill('Une première réponse sous 24 heures, même à Noël.');
+		await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
+		// A time an hour ahead in Paris, whatever this browser's zone.
+		const inAnHour = await page.evaluate(() => {
+			const parts = new Intl.DateTimeFormat('en-GB', {
+				timeZone: 'Europe/Paris',
+				hourCycle: 'h23',
+				year: 'numeric',
+				month: '2-digit',
+				day: '2-digit',
+				hour: '2-digit',
+				minute: '2-digit'
+			}).formatToParts(new Date(Date.now() + 3_600_000));
+			const part = (type: string) => parts.find((p) => p.type === type)!.value;
+			return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
+		});
+		await page.getByLabel('Publier le … à … (heure de Paris)').fill(inAnHour);
+		await page.getByRole('button', { name: 'Programmer' }).click();
+		await expect(page.getByText(/^Publication programmée le /).first()).toBeVisible();
+		const entry = await (await page.request.get(`${server.url}/api/admin/pages/contact`)).json();
+		expect(new Date(entry.scheduledAt).getTime() - Date.now()).toBeGreaterThan(50 * 60_000);
+		await expectNoAxeViolation(page);
+		await page.goto(`${server.url}/admin`);
+		await expect(page.getByRole('link', { name: /Publication de « .* » programmée le/ })).toBeVisible();
+		await openEditor(page, server, 'contact');
+		await page.getByRole('button', { name: 'Annuler la programmation' }).click();
+		await expect(page.getByText('Programmation annulée : le brouillon attend.')).toBeVisible();
+		const after = await (await page.request.get(`${server.url}/api/admin/pages/contact`)).json();
+		expect(after.scheduledAt).toBeNull();
+		expect(after.draft.lead).toBe('Une première réponse sous 24 heures, même à Noël.');
+	} finally {
+		await server.stop();
+	}
+});

@@ -39,6 +39,7 @@ import { POST as discard } from '../../src/routes/api/admin/pages/[id=entry]/dis
 import { POST as publish } from '../../src/routes/api/admin/pages/[id=entry]/publish/+server';
 import { POST as restore } from '../../src/routes/api/admin/pages/[id=entry]/restore/+server';
 import { DELETE as unschedule } from '../../src/routes/api/admin/pages/[id=entry]/schedule/+server';
+import { GET as readRevision } from '../../src/routes/api/admin/pages/[id=entry]/revisions/[n]/+server';
 import { publishDue } from '../../src/lib/server/content/schedule';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
@@ -340,6 +341,24 @@ describe(`the site's words on ${driverName}`, () => {
 
 	it('restores a revision as a new one (history kept, the draft kept); a revision that never was is 404', async () => {
 		const entry = (await json(await call(read, 'GET', { id: 'home' }))).body;
+		// « Restaurer » reads the revision first, to show what differs from the live one.
+		const revisionAt = (n: string, user: User = admin) =>
+			(readRevision as Handler)({
+				request: new Request(`http://localhost/api/admin/pages/home/revisions/${n}`),
+				url: new URL(`http://localhost/api/admin/pages/home/revisions/${n}`),
+				params: { id: 'home', n },
+				route: { id: '/api/admin/pages/[id=entry]/revisions/[n]' },
+				locals: { user, session: null },
+				getClientAddress: () => '10.40.0.1'
+			});
+		const first = await json(await revisionAt('1'));
+		expect(first.status).toBe(200);
+		expect(first.body).toMatchObject({
+			n: 1,
+			fields: { heroTitle: 'Des sites qui font sonner le téléphone des artisans' }
+		});
+		for (const n of ['99', '0', 'abc', '1e3', '-1']) expect((await revisionAt(n)).status, n).toBe(404);
+		expect((await revisionAt('1', member)).status).toBe(403);
 		const restored = await json(await call(restore, 'POST', { id: 'home', body: { revision: 1 } }));
 		expect(restored.status).toBe(200);
 		expect(restored.body.revision).toBe(3);

@@ -193,10 +193,18 @@ for (const width of [1280, 360]) {
 			expect(main(await (await page.request.get(`${server.url}/?apercu=1`)).text())).toBe(main(live));
 			await visitor.close();
 
-			// Restore version 1: a new version, the old title back.
-			page.once('dialog', (dialog) => void dialog.accept());
+			// Restore version 1: shown first, with what differs from the live one; then a new version, the old title back.
 			await page.getByRole('button', { name: 'Restaurer la version 1' }).click();
+			const review = page.getByRole('region', { name: 'Version 1' });
+			await expect(review.getByRole('heading', { name: 'Version 1' })).toBeFocused();
+			await expect(review.locator('dt')).toContainText(['Accroche']);
+			await expect(review.locator('dd').first()).toHaveText(
+				'Des sites qui font sonner le téléphone des artisans'
+			);
+			await expectNoAxeViolation(page);
+			await review.getByRole('button', { name: 'Remettre en ligne la version 1' }).click();
 			await expect(page.getByText(/Version 1 remise en ligne/)).toBeVisible();
+			await expect(review).toHaveCount(0);
 			expect(await (await page.request.get(`${server.url}/`)).text()).toContain(
 				'Des sites qui font sonner le téléphone des artisans'
 			);

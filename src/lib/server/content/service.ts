@@ -287,6 +287,14 @@ export async function publish(deps: ContentDeps, id: string, version: number, ad
 	return { version: result.version, revision: result.n };
 }
 
+/** A published revision's fields (« Restaurer » shows it, and what differs from the live one, before it asks). */
+export async function revisionDetail(db: DbOrTx, id: string, number: string) {
+	const n = /^[1-9]\d{0,8}$/.test(number) ? Number(number) : null;
+	const fields = n === null ? null : await queries.revisionFields(db, id, n);
+	if (fields === null) throw new NotFoundError(`La version ${number} n’existe pas.`);
+	return { n: n!, fields: fields as Fields };
+}
+
 /** Publishes a copy of an earlier revision as a new one (history is never rewritten); the draft stays. */
 export async function restore(deps: ContentDeps, id: string, revision: number, admin: AdminActor) {
 	const result = await deps.db.transaction(async (tx) => {

@@ -41,6 +41,9 @@ const PAGES = {
 		'/register',
 		'/formation',
 		'/candidature',
+		// Two articles with covers are published first (`withArticles`): the list and one article.
+		'/blog',
+		'/blog/murs-en-pierre-seche',
 		NOT_FOUND
 	],
 	// Filled in once the course is made (its lesson's and attestation's paths, a question's thread): see below. The
@@ -144,6 +147,54 @@ async function withRealPhotos(base) {
 			body: JSON.stringify({ key: slot.key, url: value, alt: slot.label ?? slot.key })
 		});
 		if (put.status !== 200) throw new Error(`site image ${slot.key} answered ${put.status}`);
+	}
+	await withArticles(base, headers);
+}
+
+/** Two articles with a cover each, published as the editor does: the blog as a site that writes shows it. */
+async function withArticles(base, headers) {
+	const json = { ...headers, 'content-type': 'application/json' };
+	for (const [slug, photo] of [
+		['murs-en-pierre-seche', 'Landscape_2'],
+		['enduit-a-la-chaux', 'Landscape_4']
+	]) {
+		const form = new FormData();
+		const bytes = readFileSync(path.join('tests/fixtures/images', `${photo}.jpg`));
+		form.append('file', new Blob([bytes], { type: 'image/jpeg' }), `${photo}.jpg`);
+		const upload = await fetch(`${base}/api/admin/upload`, { method: 'POST', headers, body: form });
+		if (upload.status !== 201) throw new Error(`upload answered ${upload.status}`);
+		const { value, stats } = await upload.json();
+		const draft = {
+			slug,
+			title: `Ce qu’il faut savoir : ${slug.replaceAll('-', ' ')}`,
+			description:
+				'Les règles d’un ouvrage qui tient, expliquées simplement par un artisan, avec les erreurs à éviter.',
+			body: Array.from(
+				{ length: 8 },
+				(_, i) => `## Partie ${i + 1}\n\nUn paragraphe de conseils, avec [un lien](/contact).`
+			).join('\n\n'),
+			cover: { value, alt: 'Un mur de pierre au soleil du matin', width: stats.width }
+		};
+		const created = await fetch(`${base}/api/admin/pages`, {
+			method: 'POST',
+			headers: json,
+			body: JSON.stringify({ kind: 'article', ...draft, cover: undefined })
+		});
+		if (created.status !== 201) throw new Error(`article answered ${created.status}`);
+		const { id, version } = await created.json();
+		const saved = await fetch(`${base}/api/admin/pages/${id}`, {
+			method: 'PUT',
+			headers: json,
+			body: JSON.stringify({ version, draft })
+		});
+		if (saved.status !== 200) throw new Error(`article draft answered ${saved.status}`);
+		const published = await fetch(`${base}/api/admin/pages/${id}/publish`, {
+			method: 'POST',
+			headers: json,
+			body: JSON.stringify({ version: (await saved.json()).version })
+		});
+		if (published.status !== 200)
+			throw new Error(`publish answered ${published.status}: ${await published.text()}`);
 	}
 }
 

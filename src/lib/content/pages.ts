@@ -131,6 +131,8 @@ export function demoSite(id: DemoId, fields: Record<string, unknown>, html: stri
 /** An article's cover as pages lay it out: a 16:9 box (the image proxy's cover slot), the photo cropped to it. */
 export const COVER_WIDTH = 1600;
 export const COVER_HEIGHT = 900;
+/** The cover's width on the page: the reading column (40rem) on a wide screen, almost the screen on a phone. */
+export const COVER_SIZES = '(min-width: 44rem) 40rem, 92vw';
 
 export interface ArticleCard {
 	path: string;

@@ -11,6 +11,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
 import { firstAdminCookie, untilHydrated } from '../support/accounts';
 import { startIsolatedServer, type RunningServer } from '../support/server';
+import { fromParisWallTime, parisWallTime } from '../../../src/lib/paris-time';
 
 const ADMIN = { name: 'Rédaction', email: 'redaction@exemple.fr', password: 'une phrase de passe solide' };
 const SHOTS = 'test-results/content';
@@ -457,24 +458,15 @@ test('« Publier le … à … » schedules the draft in Paris time, the dashboa
 			.fill('Une première réponse sous 24 heures, même à Noël.');
 		await expect(savedState(page)).toBeVisible({ timeout: 10_000 });
 		// A time an hour ahead in Paris, whatever this browser's zone.
-		const inAnHour = await page.evaluate(() => {
-			const parts = new Intl.DateTimeFormat('en-GB', {
-				timeZone: 'Europe/Paris',
-				hourCycle: 'h23',
-				year: 'numeric',
-				month: '2-digit',
-				day: '2-digit',
-				hour: '2-digit',
-				minute: '2-digit'
-			}).formatToParts(new Date(Date.now() + 3_600_000));
-			const part = (type: string) => parts.find((p) => p.type === type)!.value;
-			return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
-		});
+		const inAnHour = parisWallTime(new Date(Date.now() + 3_600_000));
 		await page.getByLabel('Publier le … à … (heure de Paris)').fill(inAnHour);
 		await page.getByRole('button', { name: 'Programmer' }).click();
 		await expect(page.getByText(/^Publication programmée le /).first()).toBeVisible();
 		const entry = await (await page.request.get(`${server.url}/api/admin/pages/contact`)).json();
-		expect(new Date(entry.scheduledAt).getTime() - Date.now()).toBeGreaterThan(50 * 60_000);
+		// The very minute typed, read in Paris time.
+		expect(new Date(entry.scheduledAt).toISOString()).toBe(
+			new Date(fromParisWallTime(inAnHour)!).toISOString()
+		);
 		await expectNoAxeViolation(page);
 		await page.goto(`${server.url}/admin`);
 		await expect(page.getByRole('link', { name: /Publication de « .* » programmée le/ })).toBeVisible();

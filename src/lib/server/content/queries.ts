@@ -229,6 +229,16 @@ export async function dropRedirectFrom(tx: DbOrTx, path: string): Promise<void> 
 
 const publishedArticle = and(eq(contentEntries.kind, 'article'), isNotNull(contentEntries.liveRevision));
 
+/** What each list of published articles reads first: the entry, its live revision, its dates. */
+const articleRow = {
+	id: contentEntries.id,
+	revision: contentRevisions.n,
+	path: contentEntries.path,
+	publishedAt: contentEntries.firstPublishedAt,
+	updatedAt: contentRevisions.publishedAt
+};
+const newestFirst = [desc(contentEntries.firstPublishedAt), desc(contentEntries.id)] as const;
+
 /**
  * Published articles, newest first: what a card shows (title, description, cover) — never the body, which a list
  * does not show (ten 60,000-character bodies made `/blog` read and render 600 KB per view).
@@ -236,17 +246,13 @@ const publishedArticle = and(eq(contentEntries.kind, 'article'), isNotNull(conte
 export function publishedArticleCards(db: DbOrTx, limit: number, offset = 0) {
 	return db
 		.select({
-			id: contentEntries.id,
-			revision: contentRevisions.n,
-			path: contentEntries.path,
-			publishedAt: contentEntries.firstPublishedAt,
-			updatedAt: contentRevisions.publishedAt,
+			...articleRow,
 			fields: sql<unknown>`jsonb_build_object('title', ${contentRevisions.fields}->'title', 'description', ${contentRevisions.fields}->'description', 'cover', ${contentRevisions.fields}->'cover')`
 		})
 		.from(contentEntries)
 		.innerJoin(contentRevisions, liveRevision)
 		.where(publishedArticle)
-		.orderBy(desc(contentEntries.firstPublishedAt), desc(contentEntries.id))
+		.orderBy(...newestFirst)
 		.limit(limit)
 		.offset(offset);
 }
@@ -254,33 +260,23 @@ export function publishedArticleCards(db: DbOrTx, limit: number, offset = 0) {
 /** The newest published articles whole, body included: the feed's. */
 export function publishedArticlesWhole(db: DbOrTx, limit: number) {
 	return db
-		.select({
-			id: contentEntries.id,
-			revision: contentRevisions.n,
-			path: contentEntries.path,
-			publishedAt: contentEntries.firstPublishedAt,
-			updatedAt: contentRevisions.publishedAt,
-			fields: contentRevisions.fields
-		})
+		.select({ ...articleRow, fields: contentRevisions.fields })
 		.from(contentEntries)
 		.innerJoin(contentRevisions, liveRevision)
 		.where(publishedArticle)
-		.orderBy(desc(contentEntries.firstPublishedAt), desc(contentEntries.id))
+		.orderBy(...newestFirst)
 		.limit(limit);
 }
 
 /** Every published article's address and dates: the sitemap's lines. */
 export function publishedArticlePaths(db: DbOrTx, limit: number) {
+	const { path, publishedAt, updatedAt } = articleRow;
 	return db
-		.select({
-			path: contentEntries.path,
-			publishedAt: contentEntries.firstPublishedAt,
-			updatedAt: contentRevisions.publishedAt
-		})
+		.select({ path, publishedAt, updatedAt })
 		.from(contentEntries)
 		.innerJoin(contentRevisions, liveRevision)
 		.where(publishedArticle)
-		.orderBy(desc(contentEntries.firstPublishedAt), desc(contentEntries.id))
+		.orderBy(...newestFirst)
 		.limit(limit);
 }
 

@@ -133,6 +133,12 @@ export const COVER_WIDTH = 1600;
 export const COVER_HEIGHT = 900;
 /** The cover's width on the page: the reading column (40rem) on a wide screen, almost the screen on a phone. */
 export const COVER_SIZES = '(min-width: 44rem) 40rem, 92vw';
+/**
+ * The cover's width in the blog's list: a thumbnail beside each title (7.5rem on a phone, 12rem from 40rem up). The
+ * list is for choosing; the article shows the cover large. A phone is sent the 480 px variant of each cover, and the
+ * page's largest content is its words, painted with the HTML.
+ */
+export const THUMBNAIL_SIZES = '(min-width: 40rem) 12rem, 7.5rem';
 
 export interface ArticleCard {
 	path: string;

@@ -24,7 +24,10 @@ test.afterAll(async () => {
 
 const origin = () => ({ origin: server.url });
 
-async function uploadCover(): Promise<string> {
+/** A stored photo as a cover names it: its value, and its width (the widths `srcset` offers are below it). */
+type Cover = { value: string; width: number };
+
+async function uploadCover(): Promise<Cover> {
 	const upload = await admin.post('/api/admin/upload', {
 		headers: origin(),
 		multipart: {
@@ -36,11 +39,12 @@ async function uploadCover(): Promise<string> {
 		}
 	});
 	expect(upload.status()).toBe(201);
-	return ((await upload.json()) as { value: string }).value;
+	const { value, stats } = (await upload.json()) as { value: string; stats: { width: number } };
+	return { value, width: stats.width };
 }
 
 /** Creates and publishes an article; returns its id and version. */
-async function publishArticle(slug: string, cover: string | null) {
+async function publishArticle(slug: string, cover: Cover | null) {
 	const created = await admin.post('/api/admin/pages', {
 		headers: origin(),
 		data: {
@@ -63,7 +67,7 @@ async function publishArticle(slug: string, cover: string | null) {
 					title: `Un article ${slug}`,
 					description: 'Une description assez longue pour passer les règles de publication du blog.',
 					body: '## Plan\n\nVoir [le contact](/contact) et [plus bas](#plan).',
-					cover: { value: cover, alt: 'Un mur de pierre au soleil' }
+					cover: { ...cover, alt: 'Un mur de pierre au soleil' }
 				}
 			}
 		});
@@ -179,21 +183,28 @@ test('a renamed article sends its readers on for an hour, query kept — and ren
 	await fresh.close();
 });
 
-test('covers: indexable, boxed before they load, the first card fetched at once, sizes only beside srcset', async () => {
+test('covers: indexable, boxed before they load, thumbnails in the list after its words, the article’s cover preloaded', async () => {
 	const cover = await uploadCover();
-	await publishArticle('couverture-un', cover);
-	await publishArticle('couverture-deux', cover);
+	for (const slug of ['couverture-un', 'couverture-deux', 'couverture-trois', 'couverture-quatre'])
+		await publishArticle(slug, cover);
 	const html = await (await fetch(`${server.url}/blog`)).text();
 	const images = [...html.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
-	expect(images.length).toBeGreaterThanOrEqual(2);
+	expect(images.length).toBeGreaterThanOrEqual(4);
 	for (const img of images) {
 		expect(img).toMatch(/ width="1600"/);
 		expect(img).toMatch(/ height="900"/);
 		if (/ sizes=/.test(img)) expect(img).toMatch(/ srcset=/);
 	}
-	expect(images[0]).toMatch(/loading="eager"/);
-	expect(images[0]).toMatch(/fetchpriority="high"/);
-	expect(images[1]).toMatch(/loading="lazy"/);
+	// The list shows thumbnails: its largest content is its words, painted before any photo is asked for (nothing
+	// preloaded, every thumbnail lazy), and a phone is sent the smallest variant (a 7.5rem box at 3× is under 480 px).
+	expect(html).not.toMatch(/rel="preload" as="image"/);
+	for (const img of images) {
+		expect(img).toMatch(/loading="lazy"/);
+		expect(img).toMatch(/ sizes="\(min-width: 40rem\) 12rem, 7\.5rem"/);
+	}
+	const article = await (await fetch(`${server.url}/blog/couverture-un`)).text();
+	expect(article).toMatch(/<link[^>]* rel="preload" as="image"[^>]*fetchpriority="high"/);
+	expect(article).toMatch(/<img [^>]*fetchpriority="high"/);
 	const src = /src="([^"]+)"/.exec(images[0]!)![1]!.replaceAll('&amp;', '&');
 	const photo = await fetch(`${server.url}${src}`);
 	expect(photo.status).toBe(200);

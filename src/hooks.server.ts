@@ -28,6 +28,7 @@ import { outageMessage, withReference } from '$lib/messages';
 import { routeExistsIn } from '$lib/pages/modes';
 import { isPrivatePath } from '$lib/pages/registry';
 import { problem } from '$lib/server/http/problem';
+import { isForeignWrite } from '$lib/server/http/same-origin';
 import { answerStripeEvent } from '$lib/server/http/stripe-webhook';
 import { STRIPE_WEBHOOK_PATH, exposeStripeWebhook } from '$lib/server/http/stripe-webhook-bridge';
 import { COURSE_MEDIA_ROUTE, exposeCourseMedia } from '$lib/server/http/course-media-bridge';
@@ -284,6 +285,17 @@ const reservedActionName: Handle = ({ event, resolve }) => {
 	return problem(400, 'Action de formulaire inconnue : envoyez le formulaire de la page.');
 };
 
+/** A write sent by another site's page is refused, whatever its body's type (http/same-origin.ts says why). */
+const sameOriginWrites: Handle = ({ event, resolve }) => {
+	if (!isForeignWrite(event.request, event.url.origin)) return resolve(event);
+	log.info('client error', {
+		method: event.request.method,
+		route: event.route.id,
+		reason: 'a write from another origin'
+	});
+	return problem(403, 'Requête refusée : elle vient d’un autre site.');
+};
+
 /**
  * Behind a proxy, ADDRESS_HEADER names the header that carries the visitor's address; a request without it (a
  * health check, a direct hit past the proxy, a proxy set up wrong) made adapter-node throw a plain Error wherever the
@@ -334,6 +346,7 @@ export const handle: Handle = sequence(
 	compression,
 	bodyLimits,
 	reservedActionName,
+	sameOriginWrites,
 	clientAddressOrBadRequest,
 	siteModeGate,
 	authenticate,

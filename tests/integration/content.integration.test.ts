@@ -268,7 +268,10 @@ describe(`the site's words on ${driverName}`, () => {
 			body: { version: half.body.version, draft: { title: 'x', body: 'x'.repeat(210_000) } }
 		});
 		expect(large.status).toBe(413);
-		expect((await call(restore, 'POST', { id: 'contact', body: { revision: -1 } })).status).toBe(400);
+		expect((await call(restore, 'POST', { id: 'contact', body: { version: 1, revision: -1 } })).status).toBe(
+			400
+		);
+		expect((await call(restore, 'POST', { id: 'contact', body: { revision: 1 } })).status).toBe(400);
 		expect((await call(publish, 'POST', { id: 'contact', body: { version: '3' } })).status).toBe(400);
 		const noVersion = await json(await call(save, 'PUT', { id: 'contact', body: { draft: {} } }));
 		expect(noVersion.status).toBe(400);
@@ -359,7 +362,9 @@ describe(`the site's words on ${driverName}`, () => {
 		});
 		for (const n of ['99', '0', 'abc', '1e3', '-1']) expect((await revisionAt(n)).status, n).toBe(404);
 		expect((await revisionAt('1', member)).status).toBe(403);
-		const restored = await json(await call(restore, 'POST', { id: 'home', body: { revision: 1 } }));
+		const restored = await json(
+			await call(restore, 'POST', { id: 'home', body: { version: entry.version, revision: 1 } })
+		);
 		expect(restored.status).toBe(200);
 		expect(restored.body.revision).toBe(3);
 		expect((await content.page('home')).heroTitle).toBe(
@@ -369,7 +374,15 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(after.revisions.map((r: { n: number }) => r.n)).toEqual([3, 2, 1]);
 		expect(after.draft.heroTitle).toBe('Brouillon');
 		expect(after.version).toBeGreaterThan(entry.version);
-		expect((await call(restore, 'POST', { id: 'home', body: { revision: 99 } })).status).toBe(404);
+		expect(
+			(await call(restore, 'POST', { id: 'home', body: { version: after.version, revision: 99 } })).status
+		).toBe(404);
+		// The version it was asked with is spent: the same request again is stale, and says what the page now is.
+		const again = await json(
+			await call(restore, 'POST', { id: 'home', body: { version: entry.version, revision: 1 } })
+		);
+		expect(again.status).toBe(409);
+		expect(again.body.version).toBe(after.version);
 		const audit = await database.db.select().from(auditEvents).where(eq(auditEvents.subjectId, 'home'));
 		expect(audit.map((a) => a.kind).sort()).toEqual(['content.published', 'content.restored']);
 		// Who, which page, which revision — never the text.
@@ -377,6 +390,19 @@ describe(`the site's words on ${driverName}`, () => {
 		expect(audit.find((a) => a.kind === 'content.restored')!.changes).toEqual({
 			revision: { before: 1, after: 3 }
 		});
+	});
+
+	it('eight restores at once with one version make one revision; the seven others are told the page moved on', async () => {
+		const entry = (await json(await call(read, 'GET', { id: 'contact' }))).body;
+		const before = entry.revisions.length;
+		const answers = await Promise.all(
+			Array.from({ length: 8 }, () =>
+				call(restore, 'POST', { id: 'contact', body: { version: entry.version, revision: 1 } })
+			)
+		);
+		expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+		const after = (await json(await call(read, 'GET', { id: 'contact' }))).body;
+		expect(after.revisions.length).toBe(before + 1);
 	});
 
 	it('takes an article from draft to the blog, moves its address with a 301 (chains collapse, no loop), deletes it', async () => {
@@ -772,7 +798,10 @@ describe(`the site's words on ${driverName}`, () => {
 		);
 		expect((await content.legalPage('mentions-legales')).html).toContain('69002 Lille, France');
 		// Back as it was, for whatever runs after in this process.
-		const back = await json(await call(restore, 'POST', { id: 'company', body: { revision: 1 } }));
+		const now = (await json(await call(read, 'GET', { id: 'company' }))).body;
+		const back = await json(
+			await call(restore, 'POST', { id: 'company', body: { version: now.version, revision: 1 } })
+		);
 		expect(back.status).toBe(200);
 		await liveFixed(database.db);
 		await expect.poll(() => company.brand).toBe('Atelier');

@@ -31,6 +31,7 @@ export const publishSchema = z.object({
 
 /** POST …/restore. */
 export const restoreSchema = z.object({
+	version,
 	revision: z.number({ error: 'revision : le numéro d’une version publiée.' }).int().min(1)
 });
 

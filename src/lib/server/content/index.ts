@@ -80,8 +80,8 @@ export const publishDue = () => schedule.publishDue(deps());
 /** What is scheduled, soonest first: the dashboard's « À faire ». */
 export const scheduled = () => queries.scheduledEntries(appDeps().db);
 export const revision = (id: string, n: string) => service.revisionDetail(appDeps().db, id, n);
-export const restore = (id: string, revision: number, admin: AdminActor) =>
-	service.restore(deps(), id, revision, admin);
+export const restore = (id: string, version: number, revision: number, admin: AdminActor) =>
+	service.restore(deps(), id, version, revision, admin);
 export const createArticle = (input: service.NewArticle, admin: AdminActor) =>
 	service.createArticle(appDeps().db, input, admin);
 export const deleteArticle = (id: string, admin: AdminActor) => service.deleteArticle(deps(), id, admin);

@@ -296,10 +296,21 @@ export async function revisionDetail(db: DbOrTx, id: string, number: string) {
 }
 
 /** Publishes a copy of an earlier revision as a new one (history is never rewritten); the draft stays. */
-export async function restore(deps: ContentDeps, id: string, revision: number, admin: AdminActor) {
+/**
+ * An earlier revision published again, if `version` is still the entry's (the editor's own, like a publish): two
+ * admins — or one double click — restoring at once make one revision, and the other is told the page moved on.
+ */
+export async function restore(
+	deps: ContentDeps,
+	id: string,
+	version: number,
+	revision: number,
+	admin: AdminActor
+) {
 	const result = await deps.db.transaction(async (tx) => {
 		const row = await queries.entryById(tx, id, true);
 		if (!row) throw new NotFoundError('Page introuvable.');
+		if (row.version !== version) return null;
 		const fields = await queries.revisionFields(tx, id, revision);
 		if (fields === null) throw new NotFoundError(`La version ${revision} n’existe pas.`);
 		return publishFields(
@@ -312,6 +323,7 @@ export async function restore(deps: ContentDeps, id: string, revision: number, a
 			true
 		);
 	});
+	if (!result) return staleError(deps.db, id);
 	await deps.purge(result.paths);
 	return { version: result.version, revision: result.n };
 }

@@ -283,6 +283,18 @@ export function configuredDataDir(env: Env = process.env, root = installRoot): s
 	return path.resolve(root, env.DATA_DIR || './data');
 }
 
+/**
+ * Where a command finds the installation, as loadConfig would, without creating anything: DATA_DIR, whether the
+ * database is the embedded one (in DATA_DIR/db), and whether the signing secret is given (else DATA_DIR/secret).
+ */
+export function configuredInstallation(env: Env = process.env, root = installRoot) {
+	return {
+		dataDir: configuredDataDir(env, root),
+		embedded: !env.DATABASE_URL,
+		secretGiven: !!env.SIGNING_SECRET
+	};
+}
+
 /** `root` resolves a relative DATA_DIR: the install folder, not the current directory (README, Configuration). */
 export function loadConfig(env: Env = process.env, root = installRoot): Config {
 	const parsed = envSchema.safeParse(env);

@@ -5,12 +5,13 @@
  * database, the exit codes, the paths the operator typed.
  * Messages are in English, as the server's log and the operations guide are; a refusal is one line, never a stack.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { ConfigError, type Config } from '../../lib/server/config';
+import { ConfigError, configuredInstallation, type Config } from '../../lib/server/config';
 import { openDatabase, type Database } from '../../lib/server/db';
 import { DataDirLockedError } from '../../lib/server/db/data-dir-lock';
-import { schemaLag } from '../../lib/server/db/migrate';
+import { appliedMigrations, schemaLag } from '../../lib/server/db/migrate';
 import { restrictNewFiles } from '../../lib/server/private-files';
 import { startWithProcessSettings } from '../heap';
 
@@ -24,10 +25,55 @@ startWithProcessSettings();
 export class CommandError extends Error {}
 
 /**
- * The configured database for a command. On the embedded one a running server holds DATA_DIR: the command
- * refuses, with the lock's message and `whenHeld` — what to do instead.
+ * A command that acts on an installation (`backup`, `admin`, `stats`, the installation's key for `--verify`) first
+ * checks that DATA_DIR holds one — before loadConfig, which would create a signing secret there, and before the
+ * database opens, which would create an empty embedded one. A shell without the server's DATA_DIR (the server has it
+ * in its unit's environment) otherwise backed up a new, empty site and called it a success. Nothing is created.
  */
-export function openCommandDatabase(config: Config, purpose: string, whenHeld: string): Database {
+export function requireInstallation(command: string): void {
+	const { dataDir, embedded, secretGiven } = configuredInstallation();
+	const missing = !existsSync(dataDir)
+		? 'this folder does not exist'
+		: embedded && !existsSync(path.join(dataDir, 'db', 'PG_VERSION'))
+			? `it holds no embedded database (${path.join(dataDir, 'db')})`
+			: !secretGiven && !existsSync(path.join(dataDir, 'secret'))
+				? `it holds no signing secret (${path.join(dataDir, 'secret')}) and SIGNING_SECRET is not set`
+				: null;
+	if (missing) throw new CommandError(notInstalled(dataDir, missing, command));
+}
+
+const notInstalled = (dataDir: string, why: string, command: string) =>
+	`No Atelier installation in DATA_DIR ${dataDir}: ${why}. Nothing was created. DATA_DIR comes from this ` +
+	"shell's environment (unset: ./data in the project's folder): set it — and DATABASE_URL, SIGNING_SECRET — as " +
+	`the server has them (its systemd unit, compose file or .env says which), then run \`npm run ${command}\` again.`;
+
+/**
+ * After the database opened: it must hold an installation — a database no server ever migrated is a wrong
+ * DATABASE_URL (or a new site), not one to back up or to add an administrator to.
+ */
+export async function requireInstalledDatabase(database: Database, dataDir: string, command: string) {
+	if ((await appliedMigrations(database.db)).length > 0) return;
+	throw new CommandError(
+		notInstalled(
+			dataDir,
+			database.driver === 'postgres'
+				? 'the database DATABASE_URL names holds no Atelier schema'
+				: 'its database holds no Atelier schema',
+			command
+		)
+	);
+}
+
+/**
+ * The configured database for a command. On the embedded one a running server holds DATA_DIR: the command
+ * refuses, with the lock's message and `whenHeld` — what to do instead, given the server's address (the one it
+ * wrote in the lock: this shell's ORIGIN and PORT may well not be the server's).
+ */
+export function openCommandDatabase(
+	config: Config,
+	purpose: string,
+	whenHeld: (serverAddress: string) => string
+): Database {
 	try {
 		return openDatabase({
 			url: config.databaseUrl,
@@ -36,7 +82,8 @@ export function openCommandDatabase(config: Config, purpose: string, whenHeld: s
 			purpose
 		});
 	} catch (error) {
-		if (error instanceof DataDirLockedError) throw new CommandError(`${error.message}\n${whenHeld}`);
+		if (error instanceof DataDirLockedError)
+			throw new CommandError(`${error.message}\n${whenHeld(error.holder.origin ?? config.origin.origin)}`);
 		throw error;
 	}
 }

@@ -12,7 +12,13 @@ import * as auth from '../../lib/server/auth';
 import { removeSecondFactorByCli } from '../../lib/server/auth';
 import { loadConfig } from '../../lib/server/config';
 import { AppError } from '../../lib/server/errors';
-import { openCommandDatabase, runCommand, EXIT } from '../cli/command';
+import {
+	openCommandDatabase,
+	requireInstallation,
+	requireInstalledDatabase,
+	runCommand,
+	EXIT
+} from '../cli/command';
 
 const USAGE = 'usage: npm run admin -- create <email> | reset-password <email> | remove-2fa <email> | list';
 const email = z.email();
@@ -27,13 +33,15 @@ async function main(argv: string[]): Promise<number> {
 		console.error(`${command} needs an e-mail address\n${USAGE}`);
 		return EXIT.usage;
 	}
+	requireInstallation('admin');
 	const config = loadConfig();
 	const database = openCommandDatabase(
 		config,
 		'admin',
-		'Stop the server first (it stops cleanly on SIGTERM), run this command, then start it again.'
+		() => 'Stop the server first (it stops cleanly on SIGTERM), run this command, then start it again.'
 	);
 	try {
+		await requireInstalledDatabase(database, config.dataDir, 'admin');
 		await database.migrate();
 		if (command === 'list') {
 			const users = await auth.listAdmins(database.db);

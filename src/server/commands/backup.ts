@@ -18,7 +18,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { backupFileName, writeBackup } from '../../lib/server/backup';
 import { commandActor } from '../../lib/server/audit';
-import { loadConfig } from '../../lib/server/config';
+import { configuredDataDir, loadConfig } from '../../lib/server/config';
 import { createStorage } from '../../lib/server/storage';
 import { InvalidArchiveError, rowsIn, TargetError } from '../../lib/server/backup';
 import {
@@ -32,7 +32,15 @@ import { writeBackupFile } from '../../lib/server/backup';
 import { recordBackupMade } from '../../lib/server/backup';
 import { verifyByRestoring } from '../../lib/server/backup';
 import { openingKeys, takeKeyArguments, type KeyArguments } from '../cli/archive-keys';
-import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from '../cli/command';
+import {
+	CommandError,
+	openCommandDatabase,
+	operatorPath,
+	requireInstallation,
+	requireInstalledDatabase,
+	runCommand,
+	EXIT
+} from '../cli/command';
 
 const USAGE =
 	'usage: npm run backup -- [--plain] [--read-only] <file.tar.gz.age | folder | ->\n' +
@@ -51,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
 		console.error(USAGE);
 		return EXIT.usage;
 	}
+	requireInstallation('backup');
 	const config = loadConfig();
 	const plain = keyArguments.plain;
 	let recipients: string[] | null = null;
@@ -66,11 +75,13 @@ async function main(argv: string[]): Promise<number> {
 	const database = openCommandDatabase(
 		config,
 		'backup',
-		'While it runs, the server itself gives the same archive: sign in as an administrator and open ' +
-			`${new URL('/admin/sauvegarde', config.origin).href} (« Sauvegarde »). Or stop the server, run this ` +
+		(server) =>
+			'While it runs, the server itself gives the same archive: sign in as an administrator and open ' +
+			`${new URL('/admin/sauvegarde', server).href} (« Sauvegarde »). Or stop the server, run this ` +
 			'command, and start it again.'
 	);
 	try {
+		await requireInstalledDatabase(database, config.dataDir, 'backup');
 		if (!readOnly) await database.migrate();
 		const source = { database, storage: createStorage(config), signingSecret: config.signingSecret };
 		const summary = file
@@ -124,7 +135,10 @@ async function verify(args: string[], keyArguments: KeyArguments): Promise<numbe
 	}
 	const file = operatorPath(args[0]!);
 	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
-	const keys = await openingKeys(keyArguments, loadConfig().dataDir);
+	// Any machine may check an archive (a fresh clone, with the key file): nothing is created looking for the
+	// installation's key (loadConfig would make a signing secret), and a key not found names where it was looked for.
+	const dataDir = configuredDataDir();
+	const keys = await openingKeys(keyArguments, dataDir);
 	const started = Date.now();
 	try {
 		const summary = await verifyByRestoring(() => openArchive(file, () => createReadStream(file), keys));
@@ -136,7 +150,14 @@ async function verify(args: string[], keyArguments: KeyArguments): Promise<numbe
 		);
 		return EXIT.done;
 	} catch (error) {
-		if (error instanceof ArchiveKeyError) throw new CommandError(`${file}: ${error.message}.`);
+		if (error instanceof ArchiveKeyError)
+			throw new CommandError(
+				`${file}: ${error.message}.` +
+					(keyArguments.identityFiles.length || keys.identities.length
+						? ''
+						: ` No key was given, and DATA_DIR ${dataDir} holds no installation key (backup-key.txt):` +
+							' give the key with --identity <file>.')
+			);
 		if (error instanceof InvalidArchiveError || error instanceof TargetError)
 			throw new CommandError(`${file}: NOT restorable — ${error.message}.`);
 		throw error;

@@ -6,7 +6,7 @@ runCommand(async () => {
 	const database = openCommandDatabase(
 		loadConfig(),
 		'migrate',
-		'The running server applied them when it started: there is nothing to do.'
+		() => 'The running server applied them when it started: there is nothing to do.'
 	);
 	try {
 		await database.migrate();

@@ -87,7 +87,7 @@ async function restore(
 	const database = openCommandDatabase(
 		config,
 		'restore',
-		'Stop the server first (it stops cleanly on SIGTERM), restore, then start it again.'
+		() => 'Stop the server first (it stops cleanly on SIGTERM), restore, then start it again.'
 	);
 	try {
 		const storage = createStorage(config);

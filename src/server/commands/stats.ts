@@ -7,18 +7,28 @@
  */
 import { loadConfig } from '../../lib/server/config';
 import { dashboardFigures } from '../../lib/server/insights';
-import { EXIT, openCommandDatabase, requireCurrentSchema, runCommand } from '../cli/command';
+import {
+	EXIT,
+	openCommandDatabase,
+	requireCurrentSchema,
+	requireInstallation,
+	requireInstalledDatabase,
+	runCommand
+} from '../cli/command';
 
 const column = (text: string | number, width: number) => String(text).padStart(width);
 
 runCommand(async () => {
+	requireInstallation('stats');
 	const config = loadConfig();
 	const database = openCommandDatabase(
 		config,
 		'stats',
-		'Stop the server first (it stops cleanly on SIGTERM), or read the figures on /admin.'
+		(server) =>
+			`Stop the server first (it stops cleanly on SIGTERM), or read the figures on ${new URL('/admin', server).href}.`
 	);
 	try {
+		await requireInstalledDatabase(database, config.dataDir, 'stats');
 		await requireCurrentSchema(database);
 		const { range, daily, totals, pages, sources } = await dashboardFigures(database.db, '30j');
 		if (!config.analytics) console.log('ANALYTICS=off: nothing is counted now; figures from before:');

@@ -4,14 +4,22 @@
  * the archive; `npm run restore` puts it into an empty DATA_DIR, refuses a second time without --force, and the
  * restored server signs its admin in and serves the same image.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	statSync,
+	writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { sessionCookieFor } from '../support/accounts';
 import { expectNoAxeViolation, expectNoHorizontalScroll } from '../support/a11y';
-import { serverEntry, startServer } from '../support/server';
+import { freePort, serverEntry, startServer } from '../support/server';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -65,7 +73,8 @@ test(
 		const held = command('backup', [path.join(work, 'cli.tar.gz')], { DATA_DIR: source.dataDir });
 		expect(held.status).toBe(1);
 		expect(held.stderr).toContain(`DATA_DIR ${source.dataDir} is in use`);
-		expect(held.stderr).toContain('/admin/sauvegarde');
+		// The server's own address (written in the lock), not this shell's default port.
+		expect(held.stderr).toContain(`${source.url}/admin/sauvegarde`);
 		expect(existsSync(path.join(work, 'cli.tar.gz'))).toBe(false);
 
 		// Only an admin gets it.
@@ -237,6 +246,13 @@ test('npm run backup runs the built command and writes nothing under the applica
 			})
 			.sort();
 	const before = snapshot();
+	// An installation first (`db:migrate` makes the database and the secret, as a first start does).
+	const installed = spawnSync(process.execPath, ['scripts/command.mjs', 'migrate'], {
+		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: path.join(work, 'data') },
+		encoding: 'utf8',
+		timeout: 120_000
+	});
+	expect(installed.status, installed.stderr).toBe(0);
 	const archive = path.join(work, 'nuit.tar.gz.age');
 	const run = spawnSync(process.execPath, ['scripts/command.mjs', 'backup', archive], {
 		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: path.join(work, 'data') },
@@ -302,4 +318,114 @@ test('npm run backup runs the built command and writes nothing under the applica
 	});
 	expect(unbuilt.status).toBe(1);
 	expect(unbuilt.stderr).toContain('npm run build');
+});
+
+test('backup, admin and stats refuse a DATA_DIR with no installation in words, and create nothing there', async () => {
+	const work = mkdtempSync(path.join(tmpdir(), 'atelier-no-install-'));
+	const empty = path.join(work, 'vide');
+	mkdirSync(empty);
+	for (const dataDir of [path.join(work, 'absent'), empty])
+		for (const args of [['backup', path.join(work, 'b.tar.gz.age')], ['admin', 'list'], ['stats']]) {
+			const run = spawnSync(process.execPath, ['scripts/command.mjs', ...args], {
+				env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: dataDir },
+				encoding: 'utf8',
+				timeout: 120_000
+			});
+			const what = `${args[0]} on ${dataDir}`;
+			expect(run.status, what).toBe(1);
+			expect(run.stderr, what).toContain(`No Atelier installation in DATA_DIR ${dataDir}`);
+			expect(run.stderr, what).toContain('Nothing was created');
+			expect(run.stderr, what).not.toMatch(/\n\s+at /);
+			// No database, no key, no secret, no archive.
+			expect(existsSync(dataDir) ? readdirSync(dataDir) : [], what).toEqual([]);
+			expect(existsSync(path.join(work, 'b.tar.gz.age')), what).toBe(false);
+		}
+	// The same folder once installed: the commands run.
+	const installed = spawnSync(process.execPath, ['scripts/command.mjs', 'migrate'], {
+		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: empty },
+		encoding: 'utf8',
+		timeout: 120_000
+	});
+	expect(installed.status, installed.stderr).toBe(0);
+	const listed = spawnSync(process.execPath, ['scripts/command.mjs', 'admin', 'list'], {
+		env: { ...process.env, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: empty },
+		encoding: 'utf8',
+		timeout: 120_000
+	});
+	expect(listed.status, listed.stderr).toBe(0);
+	expect(listed.stdout).toContain('No administrator yet');
+});
+
+test('the drill of docs/operations.md, run as written: verified, restored into a new folder, the admin signs in', async () => {
+	// Two servers start, an archive is made, verified and restored: each step as long as it takes on two cores.
+	test.setTimeout(300_000);
+	// The site to drill: an admin with a password, then an archive sealed to the installation's own key.
+	const work = mkdtempSync(path.join(tmpdir(), 'atelier-drill-'));
+	const source = await startServer({ DATABASE_URL: '', SIGNING_SECRET: '' });
+	const setup = await fetch(`${source.url}/api/admin/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(admin)
+	});
+	expect(setup.status).toBe(201);
+	await source.stop();
+	const archive = path.join(work, 'latest.tar.gz.age');
+	const made = command('backup', [archive], { DATA_DIR: source.dataDir });
+	expect(made.status, made.stderr).toBe(0);
+	const home = path.join(work, 'home');
+	mkdirSync(home);
+	writeFileSync(
+		path.join(home, 'atelier-backup-key.txt'),
+		readFileSync(path.join(source.dataDir, 'backup-key.txt'))
+	);
+
+	const guide = readFileSync('docs/operations.md', 'utf8');
+	const block = /\*\*The drill[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)![1]!;
+	const lines = block
+		.split('\n')
+		.map((line) => line.replace(/\s+#.*$/, '').trim())
+		.filter(Boolean);
+	// A clone has no build: the block makes it before the first command needs it.
+	expect(lines[0]).toMatch(/^git clone .* && npm ci$/);
+	expect(lines[1]).toBe('npm run build');
+	const drill = path.join(work, 'drill');
+	const port = await freePort();
+	const literally = (line: string) =>
+		line
+			.replaceAll('latest.tar.gz.age', archive)
+			.replaceAll('/tmp/drill', drill)
+			.replace('PORT=3100', `PORT=${port}`);
+	// The clone and its build are this checkout and the tests' build (ATELIER_BUILD_DIR); HOME holds the key.
+	const env = { ...process.env, HOME: home, DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: '', ORIGIN: '' };
+	const [start, ...steps] = lines.slice(2).reverse();
+	for (const line of steps.reverse()) {
+		const run = spawnSync('/bin/sh', ['-c', literally(line)], { env, encoding: 'utf8', timeout: 180_000 });
+		expect(run.status, `${line}\n${run.stderr}`).toBe(0);
+	}
+	expect(start).toMatch(/npm start$/);
+	const served = spawn('/bin/sh', ['-c', literally(start!)], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true
+	});
+	let said = '';
+	served.stdout.on('data', (chunk) => (said += chunk));
+	served.stderr.on('data', (chunk) => (said += chunk));
+	let exited = false;
+	served.once('exit', () => (exited = true));
+	try {
+		const url = `http://localhost:${port}`;
+		await expect
+			.poll(async () => (exited ? said : (await fetch(`${url}/healthz`).catch(() => null))?.status), {
+				timeout: 120_000
+			})
+			.toBe(200);
+		// The site as it was: its admin signs in with the password set before the backup.
+		expect(await sessionCookieFor(url, admin)).toMatch(/=/);
+	} finally {
+		if (!exited) {
+			process.kill(-served.pid!, 'SIGTERM');
+			await new Promise((resolve) => served.once('exit', resolve));
+		}
+	}
 });

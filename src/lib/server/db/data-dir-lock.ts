@@ -29,6 +29,8 @@ export interface LockHolder {
 	/** What holds it: "server", or the command's name ("backup", "admin"). */
 	purpose: string;
 	token: string;
+	/** The server's own address (ORIGIN): a command that finds DATA_DIR held names it, not its own default. */
+	origin?: string;
 }
 
 export class DataDirLockedError extends Error {
@@ -92,14 +94,15 @@ export function dataDirHolder(dataDir: string): LockHolder | null {
 }
 
 /** Takes DATA_DIR's lock or throws DataDirLockedError; the lock is released on `release()` and dies with us. */
-export function lockDataDir(dataDir: string, purpose = 'server'): DataDirLock {
+export function lockDataDir(dataDir: string, purpose = 'server', origin?: string): DataDirLock {
 	const file = path.join(dataDir, LOCK_FILE);
 	const mine: LockHolder = {
 		pid: process.pid,
 		host: hostname(),
 		startedAt: new Date().toISOString(),
 		purpose,
-		token: randomBytes(16).toString('hex')
+		token: randomBytes(16).toString('hex'),
+		...(origin ? { origin } : {})
 	};
 	const content = JSON.stringify(mine) + '\n';
 	try {

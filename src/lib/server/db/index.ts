@@ -47,6 +47,8 @@ export interface OpenOptions {
 	pgliteDir?: string | null;
 	/** What holds the lock, said to a second process that finds it held ("server", "backup", "admin"…). */
 	purpose?: string;
+	/** The server's address, written in the lock: a command that finds DATA_DIR held tells where to go instead. */
+	origin?: string;
 	/** Connections in the postgres.js pool. */
 	max?: number;
 	/**
@@ -72,6 +74,7 @@ export function openDatabase({
 	pgliteDir = null,
 	max = 10,
 	purpose,
+	origin,
 	timeouts = null,
 	image
 }: OpenOptions): Database {
@@ -122,7 +125,7 @@ export function openDatabase({
 	if (pgliteDir) {
 		const dataDir = path.dirname(pgliteDir);
 		mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-		lock = lockDataDir(dataDir, purpose);
+		lock = lockDataDir(dataDir, purpose, origin);
 		if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) {
 			createEmbeddedDatabase(pgliteDir);
 			// Made by a process of its own without flushing: on disk before anything is acknowledged from it.
@@ -243,6 +246,7 @@ export const database: Database = lazy(() => {
 	const opened = openDatabase({
 		url: config.databaseUrl,
 		pgliteDir: path.join(config.dataDir, 'db'),
+		origin: config.origin.origin,
 		timeouts: SERVER_QUERY_TIMEOUTS
 	});
 	onShutdown(() => opened.close());

@@ -13,6 +13,9 @@ import { imagesOfPage, setSiteImage, listSiteImages } from '../../src/lib/server
 import { slotOf } from '../../src/lib/server/images/slots';
 import { onPurge } from '../../src/lib/server/pages/cache';
 import { FsStorage, S3Storage, type Storage } from '../../src/lib/server/storage';
+import { variantPath } from '../../src/lib/server/imaging/variants';
+import { contentEntries } from '../../src/lib/server/db/schema';
+import { eq } from 'drizzle-orm';
 import { ValidationError } from '../../src/lib/server/errors';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { fixture } from '../helpers/fixtures';
@@ -448,6 +451,64 @@ describe('site images table', () => {
 		);
 		expect((await imagesOfPage(database.db, slotOf('hero')!.page)).hero!.alt).toBe(slotOf('hero')!.label);
 	});
+
+	it.each([
+		['fs', makeFs],
+		['s3', () => makeS3()]
+	] as [string, () => Storage][])(
+		'deletes a replaced photo and its widths from the bucket (%s), unless a slot or a page still names it',
+		async (_, make) => {
+			const storage = make();
+			const upload = async () => {
+				const stored = await storeUpload(storage, photo, 'image/jpeg', { maxEdge: 1600 });
+				await stored.variantsStored;
+				return stored;
+			};
+			const objects = (stored: { path: string }) => [
+				stored.path,
+				...IMAGE_WIDTHS.filter((w) => w < 1600).map((w) => variantPath(stored.path, w))
+			];
+			const present = async (stored: { path: string }) =>
+				Promise.all(objects(stored).map(async (p) => (await storage.stat(p)) !== null));
+			const set = async (key: string, url: string | null) =>
+				setSiteImage(deps(storage), { key, url }, await admin());
+			const [first, second, shared, cover] = [await upload(), await upload(), await upload(), await upload()];
+			expect(await present(first)).toEqual([true, true, true, true]);
+
+			// Replaced: gone, with its widths.
+			await set('paysagiste_about', first.value);
+			await set('paysagiste_about', second.value);
+			expect(await present(first)).toEqual([false, false, false, false]);
+			expect(await present(second)).toEqual([true, true, true, true]);
+			// Reset to the stock photo: gone too.
+			await set('paysagiste_about', null);
+			expect(await present(second)).toEqual([false, false, false, false]);
+
+			// Shown by another slot: kept until the last one lets it go.
+			await set('paysagiste_gallery_1', shared.value);
+			await set('paysagiste_gallery_2', shared.value);
+			await set('paysagiste_gallery_1', null);
+			expect(await present(shared)).toEqual([true, true, true, true]);
+			await set('paysagiste_gallery_2', null);
+			expect(await present(shared)).toEqual([false, false, false, false]);
+
+			// Named by a page's draft (a cover): kept, as it is by a published revision « Restaurer » may bring back.
+			const id = `article-photo-${make === makeFs ? 'fs' : 's3'}`;
+			await database.db.insert(contentEntries).values({
+				id,
+				kind: 'article',
+				path: `/blog/${id}`,
+				draft: { cover: { value: cover.value, alt: 'Un mur' } }
+			});
+			try {
+				await set('paysagiste_gallery_3', cover.value);
+				await set('paysagiste_gallery_3', null);
+				expect(await present(cover)).toEqual([true, true, true, true]);
+			} finally {
+				await database.db.delete(contentEntries).where(eq(contentEntries.id, id));
+			}
+		}
+	);
 
 	it('resets a slot to its default with url null', async () => {
 		const storage = makeFs();

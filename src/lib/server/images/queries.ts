@@ -1,7 +1,7 @@
 /** The images domain's SQL, and nothing else: each function takes the database or a transaction. */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { siteImages } from '../db/schema';
+import { contentEntries, contentRevisions, siteImages } from '../db/schema';
 
 export type StoredValues = Map<
 	string,
@@ -42,4 +42,22 @@ export async function upsertSlotValue(
 		})
 		.returning({ updatedAt: siteImages.updatedAt });
 	return row!.updatedAt;
+}
+
+/**
+ * Whether a stored photo is still shown or could be again: a slot's value, or a cover in a page's draft or in any
+ * revision (« Restaurer » may bring it back). Read from the content's tables, never written: a replaced slot photo
+ * that nothing names is deleted (service.ts `deleteIfUnused`). The value is matched as a JSON string, quotes
+ * included: one photo's name is never part of another's.
+ */
+export async function photoInUse(db: DbOrTx, value: string): Promise<boolean> {
+	const quoted = `%${JSON.stringify(value)}%`;
+	const [row] = await db
+		.select({
+			used: sql<boolean>`exists (select 1 from ${siteImages} where ${siteImages.url} = ${value})
+				or exists (select 1 from ${contentEntries} where ${contentEntries.draft}::text like ${quoted})
+				or exists (select 1 from ${contentRevisions} where ${contentRevisions.fields}::text like ${quoted})`
+		})
+		.from(sql`(select 1) as one`);
+	return row?.used === true;
 }

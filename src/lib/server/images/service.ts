@@ -3,11 +3,13 @@ import { changesOf, recordAudit, type AdminActor } from '../audit';
 import type { Config } from '../config';
 import type { DbOrTx } from '../db';
 import { ValidationError } from '../errors';
+import { variantPath } from '../imaging/variants';
+import { log } from '../log';
 import * as pageCache from '../pages/cache';
 import { isValidObjectPath, storagePathOf, type Storage } from '../storage';
 import * as queries from './queries';
 import sharp from 'sharp';
-import { PHOTO_VALUE, type PageImage } from '$lib/images';
+import { IMAGE_WIDTHS, PHOTO_VALUE, type PageImage } from '$lib/images';
 import { SIGNED_URL_SECONDS, storedValues, versionOf, widthInUrl } from './slot-values';
 import { externalUrlProblem } from './remote';
 import { PAGE_LABELS, SLOTS, slotOf, slotsOfPage, type SitePage } from './slots';
@@ -102,7 +104,7 @@ export async function setSiteImage(
 		if (alt && alt.length > ALT_MAX)
 			throw new ValidationError({ alt: [`Texte alternatif trop long (${ALT_MAX} caractères au plus).`] });
 	}
-	const updatedAt = await deps.db.transaction(async (tx) => {
+	const { updatedAt, replaced } = await deps.db.transaction(async (tx) => {
 		const before = await queries.selectSlotValue(tx, slot.key);
 		let written: Date | null = null;
 		if (change.url === null) await queries.deleteSlotValue(tx, slot.key);
@@ -121,9 +123,10 @@ export async function setSiteImage(
 			subjectId: slot.key,
 			changes: changesOf(before, change.url === null ? null : { url: change.url, alt }, ['url', 'alt'])
 		});
-		return written;
+		return { updatedAt: written, replaced: before && before.url !== change.url ? before.url : null };
 	});
 	await pageCache.purge(slot.page);
+	if (replaced) await deleteIfUnused(deps, replaced);
 	const url = change.url ?? slot.defaultUrl;
 	return {
 		key: slot.key,
@@ -134,6 +137,25 @@ export async function setSiteImage(
 }
 
 export type { PageImage };
+
+/**
+ * A photo a slot no longer shows is deleted from the bucket with its widths, unless something still names it (another
+ * slot, a cover in a draft or a revision: images/queries.ts `photoInUse`) — a replaced photo stayed forever, and a
+ * site that changes its photos each season grew by their size each time. After the page's purge: nothing served
+ * from now on names it (the proxy answers a slot by its current value, whatever `v` an old page asks). A delete that
+ * fails is logged and left: the slot has changed all the same.
+ */
+async function deleteIfUnused(deps: { db: DbOrTx; storage: Storage }, value: string): Promise<void> {
+	if (!PHOTO_VALUE.test(value) || (await queries.photoInUse(deps.db, value))) return;
+	const objectPath = storagePathOf(value)!;
+	try {
+		await deps.storage.delete(objectPath);
+		for (const width of IMAGE_WIDTHS) await deps.storage.delete(variantPath(objectPath, width));
+		log.info('replaced site photo deleted', { objectPath });
+	} catch (error) {
+		log.warn('a replaced site photo could not be deleted', { objectPath, error });
+	}
+}
 
 /**
  * The photo's own width: a stored upload's, read from its header once when it is chosen; a stock host's, from the

@@ -6,7 +6,7 @@
  * PDF/A-2b and PDF/UA-1 ask. Made once at issue; the stored bytes are what every download sends and what the
  * public page hashes.
  */
-import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import { encode } from 'uqr';
 import { company, companyAddressLine } from '$lib/company';
 import { longDate } from '$lib/format';
@@ -44,6 +44,16 @@ export const ACCENT = rgb(0.55, 0.27, 0.13);
 /** The site's long date (« 12 mars 2026 », in France's time zone), re-exported for the certificat. */
 export { longDate };
 
+/** What the documents print of the company file: its faces are embedded for them too (a director's name…). */
+export const companyTexts = () => [
+	company.legalName,
+	company.brand,
+	companyAddressLine(),
+	company.publicationDirector,
+	company.email,
+	company.phone
+];
+
 export function durationText(minutes: number): string {
 	const hours = Math.floor(minutes / 60);
 	const rest = minutes % 60;
@@ -51,21 +61,21 @@ export function durationText(minutes: number): string {
 	return rest ? `${hours} h ${String(rest).padStart(2, '0')}` : `${hours} h`;
 }
 
-/** Lines of at most `width` points, broken between words (a word wider than the line is cut). */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+/** Lines of at most `width` points as `measure` reads them, broken between words (a word wider is cut). */
+function wrap(text: string, measure: (text: string) => number, width: number): string[] {
 	const lines: string[] = [];
 	let line = '';
 	for (const word of text.split(/\s+/).filter(Boolean)) {
 		const candidate = line ? `${line} ${word}` : word;
-		if (font.widthOfTextAtSize(candidate, size) <= width) {
+		if (measure(candidate) <= width) {
 			line = candidate;
 			continue;
 		}
 		if (line) lines.push(line);
 		line = word;
-		while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
+		while (measure(line) > width && line.length > 1) {
 			let cut = line.length - 1;
-			while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
+			while (cut > 1 && measure(line.slice(0, cut)) > width) cut--;
 			lines.push(line.slice(0, cut));
 			line = line.slice(cut);
 		}
@@ -109,14 +119,15 @@ export class Writer {
 
 	text(text: string, options: TextOptions = {}): StructureElement {
 		const size = options.size ?? 11;
-		const font = options.bold ? this.fonts.bold : this.fonts.regular;
+		const bold = options.bold ?? false;
 		const x = options.x ?? MARGIN;
 		const tag = options.tag ?? 'P';
 		const element = typeof tag === 'string' ? this.tags.element(tag) : tag;
-		const lines = wrap(this.fonts.printable(text), font, size, A4[0] - x - MARGIN);
+		const { fonts } = this;
+		const lines = wrap(fonts.printable(text), (t) => fonts.width(t, size, bold), A4[0] - x - MARGIN);
 		this.tags.content(this.page, element, () => {
 			for (const line of lines) {
-				this.page.drawText(line, { x, y: this.y - size, size, font, color: options.color ?? INK });
+				fonts.draw(this.page, line, { x, y: this.y - size, size, bold, color: options.color ?? INK });
 				this.y -= size * 1.35;
 			}
 		});
@@ -127,7 +138,13 @@ export class Writer {
 
 export async function attestationPdf(content: AttestationContent): Promise<Uint8Array> {
 	const doc = await PDFDocument.create({ updateMetadata: false });
-	const fonts = await embedSiteFonts(doc);
+	const fonts = await embedSiteFonts(doc, [
+		content.memberName,
+		content.programme,
+		content.objectives,
+		...content.modules.map((module) => module.title),
+		...companyTexts()
+	]);
 	const { printable } = fonts;
 	await describePdf(doc, {
 		title: printable(`Attestation de fin de formation — ${content.memberName}`),
@@ -141,7 +158,6 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 	const tags = new TaggedPdf(doc);
 	const page = doc.addPage(A4);
 	const w = new Writer(page, fonts, tags, doc);
-	const { regular, bold } = fonts;
 
 	// The training body, as its declaration names it.
 	w.text(company.legalName, { bold: true, size: 12 });
@@ -207,13 +223,7 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 		const date = printable(`terminé le ${longDate(module.completedAt)}`);
 		const page = w.page;
 		tags.content(page, tags.element('P', body), () =>
-			page.drawText(date, {
-				x: A4[0] - MARGIN - regular.widthOfTextAtSize(date, 9),
-				y: y - 10,
-				size: 9,
-				font: regular,
-				color: SOFT
-			})
+			fonts.draw(page, date, { x: A4[0] - MARGIN - fonts.width(date, 9), y: y - 10, size: 9, color: SOFT })
 		);
 		w.y = after;
 		const { assessment } = module;
@@ -279,20 +289,26 @@ export async function attestationPdf(content: AttestationContent): Promise<Uint8
 	const qrY = MARGIN;
 	w.y = MARGIN + Math.max(qrSize, 60);
 	const footWidth = A4[0] - 2 * MARGIN - qrSize - 16;
-	for (const [text, size, font, role] of [
-		['Vérifier cette attestation', 10, bold, 'H2'],
-		[`Code : ${content.code}`, 10, regular, 'P'],
-		[content.verifyUrl, 8, regular, 'P'],
+	for (const [text, size, isBold, role] of [
+		['Vérifier cette attestation', 10, true, 'H2'],
+		[`Code : ${content.code}`, 10, false, 'P'],
+		[content.verifyUrl, 8, false, 'P'],
 		[
 			'Cette page dit si l’attestation est valide et si ce fichier est bien celui qui a été délivré.',
 			8,
-			regular,
+			false,
 			'P'
 		]
 	] as const) {
 		tags.content(last, tags.element(role, verification), () => {
-			for (const line of wrap(printable(text), font, size, footWidth)) {
-				last.drawText(line, { x: MARGIN, y: w.y - size, size, font, color: font === bold ? INK : SOFT });
+			for (const line of wrap(printable(text), (t) => fonts.width(t, size, isBold), footWidth)) {
+				fonts.draw(last, line, {
+					x: MARGIN,
+					y: w.y - size,
+					size,
+					bold: isBold,
+					color: isBold ? INK : SOFT
+				});
 				w.y -= size * 1.4;
 			}
 		});
@@ -346,11 +362,10 @@ export async function drawSignature(
 			borderColor: SOFT,
 			borderWidth: 0.5
 		});
-		page.drawText(fonts.printable('Signature et cachet'), {
+		fonts.draw(page, fonts.printable('Signature et cachet'), {
 			x: box.x + 6,
 			y: box.top - 12,
 			size: 8,
-			font: fonts.regular,
 			color: SOFT
 		});
 	});

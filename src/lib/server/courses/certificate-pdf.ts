@@ -8,7 +8,17 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import { company, companyAddressLine } from '$lib/company';
-import { A4, ACCENT, drawSignature, durationText, longDate, MARGIN, SOFT, Writer } from './attestation-pdf';
+import {
+	A4,
+	ACCENT,
+	companyTexts,
+	drawSignature,
+	durationText,
+	longDate,
+	MARGIN,
+	SOFT,
+	Writer
+} from './attestation-pdf';
 import { embedSiteFonts } from './pdf-fonts';
 import { describePdf } from './pdf-metadata';
 import { TaggedPdf } from './pdf-structure';
@@ -42,7 +52,12 @@ export function hoursText(minutes: number): string {
 
 export async function certificatePdf(content: CertificateContent): Promise<Uint8Array> {
 	const doc = await PDFDocument.create({ updateMetadata: false });
-	const fonts = await embedSiteFonts(doc);
+	const fonts = await embedSiteFonts(doc, [
+		content.learnerName,
+		content.employer ?? '',
+		content.programme,
+		...companyTexts()
+	]);
 	const { printable } = fonts;
 	await describePdf(doc, {
 		title: printable(`Certificat de réalisation — ${content.learnerName}`),

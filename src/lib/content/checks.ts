@@ -1,5 +1,6 @@
 /**
- * The two checks of an entry's fields (client-safe: the editor shows the same messages before it asks):
+ * The two checks of an entry's fields (client-safe: the editor runs `publishProblems` before it asks to publish, and
+ * shows the same messages the server would give):
  * - `draftShape`, when a draft is saved: only the model's keys, each of its type, within a hard size limit — a
  *   draft may be half written (empty, too short), never something else than the model's shape;
  * - `publishProblems`, when it is published: every rule of the model (lengths, counts, a slug's form, a cover's
@@ -45,13 +46,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * The draft to store, or the problems of its shape. Unknown keys are dropped; a missing key takes its empty
  * value, so that every saved draft has every field.
  */
-export function draftShape(specs: FieldSpec[], raw: unknown): { fields: Fields } | { problems: Problems } {
+export function draftShape(
+	specs: readonly FieldSpec[],
+	raw: unknown
+): { fields: Fields } | { problems: Problems } {
 	const problems: Problems = {};
 	const fields = shapeOf(specs, raw, '', problems);
 	return Object.keys(problems).length ? { problems } : { fields };
 }
 
-function shapeOf(specs: FieldSpec[], raw: unknown, prefix: string, problems: Problems): Fields {
+function shapeOf(specs: readonly FieldSpec[], raw: unknown, prefix: string, problems: Problems): Fields {
 	const source = isRecord(raw) ? raw : {};
 	if (!isRecord(raw)) add(problems, prefix || 'draft', 'Le brouillon doit être un objet de champs.');
 	const out: Fields = {};
@@ -118,14 +122,14 @@ const NOT_A_PHOTO = (label: string) =>
 	`${label} : une photo envoyée par le bouton « Choisir une photo », et aucun autre fichier du stockage.`;
 
 /** What stops these fields from being published, by field path; empty when they may go live. */
-export function publishProblems(specs: FieldSpec[], fields: Fields): Problems {
+export function publishProblems(specs: readonly FieldSpec[], fields: Fields): Problems {
 	const problems: Problems = {};
 	checkAll(specs, fields, '', '', problems);
 	return problems;
 }
 
 function checkAll(
-	specs: FieldSpec[],
+	specs: readonly FieldSpec[],
 	fields: Fields,
 	prefix: string,
 	labelPrefix: string,

@@ -35,13 +35,13 @@ export type FieldSpec =
 			label: string;
 			kind: 'list';
 			item: string;
-			fields: FieldSpec[];
+			fields: readonly FieldSpec[];
 			min?: number;
 			max: number;
 			hint?: string;
 	  }
 	/** Fields grouped under one key (the company's address). */
-	| { key: string; label: string; kind: 'group'; fields: FieldSpec[] }
+	| { key: string; label: string; kind: 'group'; fields: readonly FieldSpec[] }
 	/** An article's cover: a stored photo (`storage:` value) and its alternative text. */
 	| { key: string; label: string; kind: 'cover' }
 	/** An article's address: lower case letters, digits and hyphens. */
@@ -54,8 +54,40 @@ export interface EntryModel {
 	kind: EntryKind;
 	/** French, for the admin's list. */
 	label: string;
-	fields: FieldSpec[];
+	fields: readonly FieldSpec[];
 }
+
+/**
+ * A spec as written, its key and kind kept as literals: the pages' types are read from the specs (`FieldsOf`), so
+ * a field renamed here is a type error wherever a page still reads the old name.
+ */
+const spec = <const S extends FieldSpec>(field: S): S => field;
+
+/** An article's cover as its field holds it. */
+export interface CoverValue {
+	value: string;
+	alt: string;
+	/** The photo's own width (the widths `srcset` offers are below it). */
+	width?: number;
+}
+
+/** The value a field of this spec holds. */
+export type FieldValue<S> = S extends { kind: 'line' | 'text' | 'markdown' | 'slug' }
+	? string
+	: S extends { kind: 'flag' }
+		? boolean
+		: S extends { kind: 'lines' }
+			? string[]
+			: S extends { kind: 'list'; fields: infer F extends readonly FieldSpec[] }
+				? FieldsOf<F>[]
+				: S extends { kind: 'group'; fields: infer F extends readonly FieldSpec[] }
+					? FieldsOf<F>
+					: S extends { kind: 'cover' }
+						? CoverValue | null
+						: never;
+
+/** The fields these specs make, each key with its value's type. */
+export type FieldsOf<F extends readonly FieldSpec[]> = { [S in F[number] as S['key']]: FieldValue<S> };
 
 const TITLE = { key: 'title', label: 'Titre', kind: 'line', min: 5, max: 70 } as const satisfies FieldSpec;
 const DESCRIPTION = {
@@ -66,43 +98,39 @@ const DESCRIPTION = {
 	max: 170,
 	hint: 'Ce que montrent les moteurs de recherche sous le titre (50 à 170 caractères).'
 } as const satisfies FieldSpec;
-const body = (label = 'Texte', optional = false): FieldSpec => ({
-	key: 'body',
-	label,
-	kind: 'markdown',
-	max: 60_000,
-	...(optional ? { optional: true as const } : {})
-});
-const TITLED_TEXTS = (key: string, label: string, item: string, min: number, max: number): FieldSpec => ({
-	key,
-	label,
-	kind: 'list',
-	item,
-	min,
-	max,
-	fields: [
-		{ key: 'title', label: 'Titre', kind: 'line', min: 3, max: 80 },
-		{ key: 'text', label: 'Texte', kind: 'text', min: 10, max: 400 }
-	]
-});
-const TESTIMONIALS = (withExample: boolean): FieldSpec => ({
-	key: 'testimonials',
-	label: 'Témoignages',
-	kind: 'list',
-	item: 'Témoignage',
-	min: 0,
-	max: 8,
-	hint: 'Les mots de vrais clients, avec leur accord.',
-	fields: [
-		{ key: 'quote', label: 'Citation', kind: 'text', min: 10, max: 400 },
-		{ key: 'name', label: 'Nom', kind: 'line', min: 2, max: 80 },
-		{ key: 'role', label: 'Métier ou commune', kind: 'line', min: 2, max: 80 },
-		...(withExample
-			? [{ key: 'example', label: 'Exemple à remplacer', kind: 'flag' } as const satisfies FieldSpec]
-			: [])
-	]
-});
-const DEMO: FieldSpec[] = [
+const body = (label = 'Texte') => spec({ key: 'body', label, kind: 'markdown', max: 60_000 });
+const optionalBody = (label: string) =>
+	spec({ key: 'body', label, kind: 'markdown', max: 60_000, optional: true });
+const titledTexts = <const K extends string>(key: K, label: string, item: string, min: number, max: number) =>
+	spec({
+		key,
+		label,
+		kind: 'list',
+		item,
+		min,
+		max,
+		fields: [
+			spec({ key: 'title', label: 'Titre', kind: 'line', min: 3, max: 80 }),
+			spec({ key: 'text', label: 'Texte', kind: 'text', min: 10, max: 400 })
+		]
+	});
+const TESTIMONIAL_FIELDS = [
+	spec({ key: 'quote', label: 'Citation', kind: 'text', min: 10, max: 400 }),
+	spec({ key: 'name', label: 'Nom', kind: 'line', min: 2, max: 80 }),
+	spec({ key: 'role', label: 'Métier ou commune', kind: 'line', min: 2, max: 80 })
+] as const;
+const testimonials = <const F extends readonly FieldSpec[]>(fields: F) =>
+	spec({
+		key: 'testimonials',
+		label: 'Témoignages',
+		kind: 'list',
+		item: 'Témoignage',
+		min: 0,
+		max: 8,
+		hint: 'Les mots de vrais clients, avec leur accord.',
+		fields
+	});
+const DEMO = [
 	TITLE,
 	DESCRIPTION,
 	{ key: 'name', label: 'Nom de l’entreprise', kind: 'line', min: 2, max: 80 },
@@ -114,19 +142,19 @@ const DEMO: FieldSpec[] = [
 	{ key: 'email', label: 'E-mail', kind: 'line', min: 6, max: 120 },
 	{ key: 'heroTitle', label: 'Accroche', kind: 'line', min: 5, max: 90 },
 	{ key: 'heroLead', label: 'Chapeau', kind: 'text', min: 20, max: 300 },
-	TITLED_TEXTS('services', 'Services', 'Service', 1, 8),
+	titledTexts('services', 'Services', 'Service', 1, 8),
 	{ key: 'aboutTitle', label: 'Titre « Qui sommes-nous »', kind: 'line', min: 5, max: 90 },
 	body('Texte « Qui sommes-nous »'),
-	TESTIMONIALS(false),
+	testimonials(TESTIMONIAL_FIELDS),
 	{ key: 'areas', label: 'Communes desservies', kind: 'lines', itemMax: 60, min: 1, max: 20 },
 	{ key: 'ctaTitle', label: 'Appel à l’action : titre', kind: 'line', min: 5, max: 90 },
 	{ key: 'ctaText', label: 'Appel à l’action : texte', kind: 'text', min: 10, max: 300 },
 	{ key: 'ctaLabel', label: 'Appel à l’action : bouton', kind: 'line', min: 3, max: 40 }
-];
-const LEGAL: FieldSpec[] = [
+] as const satisfies readonly FieldSpec[];
+const LEGAL = [
 	TITLE,
 	DESCRIPTION,
-	body('Texte', false),
+	body('Texte'),
 	{
 		key: 'updated',
 		label: 'Dernière mise à jour',
@@ -135,17 +163,12 @@ const LEGAL: FieldSpec[] = [
 		max: 10,
 		hint: 'Mise à la date du jour à chaque publication.'
 	}
-];
-const line = (key: string, label: string, max = 120, min = 1): FieldSpec => ({
-	key,
-	label,
-	kind: 'line',
-	min,
-	max
-});
+] as const satisfies readonly FieldSpec[];
+const line = <const K extends string>(key: K, label: string, max = 120, min = 1) =>
+	spec({ key, label, kind: 'line', min, max });
 
 /** The company file: what the pages, the legal texts, the e-mails and the attestation say of the company. */
-const COMPANY: FieldSpec[] = [
+const COMPANY = [
 	line('brand', 'Marque', 40, 2),
 	line('tagline', 'Signature', 90, 5),
 	line('legalName', 'Raison sociale', 120, 2),
@@ -199,7 +222,7 @@ const COMPANY: FieldSpec[] = [
 			line('monthlyPriceTtc', 'Prix mensuel TTC', 20, 2)
 		]
 	}
-];
+] as const satisfies readonly FieldSpec[];
 
 /** Every entry the site has from the start; articles are added by the admin (`ARTICLE`). */
 export const ENTRIES = {
@@ -211,10 +234,13 @@ export const ENTRIES = {
 			DESCRIPTION,
 			{ key: 'heroTitle', label: 'Accroche', kind: 'line', min: 5, max: 90 },
 			{ key: 'heroLead', label: 'Chapeau', kind: 'text', min: 20, max: 300 },
-			TITLED_TEXTS('services', 'Services (une photo chacun)', 'Service', 3, 3),
-			TITLED_TEXTS('steps', 'Étapes', 'Étape', 2, 6),
+			titledTexts('services', 'Services (une photo chacun)', 'Service', 3, 3),
+			titledTexts('steps', 'Étapes', 'Étape', 2, 6),
 			body('Texte « Qui sommes-nous »'),
-			TESTIMONIALS(true),
+			testimonials([
+				...TESTIMONIAL_FIELDS,
+				spec({ key: 'example', label: 'Exemple à remplacer', kind: 'flag' })
+			]),
 			{
 				key: 'faq',
 				label: 'Questions fréquentes',
@@ -234,7 +260,7 @@ export const ENTRIES = {
 	candidature: {
 		kind: 'page',
 		label: 'Formation (candidature)',
-		fields: [TITLE, DESCRIPTION, body('Introduction', true)]
+		fields: [TITLE, DESCRIPTION, optionalBody('Introduction')]
 	},
 	contact: {
 		kind: 'page',
@@ -243,7 +269,7 @@ export const ENTRIES = {
 			TITLE,
 			DESCRIPTION,
 			{ key: 'lead', label: 'Chapeau', kind: 'text', min: 20, max: 400 },
-			body('Texte sous le formulaire', true)
+			optionalBody('Texte sous le formulaire')
 		]
 	},
 	devis: {
@@ -253,7 +279,7 @@ export const ENTRIES = {
 			TITLE,
 			DESCRIPTION,
 			{ key: 'lead', label: 'Chapeau', kind: 'text', min: 20, max: 400 },
-			body('Texte sous le formulaire', true)
+			optionalBody('Texte sous le formulaire')
 		]
 	},
 	'mentions-legales': { kind: 'page', label: 'Mentions légales', fields: LEGAL },
@@ -263,9 +289,17 @@ export const ENTRIES = {
 } as const satisfies Record<string, EntryModel>;
 
 export type FixedEntryId = keyof typeof ENTRIES;
+/** The page entries (the company file has no page). */
+export type PageId = Exclude<FixedEntryId, 'company'>;
+/** Each fixed entry's fields, as its specs make them. */
+export type EntryFields<Id extends FixedEntryId> = FieldsOf<(typeof ENTRIES)[Id]['fields']>;
+
+/** The legal pages, their one list: their routes, their seed, the company file's reach and their tests read it. */
+export const LEGAL_PAGE_IDS = ['mentions-legales', 'cgv', 'confidentialite'] as const;
+export type LegalPageId = (typeof LEGAL_PAGE_IDS)[number];
 
 /** Where each page entry is served (the company file has no page). */
-export const ENTRY_PATHS: Record<Exclude<FixedEntryId, 'company'>, string> = {
+export const ENTRY_PATHS: Record<PageId, string> = {
 	home: '/',
 	macon: '/macon',
 	paysagiste: '/paysagiste',

@@ -3,6 +3,7 @@
  * preview, the draft), placeholders filled, and for the demo sites the whole site object their components take.
  * Client-safe types and builders; the server's content domain fills them (src/lib/server/content/live.ts).
  */
+import type { EntryFields, LegalPageId, PageId } from './model';
 import { internationalPhone } from './phone';
 
 export interface TitledText {
@@ -25,36 +26,16 @@ export interface PageBase {
 	html: string;
 }
 
-export interface HomeContent extends PageBase {
-	heroTitle: string;
-	heroLead: string;
-	services: TitledText[];
-	steps: TitledText[];
-	testimonials: Testimonial[];
-	faq: { q: string; a: string }[];
-}
-
-export interface FormPageContent extends PageBase {
-	lead: string;
-}
-
-export interface LegalContent extends PageBase {
-	/** YYYY-MM-DD, shown as « Dernière mise à jour ». */
-	updated: string;
-}
-
-/** Each page entry as its route receives it (`content.page(id)`). */
-export interface PageContents {
-	home: HomeContent;
-	macon: PageBase & Record<string, unknown>;
-	paysagiste: PageBase & Record<string, unknown>;
-	candidature: PageBase;
-	contact: FormPageContent;
-	devis: FormPageContent;
-	'mentions-legales': LegalContent;
-	cgv: LegalContent;
-	confidentialite: LegalContent;
-}
+/**
+ * A page's fields as its route receives them (`content.page(id)`): placeholders filled, `body` rendered as `html`.
+ * Read from the model's specs (`EntryFields`), never written twice: a field renamed in model.ts is a type error in
+ * every component that still reads the old name (tests/static/content-model.test.ts plants one).
+ */
+export type Shown<F> = F & { html: string };
+export type PageContents = { [Id in PageId]: Shown<EntryFields<Id>> };
+export type HomeContent = PageContents['home'];
+export type FormPageContent = PageContents['contact'];
+export type LegalContent = PageContents[LegalPageId];
 
 export interface DemoSite {
 	path: '/macon' | '/paysagiste';

@@ -480,3 +480,32 @@ test('« Publier le … à … » schedules the draft in Paris time, the dashboa
 		await server.stop();
 	}
 });
+
+test('« Publier » checks the model’s rules in the page first: a draft that cannot go live says why, and nothing is asked', async ({
+	page
+}) => {
+	const server = await startIsolatedServer();
+	try {
+		const cookie = await firstAdminCookie(server.url, ADMIN);
+		await signedIn(page.context(), server, cookie);
+		await openEditor(page, server, 'contact');
+		const asked: string[] = [];
+		page.on('request', (request) => {
+			if (request.url().endsWith('/publish')) asked.push(request.method());
+		});
+		await page.getByRole('textbox', { name: 'Chapeau' }).fill('Trop court.');
+		await page.getByRole('button', { name: 'Publier', exact: true }).click();
+		await expect(page.getByText('Certains champs empêchent la publication').first()).toBeVisible();
+		await expect(page.getByText(/Chapeau : entre 20 et 400 caractères/).first()).toBeVisible();
+		expect(asked).toEqual([]);
+		// Once the words are right, the publish is asked, and goes through.
+		await page
+			.getByRole('textbox', { name: 'Chapeau' })
+			.fill('Parlez-nous de votre activité : une première réponse sous 24 heures.');
+		await page.getByRole('button', { name: 'Publier', exact: true }).click();
+		await expect(page.getByText(/^Publié : version 2 en ligne/)).toBeVisible();
+		expect(asked).toEqual(['POST']);
+	} finally {
+		await server.stop();
+	}
+});

@@ -22,7 +22,7 @@ export interface ParsedFile<Meta> {
 }
 
 /** `{{ business.phone }}` → the company file's value; an unknown name stops everything (a typo never ships). */
-export function fillPlaceholders(text: string, source: string, values: object): string {
+export function fillPlaceholdersOrThrow(text: string, source: string, values: object): string {
 	return text.replace(PLACEHOLDER, (_, name: string) => {
 		const value = placeholderValue(name, values);
 		if (value === null) throw new Error(`${source}: unknown placeholder {{${name}}}`);
@@ -44,7 +44,7 @@ export function parseContentFile<Schema extends z.ZodType>(
 	if (!match) throw new Error(`${file}: no front matter`);
 	let frontMatter: unknown;
 	try {
-		frontMatter = parseYaml(fillPlaceholders(match[1]!, file, values));
+		frontMatter = parseYaml(fillPlaceholdersOrThrow(match[1]!, file, values));
 	} catch (error) {
 		throw new Error(`${file}: ${(error as Error).message}`);
 	}
@@ -53,7 +53,7 @@ export function parseContentFile<Schema extends z.ZodType>(
 		throw new Error(
 			`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`
 		);
-	const body = fillPlaceholders(match[2]!, file, values);
+	const body = fillPlaceholdersOrThrow(match[2]!, file, values);
 	const html = renderMarkdown(body);
 	const words = body.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
 	const headings = [...html.matchAll(/<h2 id="([^"]+)"[^>]*>([\s\S]*?)<\/h2>/g)].map((m) => ({

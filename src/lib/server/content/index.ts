@@ -4,7 +4,7 @@
  * here, and the blog's pages, feed and sitemap lines come from here. Showcase mode keeps its Markdown files
  * (src/lib/server/showcase), read with this folder's file reader (files.ts).
  */
-import type { FixedEntryId } from '$lib/content/model';
+import type { Fields, LegalPageId, PageId } from '$lib/content/model';
 import { demoSite, type DemoId, type PageContents } from '$lib/content/pages';
 import { onProgrammeRenamed } from '$lib/company';
 import { appDeps } from '../app';
@@ -18,8 +18,6 @@ import { hasArticles, liveFixed, livePage, shown } from './live';
 import * as queries from './queries';
 import * as schedule from './schedule';
 import * as service from './service';
-
-type PageId = Exclude<FixedEntryId, 'company'>;
 
 /** Whether this request asked for the preview (`?apercu=1`) and may have it: only an admin gets the draft. */
 export const isPreview = (url: URL, user: { isAdmin: boolean } | null): boolean =>
@@ -44,17 +42,22 @@ export async function page<Id extends PageId>(id: Id, preview = false): Promise<
 	if (preview) {
 		const detail = await service.entryDetail(db, id);
 		const fields = detail.draft ?? detail.live;
-		if (fields) return shown(fields) as unknown as PageContents[Id];
+		if (fields) return asPage<Id>(shown(fields));
 	}
-	return (await livePage(db, id)) as unknown as PageContents[Id];
+	return asPage<Id>(await livePage(db, id));
 }
+
+/**
+ * Stored fields as their page's type: what was stored passed the model's own checks (`draftShape` when saved,
+ * `publishProblems` when published), and the type is read from the same model (`EntryFields`).
+ */
+const asPage = <Id extends PageId>(fields: Fields & { html: string }) => fields as PageContents[Id];
 
 /** A demo business as its live page shows it (its name and number sign the e-mails of its quote form). */
 export const demo = async (id: DemoId) => demoSite(id, await page(id), '');
 
 /** A legal page as LegalPage.svelte shows it. */
-export const legalPage = async (id: 'mentions-legales' | 'cgv' | 'confidentialite', preview = false) =>
-	legalContent((await page(id, preview)) as unknown as Record<string, unknown> & { html: string });
+export const legalPage = async (id: LegalPageId, preview = false) => legalContent(await page(id, preview));
 
 /** Whether the header links the blog (platform mode, one article published at least); no query per page. */
 export const blogLinked = () => hasArticles(appDeps().db).catch(() => false);
@@ -99,7 +102,7 @@ export const sitemapArticles = () => blog.sitemapArticles(appDeps().db);
 /** Where an address that moved answers now (301), or null. */
 export const movedTo = (path: string) => queries.redirectFrom(appDeps().db, path);
 
-export { fillPlaceholders, parseContentFile, type ParsedFile } from './files';
+export { fillPlaceholdersOrThrow, parseContentFile, type ParsedFile } from './files';
 /** The absolute address of a page of this site (canonical links, the feed). */
 export { canonicalUrl } from '../pages/seo';
 export type { EntryDetail, EntrySummary, NewArticle } from './service';

@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { seedFields } from '$content/agency/seed';
 import { company } from '$lib/company';
 import { typeset } from '$lib/typography';
+import { LEGAL_PAGE_IDS, type LegalPageId } from '$lib/content/model';
+import type { LegalContent } from '$lib/content/pages';
 import { legalContent } from './legal';
 import { shown } from './live';
 
-const legalPage = (slug: 'mentions-legales' | 'cgv' | 'confidentialite') =>
-	legalContent(shown(seedFields()[slug]));
+// The seed is written in the model's shape (content.integration.test.ts checks it against the model).
+const legalPage = (slug: LegalPageId) => legalContent(shown(seedFields()[slug]) as LegalContent);
 
 describe("the agency's legal pages (their revision 1, from src/content/agency/legal/)", () => {
 	it('are filled from the company file with no placeholder left', () => {
-		for (const slug of ['mentions-legales', 'cgv', 'confidentialite'] as const) {
+		for (const slug of LEGAL_PAGE_IDS) {
 			const page = legalPage(slug);
 			expect(page.html).toContain(company.legalName);
 			expect(page.html).not.toMatch(/\{\{|\}\}/);
@@ -39,7 +41,7 @@ describe("the agency's legal pages (their revision 1, from src/content/agency/le
 
 	it('leaves a placeholder that names nothing as typed (publishing refuses it: checks.test.ts)', () => {
 		const page = legalContent(
-			shown({ ...seedFields().cgv, body: 'Société {{company.nope}} — {{company.legalName}}' })
+			shown({ ...seedFields().cgv, body: 'Société {{company.nope}} — {{company.legalName}}' }) as LegalContent
 		);
 		expect(page.html).toContain('{{company.nope}}');
 		expect(page.html).toContain(company.legalName);

@@ -12,15 +12,10 @@ export interface LegalPage {
 	meta: { title: string; description: string; updated: string };
 }
 
-export function legalContent(page: Record<string, unknown> & { html: string }): LegalPage {
-	const fields = page as unknown as LegalContent;
+export function legalContent(page: LegalContent): LegalPage {
 	// The body is typeset as it renders; the title and description are typeset here.
 	return {
 		html: page.html,
-		meta: {
-			title: typeset(fields.title),
-			description: typeset(fields.description),
-			updated: String(fields.updated)
-		}
+		meta: { title: typeset(page.title), description: typeset(page.description), updated: page.updated }
 	};
 }

@@ -7,7 +7,7 @@
  */
 import { fillPlaceholders } from '$lib/content/checks';
 import { internationalPhone } from '$lib/content/phone';
-import type { Fields, FixedEntryId } from '$lib/content/model';
+import type { Fields, PageId } from '$lib/content/model';
 import { showCompany, type Company } from '$lib/company';
 import { renderMarkdown } from '$lib/markdown';
 import { seedFields } from '$content/agency/seed';
@@ -52,15 +52,16 @@ async function load(db: DbOrTx, started: number): Promise<Map<string, Fields>> {
 	}
 	const live = new Map(rows.map((row) => [row.id, row.fields as Fields]));
 	const company = live.get('company');
-	if (company && started === generation) showCompany(withPhoneHref(company) as unknown as Company);
+	if (company && started === generation) showCompany(withPhoneHref(company));
 	return live;
 }
 
-/** The company file with its number's international form derived from it (revisions before 0.6 wrote both). */
-const withPhoneHref = (fields: Fields): Fields => ({
-	...fields,
-	phoneHref: internationalPhone(String(fields.phone ?? '')) ?? fields.phoneHref
-});
+/**
+ * The company file with its number's international form derived from it (revisions before 0.6 wrote both). Its
+ * fields passed the model's checks when published; `Company` is the seed's shape, which the model holds.
+ */
+const withPhoneHref = (fields: Fields) =>
+	({ ...fields, phoneHref: internationalPhone(String(fields.phone ?? '')) ?? fields.phoneHref }) as Company;
 
 /** Every fixed entry's live fields (placeholders not filled). */
 export function liveFixed(db: DbOrTx): Promise<Map<string, Fields>> {
@@ -118,7 +119,7 @@ export function revisionShown(entryId: string, revision: number, fields: Fields)
 	return out;
 }
 
-export async function livePage(db: DbOrTx, id: Exclude<FixedEntryId, 'company'>) {
+export async function livePage(db: DbOrTx, id: PageId) {
 	const fields = (await liveFixed(db)).get(id);
 	if (!fields) throw new Error(`content: no live revision of ${id}`);
 	return liveShown(fields);

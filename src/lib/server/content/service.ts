@@ -12,6 +12,7 @@ import {
 	ARTICLE,
 	ENTRIES,
 	ENTRY_PATHS,
+	LEGAL_PAGE_IDS,
 	STALE_DRAFT_DAYS,
 	articlePath,
 	modelOf,
@@ -191,7 +192,7 @@ const PARIS_DAY = new Intl.DateTimeFormat('en-CA', {
 });
 export const parisDay = () => PARIS_DAY.format(new Date());
 
-const LEGAL_IDS = new Set<string>(['mentions-legales', 'cgv', 'confidentialite']);
+const LEGAL_IDS = new Set<string>(LEGAL_PAGE_IDS);
 
 /** Every page that shows the company file: all of them. */
 export const pathsShowingCompany = (): string[] => [...Object.values(ENTRY_PATHS), ...BLOG_PATHS];

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { business } from '$content/showcase/business';
-import { fillPlaceholders } from '../content';
+import { fillPlaceholdersOrThrow } from '../content';
 import { buildIndex, content } from './content';
 
 const photos = path.resolve(import.meta.dirname, '../../../content/showcase/photos');
@@ -69,7 +69,9 @@ describe('showcase content index', () => {
 	});
 
 	it('refuses an unknown placeholder, a bad front matter and two files for one path', () => {
-		expect(() => fillPlaceholders('{{business.nope}}', 'x.md', { business })).toThrow(/unknown placeholder/);
+		expect(() => fillPlaceholdersOrThrow('{{business.nope}}', 'x.md', { business })).toThrow(
+			/unknown placeholder/
+		);
 		const file = readFileSync(
 			path.resolve(import.meta.dirname, '../../../content/showcase/pages/cgv.md'),
 			'utf8'

@@ -1,6 +1,6 @@
 /**
- * "Claims that prove themselves" (issue "The house, part 2", point 7): every promise in README.md, CONTRIBUTING.md
- * and the code's comments that names its proof as `proof: <file> › “<test name>”` names a test that exists — the
+ * "Claims that prove themselves" (issue "The house, part 2", point 7): every promise in README.md, CONTRIBUTING.md,
+ * the guides under docs/ and the code's comments that names its proof as `proof: <file> › “<test name>”` names a test that exists — the
  * file, and a test or describe of that exact name in it. A renamed or deleted test fails here, not silently in a
  * document. Each point of the README's « Sign-in security » names at least one.
  */
@@ -35,7 +35,23 @@ function sourceFiles(dir: string): string[] {
 	});
 }
 
-const documents = ['README.md', 'CONTRIBUTING.md', ...sourceFiles('src'), ...sourceFiles('scripts')];
+/** The guides the README links to (docs/performance.md, docs/courses.md…) make promises too. */
+const guides = (dir: string): string[] =>
+	readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+		entry.isDirectory()
+			? guides(path.join(dir, entry.name))
+			: entry.name.endsWith('.md')
+				? [path.join(dir, entry.name)]
+				: []
+	);
+
+const documents = [
+	'README.md',
+	'CONTRIBUTING.md',
+	...guides('docs'),
+	...sourceFiles('src'),
+	...sourceFiles('scripts')
+];
 
 describe('claims name the tests that prove them', () => {
 	it('the reader finds a proof, and a missing test is told apart from a present one', () => {

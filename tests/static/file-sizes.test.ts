@@ -25,3 +25,17 @@ it('no file of src/lib/server holds more than one concern’s lines', () => {
 		.map(({ file, lines, max }) => `${file}: ${lines} lines (at most ${max})`);
 	expect(over).toEqual([]);
 });
+
+/**
+ * A README read in one sitting (issue « The house, part 5 », point 5): what a newcomer and an operator need, in at
+ * most 600 lines; the benchmark notes and their history, the course's and the content API's details are the guides
+ * it links to (docs/).
+ */
+it('the README stays within 600 lines, and the guides it sends readers to exist', () => {
+	const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+	expect(readme.split('\n').length).toBeLessThanOrEqual(600);
+	const guides = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]!);
+	expect(guides).toEqual(expect.arrayContaining(['docs/performance.md', 'docs/courses.md', 'docs/content.md']));
+	for (const guide of guides)
+		expect(() => readFileSync(path.join(root, guide.endsWith('/') ? `${guide}README.md` : guide)), guide).not.toThrow();
+});

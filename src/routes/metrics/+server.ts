@@ -3,7 +3,7 @@ import * as system from '$lib/server/system';
 import type { RequestHandler } from './$types';
 
 /**
- * Prometheus' scrape (README, « Metrics »): 404 unless METRICS_TOKEN is set, then 401 without it as a bearer
+ * Prometheus' scrape (docs/monitoring/README.md, « The series »): 404 unless METRICS_TOKEN is set, then 401 without it as a bearer
  * token. Never cached; the audience counts HTML pages only, so a scrape is never a visit.
  */
 export const GET: RequestHandler = async ({ request }) => {

@@ -5,7 +5,7 @@ import { requireAdmin } from '$lib/server/http/guards';
 import type { RequestEvent } from './$types';
 
 /**
- * tus 1.0 for the course's files (README, « Lessons people watch, files they keep »): POST creates an upload, HEAD
+ * tus 1.0 for the course's files (docs/courses.md, « Lessons people watch, files they keep »): POST creates an upload, HEAD
  * says how much arrived, PATCH adds bytes, DELETE gives it up; the last PATCH answers the stored file as JSON (and
  * the audit trail records it, with the admin). Admins only, from this site's own pages: a browser's request from
  * another origin is refused (and no CORS header is ever granted).

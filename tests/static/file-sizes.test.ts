@@ -27,6 +27,25 @@ it('no file of src/lib/server holds more than one concern’s lines', () => {
 });
 
 /**
+ * Rooms of one concern (issue « The house, part 5 », point 4): a route or a component past ~400 lines holds several
+ * (the content editor, at 650, held its conflict screen, its revisions, its schedule and its problems: now
+ * components of src/lib/components/content/).
+ */
+const VIEW_MAX = 400;
+
+it('no route or component holds more than one concern’s lines', () => {
+	const lines = (file: string) => readFileSync(path.join(root, file), 'utf8').split('\n').length;
+	const files = [...sourceFiles('src/routes'), ...sourceFiles('src/lib/components')];
+	expect(files.some((file) => file.endsWith('+page.svelte'))).toBe(true);
+	expect(files.some((file) => file.startsWith('src/lib/components/'))).toBe(true);
+	const over = files
+		.map((file) => ({ file, lines: lines(file) }))
+		.filter(({ lines }) => lines > VIEW_MAX)
+		.map(({ file, lines }) => `${file}: ${lines} lines (at most ${VIEW_MAX})`);
+	expect(over).toEqual([]);
+});
+
+/**
  * A README read in one sitting (issue « The house, part 5 », point 5): what a newcomer and an operator need, in at
  * most 600 lines; the benchmark notes and their history, the course's and the content API's details are the guides
  * it links to (docs/).

@@ -221,3 +221,31 @@ export class DraftKeeper {
 		this.deps.onChange(this);
 	}
 }
+
+/** What the editor's status line says of each state (`savedAt`: the last save here; `hadDraft`: one was there). */
+export function saveStateText(state: SaveState, savedAt: Date | null, hadDraft: boolean): string {
+	return {
+		saved: savedAt
+			? `Brouillon enregistré à ${savedAt.toLocaleTimeString('fr-FR')}, pas encore publié`
+			: hadDraft
+				? 'Brouillon enregistré, pas encore publié'
+				: 'À jour : rien d’autre que la version en ligne',
+		pending: 'Modifications gardées dans ce navigateur, envoi dans un instant…',
+		saving: 'Enregistrement…',
+		offline:
+			'Serveur injoignable : votre texte est gardé dans ce navigateur, nouvel essai dans quelques secondes.',
+		expired: 'Votre session a expiré : votre texte est gardé dans ce navigateur.',
+		conflict: 'Cette page a été modifiée ailleurs.',
+		refused: 'Le brouillon a été refusé : voyez les champs signalés.'
+	}[state];
+}
+
+/** Where the kept copy goes when the browser has no localStorage (server-side render, private modes). */
+export function memoryStorage(): KeeperDeps['storage'] {
+	const kept: Record<string, string> = {};
+	return {
+		getItem: (k: string) => kept[k] ?? null,
+		setItem: (k: string, v: string) => void (kept[k] = v),
+		removeItem: (k: string) => void delete kept[k]
+	};
+}

@@ -496,7 +496,7 @@ test('« Publier » checks the model’s rules in the page first: a draft that c
 		await page.getByRole('textbox', { name: 'Chapeau' }).fill('Trop court.');
 		await page.getByRole('button', { name: 'Publier', exact: true }).click();
 		await expect(page.getByText('Certains champs empêchent la publication').first()).toBeVisible();
-		await expect(page.getByText(/Chapeau : entre 20 et 400 caractères/).first()).toBeVisible();
+		await expect(page.getByText(/Chapeau\s:\sentre\s20\set\s400\scaractères/).first()).toBeVisible();
 		expect(asked).toEqual([]);
 		// Once the words are right, the publish is asked, and goes through.
 		await page

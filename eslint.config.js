@@ -204,13 +204,13 @@ export default ts.config(
 	{
 		// What the server entry and the app share goes through one helper (process-wide.js), not globalThis casts.
 		files: SOURCE,
-		ignores: ['**/*.test.ts', 'src/lib/server/process-wide.js'],
+		ignores: ['**/*.test.ts', 'src/lib/process-wide.js'],
 		rules: {
 			'no-restricted-globals': [
 				'error',
 				{
 					name: 'globalThis',
-					message: 'Share a value between the two bundles with processWide() ($lib/server/process-wide).'
+					message: 'Share a value between the two bundles with processWide() ($lib/process-wide).'
 				}
 			]
 		}

@@ -3,24 +3,19 @@
  * (issue « Content, part 1 »), the seed until the server has read it. Client-safe.
  *
  * One object for the whole process, changed in place: the server entry and the SvelteKit app are two bundles
- * (src/lib/server/process-wide.js says why), and a module variable would be two. The content domain calls
+ * (src/lib/process-wide.js says why), and a module variable would be two. The content domain calls
  * `showCompany` when it reads the live revision (at start and after every purge, so on every instance); the root
  * layout hands it to the browser for the pages that run there. Read it where it is used (`company.brand` inside
  * a function or a template), never copied into a module constant, or an edit would not reach that copy.
  */
 import { companySeed } from '$content/agency/company';
+import { processWide } from './process-wide';
 
 type Texts<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
 export type Company = Texts<typeof companySeed>;
 
-const SLOT = Symbol.for('atelier.company');
-// processWide() lives in $lib/server, which the browser's bundle may not import: the same registered-symbol slot.
-// eslint-disable-next-line no-restricted-globals -- client-safe module shared by the two server bundles
-const shared = globalThis as unknown as Record<symbol, Company | undefined>;
+export const company: Company = processWide<Company>('company').ensure(() => structuredClone(companySeed));
 
-export const company: Company = (shared[SLOT] ??= structuredClone(companySeed) as Company);
-
-const NAMED = Symbol.for('atelier.programme-name');
 interface ProgrammeName {
 	/** The company file's name for the programme. */
 	file: string;
@@ -29,12 +24,15 @@ interface ProgrammeName {
 	/** Told when the name every page says changes (the pages' cache keeps the old one until then). */
 	renamed: Set<() => void>;
 }
-const named = shared as unknown as Record<symbol, ProgrammeName | undefined>;
-const programme = (named[NAMED] ??= { file: company.training.name, admin: null, renamed: new Set() });
+const programme = processWide<ProgrammeName>('programme-name').ensure(() => ({
+	file: company.training.name,
+	admin: null,
+	renamed: new Set()
+}));
 
 /** Makes `next` what everything reads (in place: every importer holds this one object). */
 export function showCompany(next: Company): void {
-	assignDeep(company as unknown as Record<string, unknown>, next as unknown as Record<string, unknown>);
+	assignDeep(company, next);
 	programme.file = company.training.name;
 	company.training.name = programme.admin ?? programme.file;
 }

@@ -146,6 +146,7 @@ function linger(req: IncomingMessage): void {
 function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
 	const headers = { ...req.headers, 'content-length': String(body.length) };
 	delete headers['transfer-encoding'];
+	// A replay of the body SvelteKit's adapter reads as it reads the request: only the stream and the headers are used.
 	const copy = Readable.from(body.length ? [body] : []) as unknown as IncomingMessage;
 	return Object.assign(copy, {
 		headers,

@@ -103,5 +103,5 @@ export function seedFields(): Record<FixedEntryId, Fields> {
 /** The company file as it is edited: its number once (the international form is derived, content/phone.ts). */
 function companyFields(): Fields {
 	const { phoneHref: _derived, ...fields } = structuredClone(companySeed);
-	return fields as unknown as Fields;
+	return fields;
 }

@@ -36,7 +36,7 @@ export const PRESENCE = [
 
 type Option = { readonly value: string; readonly label: string };
 const valuesOf = <T extends readonly Option[]>(options: T) =>
-	options.map((o) => o.value) as unknown as [T[number]['value'], ...T[number]['value'][]];
+	options.map((o) => o.value) as [T[number]['value'], ...T[number]['value'][]];
 export const labelOf = (options: readonly Option[], value: string | null | undefined): string =>
 	options.find((o) => o.value === value)?.label ?? value ?? '';
 

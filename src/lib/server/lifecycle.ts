@@ -4,7 +4,7 @@
  * each bundle would hold its own copy of.
  */
 import { log } from './log';
-import { processWide } from './process-wide';
+import { processWide } from '../process-wide';
 
 type Hook = () => Promise<unknown> | unknown;
 

@@ -4,7 +4,7 @@
  * callers cannot see, such as the SQL parameters (people's data, password hashes) inside a database error.
  */
 import { setBounded } from '../bounded-map.js';
-import { processWide } from './process-wide.js';
+import { processWide } from '../process-wide.js';
 
 type Fields = Record<string, unknown>;
 

@@ -9,7 +9,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Metric } from 'prom-client';
-import { processWide } from './process-wide';
+import { processWide } from '../process-wide';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 

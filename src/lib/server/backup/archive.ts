@@ -150,8 +150,10 @@ export class ArchiveWriter {
 		fill: (entry: NodeJS.WritableStream & Writable) => Promise<void>
 	): Promise<void> {
 		const callback = new Promise<void>((resolve, reject) => {
-			const entry = this.pack.entry({ name, size, mode: 0o600, mtime: new Date(), pax }, (error) =>
-				error ? reject(error) : resolve()
+			const entry = this.pack.entry(
+				{ name, size, mode: 0o600, mtime: new Date(), pax },
+				(error) => (error ? reject(error) : resolve())
+				// tar-stream's entry is a Node Writable; its types declare a narrower stream.
 			) as unknown as NodeJS.WritableStream & Writable;
 			fill(entry).catch(reject);
 		});

@@ -146,6 +146,7 @@ export async function openArchive(file: string, input: () => Readable, keys: Ope
 	const source = input();
 	try {
 		const plain = await decrypter.decrypt(Readable.toWeb(source) as ReadableStream<Uint8Array>);
+		// As above: the DOM's and Node's ReadableStream types, one object.
 		return Readable.fromWeb(plain as unknown as WebReadableStream);
 	} catch (error) {
 		source.destroy();

@@ -165,6 +165,7 @@ const jsonRows = (table: string) => `select row_to_json(t)::text from ${quoted(t
  * PostgreSQL.
  */
 export async function copyLines(tx: DbOrTx, table: string, out: Writable): Promise<number> {
+	// drizzle keeps the transaction's postgres.js client private; COPY needs it (no drizzle API for COPY).
 	const client = (tx as unknown as { session?: { client?: postgres.TransactionSql } }).session?.client;
 	// Not quietly the slow way: a Drizzle that keeps its client elsewhere fails the backup tests on PostgreSQL.
 	if (!client) throw new Error('no postgres.js client under the Drizzle transaction');
@@ -196,6 +197,7 @@ function copyInto(copy: Readable, lines: Transform, out: Writable): Promise<void
 		});
 		lines.on('drain', () => copy.resume());
 		copy.once('end', () => {
+			// postgres.js's COPY stream resumes its socket only when read: read once more after the end (porsager/postgres#499).
 			(copy as unknown as { _read(size: number): void })._read(0);
 			if (failure) return reject(failure);
 			lines.end();

@@ -19,6 +19,9 @@ import {
 	type PDFRef
 } from 'pdf-lib';
 
+/** What pdf-lib's types allow as operands (a dictionary is written all the same: see `content`). */
+type OperatorArguments = NonNullable<Parameters<typeof PDFOperator.of>[1]>;
+
 /** The standard structure types the attestation uses (§14.8.4). */
 export type StructureRole =
 	| 'Document'
@@ -85,9 +88,9 @@ export class TaggedPdf {
 		element.kids.push(this.doc.context.obj({ Type: 'MCR', Pg: page.ref, MCID: mcid }));
 		// `/P <</MCID 3>> BDC`: pdf-lib writes a dictionary operand as it writes any object, though its types
 		// list only the operands its own operators use.
-		const properties = this.doc.context.obj({ MCID: mcid }) as unknown as PDFName;
+		const operands = [PDFName.of(element.role), this.doc.context.obj({ MCID: mcid })];
 		page.pushOperators(
-			PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of(element.role), properties])
+			PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, operands as OperatorArguments)
 		);
 		draw();
 		page.pushOperators(PDFOperator.of(PDFOperatorNames.EndMarkedContent));

@@ -72,7 +72,8 @@ const displayName = (metadata: Record<string, string | null> | undefined) =>
 
 export function createUploadServer(deps: UploadDeps) {
 	/** Who sent each request being handled: the audit row of a stored file names them. */
-	const senders = new WeakMap<Request, Actor>();
+	// Keyed by the request object itself, whichever type tus hands back (the same object it was given).
+	const senders = new WeakMap<object, Actor>();
 	const store = new CourseUploadStore({
 		db: deps.db,
 		storage: deps.storage,
@@ -112,12 +113,7 @@ export function createUploadServer(deps: UploadDeps) {
 			return { metadata: { kind, filename: displayName(upload.metadata) } };
 		},
 		async onUploadFinish(req, upload) {
-			const stored = await finishUpload(
-				deps,
-				store,
-				upload.id,
-				senders.get(req as unknown as Request) ?? null
-			);
+			const stored = await finishUpload(deps, store, upload.id, senders.get(req) ?? null);
 			return {
 				status_code: 200,
 				headers: { 'content-type': 'application/json' },

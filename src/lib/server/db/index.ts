@@ -93,7 +93,8 @@ export function openDatabase({
 				}
 			})
 		});
-		// One round trip a query, not two (prepared.ts).
+		// One round trip a query, not two (prepared.ts). Typed as the `Db` both drivers share: their query builders
+		// are one API, their raw results' types differ.
 		const db = drizzlePostgres(preparingStatements(client), { schema }) as unknown as Db;
 		return {
 			driver: 'postgres',
@@ -110,6 +111,7 @@ export function openDatabase({
 				});
 				try {
 					await applyMigrations(
+						// As above: the migrator's connection, the same driver.
 						drizzlePostgres(preparingStatements(migrator), { schema }) as unknown as Db,
 						migrator,
 						options
@@ -137,7 +139,8 @@ export function openDatabase({
 		...(pgliteDir ? { fs: new DurableNodeFS(pgliteDir) } : { loadDataDir: image }),
 		startParams: EMBEDDED_START_PARAMS
 	});
-	// A statement parsed once and run in one exchange with the engine, not six (pglite-prepared.ts).
+	// A statement parsed once and run in one exchange with the engine, not six (pglite-prepared.ts). The shared `Db`
+	// type, as above.
 	const db = drizzlePglite(preparingStatementsOnPglite(client), { schema }) as unknown as Db;
 	return {
 		driver: 'pglite',

@@ -20,6 +20,7 @@ export function api<E extends RequestEvent>(handler: (event: E) => Promise<Respo
 			if (isRedirect(error)) throw error;
 			return problemFor(error, { method: event.request.method, path: event.url.pathname });
 		}
+		// SvelteKit types each route's handler by its own event; the wrapper keeps the route's, which it only passes on.
 	}) as unknown as RequestHandler;
 }
 

@@ -4,7 +4,7 @@
  * Nothing of the app is imported here: the entry is bundled on its own.
  */
 import type { CountableRequest } from '../insights/audience';
-import { processWide } from '../process-wide';
+import { processWide } from '../../process-wide';
 
 /** What the entry may do with the tally: offer it an answer; what counts is the tally's to decide. */
 export interface CountingTally {

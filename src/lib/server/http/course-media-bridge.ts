@@ -4,7 +4,7 @@
  * platform mode); the entry reads it. Nothing of the app is imported here: the entry is bundled on its own.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { processWide } from '../process-wide';
+import { processWide } from '../../process-wide';
 import type { MediaAnswer } from '../storage';
 
 /** The route the request log names for these answers. */

@@ -4,7 +4,7 @@
  * entry reads it. Nothing of the app is imported here: the entry is bundled on its own.
  */
 import type { Readable } from 'node:stream';
-import { processWide } from '../process-wide';
+import { processWide } from '../../process-wide';
 
 /** The route the request log names for these answers: SvelteKit's, which answers the rest. */
 export const IMAGE_PROXY_ROUTE = '/api/img/[key]';

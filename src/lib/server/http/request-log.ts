@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
 import { recordRequest } from '../metrics';
-import { processWide } from '../process-wide';
+import { processWide } from '../../process-wide';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -6,7 +6,7 @@
  * module in it would be a second database.
  */
 
-import { processWide } from '../process-wide';
+import { processWide } from '../../process-wide';
 import type { AnswerParts } from './problem';
 
 export const STRIPE_WEBHOOK_PATH = '/api/payments/webhook';

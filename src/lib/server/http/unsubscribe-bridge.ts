@@ -5,7 +5,7 @@
  * (src/server/one-click-unsubscribe.ts). At start-up the app puts its function here (from the init hook, in platform
  * mode); nothing of the app is imported here (the entry is bundled on its own).
  */
-import { processWide } from '../process-wide';
+import { processWide } from '../../process-wide';
 
 /** Where reminders' unsubscribe links point: `/rappels/{token}` (the page, for a person; the POST, for a machine). */
 export const UNSUBSCRIBE_PREFIX = '/rappels/';

@@ -115,10 +115,12 @@ const guardedAgent = new Agent({
 		lookup: (hostname, options, callback) => {
 			lookup(hostname, { ...options, all: true }, (error, addresses) => {
 				if (error) return callback(error, '', 4);
+				// With `all: true` Node answers the list; its callback's type names only the single-address form.
 				const list = addresses as unknown as { address: string; family: number }[];
 				const bad = list.find((a) => isInternalAddress(a.address));
 				if (bad) return callback(new RemoteImageError(`${hostname} resolves to an internal address`), '', 4);
 				if ((options as { all?: boolean }).all)
+					// The same callback called as `all: true` asks (http's own lookup does so).
 					return (callback as unknown as (e: null, a: unknown) => void)(null, list);
 				callback(null, list[0]!.address, list[0]!.family);
 			});

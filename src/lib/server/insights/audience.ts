@@ -17,7 +17,7 @@
 import { isbot } from 'isbot';
 import { setBounded } from '../../bounded-map.js';
 import { isUncountedPath } from '../../pages/registry';
-import { processWide } from '../process-wide.js';
+import { processWide } from '../../process-wide.js';
 
 export type Device = 'mobile' | 'tablet' | 'desktop';
 

@@ -39,7 +39,7 @@ import { REQUEST_ID_HEADER } from '../http/request-log';
 import { scriptSrcFrom, securityHeaders } from '../http/security-headers';
 import { log } from '../log';
 import { recordPageCache } from '../metrics';
-import { processWide } from '../process-wide';
+import { processWide } from '../../process-wide';
 
 const CHANNEL = 'atelier_page_purge';
 

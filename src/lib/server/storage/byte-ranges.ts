@@ -19,7 +19,8 @@ export function decideRange(header: string | null, size: number): RangeDecision 
 	if (!header) return { kind: 'whole' };
 	const match = SINGLE_RANGE.exec(header.replace(/\s+/g, ''));
 	if (!match) return { kind: 'whole' };
-	const [, first, last] = match as unknown as [string, string, string];
+	// Both groups always take part (`\d*`): an absent position is the empty string.
+	const [, first = '', last = ''] = match;
 	if (first === '' && last === '') return { kind: 'whole' };
 	const total = BigInt(size);
 	if (first === '') {

@@ -55,6 +55,7 @@ export function fieldOf<V>(getName: () => string) {
 	const name = getName();
 	const form = getFormContext();
 	if (!(name in get(form.form))) throw new Error(`The form has no field named "${name}".`);
+	// superforms types the proxy by the form's own schema, which this generic helper does not know: `name` was checked above.
 	const field = formFieldProxy(form, name) as unknown as FormFieldProxy<V>;
 	return { ...field, id: `field-${name}` };
 }

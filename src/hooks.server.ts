@@ -33,6 +33,7 @@ import { answerStripeEvent } from '$lib/server/http/stripe-webhook';
 import { STRIPE_WEBHOOK_PATH, exposeStripeWebhook } from '$lib/server/http/stripe-webhook-bridge';
 import { COURSE_MEDIA_ROUTE, exposeCourseMedia } from '$lib/server/http/course-media-bridge';
 import { exposeUnsubscribe } from '$lib/server/http/unsubscribe-bridge';
+import { exposeAudienceTally } from '$lib/server/http/audience-bridge';
 import { IMAGE_PROXY_ROUTE, exposeImageProxy } from '$lib/server/http/image-proxy-bridge';
 import * as images from '$lib/server/images';
 import { answerCourseMedia } from '$lib/server/http/course-media';
@@ -73,8 +74,10 @@ export const init: ServerInit = async () => {
 	});
 	startMaintenance();
 	backup.startSchedule();
-	// The audience the server entry counts, written every few seconds (insights/audience.ts).
-	insights.startAudienceWriter();
+	// The audience the server entry counts (handed to it here: http/audience-bridge.ts), written every few seconds
+	// (insights/audience.ts).
+	const audience = insights.startAudienceWriter();
+	if (audience) exposeAudienceTally(audience);
 	await startPurgeListener(database.pg);
 	// The site's words and the company file (written from the seed at the first start of this version): read now,
 	// so that an e-mail sent before the first page view names the company as the admin last published it.

@@ -1,6 +1,6 @@
 /**
- * How the server entry counts the audience (src/server/audience.ts): the insights domain holds the process's tally
- * and exposes it at start-up (`startAudienceWriter`, from the init hook); the entry counts each answer into it.
+ * How the server entry counts the audience (src/server/audience.ts): the insights domain holds the process's tally,
+ * and the init hook exposes it at start-up (what `startAudienceWriter` answers); the entry counts each answer into it.
  * Nothing of the app is imported here: the entry is bundled on its own.
  */
 import type { CountableRequest } from '../insights/audience';

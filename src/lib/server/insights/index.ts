@@ -4,10 +4,9 @@
  * application's services (app.ts); tests call audience.ts and queries.ts with their own database.
  */
 import { appDeps } from '../app';
-import { exposeAudienceTally } from '../http/audience-bridge';
 import { onShutdown } from '../lifecycle';
 import { log } from '../log';
-import { audienceTally, dayOf, type AudienceEvent, type Origin } from './audience';
+import { audienceTally, dayOf, type AudienceEvent, type AudienceTally, type Origin } from './audience';
 import { AudienceLedger, landingOf, writeVisits } from './visits';
 
 export type { Origin };
@@ -62,12 +61,12 @@ export function writeAudience(): Promise<void> {
 let writer: NodeJS.Timeout | null = null;
 
 /**
- * At start-up (init hook), when ANALYTICS is not off: the tally handed to the server entry (http/audience-bridge.ts),
- * the periodic write, and a last one at shutdown.
+ * At start-up (init hook), when ANALYTICS is not off: the periodic write, and a last one at shutdown. Answers the
+ * tally, which the hook hands to the server entry (http/audience-bridge.ts); null when the audience is off.
  */
-export function startAudienceWriter(): void {
-	if (writer || !appDeps().config.analytics) return;
-	exposeAudienceTally(audienceTally());
+export function startAudienceWriter(): AudienceTally | null {
+	if (!appDeps().config.analytics) return null;
+	if (writer) return audienceTally();
 	writer = setInterval(() => void writeAudience(), WRITE_EVERY_MS);
 	writer.unref();
 	onShutdown(async () => {
@@ -75,6 +74,7 @@ export function startAudienceWriter(): void {
 		writer = null;
 		await writeAudience();
 	});
+	return audienceTally();
 }
 
 /** One more of a journey's step that no table keeps (counted with the audience; nothing when it is off). */

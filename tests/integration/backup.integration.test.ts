@@ -21,7 +21,7 @@ import {
 	type RestoreTarget
 } from '../../src/lib/server/backup/restore';
 import { signIn } from '../helpers/sign-in';
-import { candidatureIdOfPaymentToken, paymentLinkOf } from '../../src/lib/server/candidatures/service';
+import { candidatureIdOfPaymentToken, paymentLinkOf } from '../../src/lib/server/candidatures/checkout';
 import { ReaderCache } from '../../src/lib/server/courses/reader-cache';
 import { progressOf } from '../../src/lib/server/courses/service';
 import { openDatabase } from '../../src/lib/server/db';

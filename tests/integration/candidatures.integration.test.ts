@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { candidatureSchema, type CandidatureInput } from '../../src/lib/schemas/candidature';
+import * as checkout from '../../src/lib/server/candidatures/checkout';
 import * as service from '../../src/lib/server/candidatures/service';
 import { auditEvents, candidatures, emails, rateLimits, users } from '../../src/lib/server/db/schema';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../src/lib/server/errors';
@@ -255,7 +256,7 @@ describe(`candidatures on ${driverName}`, () => {
 		expect(both.paymentError).toBeTruthy();
 		const other = await submitted();
 		const off = await service.approveCandidature(depsWith({ payments: null }), other.id, admin);
-		expect(off.paymentError).toBe(service.PAYMENTS_OFF_MESSAGE);
+		expect(off.paymentError).toBe(checkout.PAYMENTS_OFF_MESSAGE);
 		expect(off.emailSent).toBe(true);
 	});
 
@@ -306,12 +307,12 @@ describe(`candidatures on ${driverName}`, () => {
 		const { id } = await submitted();
 		const approval = await service.approveCandidature(depsWith(), id, admin);
 		const token = approval.paymentLink.split('/paiement/')[1]!;
-		const first = await service.checkoutForToken(depsWith(), token);
+		const first = await checkout.checkoutForToken(depsWith(), token);
 		expect(first).toEqual({ kind: 'redirect', url: approval.checkoutUrl });
 
 		const [row] = await database.db.select().from(candidatures).where(eq(candidatures.id, id));
 		stripe.expire(row!.checkoutSessionId!);
-		const second = await service.checkoutForToken(depsWith(), token);
+		const second = await checkout.checkoutForToken(depsWith(), token);
 		expect(second.kind).toBe('redirect');
 		expect((second as { url: string }).url).not.toBe(approval.checkoutUrl);
 		const creates = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions');
@@ -321,22 +322,22 @@ describe(`candidatures on ${driverName}`, () => {
 		]);
 
 		const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
-		expect(await service.checkoutForToken(depsWith(), tampered)).toEqual({ kind: 'not-found' });
-		expect(await service.checkoutForToken(depsWith(), `${id}`)).toEqual({ kind: 'not-found' });
-		expect(await service.checkoutForToken(depsWith({ payments: null }), token)).toEqual({
+		expect(await checkout.checkoutForToken(depsWith(), tampered)).toEqual({ kind: 'not-found' });
+		expect(await checkout.checkoutForToken(depsWith(), `${id}`)).toEqual({ kind: 'not-found' });
+		expect(await checkout.checkoutForToken(depsWith({ payments: null }), token)).toEqual({
 			kind: 'payments-off'
 		});
 
 		await database.db.update(candidatures).set({ status: 'enrolled' }).where(eq(candidatures.id, id));
-		expect(await service.checkoutForToken(depsWith(), token)).toEqual({ kind: 'enrolled' });
+		expect(await checkout.checkoutForToken(depsWith(), token)).toEqual({ kind: 'enrolled' });
 	});
 
 	it('the payment link of a pending or rejected candidature is not found', async () => {
 		const pending = await submitted();
-		const link = service.paymentLinkOf(depsWith(), pending.id).split('/paiement/')[1]!;
-		expect(await service.checkoutForToken(depsWith(), link)).toEqual({ kind: 'not-found' });
+		const link = checkout.paymentLinkOf(depsWith(), pending.id).split('/paiement/')[1]!;
+		expect(await checkout.checkoutForToken(depsWith(), link)).toEqual({ kind: 'not-found' });
 		await service.rejectCandidature(depsWith(), pending.id, admin);
-		expect(await service.checkoutForToken(depsWith(), link)).toEqual({ kind: 'not-found' });
+		expect(await checkout.checkoutForToken(depsWith(), link)).toEqual({ kind: 'not-found' });
 	});
 
 	it('lists newest first with filters, counts per status and pages with a total', async () => {

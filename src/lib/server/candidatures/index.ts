@@ -9,6 +9,7 @@ import type { Actor, AdminActor } from '../audit';
 import { draftIdOf } from './drafts';
 import type { Origin } from '../insights/audience';
 import { countEvent } from '../insights';
+import * as checkout from './checkout';
 import * as service from './service';
 import { anonymiseFor, enrol, lockForPayment } from './service';
 import type { CandidatureDeps, CandidatureFilters } from './service';
@@ -28,8 +29,8 @@ export const approve = (id: string, admin: AdminActor) => service.approveCandida
 export const reject = (id: string, admin: AdminActor, reason?: string | null) =>
 	service.rejectCandidature(deps(), id, admin, reason);
 export const resendNotification = (id: string, admin: Actor) => service.resendNotification(deps(), id, admin);
-export const paymentLinkOf = (id: string) => service.paymentLinkOf(deps(), id);
-export const checkoutForToken = (token: string) => service.checkoutForToken(deps(), token);
+export const paymentLinkOf = (id: string) => checkout.paymentLinkOf(deps(), id);
+export const checkoutForToken = (token: string) => checkout.checkoutForToken(deps(), token);
 export const paymentsOn = () => appDeps().payments !== null;
 /** A fresh time-trap token for the wizard (the same defence as the lead forms). */
 export const newFormToken = () => issueFormToken(appDeps().config.signingSecret);

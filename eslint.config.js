@@ -36,19 +36,6 @@ const DOMAIN_PATTERNS = [
 			'A domain’s SQL is its own: call the other domain’s functions, not its queries.ts (CONTRIBUTING.md).'
 	}
 ];
-/** What only a domain's queries.ts imports: the query builder and the tables (their types are free to all). */
-const SQL_PATTERNS = [
-	{
-		group: ['drizzle-orm', 'drizzle-orm/*'],
-		message: 'A domain’s SQL lives in its queries.ts (CONTRIBUTING.md).'
-	},
-	{
-		group: ['../db/schema', '$lib/server/db/schema'],
-		allowTypeImports: true,
-		message:
-			'A domain’s SQL lives in its queries.ts (CONTRIBUTING.md); import only types of the tables elsewhere.'
-	}
-];
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname);
 const isFile = (file) => existsSync(file) && statSync(file).isFile();
@@ -122,14 +109,27 @@ const boundaries = {
 					/^glob(Eager)?$/.test(callee.property.name);
 				if (!glob) return;
 				const argument = node.arguments[0];
+				// `{ base }`: relative patterns are read from there (from the root when it starts with `/`).
+				const options = node.arguments[1];
+				const baseProperty =
+					options?.type === 'ObjectExpression'
+						? options.properties.find((p) => p.type === 'Property' && (p.key.name ?? p.key.value) === 'base')
+						: undefined;
+				const base = baseProperty ? constant(baseProperty.value) : null;
+				if (baseProperty && base === null) return runTime(node, 'import.meta.glob');
+				const from =
+					base === null
+						? path.dirname(file)
+						: base.startsWith('/')
+							? base.slice(1)
+							: path.join(path.dirname(file), base);
 				for (const pattern of argument?.type === 'ArrayExpression' ? argument.elements : [argument]) {
 					const text = constant(pattern);
 					if (text === null) runTime(node, 'import.meta.glob');
 					else if (!text.startsWith('!'))
-						for (const match of globSync(
-							text.startsWith('/') ? text.slice(1) : path.join(path.dirname(file), text),
-							{ cwd: ROOT }
-						))
+						for (const match of globSync(text.startsWith('/') ? text.slice(1) : path.join(from, text), {
+							cwd: ROOT
+						}))
 							check(node, `/${match}`, null);
 				}
 			}
@@ -203,6 +203,11 @@ export default ts.config(
 	},
 	{
 		// What the server entry and the app share goes through one helper (process-wide.js), not globalThis casts.
+		// Code made from a string runs past every rule here (`new Function('m', 'return import(m)')` imports anything).
+		files: SOURCE,
+		rules: { 'no-eval': 'error', 'no-new-func': 'error', 'no-implied-eval': 'error' }
+	},
+	{
 		files: SOURCE,
 		ignores: ['**/*.test.ts', 'src/lib/process-wide.js'],
 		rules: {
@@ -210,6 +215,10 @@ export default ts.config(
 				'error',
 				{
 					name: 'globalThis',
+					message: 'Share a value between the two bundles with processWide() ($lib/process-wide).'
+				},
+				{
+					name: 'global',
 					message: 'Share a value between the two bundles with processWide() ($lib/process-wide).'
 				}
 			]
@@ -290,11 +299,11 @@ export default ts.config(
 		rules: { 'no-restricted-imports': ['error', { patterns: DOMAIN_PATTERNS }] }
 	},
 	{
-		// …and its SQL in its queries.ts, the one file of the domain that imports drizzle-orm and the tables (types
-		// excepted), or in its queries/ folder when it has grown. Excepted: backup's table copy (tables.ts), which walks every table of the schema.
+		// …and its SQL in its queries.ts (or queries/): `atelier/boundaries` holds drizzle-orm and the tables to them and
+		// db/ in every file of src/, by what an import resolves to (scripts/boundaries.js, `mayHoldSql`).
 		files: DOMAINS.map((domain) => `src/lib/server/${domain}/**/*.{ts,js,mjs,cjs,mts,cts}`),
 		ignores: ['**/*.test.ts', '**/queries.ts', '**/queries/*.ts', 'src/lib/server/backup/tables.ts'],
-		rules: { 'no-restricted-imports': ['error', { patterns: [...DOMAIN_PATTERNS, ...SQL_PATTERNS] }] }
+		rules: { 'no-restricted-imports': ['error', { patterns: DOMAIN_PATTERNS }] }
 	},
 	{
 		// The server entry and the operators' commands hold no SQL either: a command calls the domain that owns the
@@ -306,11 +315,6 @@ export default ts.config(
 				'error',
 				{
 					patterns: [
-						...SQL_PATTERNS.map((pattern) => ({
-							...pattern,
-							group: pattern.group.map((module) => module.replace('../db/', '../../lib/server/db/')),
-							message: 'SQL lives in a domain’s queries.ts: call the domain (CONTRIBUTING.md).'
-						})),
 						{
 							group: ['../../lib/server/*/queries'],
 							message: 'A domain’s SQL is its own: call its functions, not its queries.ts (CONTRIBUTING.md).'

@@ -16,7 +16,8 @@ import {
 	reauthenticate,
 	REAUTHENTICATION_LIFETIME_MS
 } from '../../src/lib/server/auth/reauthentication';
-import { createSession, generateSessionToken, validateSessionToken } from '../../src/lib/server/auth/session';
+import { generateSessionToken, validateSessionToken } from '../../src/lib/server/auth/session';
+import { createSession } from '../../src/lib/server/auth/session-open';
 import {
 	codeLanes,
 	confirmEnrolment,

@@ -7,7 +7,6 @@ import { signIn } from '../helpers/sign-in';
 import {
 	LAST_SEEN_PRECISION_MS,
 	SESSION_LIFETIME_MS,
-	createSession,
 	endSessionByHandle,
 	generateSessionToken,
 	invalidateOtherSessions,
@@ -16,6 +15,7 @@ import {
 	sessionsOf,
 	validateSessionToken
 } from '../../src/lib/server/auth/session';
+import { createSession } from '../../src/lib/server/auth/session-open';
 import { rateLimits, sessions, users } from '../../src/lib/server/db/schema';
 import { ValidationError } from '../../src/lib/server/errors';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';

@@ -723,7 +723,7 @@ describe(`the certificat de réalisation and the proof file on ${driverName}`, (
 	});
 
 	it('the sign-ins are kept when a session is made, never the address', async () => {
-		const { createSession } = await import('../../src/lib/server/auth/session');
+		const { createSession } = await import('../../src/lib/server/auth/session-open');
 		await createSession(database.db, 'jeton-de-session-de-test', lea.id, new Date(), {
 			userAgent: 'Firefox',
 			address: '203.0.113.9'

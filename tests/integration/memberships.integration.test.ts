@@ -7,7 +7,8 @@ import { signIn } from '../helpers/sign-in';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as accounts from '../helpers/accounts';
-import { validateSessionToken, createSession, generateSessionToken } from '../../src/lib/server/auth/session';
+import { validateSessionToken, generateSessionToken } from '../../src/lib/server/auth/session';
+import { createSession } from '../../src/lib/server/auth/session-open';
 import {
 	candidatures,
 	emails,

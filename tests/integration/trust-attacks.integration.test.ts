@@ -15,7 +15,8 @@ import { hashPassword } from '../../src/lib/server/auth/password';
 import { reauthenticate } from '../../src/lib/server/auth/reauthentication';
 import { issuePasswordLink } from '../../src/lib/server/auth/recovery';
 import * as accounts from '../helpers/accounts';
-import { createSession, generateSessionToken, validateSessionToken } from '../../src/lib/server/auth/session';
+import { generateSessionToken, validateSessionToken } from '../../src/lib/server/auth/session';
+import { createSession } from '../../src/lib/server/auth/session-open';
 import {
 	beginSecondFactor,
 	completeSignIn,

@@ -81,9 +81,9 @@ describe('secret checks', () => {
 	});
 
 	it('every password and code is verified inside spendAttempt', () => {
-		// password.ts defines verifyPassword; totp.ts the code arithmetic.
+		// password-check.ts defines verifyPassword; totp.ts the code arithmetic.
 		const verifiers = new Set(['verifyPassword', 'matchingStep', 'recoveryCodeHash']);
-		const defining = new Set(['src/lib/server/auth/password.ts', 'src/lib/server/auth/totp.ts']);
+		const defining = new Set(['src/lib/server/auth/password-check.ts', 'src/lib/server/auth/totp.ts']);
 		// recoveryCodeHash is two-factor.ts's own (module-private), called there only.
 		const callers = files.filter(
 			({ file, text }) => !defining.has(file) && [...verifiers].some((v) => text.includes(`${v}(`))

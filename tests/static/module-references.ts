@@ -47,12 +47,26 @@ function constantText(node: ts.Node | undefined): string | null {
 	return null;
 }
 
-/** The files an `import.meta.glob` pattern matches, as Vite reads it (`/src/…` from the root, `./…` from the file). */
-function globbed(file: string, pattern: string): string[] {
+/**
+ * The files an `import.meta.glob` pattern matches, as Vite reads it: `/src/…` from the root, `./…` from the file —
+ * or from its `base` option when it has one (itself from the root when it starts with `/`, else from the file).
+ */
+function globbed(file: string, pattern: string, base: string | null = null): string[] {
 	const negated = pattern.startsWith('!');
 	if (negated) return [];
-	const base = pattern.startsWith('/') ? pattern.slice(1) : path.join(path.dirname(file), pattern);
-	return globSync(path.normalize(base), { cwd: root }).map((match) => match.split(path.sep).join('/'));
+	const from = base === null ? path.dirname(file) : base.startsWith('/') ? base.slice(1) : path.join(path.dirname(file), base);
+	const full = pattern.startsWith('/') ? pattern.slice(1) : path.join(from, pattern);
+	return globSync(path.normalize(full), { cwd: root }).map((match) => match.split(path.sep).join('/'));
+}
+
+/** A glob's `base` option: its text, null without one, undefined when it is named at run time. */
+function globBase(options: ts.Node | undefined): string | null | undefined {
+	if (!options || !ts.isObjectLiteralExpression(options)) return null;
+	const property = options.properties.find(
+		(p) => ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === 'base'
+	);
+	if (!property) return null;
+	return ts.isPropertyAssignment(property) ? (constantText(property.initializer) ?? undefined) : undefined;
 }
 
 export function moduleReferences(file: string, text: string): ModuleReference[] {
@@ -91,11 +105,13 @@ export function moduleReferences(file: string, text: string): ModuleReference[] 
 			} else if (isGlob) {
 				const argument = node.arguments[0];
 				const patterns = argument && ts.isArrayLiteralExpression(argument) ? [...argument.elements] : [argument];
+				const base = globBase(node.arguments[1]);
 				for (const pattern of patterns) {
 					const text = constantText(pattern);
-					if (text === null) found.push({ form: 'import.meta.glob', target: null, names: null, typeOnly: false });
+					if (text === null || base === undefined)
+						found.push({ form: 'import.meta.glob', target: null, names: null, typeOnly: false });
 					else
-						for (const match of globbed(file, text))
+						for (const match of globbed(file, text, base))
 							found.push({ form: 'import.meta.glob', target: match, names: null, typeOnly: false });
 				}
 			}

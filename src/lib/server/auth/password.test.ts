@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, isCommonPassword, passwordProblems, verifyPassword } from './password';
+import { hashPassword, isCommonPassword, passwordProblems } from './password';
+import { verifyPassword } from './password-check';
 
 describe('password hashing', () => {
 	it('uses argon2id with m=19456, t=2, p=1', async () => {

@@ -1,4 +1,4 @@
-import { hash, verify } from '@node-rs/argon2';
+import { hash } from '@node-rs/argon2';
 // Bundled as text by Vite: the most common passwords of 10+ characters, lower-cased (the zxcvbn-ts "common"
 // dictionary, plus French favourites). Shorter ones are refused by the length rule anyway.
 import commonPasswordsText from './common-passwords.txt?raw';
@@ -9,26 +9,9 @@ const ARGON2ID = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1,
 import { PASSWORD_MAX, PASSWORD_MIN } from '$lib/schemas/auth';
 import { ValidationError } from '../errors';
 
+/** A new password's hash (argon2id); checking one is password-check.ts's, inside the sign-in's spent attempt. */
 export function hashPassword(password: string): Promise<string> {
 	return hash(password, ARGON2ID);
-}
-
-export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-	try {
-		return await verify(passwordHash, password);
-	} catch {
-		return false;
-	}
-}
-
-/**
- * A hash of nothing in particular, verified when the e-mail is unknown so that a sign-in for a missing
- * account spends the same time as one for an existing account (no timing oracle on who is registered).
- */
-let dummyHash: Promise<string> | undefined;
-export async function spendOneHash(password: string): Promise<void> {
-	dummyHash ??= hashPassword('atelier-timing-equaliser');
-	await verifyPassword(await dummyHash, password);
 }
 
 let common: Set<string> | undefined;

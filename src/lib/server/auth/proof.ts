@@ -8,13 +8,8 @@
  * object this module made (a private WeakSet), so a cast does not make one either.
  */
 import type { Db } from '../db';
-import {
-	createSession,
-	generateSessionToken,
-	type ActiveSession,
-	type SessionUser,
-	type SignInOrigin
-} from './session';
+import { generateSessionToken, type ActiveSession, type SessionUser, type SignInOrigin } from './session';
+import { createSession } from './session-open';
 import { beginSecondFactor } from './sign-in';
 import { hasSecondFactor } from './two-factor';
 

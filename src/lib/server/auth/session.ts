@@ -5,10 +5,8 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import type { DbOrTx } from '../db';
-import { describeDevice, describeNetwork, keptUserAgent, networkOf } from './devices';
+import { describeDevice, describeNetwork } from './devices';
 import * as queries from './queries';
-import { insertSession, insertSignIn } from './queries/session-rows';
-import { log } from '../log';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
@@ -65,31 +63,6 @@ export function sessionIdOf(token: string): string {
 export interface SignInOrigin {
 	userAgent?: string | null;
 	address?: string | null;
-}
-
-export async function createSession(
-	db: DbOrTx,
-	token: string,
-	userId: string,
-	now = new Date(),
-	origin: SignInOrigin = {}
-): Promise<ActiveSession> {
-	const session = {
-		id: sessionIdOf(token),
-		userId,
-		expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS)
-	};
-	await insertSession(
-		db,
-		{ ...session, userAgent: keptUserAgent(origin.userAgent), network: networkOf(origin.address) },
-		now
-	);
-	// The training's record of the sign-in (its proof file) follows the session: when it cannot be written (a
-	// full disk, an outage), the session stands and the log says what is missing.
-	await insertSignIn(db, userId, now).catch((error) =>
-		log.warn('sign-in not recorded for the proof file', { userId, error })
-	);
-	return session;
 }
 
 /** "Last seen" is written at most this often: not a write on every request. */

@@ -8,7 +8,7 @@ import { countRequest, rules, spendAttempt, tryLane, type Lane, type Limit } fro
 import type { Db, DbOrTx } from '../db';
 import { AppError, RateLimitedError } from '../errors';
 import { deviceNonceFor, madeByLink } from './device';
-import { spendOneHash, verifyPassword } from './password';
+import { spendOneHash, verifyPassword } from './password-check';
 import { issuePendingSignIn, pendingUserOf, spendPendingSignIn } from './pending-sign-in';
 import * as queries from './queries';
 import { tokenHash } from './tokens';

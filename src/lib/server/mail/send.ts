@@ -3,9 +3,9 @@
  * notification is a fact to record and show, not a reason to lose what triggered it.
  */
 import type { DbOrTx } from '../db';
-import { emails } from '../db/schema';
 import { log } from '../log';
 import { recordEmail } from '../metrics';
+import { insertEmailRecord } from './queries';
 import type { MailAddress, Transport } from './transport';
 
 export interface Mail {
@@ -69,11 +69,10 @@ export async function send(deps: MailDeps, mail: Mail): Promise<SendResult> {
 		log.warn('e-mail not sent', { template: mail.template, error: result.error });
 	}
 	try {
-		await deps.db.insert(emails).values({
+		await insertEmailRecord(deps.db, {
 			to: typeof mail.to === 'string' ? mail.to : mail.to.address,
 			subject: mail.subject,
 			template: mail.template,
-			status: result.sent ? 'sent' : 'failed',
 			error: result.error,
 			sentAt: result.sent ? new Date() : null
 		});

@@ -1,5 +1,5 @@
 /**
- * The one SQL that writes a session row: imported by auth/session.ts only, whose `createSession` is called from a
+ * The one SQL that writes a session row: imported by auth/session-open.ts only, whose `createSession` is called from a
  * proof (auth/proof.ts) — so that no other file of the server can open a session for an id (scripts/boundaries.js).
  */
 import { eq } from 'drizzle-orm';

@@ -44,8 +44,34 @@ export const ACCENT = rgb(0.55, 0.27, 0.13);
 /** The site's long date (« 12 mars 2026 », in France's time zone), re-exported for the certificat. */
 export { longDate };
 
+/**
+ * A new A4 document of the training body, as the attestation and the certificat begin: its faces embedded for what
+ * it will print (`texts`, the title, the subject and the company file), its description (XMP and information
+ * dictionary, pdf-metadata.ts), its structure tree and its first page.
+ */
+export async function trainingDocument(about: {
+	title: string;
+	subject: string;
+	identifier: string;
+	date: Date;
+	texts: string[];
+}) {
+	const doc = await PDFDocument.create({ updateMetadata: false });
+	const fonts = await embedSiteFonts(doc, [about.title, about.subject, ...about.texts, ...companyTexts()]);
+	await describePdf(doc, {
+		title: fonts.printable(about.title),
+		author: fonts.printable(company.legalName),
+		subject: fonts.printable(about.subject),
+		tool: fonts.printable(company.brand),
+		language: 'fr-FR',
+		identifier: about.identifier,
+		date: about.date
+	});
+	return { doc, fonts, tags: new TaggedPdf(doc), page: doc.addPage(A4) };
+}
+
 /** What the documents print of the company file: its faces are embedded for them too (a director's name…). */
-export const companyTexts = () => [
+const companyTexts = () => [
 	company.legalName,
 	company.brand,
 	companyAddressLine(),
@@ -137,26 +163,14 @@ export class Writer {
 }
 
 export async function attestationPdf(content: AttestationContent): Promise<Uint8Array> {
-	const doc = await PDFDocument.create({ updateMetadata: false });
-	const fonts = await embedSiteFonts(doc, [
-		content.memberName,
-		content.programme,
-		content.objectives,
-		...content.modules.map((module) => module.title),
-		...companyTexts()
-	]);
-	const { printable } = fonts;
-	await describePdf(doc, {
-		title: printable(`Attestation de fin de formation — ${content.memberName}`),
-		author: printable(company.legalName),
-		subject: printable(content.programme),
-		tool: printable(company.brand),
-		language: 'fr-FR',
+	const { doc, fonts, tags, page } = await trainingDocument({
+		title: `Attestation de fin de formation — ${content.memberName}`,
+		subject: content.programme,
 		identifier: content.code,
-		date: content.issuedAt
+		date: content.issuedAt,
+		texts: [content.objectives, ...content.modules.map((module) => module.title)]
 	});
-	const tags = new TaggedPdf(doc);
-	const page = doc.addPage(A4);
+	const { printable } = fonts;
 	const w = new Writer(page, fonts, tags, doc);
 
 	// The training body, as its declaration names it.

@@ -6,22 +6,18 @@
  * the attestation's faces, tagged and described the same way (attestation-pdf.ts). Made at each download: it states
  * what is done so far.
  */
-import { PDFDocument } from 'pdf-lib';
 import { company, companyAddressLine } from '$lib/company';
 import {
 	A4,
 	ACCENT,
-	companyTexts,
 	drawSignature,
 	durationText,
 	longDate,
 	MARGIN,
 	SOFT,
+	trainingDocument,
 	Writer
 } from './attestation-pdf';
-import { embedSiteFonts } from './pdf-fonts';
-import { describePdf } from './pdf-metadata';
-import { TaggedPdf } from './pdf-structure';
 
 export interface CertificateContent {
 	learnerName: string;
@@ -51,25 +47,13 @@ export function hoursText(minutes: number): string {
 }
 
 export async function certificatePdf(content: CertificateContent): Promise<Uint8Array> {
-	const doc = await PDFDocument.create({ updateMetadata: false });
-	const fonts = await embedSiteFonts(doc, [
-		content.learnerName,
-		content.employer ?? '',
-		content.programme,
-		...companyTexts()
-	]);
-	const { printable } = fonts;
-	await describePdf(doc, {
-		title: printable(`Certificat de réalisation — ${content.learnerName}`),
-		author: printable(company.legalName),
-		subject: printable(content.programme),
-		tool: printable(company.brand),
-		language: 'fr-FR',
+	const { doc, fonts, tags, page } = await trainingDocument({
+		title: `Certificat de réalisation — ${content.learnerName}`,
+		subject: content.programme,
 		identifier: `certificat-${content.issuedAt.getTime()}`,
-		date: content.issuedAt
+		date: content.issuedAt,
+		texts: [content.employer ?? '']
 	});
-	const tags = new TaggedPdf(doc);
-	const page = doc.addPage(A4);
 	// One page by construction: no `doc` given, the writer never adds one.
 	const w = new Writer(page, fonts, tags);
 

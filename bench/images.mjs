@@ -266,7 +266,8 @@ export async function benchImages() {
 
 		// c) RSS growth of the server while 16 clients stream a 5 MB object through the proxy.
 		const big = Buffer.concat([object, Buffer.alloc(5 * 1024 * 1024 - object.length)]);
-		await placeObject(server, cookie, 'training', 'bench-5m.webp', big);
+		// Named as the upload pipeline names a photo: a slot takes no other stored value ($lib/images PHOTO_VALUE).
+		await placeObject(server, cookie, 'training', '5b5b5b5b-0000-4000-8000-000000000005.webp', big);
 		await load(server.url, '/api/img/training', { total: 32 });
 		const before = rssOf(server.child.pid);
 		let peak = before;

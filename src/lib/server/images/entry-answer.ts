@@ -27,10 +27,15 @@ import { securityHeaders } from '../http/security-headers';
 import { recordImageProxy } from '../metrics';
 import * as pageCache from '../pages/cache';
 import { FsStorage, S3Storage, storagePathOf, type Storage } from '../storage';
-import { PROXY_CACHE_CONTROL, VERSIONED_CACHE_CONTROL } from './proxy';
+import {
+	isVersioned,
+	objectHead,
+	PROXY_CACHE_CONTROL,
+	VERSIONED_CACHE_CONTROL,
+	widthPlan
+} from './answer-plan';
 import { SIGNED_URL_SECONDS, storedValue, storedValueNow, versionOf } from './slot-values';
 import { slotOf } from './slots';
-import { variantPath } from '../imaging';
 import { parseProxyUrl } from './proxy-url';
 
 export interface EntryAnswerDeps {
@@ -152,24 +157,16 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 		const info = await storage.stat(objectPath);
 		if (!info) return null;
 		const file = storage instanceof FsStorage ? await open(storage.localFile(objectPath), 'r') : null;
+		const object = {
+			etag: info.etag,
+			contentType: info.contentType,
+			size: info.size,
+			lastModified: info.lastModified.toUTCString()
+		};
+		// The route's head (answer-plan.ts), flat as the entry writes it, after the security headers.
 		const head = (cacheControl: string, status: 200 | 304) => [
 			...headOf(config),
-			'cache-control',
-			cacheControl,
-			'x-robots-tag',
-			'noindex, nofollow',
-			'etag',
-			info.etag,
-			...(status === 200
-				? [
-						'content-type',
-						info.contentType,
-						'content-length',
-						String(info.size),
-						'last-modified',
-						info.lastModified.toUTCString()
-					]
-				: []),
+			...objectHead(object, cacheControl, status).flat(),
 			REQUEST_ID_HEADER,
 			''
 		];
@@ -203,14 +200,13 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 		let current = versions.get(value);
 		if (current === undefined) versions.set(value, (current = versionOf(value)));
 		const heads = found.heads;
-		const head =
-			request.version === current
-				? status === 304
-					? heads.v304
-					: heads.v200
-				: status === 304
-					? heads['304']
-					: heads['200'];
+		const head = isVersioned(request.version, current)
+			? status === 304
+				? heads.v304
+				: heads.v200
+			: status === 304
+				? heads['304']
+				: heads['200'];
 		return { status, head, body, sent };
 	}
 
@@ -383,11 +379,8 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 }
 
 /** The stored object a value names at a width (its variant), or null when the value is no stored object. */
-function objectPathOf(value: string, width: ImageWidth | null): string | null {
-	const objectPath = storagePathOf(value);
-	if (objectPath === null) return null;
-	return width ? variantPath(objectPath, width) : objectPath;
-}
+const objectPathOf = (value: string, width: ImageWidth | null): string | null =>
+	storagePathOf(value) === null ? null : widthPlan(value, width).objectPath;
 
 const NOT_MODIFIED = Symbol('not modified');
 

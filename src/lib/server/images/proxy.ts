@@ -9,19 +9,18 @@ import type { Config } from '../config';
 import type { DbOrTx } from '../db';
 import { log } from '../log';
 import type { ImageWidth } from '$lib/images';
-import { FsStorage, storagePathOf, toStorageValue, type Storage } from '../storage';
+import { FsStorage, storagePathOf, type Storage } from '../storage';
 import { bundledFallback } from './fallbacks';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
-import { SIGNED_URL_SECONDS, storedValue, versionOf } from './slot-values';
+import { SIGNED_URL_SECONDS, storedValue } from './slot-values';
+import {
+	answerPlan,
+	FALLBACK_CACHE_CONTROL,
+	objectHead,
+	PROXY_CACHE_CONTROL,
+	sizedValue
+} from './answer-plan';
 import type { Slot } from './slots';
-import { variantPath } from '../imaging';
-
-/** An unversioned URL (`/api/img/hero`): the value behind it may change, so it is kept under an hour. */
-export const PROXY_CACHE_CONTROL = 'public, max-age=3300, s-maxage=3300';
-/** A versioned URL whose `v` is the current value's: those bytes never change behind it. */
-export const VERSIONED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-/** A stand-in served because the upstream failed: kept briefly, so the real image replaces it soon. */
-export const FALLBACK_CACHE_CONTROL = 'public, max-age=60';
 
 /**
  * Upstreams that just failed — before their headers or in the middle of a body, storage and external hosts
@@ -45,28 +44,6 @@ export interface ImageRequest {
 	head: boolean;
 	width?: ImageWidth | null;
 	version?: string | null;
-}
-
-/**
- * The same image at `width`: a stored upload's variant made at upload time (`<uuid>-w800.webp`), the stock host's
- * own width parameter (`w=`, with `h=` scaled to keep the crop), or — for a host without one — the image as it is.
- */
-export function sizedValue(value: string, width: ImageWidth | null | undefined): string {
-	if (!width) return value;
-	const objectPath = storagePathOf(value);
-	if (objectPath !== null) return toStorageValue(variantPath(objectPath, width));
-	let url: URL;
-	try {
-		url = new URL(value);
-	} catch {
-		return value;
-	}
-	const w = Number(url.searchParams.get('w'));
-	if (!w || w <= width) return value;
-	const h = Number(url.searchParams.get('h'));
-	url.searchParams.set('w', String(width));
-	if (h) url.searchParams.set('h', String(Math.round((h * width) / w)));
-	return url.href;
 }
 
 export interface ProxyDeps {
@@ -115,16 +92,21 @@ function respond(
 	head: boolean,
 	onBodyError: (error: Error) => void = () => {}
 ): Response {
-	const headers = new Headers({
-		'cache-control': cacheControl,
-		'x-robots-tag': 'noindex, nofollow',
-		...extra
-	});
-	if (upstream.etag) headers.set('etag', upstream.etag);
-	if (upstream.status === 304) return new Response(null, { status: 304, headers });
-	headers.set('content-type', upstream.contentType);
-	if (upstream.contentLength !== null) headers.set('content-length', String(upstream.contentLength));
-	if (upstream.lastModified) headers.set('last-modified', upstream.lastModified);
+	const status = upstream.status === 304 ? 304 : 200;
+	const headers = new Headers([
+		...objectHead(
+			{
+				etag: upstream.etag,
+				contentType: upstream.contentType,
+				size: upstream.contentLength,
+				lastModified: upstream.lastModified
+			},
+			cacheControl,
+			status
+		),
+		...Object.entries(extra)
+	]);
+	if (status === 304) return new Response(null, { status: 304, headers });
 	if (head) {
 		upstream.body.destroy();
 		return new Response(null, { status: 200, headers });
@@ -192,10 +174,7 @@ export async function serveSlotImage(
 ): Promise<Response> {
 	const chosen = storedValue ?? slot.defaultUrl;
 	// Cached for good only under the URL of this very value: an old page's `v` gets today's image, briefly.
-	const cacheControl =
-		request.version && request.version === versionOf(chosen) ? VERSIONED_CACHE_CONTROL : PROXY_CACHE_CONTROL;
-	const sized = sizedValue(chosen, request.width);
-	const isVariant = storagePathOf(sized) !== null;
+	const { sized, variant: isVariant, cacheControl } = answerPlan(chosen, request);
 	// A storage that just failed is not asked for a variant first: straight to the value (and its fallback).
 	if (sized !== chosen && !(isVariant && failedRecently(chosen))) {
 		const response = await serveValue(deps, slot, sized, request, { quiet: isVariant, cacheControl });

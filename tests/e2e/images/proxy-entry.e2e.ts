@@ -13,14 +13,19 @@ import { startIsolatedServer } from '../support/server';
 
 const ADMIN = { name: 'Photos', email: 'photos@exemple.fr', password: 'une phrase de passe solide' };
 
-/** Headers but those of one answer (its id, its date), sorted: what two ways of answering must share. */
+/**
+ * Headers but those of one answer (its id, its date) and the one that says which way answered, sorted: what two ways
+ * of answering must share.
+ */
 const lasting = (headers: Headers) =>
 	[...headers]
-		.filter(([name]) => !['x-request-id', 'date', 'connection', 'keep-alive'].includes(name))
+		.filter(
+			([name]) => !['x-request-id', 'date', 'connection', 'keep-alive', 'x-image-answer'].includes(name)
+		)
 		.sort();
 
 for (const driver of ['files', 's3'] as const)
-	test(`a stored photo (${driver}): the entry answers what the route answers, 304 and HEAD, and a new photo at once`, async () => {
+	test(`a stored photo (${driver}): the entry answers what the route answers (each says which it is), 304 and HEAD, and a new photo at once`, async () => {
 		test.setTimeout(90_000);
 		const bucket: RunningS3 | null = driver === 's3' ? await startS3() : null;
 		const server = await startIsolatedServer(
@@ -53,7 +58,22 @@ for (const driver of ['files', 's3'] as const)
 			const route = await fetch(`${url}&route=1`);
 			expect(quick.status).toBe(200);
 			expect(route.status).toBe(200);
+			// Which way answered, said by each: the same answer, two ways (images/answer-plan.ts decides for both).
+			expect(quick.headers.get('x-image-answer')).toBe('entry');
+			expect(route.headers.get('x-image-answer')).toBe('route');
 			expect(lasting(quick.headers)).toEqual(lasting(route.headers));
+			// At every width a page offers: the full size and the variant the entry knows are its own; 800 px, which
+			// this 600-px photo has no variant of, is the route's (it serves the full size), and says so.
+			for (const [query, by] of [
+				['', 'entry'],
+				['?w=480', 'entry'],
+				['?w=800', 'route']
+			] as const) {
+				const answer = await fetch(`${server.url}/api/img/about${query}`);
+				await answer.arrayBuffer();
+				expect(answer.status, query).toBe(200);
+				expect(answer.headers.get('x-image-answer'), query).toBe(by);
+			}
 			const bytes = Buffer.from(await quick.arrayBuffer());
 			expect(bytes.equals(Buffer.from(await route.arrayBuffer()))).toBe(true);
 			// Many at once, most in the same second (on S3 through the URL already signed): every one the same photo.

@@ -38,6 +38,12 @@ export function sizedValue(value: string, width: ImageWidth | null | undefined):
 	return url.href;
 }
 
+/**
+ * Which way answered (`entry`: the server entry's quick path; `route`: SvelteKit's route): the tests and an operator
+ * reading a response tell the two apart by it, since both say the same otherwise.
+ */
+export const ANSWERED_BY = 'x-image-answer';
+
 /** A request as the plan reads it: the width asked (null: full size) and the `v` of the page that links it. */
 export interface PlannedRequest {
 	width?: ImageWidth | null;

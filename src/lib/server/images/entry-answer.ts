@@ -28,6 +28,7 @@ import { recordImageProxy } from '../metrics';
 import * as pageCache from '../pages/cache';
 import { FsStorage, S3Storage, storagePathOf, type Storage } from '../storage';
 import {
+	ANSWERED_BY,
 	isVersioned,
 	objectHead,
 	PROXY_CACHE_CONTROL,
@@ -167,6 +168,8 @@ export function imageProxyAnswer(deps: () => EntryAnswerDeps): ImageProxyAnswer 
 		const head = (cacheControl: string, status: 200 | 304) => [
 			...headOf(config),
 			...objectHead(object, cacheControl, status).flat(),
+			ANSWERED_BY,
+			'entry',
 			REQUEST_ID_HEADER,
 			''
 		];

@@ -14,6 +14,7 @@ import { bundledFallback } from './fallbacks';
 import { fetchExternalImage, fetchTrustedImage, type UpstreamImage } from './remote';
 import { SIGNED_URL_SECONDS, storedValue } from './slot-values';
 import {
+	ANSWERED_BY,
 	answerPlan,
 	FALLBACK_CACHE_CONTROL,
 	objectHead,
@@ -104,7 +105,8 @@ function respond(
 			cacheControl,
 			status
 		),
-		...Object.entries(extra)
+		...Object.entries(extra),
+		[ANSWERED_BY, 'route']
 	]);
 	if (status === 304) return new Response(null, { status: 304, headers });
 	if (head) {

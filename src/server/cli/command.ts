@@ -32,13 +32,17 @@ export class CommandError extends Error {}
  */
 export function requireInstallation(command: string): void {
 	const { dataDir, embedded, secretGiven } = configuredInstallation();
-	const missing = !existsSync(dataDir)
-		? 'this folder does not exist'
-		: embedded && !existsSync(path.join(dataDir, 'db', 'PG_VERSION'))
-			? `it holds no embedded database (${path.join(dataDir, 'db')})`
-			: !secretGiven && !existsSync(path.join(dataDir, 'secret'))
-				? `it holds no signing secret (${path.join(dataDir, 'secret')}) and SIGNING_SECRET is not set`
-				: null;
+	// On PostgreSQL with SIGNING_SECRET given, DATA_DIR may well not exist on this host (the database is checked
+	// once open); everywhere else the installation is files in it.
+	const needsFolder = embedded || !secretGiven;
+	const missing =
+		needsFolder && !existsSync(dataDir)
+			? 'this folder does not exist'
+			: embedded && !existsSync(path.join(dataDir, 'db', 'PG_VERSION'))
+				? `it holds no embedded database (${path.join(dataDir, 'db')})`
+				: !secretGiven && !existsSync(path.join(dataDir, 'secret'))
+					? `it holds no signing secret (${path.join(dataDir, 'secret')}) and SIGNING_SECRET is not set`
+					: null;
 	if (missing) throw new CommandError(notInstalled(dataDir, missing, command));
 }
 

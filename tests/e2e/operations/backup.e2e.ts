@@ -429,3 +429,46 @@ test('the drill of docs/operations.md, run as written: verified, restored into a
 		}
 	}
 });
+
+test(
+	'on PostgreSQL: a database no Atelier migrated is refused in words; with SIGNING_SECRET given, DATA_DIR need not exist',
+	{
+		tag: '@drivers'
+	},
+	async () => {
+		const server = process.env.DATABASE_URL;
+		test.skip(!server, 'PostgreSQL only (npm run test:drivers)');
+		const name = `atelier_not_installed_${process.pid}`;
+		const admin = (sql: string) => spawnSync('psql', [server!, '-qc', sql], { encoding: 'utf8' });
+		admin(`drop database if exists ${name}`);
+		expect(admin(`create database ${name}`).status).toBe(0);
+		try {
+			const work = mkdtempSync(path.join(tmpdir(), 'atelier-pg-install-'));
+			const env = {
+				...process.env,
+				DATABASE_URL: new URL(`/${name}`, server).href,
+				SIGNING_SECRET: 's'.repeat(40),
+				DATA_DIR: path.join(work, 'absent')
+			};
+			const run = (args: string[]) =>
+				spawnSync(process.execPath, ['scripts/command.mjs', ...args], {
+					env,
+					encoding: 'utf8',
+					timeout: 120_000
+				});
+			for (const args of [['backup', '--plain', path.join(work, 'b.tar.gz')], ['admin', 'list'], ['stats']]) {
+				const refused = run(args);
+				expect(refused.status, args[0]).toBe(1);
+				expect(refused.stderr, args[0]).toContain('the database DATABASE_URL names holds no Atelier schema');
+			}
+			expect(readdirSync(work)).toEqual([]);
+			// Migrated, the same commands run, DATA_DIR still absent: the secret is given, the database holds the rest.
+			expect(run(['migrate']).status).toBe(0);
+			const listed = run(['admin', 'list']);
+			expect(listed.status, listed.stderr).toBe(0);
+			expect(readdirSync(work)).toEqual([]);
+		} finally {
+			admin(`drop database if exists ${name} with (force)`);
+		}
+	}
+);

@@ -7,7 +7,7 @@
 // dashboard's 12 months <= 2x its 30 days; exports' first byte <= 1 s and growth <= 20 MB; the server <= 300 MB;
 // backup <= 2x pg_dump; restore into the embedded default <= 5 min and 300 MB.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -145,12 +145,14 @@ async function benchBackup(url, work) {
 	const dump = path.join(work, 'baseline.dump');
 	const baseline = await measure('pg_dump', ['-Fc', '-f', dump, url]);
 	const archive = path.join(work, 'scale.tar.gz.age');
+	// The seeded database is the installation; the folder holds the bucket and the backup's key, as a server's would.
 	const env = {
 		DATABASE_URL: url,
 		DATA_DIR: path.join(work, 'pg-data'),
 		STORAGE_DRIVER: 'fs',
-		SIGNING_SECRET: ''
+		SIGNING_SECRET: 'bench-scale-signing-secret-0123456789abcdef'
 	};
+	mkdirSync(env.DATA_DIR, { recursive: true });
 	const backup = await measure(process.execPath, ['build/backup.js', archive], env);
 	const s = (x) => `${x.toFixed(1)} s`;
 	console.log(

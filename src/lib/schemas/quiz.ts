@@ -3,7 +3,7 @@
  * the editor checks its text with the same rules as the server.
  */
 import { z } from 'zod';
-import { lineText, multilineText } from './text';
+import { lineText, multilineText, textBlocks } from './text';
 
 export const QUIZ_QUESTIONS_MAX = 20;
 export const QUIZ_CHOICES_MIN = 2;
@@ -87,16 +87,7 @@ const CHOICE_LINE = /^\[([ xX]?)\]\s*(.*)$/;
 export function quizFromText(
 	text: string
 ): { questions: Quiz['questions']; error?: undefined } | { error: string; questions?: undefined } {
-	const blocks = text
-		.replace(/\r\n?/g, '\n')
-		.split(/\n\s*\n/)
-		.map((block) =>
-			block
-				.split('\n')
-				.map((line) => line.trim())
-				.filter(Boolean)
-		)
-		.filter((lines) => lines.length);
+	const blocks = textBlocks(text);
 	const questions: { prompt: string; explanation?: string; choices: { text: string; correct: boolean }[] }[] =
 		[];
 	for (const [index, lines] of blocks.entries()) {

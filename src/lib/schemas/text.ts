@@ -48,3 +48,19 @@ export const multilineText = (error?: string) =>
 		.string(error ? { error } : undefined)
 		.overwrite((value) => normaliseText(value, true))
 		.refine((value) => !hasForbiddenCharacter(value, true), CONTROL_CHARACTER_MESSAGE);
+
+/**
+ * An editor's text cut at its blank lines into blocks, each the list of its lines trimmed, empty ones left out: how
+ * a quiz and the positioning at entry are written (one question a block).
+ */
+export const textBlocks = (text: string): string[][] =>
+	text
+		.replace(/\r\n?/g, '\n')
+		.split(/\n\s*\n/)
+		.map((block) =>
+			block
+				.split('\n')
+				.map((line) => line.trim())
+				.filter(Boolean)
+		)
+		.filter((lines) => lines.length);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { dropInvalid } from './query';
-import { lineText, multilineText } from './text';
+import { lineText, multilineText, textBlocks } from './text';
 
 const line = (label: string, max: number) =>
 	lineText(`${label} : du texte.`)
@@ -84,16 +84,7 @@ export type CourseSettingsInput = z.infer<typeof courseSettingsSchema>;
  * line of its own starting with « - »; blocks separated by an empty line. Empty: no positioning.
  */
 export function positioningFromText(text: string): PositioningInput {
-	const blocks = text
-		.replace(/\r\n?/g, '\n')
-		.split(/\n\s*\n/)
-		.map((block) =>
-			block
-				.split('\n')
-				.map((l) => l.trim())
-				.filter(Boolean)
-		)
-		.filter((lines) => lines.length);
+	const blocks = textBlocks(text);
 	if (!blocks.length) return null;
 	return {
 		questions: blocks.map(([prompt, ...choices]) => ({

@@ -18,7 +18,7 @@ import * as reminders from './reminders';
 import * as signature from './signature';
 import * as positioning from './positioning';
 import { certificateFor } from './certificate';
-import { missingSheetFields } from './settings';
+import { missingSheetFields, programmeSheetOf } from './settings';
 import { inBackground } from '../lifecycle';
 import { countRequest } from '../abuse';
 import { attestationIssued, sendWith } from '../mail';
@@ -95,7 +95,7 @@ export const updateSettings = (settings: CourseSettingsInput, admin: Actor) =>
 	service.updateCourseSettings(db(), readers(), settings, admin);
 /** The programme sheet's required fields left empty, by their labels (`/admin/cours`, the dashboard's « À faire »). */
 export const missingSheet = async () => missingSheetFields(await settings());
-export { missingSheetFields };
+export { missingSheetFields, programmeSheetOf };
 
 // ——— The positioning at entry ———
 

@@ -48,6 +48,23 @@ export const REQUIRED_SHEET_FIELDS = {
 	trainerQualification: 'Qualification du formateur'
 } as const satisfies Partial<Record<keyof ReaderSettings, string>>;
 
+/**
+ * The programme sheet as `/formation` publishes it and `/admin/cours` edits it: the settings but the ones only the
+ * admin sees (the order, the survey's delay, the positioning's questions).
+ */
+export const programmeSheetOf = (settings: ReaderSettings) => ({
+	title: settings.title,
+	objectives: settings.objectives,
+	audience: settings.audience,
+	prerequisites: settings.prerequisites,
+	accessDelay: settings.accessDelay,
+	price: settings.price,
+	accessibility: settings.accessibility,
+	trainerName: settings.trainerName,
+	trainerQualification: settings.trainerQualification,
+	answerDelayDays: settings.answerDelayDays
+});
+
 /** The required fields left empty, by their labels: `/admin/cours` and the dashboard's « À faire » list them. */
 export function missingSheetFields(settings: ReaderSettings): string[] {
 	return Object.entries(REQUIRED_SHEET_FIELDS)

@@ -16,16 +16,7 @@ export const load: PageServerLoad = async () => {
 	const published = modules.filter((m) => m.published);
 	return {
 		sheet: {
-			title: settings.title,
-			objectives: settings.objectives,
-			audience: settings.audience,
-			prerequisites: settings.prerequisites,
-			accessDelay: settings.accessDelay,
-			price: settings.price,
-			accessibility: settings.accessibility,
-			trainerName: settings.trainerName,
-			trainerQualification: settings.trainerQualification,
-			answerDelayDays: settings.answerDelayDays,
+			...courses.programmeSheetOf(settings),
 			positioning: !!settings.positioning,
 			quizzes: published.some((m) => m.quiz),
 			// The latest change of the settings or a published module; none on a new site (its settings unsaved).

@@ -22,17 +22,8 @@ export const load: PageServerLoad = async (event) => {
 	return {
 		files,
 		settings: {
-			title: settings.title,
+			...courses.programmeSheetOf(settings),
 			sequential: settings.sequential,
-			objectives: settings.objectives,
-			audience: settings.audience,
-			prerequisites: settings.prerequisites,
-			accessDelay: settings.accessDelay,
-			price: settings.price,
-			accessibility: settings.accessibility,
-			trainerName: settings.trainerName,
-			trainerQualification: settings.trainerQualification,
-			answerDelayDays: settings.answerDelayDays,
 			coldSurveyDays: settings.coldSurveyDays
 		},
 		missing: courses.missingSheetFields(settings),

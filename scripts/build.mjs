@@ -140,7 +140,9 @@ async function bundle() {
 
 // What /healthz, the start line and backups say of this build: the version and the commit it was built from.
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
-const release = { version, commit: headCommit(), release: isReleaseCommit(version) };
+// `socket`: its server listens on a socket handed down (src/server/inherited-socket.ts), which `npm start` keeps
+// while one server replaces another (scripts/start.mjs); builds before it bind the port themselves.
+const release = { version, commit: headCommit(), release: isReleaseCommit(version), socket: 'inherited' };
 writeFileSync(path.join(buildDir, 'release.json'), JSON.stringify(release) + '\n');
 writeFileSync(stampOf(buildDir), new Date().toISOString() + '\n');
 

@@ -288,10 +288,44 @@ export function runningServers() {
 			continue;
 		}
 		const script = args.slice(1).find((arg) => !arg.startsWith('-'));
-		if (!script || !isServerEntry(path.resolve(cwd, script))) continue;
-		servers.push({ pid, unit: systemdUnitOf(pid), env: environmentOf(pid), startedAt: startTimeOf(pid) });
+		const file = script && path.resolve(cwd, script);
+		if (!file || !isServerEntry(file)) continue;
+		servers.push({
+			pid,
+			unit: systemdUnitOf(pid),
+			env: environmentOf(pid),
+			startedAt: startTimeOf(pid),
+			parent: parentOf(pid),
+			supervises: SERVER_SCRIPTS.has(file)
+		});
 	}
-	return servers;
+	// `npm start` and the server it runs as its child (scripts/supervisor.mjs) are one server: the child, with the
+	// supervisor that keeps its socket (and the supervisor's environment, which hands no socket down).
+	const supervisors = new Map(servers.filter((s) => s.supervises).map((s) => [s.pid, s]));
+	const supervised = new Set();
+	const merged = [];
+	for (const { parent, supervises, ...server } of servers) {
+		const supervisor = supervisors.get(parent);
+		if (supervisor) {
+			supervised.add(parent);
+			merged.push({ ...server, env: supervisor.env, supervisor: parent });
+		} else if (!supervises) merged.push(server);
+	}
+	// `npm start` with no child runs the server in itself: an older build (before scripts/supervisor.mjs), or an older
+	// start.mjs still running since before `git pull`. It is stopped as a server, with SIGTERM.
+	for (const [pid, { parent: _, supervises: __, ...server }] of supervisors)
+		if (!supervised.has(pid)) merged.push(server);
+	return merged;
+}
+
+/** A process's parent, from /proc/<pid>/stat, or null. */
+function parentOf(pid) {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+	} catch {
+		return null;
+	}
 }
 
 /** When a process started, in ms since the epoch (/proc/<pid>/stat's start time after boot), or null. */

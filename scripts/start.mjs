@@ -1,13 +1,15 @@
 // `npm start`: reads .env when there is one (ATELIER_ENV_FILE names another file; variables already set in the
 // environment win), builds when the current build is missing or older than the sources — into a folder of its own,
-// never over a build a server is using (scripts/build.mjs) — then runs the production server in this very process,
-// which applies migrations before it listens. The server handles SIGTERM and SIGINT itself (drain, close, exit 0), so that
-// signalling `npm start` stops it: npm passes the signal on to this process, and nothing else runs beside it.
+// never over a build a server is using (scripts/build.mjs) — then runs the production server, which applies
+// migrations before it listens, as the child of a supervisor that keeps its socket (scripts/supervisor.mjs): SIGTERM
+// or SIGINT to `npm start` stops it (npm passes the signal on to this process, which passes it to the server), and
+// `npm run upgrade` replaces it while connections wait.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDir, buildState, root } from './build-dir.mjs';
-import { currentBuild, pinnedBuild, readSettings, serverEnvironment } from './releases.mjs';
+import { currentBuild, pinnedBuild, readSettings, releaseOf, serverEnvironment } from './releases.mjs';
+import { supervise } from './supervisor.mjs';
 
 // First, as the server itself would (src/server/heap.ts says why): start again, as the same process, with the
 // allocator's settings and V8's baseline compiler — here, before anything is printed twice.
@@ -62,4 +64,15 @@ if (state !== 'fresh') {
 // A relative DATA_DIR is the installation's data/, whichever build runs.
 process.env.DATA_DIR = serverEnvironment().DATA_DIR;
 
-await import(pathToFileURL(path.join(out, 'server.js')).href);
+// The server runs as a child on a socket this process keeps (scripts/supervisor.mjs): an upgrade or a rollback
+// replaces it while connections wait. A build made before that (rolled back to) runs here, as it always did.
+const inherits = (dir) => releaseOf(dir).socket === 'inherited';
+if (inherits(out)) {
+	await supervise({
+		host: process.env.HOST || '127.0.0.1',
+		port: Number(process.env.PORT || 3000),
+		env: process.env,
+		// The build current at each start: `npm run upgrade` changes it between two servers.
+		current: () => ({ entry: path.join(out, 'server.js'), inherits: inherits(out) })
+	});
+} else await import(pathToFileURL(path.join(out, 'server.js')).href);

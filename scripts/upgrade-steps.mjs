@@ -86,7 +86,9 @@ export function serverToStop({ service }) {
 			`The server (pid ${server.pid}) runs under systemd (${server.unit}): run this again with ` +
 				`--service ${server.unit}, as a user allowed to run systemctl stop and start on it (docs/operations.md).`
 		);
-	return server ? { service: null, pid: server.pid, env: server.env } : null;
+	return server
+		? { service: null, pid: server.pid, env: server.env, supervisor: server.supervisor ?? null }
+		: null;
 }
 
 /**
@@ -99,6 +101,8 @@ export function adoptSettings(server) {
 		for (const name of Object.keys(process.env)) if (!(name in server.env)) delete process.env[name];
 		Object.assign(process.env, server.env);
 	}
+	// A socket handed down to that server is not the next one's (src/server/inherited-socket.ts).
+	for (const name of ['LISTEN_FDS', 'LISTEN_PID', 'LISTEN_FDNAMES']) delete process.env[name];
 	readSettings();
 }
 
@@ -157,7 +161,8 @@ export async function stopServer(server) {
 		return;
 	}
 	try {
-		process.kill(server.pid, 'SIGTERM');
+		// Under `npm start`, its supervisor stops it and keeps the socket: connections wait for the next server.
+		process.kill(server.supervisor ?? server.pid, server.supervisor ? 'SIGUSR2' : 'SIGTERM');
 	} catch (error) {
 		if (error.code === 'EPERM')
 			throw new StepError(`The server (pid ${server.pid}) belongs to another user: run this as that user.`);
@@ -228,6 +233,7 @@ export function startServer(server) {
 		systemctl('start', server.service);
 		return null;
 	}
+	if (server?.supervisor && processAlive(server.supervisor)) return startUnderSupervisor(server.supervisor);
 	// Detached from this terminal (a session of its own, its output in a file): closing the SSH session that ran
 	// the upgrade must not stop the site. A service manager is better still (--service, docs/deploy.md).
 	mkdirSync(LOGS, { recursive: true, mode: 0o700 });
@@ -252,6 +258,24 @@ export function startServer(server) {
 				`The server runs on its own (pid ${child.pid}), detached from this terminal; its log is ` +
 					`${path.relative(root, SERVER_LOG)}. Stop it with \`kill ${child.pid}\` (it finishes its requests ` +
 					'first), or run it under systemd and pass --service (docs/deploy.md).'
+			);
+		}
+	};
+}
+
+/**
+ * The `npm start` that ran the stopped server starts the current build's on the socket it kept
+ * (scripts/supervisor.mjs): the connections that waited meanwhile are answered by it.
+ */
+function startUnderSupervisor(supervisor) {
+	process.kill(supervisor, 'SIGUSR2');
+	return {
+		child: null,
+		exited: () => (processAlive(supervisor) ? null : { code: 'npm start ended' }),
+		adopt() {
+			console.log(
+				`The server runs under npm start (pid ${supervisor}), which kept its socket: connections waited ` +
+					'for the new server, none was refused.'
 			);
 		}
 	};

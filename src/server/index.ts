@@ -22,6 +22,7 @@ import { courseMedia } from './course-media';
 import { oneClickUnsubscribe } from './one-click-unsubscribe';
 import { answerOwnPath } from './own-paths';
 import { imageProxy } from './image-proxy';
+import { inheritedSocket, InheritedSocketError } from './inherited-socket';
 import { IMAGE_PROXY_ROUTE } from '../lib/server/http/image-proxy-bridge';
 import { installProcessPolicy, inRequest, inRequestContext } from './process-policy';
 import { UNSUBSCRIBE_PREFIX } from '../lib/server/http/unsubscribe-bridge';
@@ -39,10 +40,13 @@ boundHeapGrowth();
 async function main() {
 	restrictNewFiles();
 	let config;
+	// A socket handed down by `npm start` or systemd (inherited-socket.ts): connections wait in it while servers change.
+	let inherited;
 	try {
 		config = loadConfig();
+		inherited = inheritedSocket();
 	} catch (error) {
-		if (error instanceof ConfigError) {
+		if (error instanceof ConfigError || error instanceof InheritedSocketError) {
 			console.error(error.message);
 			process.exit(1);
 		}
@@ -112,10 +116,16 @@ async function main() {
 	// the answer in progress is the connection's last and the server closes after it (RFC 9112 §9.6).
 	(server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
-	server.listen(config.port, config.host, () => {
+	server.listen(inherited ?? { port: config.port, host: config.host }, () => {
+		const address = server.address();
+		const { host, port } =
+			address && typeof address === 'object'
+				? { host: address.family === 'IPv6' ? `[${address.address}]` : address.address, port: address.port }
+				: { host: config.host, port: config.port };
 		// Whatever LOG_LEVEL says: the one line that says the server is up (and, below, that it stopped).
 		log.lifecycle('listening', {
-			url: `http://${config.host}:${config.port}`,
+			url: `http://${host}:${port}`,
+			...(inherited && { socket: 'inherited' }),
 			origin: config.origin.origin,
 			...appRelease()
 		});

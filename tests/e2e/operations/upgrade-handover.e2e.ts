@@ -1,0 +1,225 @@
+/**
+ * An upgrade and a rollback that refuse no connection (issue « Every door holds, part 2 », point 2): a site served
+ * by `npm start` — whose supervisor keeps the listening socket (scripts/supervisor.mjs) — is upgraded to a build that
+ * migrates, then rolled back, while a poller asks /healthz every 50 ms: every request is answered, all with 200,
+ * none refused; the data go through. The tree is a copy of this version in the system's temporary folder; its first
+ * build is the tests' build (copied through the build cache, as the upgrade test does), the next one a copy of it
+ * under another commit with one more migration — what `npm run upgrade` finds when a build was made beforehand.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync
+} from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { buildState, keepBuildInCache, sourceDigest, stampOf } from '../../../scripts/build-dir.mjs';
+import { baseEnvironment } from '../../../scripts/ci/old-release.mjs';
+import { sessionCookieFor } from '../support/accounts';
+import { freePort } from '../support/server';
+
+const repo = path.resolve('.');
+const admin = { email: 'releve@exemple.fr', password: 'une phrase de passe solide', name: 'Relève' };
+
+/** This version's files, as a clone has them, into `tree`, and this clone's packages. */
+function copyThisVersion(tree: string) {
+	const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
+		cwd: repo,
+		encoding: 'utf8'
+	})
+		.stdout.split('\0')
+		.filter((file) => file && existsSync(path.join(repo, file)));
+	const now = new Date();
+	for (const file of files) {
+		mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
+		cpSync(path.join(repo, file), path.join(tree, file));
+		utimesSync(path.join(tree, file), now, now);
+	}
+	symlinkSync(path.join(repo, 'node_modules'), path.join(tree, 'node_modules'));
+}
+
+/**
+ * A second build beside the current one: the same code under another commit, with one more migration (a table, a
+ * column on the leads) — so that the upgrade migrates and the rollback restores the backup taken before it.
+ */
+function nextBuild(tree: string): { name: string; commit: string } {
+	const current = readlinkSync(path.join(tree, 'build'));
+	const from = path.resolve(tree, current);
+	const commit = 'handover0001';
+	const name = `${JSON.parse(readFileSync(path.join(from, 'release.json'), 'utf8')).version}-${commit}`;
+	const to = path.join(tree, 'builds', name);
+	cpSync(from, to, { recursive: true });
+	const release = JSON.parse(readFileSync(path.join(to, 'release.json'), 'utf8'));
+	writeFileSync(path.join(to, 'release.json'), JSON.stringify({ ...release, commit }) + '\n');
+	const journalFile = path.join(to, 'drizzle', 'meta', '_journal.json');
+	const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
+	const last = journal.entries.at(-1);
+	const tag = `${String(last.idx + 1).padStart(4, '0')}_handover_probe`;
+	journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1, tag });
+	writeFileSync(journalFile, JSON.stringify(journal, null, 2));
+	writeFileSync(
+		path.join(to, 'drizzle', `${tag}.sql`),
+		'CREATE TABLE "handover_probe" ("id" integer PRIMARY KEY);\n--> statement-breakpoint\n' +
+			'ALTER TABLE "leads" ADD COLUMN "handover_probe" text;'
+	);
+	writeFileSync(stampOf(to), new Date().toISOString() + '\n');
+	return { name, commit };
+}
+
+function run(tree: string, args: string[], env: NodeJS.ProcessEnv) {
+	const child: ChildProcess = spawn(process.execPath, args, {
+		cwd: tree,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let output = '';
+	child.stdout!.on('data', (chunk) => (output += chunk));
+	child.stderr!.on('data', (chunk) => (output += chunk));
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	return { child, output: () => output, exited };
+}
+
+/** One request on a connection of its own, as a monitor's probe makes it: its status, or the error's code. */
+function probe(url: string): Promise<number | string> {
+	return new Promise((resolve) => {
+		const request = get(`${url}/healthz`, { agent: false, timeout: 120_000 }, (response) => {
+			response.resume();
+			response.on('end', () => resolve(response.statusCode!));
+			response.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+		});
+		request.on('timeout', () => request.destroy(new Error('timeout')));
+		request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+	});
+}
+
+/** Every 50 ms, a probe with time to wait for the next server: how many answered 200, and what else was seen. */
+function poll(url: string) {
+	const seen = { ok: 0, refused: 0, failed: [] as (number | string)[], longestMs: 0 };
+	let polling = true;
+	const loop = (async () => {
+		while (polling) {
+			const started = Date.now();
+			const answer = await probe(url);
+			if (answer === 200) seen.ok++;
+			else if (answer === 'ECONNREFUSED') seen.refused++;
+			else seen.failed.push(answer);
+			seen.longestMs = Math.max(seen.longestMs, Date.now() - started);
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+	})();
+	return {
+		async stop() {
+			polling = false;
+			await loop;
+			return seen;
+		}
+	};
+}
+
+const health = async (url: string) =>
+	(await (await fetch(`${url}/healthz`)).json()) as { version: string; commit: string };
+
+test(
+	'npm run upgrade and npm run rollback under npm start: a poller every 50 ms is never refused, every answer a 200',
+	{ tag: '@drivers' },
+	async () => {
+		test.setTimeout(600_000);
+		const tree = mkdtempSync(path.join(tmpdir(), 'atelier-handover-'));
+		copyThisVersion(tree);
+		const { createEmptyPostgresDatabase, serverUrl } = await import('../../helpers/database');
+		const database = serverUrl ? await createEmptyPostgresDatabase() : null;
+		const port = await freePort();
+		const url = `http://127.0.0.1:${port}`;
+		// The tests' build, made once for these sources, is the tree's first build (scripts/build.mjs's cache).
+		const buildCache = path.join(tmpdir(), 'atelier-upgrade-e2e-builds');
+		const testBuild = process.env.ATELIER_BUILD_DIR!;
+		if (!existsSync(stampOf(path.join(buildCache, sourceDigest()))) && buildState(testBuild) === 'fresh')
+			keepBuildInCache(testBuild, buildCache);
+		const env = {
+			...baseEnvironment(),
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			ORIGIN: url,
+			DATA_DIR: path.join(tree, 'site-data'),
+			DATABASE_URL: database?.url ?? '',
+			SIGNING_SECRET: '',
+			ATELIER_BUILD_CACHE: buildCache
+		};
+		const site = run(tree, ['scripts/start.mjs'], env);
+		try {
+			await expect
+				.poll(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok ?? false, {
+					timeout: 240_000,
+					message: site.output()
+				})
+				.toBe(true);
+			const first = await health(url);
+			const setup = await fetch(`${url}/api/admin/setup`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(admin)
+			});
+			expect(setup.status).toBe(201);
+			const cookie = await sessionCookieFor(url, admin);
+			const lead = await fetch(`${url}/api/contact`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', origin: url },
+				body: JSON.stringify({
+					name: 'Avant Relève',
+					email: 'client@exemple.fr',
+					message: 'Un mur à refaire avant la mise à jour.'
+				})
+			});
+			expect(lead.status).toBe(201);
+			const next = nextBuild(tree);
+
+			let watch = poll(url);
+			const upgrade = run(tree, ['scripts/upgrade.mjs'], baseEnvironment());
+			expect(await upgrade.exited, upgrade.output()).toBe(0);
+			let seen = await watch.stop();
+			test.info().annotations.push({
+				type: 'upgrade',
+				description: `${/Downtime [\d.]+ s/.exec(upgrade.output())?.[0]}; longest wait seen by the poller ${seen.longestMs} ms, ${seen.ok} answers`
+			});
+			expect(upgrade.output()).toContain('which kept its socket');
+			expect(seen.refused, upgrade.output()).toBe(0);
+			expect(seen.failed).toEqual([]);
+			expect(seen.ok).toBeGreaterThan(1);
+			expect((await health(url)).commit).toBe(next.commit);
+			expect(site.output()).toContain('"migration applied","tag":"');
+			expect(site.child.exitCode).toBeNull();
+
+			watch = poll(url);
+			const rollback = run(tree, ['scripts/rollback.mjs'], baseEnvironment());
+			expect(await rollback.exited, rollback.output()).toBe(0);
+			seen = await watch.stop();
+			test.info().annotations.push({
+				type: 'rollback',
+				description: `${/Downtime [\d.]+ s/.exec(rollback.output())?.[0]}; longest wait seen by the poller ${seen.longestMs} ms, ${seen.ok} answers`
+			});
+			expect(seen.refused, rollback.output()).toBe(0);
+			expect(seen.failed).toEqual([]);
+			expect((await health(url)).commit).toBe(first.commit);
+			// The session and the lead written before the upgrade went through both changes.
+			const inbox = await fetch(`${url}/admin/demandes`, { headers: { cookie } });
+			expect(inbox.status).toBe(200);
+			expect(await inbox.text()).toContain('Avant Relève');
+			expect(readFileSync(path.join(tree, 'builds', 'last-upgrade.json'), 'utf8')).toContain('rolledBackAt');
+		} finally {
+			site.child.kill('SIGTERM');
+			await site.exited;
+			await database?.drop();
+			rmSync(tree, { recursive: true, force: true });
+		}
+	}
+);

@@ -33,10 +33,17 @@ const out = buildDir();
 // still the release rolled back from): building them would undo the rollback. So is a build an upgrade installed
 // from a release archive (made from other sources). The next `npm run upgrade` says otherwise.
 const pinned = pinnedBuild();
+// `--no-build` (the systemd unit, docs/atelier.service): the service's user cannot build, and sources newer than the
+// build are normal between `git pull` and `npm run upgrade` — the current build is served as it is.
+const noBuild = process.argv.includes('--no-build');
 const state = pinned ? 'fresh' : buildState(out);
 if (pinned)
 	console.log(`Serving ${pinned.name}, ${pinned.why}; the sources are not built until \`npm run upgrade\`.`);
-if (state !== 'fresh') {
+if (noBuild && state === 'missing') {
+	console.error('No build to serve: its owner makes one with `npm run build` (or `npm run upgrade`).');
+	process.exit(1);
+}
+if (state !== 'fresh' && !noBuild) {
 	console.log(
 		state === 'stale' ? 'Sources changed since the last build: building…' : 'No build yet: building…'
 	);

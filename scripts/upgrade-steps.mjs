@@ -74,8 +74,18 @@ export function healthUrl(env = process.env) {
  */
 export function serverToStop({ service }) {
 	const servers = runningServers();
-	// Under systemd: backups and restores run as the unit's user, who owns DATA_DIR.
-	if (service) return { service, pid: null, user: serviceUser(service) };
+	// Under systemd: backups and restores run as the unit's user, who owns DATA_DIR. When the unit runs `npm start`'s
+	// supervisor (docs/atelier.service), the server is its child: replaced through it, its socket kept.
+	if (service) {
+		const supervisor = mainPidOf(service);
+		const supervised = supervisor ? servers.find((s) => s.supervisor === supervisor) : null;
+		return {
+			service,
+			pid: supervised?.pid ?? null,
+			supervisor: supervised ? supervisor : null,
+			user: serviceUser(service)
+		};
+	}
 	if (servers.length > 1)
 		throw new StepError(
 			`Several servers run from this folder (pids ${servers.map((s) => s.pid).join(', ')}): stop all but one first.`
@@ -125,19 +135,37 @@ export function privileged({
 	return ['sudo', ['-n', '-E', '-u', as, '--', ...argv]];
 }
 
-/** `systemctl <verb> <unit>` with root's privilege (privileged). */
-function systemctl(verb, unit) {
-	const [file, args] = privileged({ argv: ['systemctl', verb, unit], as: 'root' });
+/** `systemctl <verb> … <unit>` with root's privilege (privileged). */
+function systemctl(verb, unit, options = []) {
+	const [file, args] = privileged({ argv: ['systemctl', verb, ...options, unit], as: 'root' });
 	try {
 		execFileSync(file, args, { stdio: 'inherit' });
 	} catch (error) {
 		throw new StepError(
-			`systemctl ${verb} ${unit} failed` +
+			`systemctl ${[verb, ...options].join(' ')} ${unit} failed` +
 				(file === 'sudo'
 					? ' (through sudo -n: this user must be allowed it without a password — docs/operations.md).'
 					: '.'),
 			{ cause: error }
 		);
+	}
+}
+
+/** SIGUSR2 to the unit's main process, `npm start`'s supervisor: the first stops the server, the next starts one. */
+const signalSupervisor = (unit) => systemctl('kill', unit, ['--kill-who=main', '--signal=SIGUSR2']);
+
+/** The unit's main process (its MainPID), or null when it runs none or systemctl cannot say. */
+function mainPidOf(unit) {
+	try {
+		const pid = Number(
+			execFileSync('systemctl', ['show', '-p', 'MainPID', '--value', unit], {
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'ignore']
+			}).trim()
+		);
+		return Number.isInteger(pid) && pid > 0 ? pid : null;
+	} catch {
+		return null;
 	}
 }
 
@@ -156,18 +184,20 @@ export function serviceUser(unit) {
 
 /** Stops the server and waits until it has exited (it drains in-flight requests first). */
 export async function stopServer(server) {
-	if (server.service) {
+	if (server.service && !server.supervisor) {
 		systemctl('stop', server.service);
 		return;
 	}
-	try {
-		// Under `npm start`, its supervisor stops it and keeps the socket: connections wait for the next server.
-		process.kill(server.supervisor ?? server.pid, server.supervisor ? 'SIGUSR2' : 'SIGTERM');
-	} catch (error) {
-		if (error.code === 'EPERM')
-			throw new StepError(`The server (pid ${server.pid}) belongs to another user: run this as that user.`);
-		if (error.code !== 'ESRCH') throw error;
-	}
+	if (server.service) signalSupervisor(server.service);
+	else
+		try {
+			// Under `npm start`, its supervisor stops it and keeps the socket: connections wait for the next server.
+			process.kill(server.supervisor ?? server.pid, server.supervisor ? 'SIGUSR2' : 'SIGTERM');
+		} catch (error) {
+			if (error.code === 'EPERM')
+				throw new StepError(`The server (pid ${server.pid}) belongs to another user: run this as that user.`);
+			if (error.code !== 'ESRCH') throw error;
+		}
 	const deadline = Date.now() + STOP_TIMEOUT_MS;
 	while (processAlive(server.pid)) {
 		if (Date.now() > deadline)
@@ -229,11 +259,12 @@ export const SERVER_LOG = path.join(LOGS, 'server.log');
  * (its output appended to logs/server.log).
  */
 export function startServer(server) {
+	if (server?.supervisor && processAlive(server.supervisor))
+		return startUnderSupervisor(server.supervisor, server.service);
 	if (server?.service) {
 		systemctl('start', server.service);
 		return null;
 	}
-	if (server?.supervisor && processAlive(server.supervisor)) return startUnderSupervisor(server.supervisor);
 	// Detached from this terminal (a session of its own, its output in a file): closing the SSH session that ran
 	// the upgrade must not stop the site. A service manager is better still (--service, docs/deploy.md).
 	mkdirSync(LOGS, { recursive: true, mode: 0o700 });
@@ -267,15 +298,16 @@ export function startServer(server) {
  * The `npm start` that ran the stopped server starts the current build's on the socket it kept
  * (scripts/supervisor.mjs): the connections that waited meanwhile are answered by it.
  */
-function startUnderSupervisor(supervisor) {
-	process.kill(supervisor, 'SIGUSR2');
+function startUnderSupervisor(supervisor, service) {
+	if (service) signalSupervisor(service);
+	else process.kill(supervisor, 'SIGUSR2');
 	return {
 		child: null,
 		exited: () => (processAlive(supervisor) ? null : { code: 'npm start ended' }),
 		adopt() {
 			console.log(
-				`The server runs under npm start (pid ${supervisor}), which kept its socket: connections waited ` +
-					'for the new server, none was refused.'
+				`The server runs under ${service ? `${service}'s` : ''} npm start (pid ${supervisor}), which kept its socket: ` +
+					'connections waited for the new server, none was refused.'
 			);
 		}
 	};

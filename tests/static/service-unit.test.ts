@@ -24,6 +24,13 @@ describe('docs/atelier.service', () => {
 		expect(node).toContain(`node-${line}`);
 	});
 
+	it('runs npm start’s supervisor, which keeps the socket while upgrades replace the server, and never builds', () => {
+		expect(setting('ExecStart')[0]).toMatch(/\sscripts\/start\.mjs --no-build$/);
+		expect(readFileSync('docs/operations.md', 'utf8')).toContain(
+			'systemctl kill --kill-who=main --signal=SIGUSR2 atelier'
+		);
+	});
+
 	it('may write DATA_DIR and BACKUP_DIR, and names both', () => {
 		const writable = setting('ReadWritePaths').flatMap((paths) => paths.split(/\s+/));
 		expect(environment.DATA_DIR).toBeTruthy();

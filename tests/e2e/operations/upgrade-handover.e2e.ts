@@ -129,97 +129,155 @@ function poll(url: string) {
 const health = async (url: string) =>
 	(await (await fetch(`${url}/healthz`)).json()) as { version: string; commit: string };
 
-test(
-	'npm run upgrade and npm run rollback under npm start: a poller every 50 ms is never refused, every answer a 200',
-	{ tag: '@drivers' },
-	async () => {
-		test.setTimeout(600_000);
-		const tree = mkdtempSync(path.join(tmpdir(), 'atelier-handover-'));
-		copyThisVersion(tree);
-		const { createEmptyPostgresDatabase, serverUrl } = await import('../../helpers/database');
-		const database = serverUrl ? await createEmptyPostgresDatabase() : null;
-		const port = await freePort();
-		const url = `http://127.0.0.1:${port}`;
-		// The tests' build, made once for these sources, is the tree's first build (scripts/build.mjs's cache).
-		const buildCache = path.join(tmpdir(), 'atelier-upgrade-e2e-builds');
-		const testBuild = process.env.ATELIER_BUILD_DIR!;
-		if (!existsSync(stampOf(path.join(buildCache, sourceDigest()))) && buildState(testBuild) === 'fresh')
-			keepBuildInCache(testBuild, buildCache);
-		const env = {
-			...baseEnvironment(),
-			PORT: String(port),
-			HOST: '127.0.0.1',
-			ORIGIN: url,
-			DATA_DIR: path.join(tree, 'site-data'),
-			DATABASE_URL: database?.url ?? '',
-			SIGNING_SECRET: '',
-			ATELIER_BUILD_CACHE: buildCache
-		};
-		const site = run(tree, ['scripts/start.mjs'], env);
-		try {
-			await expect
-				.poll(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok ?? false, {
-					timeout: 240_000,
-					message: site.output()
-				})
-				.toBe(true);
-			const first = await health(url);
-			const setup = await fetch(`${url}/api/admin/setup`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(admin)
-			});
-			expect(setup.status).toBe(201);
-			const cookie = await sessionCookieFor(url, admin);
-			const lead = await fetch(`${url}/api/contact`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', origin: url },
-				body: JSON.stringify({
-					name: 'Avant Relève',
-					email: 'client@exemple.fr',
-					message: 'Un mur à refaire avant la mise à jour.'
-				})
-			});
-			expect(lead.status).toBe(201);
-			const next = nextBuild(tree);
+/**
+ * A stand-in `systemctl` on PATH for the unit `atelier` (as tests/integration/service-privilege does): it says the
+ * unit's main process is `mainPid`'s, passes `kill --kill-who=main --signal=SIGUSR2` to it, and records each call —
+ * a `stop` or `start` would mean the upgrade went around the supervisor.
+ */
+function standInSystemctl(dir: string, mainPid: () => number) {
+	const bin = path.join(dir, 'bin');
+	mkdirSync(bin, { recursive: true });
+	const calls = path.join(dir, 'systemctl-calls');
+	const pidFile = path.join(dir, 'main-pid');
+	writeFileSync(
+		path.join(bin, 'systemctl'),
+		`#!/bin/sh
+echo "$*" >> '${calls}'
+case "$*" in
+  "show -p User --value atelier") echo root ;;
+  "show -p MainPID --value atelier") cat '${pidFile}' ;;
+  "kill --kill-who=main --signal=SIGUSR2 atelier") kill -USR2 "$(cat '${pidFile}')" ;;
+  *) exit 1 ;;
+esac
+`,
+		{ mode: 0o755 }
+	);
+	return {
+		path: `${bin}:${process.env.PATH}`,
+		ready: () => writeFileSync(pidFile, String(mainPid())),
+		calls: () => readFileSync(calls, 'utf8').trim().split('\n')
+	};
+}
 
-			let watch = poll(url);
-			const upgrade = run(tree, ['scripts/upgrade.mjs'], baseEnvironment());
-			expect(await upgrade.exited, upgrade.output()).toBe(0);
-			let seen = await watch.stop();
-			test.info().annotations.push({
-				type: 'upgrade',
-				description: `${/Downtime [\d.]+ s/.exec(upgrade.output())?.[0]}; longest wait seen by the poller ${seen.longestMs} ms, ${seen.ok} answers`
-			});
-			expect(upgrade.output()).toContain('which kept its socket');
-			expect(seen.refused, upgrade.output()).toBe(0);
-			expect(seen.failed).toEqual([]);
-			expect(seen.ok).toBeGreaterThan(1);
-			expect((await health(url)).commit).toBe(next.commit);
-			expect(site.output()).toContain('"migration applied","tag":"');
-			expect(site.child.exitCode).toBeNull();
+for (const under of ['npm start', 'the systemd unit'] as const)
+	test(
+		`npm run upgrade and npm run rollback under ${under}: a poller every 50 ms is never refused, every answer a 200`,
+		{ tag: '@drivers' },
+		async () => {
+			test.setTimeout(600_000);
+			const tree = mkdtempSync(path.join(tmpdir(), 'atelier-handover-'));
+			copyThisVersion(tree);
+			const { createEmptyPostgresDatabase, serverUrl } = await import('../../helpers/database');
+			const database = serverUrl ? await createEmptyPostgresDatabase() : null;
+			const port = await freePort();
+			const url = `http://127.0.0.1:${port}`;
+			// The tests' build, made once for these sources, is the tree's first build (scripts/build.mjs's cache).
+			const buildCache = path.join(tmpdir(), 'atelier-upgrade-e2e-builds');
+			const testBuild = process.env.ATELIER_BUILD_DIR!;
+			if (!existsSync(stampOf(path.join(buildCache, sourceDigest()))) && buildState(testBuild) === 'fresh')
+				keepBuildInCache(testBuild, buildCache);
+			// The settings in the tree's .env, where the site, the unit and the operator's commands all read them.
+			const settings = {
+				PORT: String(port),
+				HOST: '127.0.0.1',
+				ORIGIN: url,
+				DATA_DIR: path.join(tree, 'site-data'),
+				DATABASE_URL: database?.url ?? '',
+				SIGNING_SECRET: ''
+			};
+			writeFileSync(
+				path.join(tree, '.env'),
+				Object.entries(settings)
+					.map(([name, value]) => `${name}=${value}\n`)
+					.join('')
+			);
+			const env = { ...baseEnvironment(), ATELIER_BUILD_CACHE: buildCache };
+			for (const name of Object.keys(settings)) delete env[name];
+			// The unit serves what its owner built (docs/atelier.service): built first, then `start.mjs --no-build`.
+			if (under === 'the systemd unit')
+				expect(spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: tree, env }).status).toBe(0);
+			const site = run(
+				tree,
+				under === 'the systemd unit' ? ['scripts/start.mjs', '--no-build'] : ['scripts/start.mjs'],
+				env
+			);
+			const systemctl = standInSystemctl(tree, () => site.child.pid!);
+			const operator =
+				under === 'the systemd unit'
+					? { env: { ...env, PATH: systemctl.path }, args: ['--service', 'atelier'] }
+					: { env, args: [] };
+			try {
+				await expect
+					.poll(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok ?? false, {
+						timeout: 240_000,
+						message: site.output()
+					})
+					.toBe(true);
+				const first = await health(url);
+				const setup = await fetch(`${url}/api/admin/setup`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(admin)
+				});
+				expect(setup.status).toBe(201);
+				const cookie = await sessionCookieFor(url, admin);
+				const lead = await fetch(`${url}/api/contact`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', origin: url },
+					body: JSON.stringify({
+						name: 'Avant Relève',
+						email: 'client@exemple.fr',
+						message: 'Un mur à refaire avant la mise à jour.'
+					})
+				});
+				expect(lead.status).toBe(201);
+				const next = nextBuild(tree);
 
-			watch = poll(url);
-			const rollback = run(tree, ['scripts/rollback.mjs'], baseEnvironment());
-			expect(await rollback.exited, rollback.output()).toBe(0);
-			seen = await watch.stop();
-			test.info().annotations.push({
-				type: 'rollback',
-				description: `${/Downtime [\d.]+ s/.exec(rollback.output())?.[0]}; longest wait seen by the poller ${seen.longestMs} ms, ${seen.ok} answers`
-			});
-			expect(seen.refused, rollback.output()).toBe(0);
-			expect(seen.failed).toEqual([]);
-			expect((await health(url)).commit).toBe(first.commit);
-			// The session and the lead written before the upgrade went through both changes.
-			const inbox = await fetch(`${url}/admin/demandes`, { headers: { cookie } });
-			expect(inbox.status).toBe(200);
-			expect(await inbox.text()).toContain('Avant Relève');
-			expect(readFileSync(path.join(tree, 'builds', 'last-upgrade.json'), 'utf8')).toContain('rolledBackAt');
-		} finally {
-			site.child.kill('SIGTERM');
-			await site.exited;
-			await database?.drop();
-			rmSync(tree, { recursive: true, force: true });
+				let watch = poll(url);
+				systemctl.ready();
+				const upgrade = run(tree, ['scripts/upgrade.mjs', ...operator.args], operator.env);
+				expect(await upgrade.exited, upgrade.output()).toBe(0);
+				let seen = await watch.stop();
+				test.info().annotations.push({
+					type: 'upgrade',
+					description: `${/Downtime [\d.]+ s/.exec(upgrade.output())?.[0]}; longest wait seen by the poller ${seen.longestMs} ms, ${seen.ok} answers`
+				});
+				expect(upgrade.output()).toContain('which kept its socket');
+				expect(seen.refused, upgrade.output()).toBe(0);
+				expect(seen.failed).toEqual([]);
+				expect(seen.ok).toBeGreaterThan(1);
+				expect((await health(url)).commit).toBe(next.commit);
+				expect(site.output()).toContain('"migration applied","tag":"');
+				expect(site.child.exitCode).toBeNull();
+
+				watch = poll(url);
+				const rollback = run(tree, ['scripts/rollback.mjs', ...operator.args], operator.env);
+				expect(await rollback.exited, rollback.output()).toBe(0);
+				seen = await watch.stop();
+				test.info().annotations.push({
+					type: 'rollback',
+					description: `${/Downtime [\d.]+ s/.exec(rollback.output())?.[0]}; longest wait seen by the poller ${seen.longestMs} ms, ${seen.ok} answers`
+				});
+				expect(seen.refused, rollback.output()).toBe(0);
+				expect(seen.failed).toEqual([]);
+				expect((await health(url)).commit).toBe(first.commit);
+				// The session and the lead written before the upgrade went through both changes.
+				const inbox = await fetch(`${url}/admin/demandes`, { headers: { cookie } });
+				expect(inbox.status).toBe(200);
+				expect(await inbox.text()).toContain('Avant Relève');
+				expect(readFileSync(path.join(tree, 'builds', 'last-upgrade.json'), 'utf8')).toContain(
+					'rolledBackAt'
+				);
+				// Under the unit, the server was replaced through its supervisor, never by stopping the unit.
+				if (under === 'the systemd unit')
+					expect(systemctl.calls().filter((call) => !call.startsWith('show'))).toEqual(
+						Array(4).fill('kill --kill-who=main --signal=SIGUSR2 atelier')
+					);
+			} finally {
+				site.child.kill('SIGTERM');
+				await site.exited;
+				await database?.drop();
+				rmSync(tree, { recursive: true, force: true });
+			}
 		}
-	}
-);
+	);

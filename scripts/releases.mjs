@@ -196,6 +196,31 @@ export function pinnedBuild() {
 	return null;
 }
 
+/**
+ * The build an upgrade has just backed up for (`npm run upgrade` writes it before it starts that build, removes it
+ * once the build answers): `npm start`'s supervisor starts that build without the backup a server writes before it
+ * migrates — the upgrade's is of the same data, and a second would lengthen the wait. Kept for minutes at most.
+ */
+const BACKED_UP = path.join(BUILDS, 'backed-up.json');
+const BACKED_UP_FOR_MS = 10 * 60 * 1000;
+
+export function noteBackedUp(name, file) {
+	writeFileSync(BACKED_UP, JSON.stringify({ name, file, at: Date.now() }) + '\n');
+}
+
+export function forgetBackedUp() {
+	rmSync(BACKED_UP, { force: true });
+}
+
+export function backedUpFor(name) {
+	try {
+		const noted = JSON.parse(readFileSync(BACKED_UP, 'utf8'));
+		return noted.name === name && Date.now() - noted.at < BACKED_UP_FOR_MS;
+	} catch {
+		return false;
+	}
+}
+
 export function writeUpgradeRecord(record) {
 	mkdirSync(BUILDS, { recursive: true });
 	const next = `${UPGRADE_RECORD}.${process.pid}`;

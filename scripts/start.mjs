@@ -5,10 +5,18 @@
 // or SIGINT to `npm start` stops it (npm passes the signal on to this process, which passes it to the server), and
 // `npm run upgrade` replaces it while connections wait.
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDir, buildState, root } from './build-dir.mjs';
-import { currentBuild, pinnedBuild, readSettings, releaseOf, serverEnvironment } from './releases.mjs';
+import {
+	backedUpFor,
+	currentBuild,
+	pinnedBuild,
+	readSettings,
+	releaseOf,
+	serverEnvironment
+} from './releases.mjs';
 import { supervise } from './supervisor.mjs';
 
 // First, as the server itself would (src/server/heap.ts says why): start again, as the same process, with the
@@ -80,6 +88,10 @@ if (inherits(out)) {
 		port: Number(process.env.PORT || 3000),
 		env: process.env,
 		// The build current at each start: `npm run upgrade` changes it between two servers.
-		current: () => ({ entry: path.join(out, 'server.js'), inherits: inherits(out) })
+		current: () => ({
+			entry: path.join(out, 'server.js'),
+			inherits: inherits(out),
+			backedUp: backedUpFor(path.basename(realpathSync(out)))
+		})
 	});
 } else await import(pathToFileURL(path.join(out, 'server.js')).href);

@@ -14,8 +14,8 @@ import net from 'node:net';
 import { getSystemErrorName } from 'node:util';
 
 /**
- * `current()` names the server to start each time: `{ entry, inherits }` (its server.js, and whether it listens on
- * a socket handed down). Returns when the supervisor is set up; it exits with the server.
+ * `current()` names the server to start each time: `{ entry, inherits, backedUp }` (its server.js, whether it listens
+ * on a socket handed down, and whether an upgrade has just backed the data up for it). Returns when the supervisor is set up; it exits with the server.
  */
 export async function supervise({ host, port, env, current }) {
 	let socket = null;
@@ -39,7 +39,7 @@ export async function supervise({ host, port, env, current }) {
 
 	const start = async () => {
 		clearInterval(waiting);
-		const { entry, inherits } = current();
+		const { entry, inherits, backedUp } = current();
 		if (inherits) socket ??= await bind();
 		else if (socket) {
 			socket.close();
@@ -48,7 +48,12 @@ export async function supervise({ host, port, env, current }) {
 		}
 		const child = spawn(process.execPath, [...process.execArgv, entry], {
 			stdio: socket ? ['inherit', 'inherit', 'inherit', socket.fd] : 'inherit',
-			env: socket ? { ...env, LISTEN_FDS: '1' } : env
+			env: {
+				...env,
+				...(socket && { LISTEN_FDS: '1' }),
+				// `npm run upgrade` backed the data up for this build a moment ago (releases.mjs, backedUpFor).
+				...(backedUp && { BACKUP_BEFORE_MIGRATING: 'false' })
+			}
 		});
 		server = child;
 		child.on('exit', (code, signal) => {

@@ -1,8 +1,10 @@
 // `npm run upgrade [-- --service <unit>]`, after `git pull && npm ci` (docs/operations.md, "Upgrading"):
 //  1. builds the new version beside the running one (builds/<version>-<commit>; nothing the server reads changes);
-//  2. stops the server (it drains in-flight requests) — the site is down from here…
+//  2. stops the server (it drains in-flight requests) — the site is down from here (under `npm start`, whose
+//     supervisor keeps the socket, requests wait rather than being refused: scripts/supervisor.mjs)…
 //  3. writes a backup of the data as they are (DATA_DIR/backups/atelier-before-<version>-<time>.tar.gz.age), with the new
-//     build's backup command in --read-only mode: no migration, nothing written into the database;
+//     build's backup command in --read-only mode: no migration, nothing written into the database (on PostgreSQL,
+//     before the stop, while the old server still serves);
 //  4. makes the new build current and starts its server, which applies the migrations (each one logged) and
 //     listens — …to the moment /healthz answers with the new version. That downtime is measured and printed.
 // The server then runs on its own, detached from the terminal (logs/server.log); what was done is kept in
@@ -16,8 +18,10 @@ import { ArchiveError, installReleaseArchive } from './release-archive.mjs';
 import {
 	adoptFolder,
 	currentBuild,
+	forgetBackedUp,
 	labelOf,
 	listBuilds,
+	noteBackedUp,
 	releaseOf,
 	switchTo,
 	writeUpgradeRecord
@@ -73,18 +77,13 @@ async function upgradeSite() {
 	const from = current.dir;
 	console.log(`upgrade: ${describe(from)} → ${describe(next.dir)}`);
 
-	// 2. Stop.
-	const stoppedAt = Date.now();
-	if (server) await stopServer(server);
-	else console.log('upgrade: no server runs from this folder; the new one will be started.');
-
-	let backup;
-	let fromName = current.name;
-	let switched = false;
-	try {
-		// 3. The backup, of the schema as the running version left it.
-		const backupStarted = Date.now();
-		backup = JSON.parse(
+	// 3. The backup, of the schema as the running version left it. On PostgreSQL the database serves the old server
+	// and the backup at once: taken before the stop, the site waits only for the restart. The embedded database is
+	// the running server's alone: stopped first. (What is written between this backup and the stop is in the
+	// database; a failed upgrade keeps it in a backup of its own before it restores: bringBack.)
+	const takeBackup = () => {
+		const started = Date.now();
+		const made = JSON.parse(
 			runBuildCommand(
 				next.dir,
 				'backup',
@@ -95,7 +94,28 @@ async function upgradeSite() {
 				.split('\n')
 				.at(-1)
 		);
-		const backupMs = Date.now() - backupStarted;
+		return { ...made, ms: Date.now() - started };
+	};
+	const whileServing = !!process.env.DATABASE_URL && !!server;
+	let backup;
+	if (whileServing) {
+		try {
+			backup = takeBackup();
+		} catch (error) {
+			throw new StepError(`upgrade: the backup failed — ${error.message}\nNothing was stopped or changed.`);
+		}
+	}
+
+	// 2. Stop.
+	const stoppedAt = Date.now();
+	if (server) await stopServer(server);
+	else console.log('upgrade: no server runs from this folder; the new one will be started.');
+
+	let fromName = current.name;
+	let switched = false;
+	try {
+		backup ??= takeBackup();
+		const backupMs = backup.ms;
 		// A build/ folder of 0.2.0 or before goes into builds/ with the migrations it ran (those in the backup).
 		if (fromName === null) fromName = adoptFolder(backup.migrations);
 		const migrated = (migrationsOf(next.dir) ?? 0) > backup.migrations;
@@ -103,8 +123,10 @@ async function upgradeSite() {
 		// 4. The new build's server.
 		switchTo(next.name);
 		switched = true;
+		// Started by `npm start`'s supervisor, the new server need not back up again before it migrates.
+		noteBackedUp(next.name, backup.file);
 		const started = startServer(server);
-		const answeredAt = await waitUntilServing(next.dir, started);
+		const answeredAt = await waitUntilServing(next.dir, started).finally(forgetBackedUp);
 		writeUpgradeRecord({
 			from: fromName,
 			to: next.name,
@@ -118,7 +140,8 @@ async function upgradeSite() {
 		});
 		console.log(
 			`upgrade: done — ${describe(next.dir)} answers. Downtime ${seconds(answeredAt - stoppedAt)} ` +
-				`(backup ${seconds(backupMs)}${migrated ? ', then the migrations' : ', no migration'})` +
+				`(backup ${seconds(backupMs)}${whileServing ? ' before the stop, while the site served;' : ','} ` +
+				`${migrated ? 'then the migrations' : 'no migration'})` +
 				(buildSeconds ? `; build ${buildSeconds.toFixed(0)} s beforehand, while the site was up` : '') +
 				`.\nupgrade: backup before the upgrade: ${backup.file}\n` +
 				'upgrade: `npm run rollback` goes back to the previous version' +
@@ -129,7 +152,7 @@ async function upgradeSite() {
 		started?.adopt();
 	} catch (error) {
 		console.error(`upgrade: failed — ${error.message}`);
-		await bringBack(fromName, switched, backup, next, server);
+		await bringBack(fromName, switched, backup, next, server, whileServing);
 		throw new StepError('upgrade: the previous version runs again; nothing was upgraded.');
 	}
 }
@@ -146,13 +169,26 @@ async function fromArchive(archive) {
 }
 
 /** After a failure past the stop: the previous build again, on the data as they were. */
-async function bringBack(fromName, switched, backup, next, server) {
+async function bringBack(fromName, switched, backup, next, server, whileServing) {
 	if (switched) {
 		// Stop what started, if anything did, and undo its migrations with the backup.
 		const running = serverToStop({ service: server?.service ?? null });
 		if (running) await stopServer(running);
-		if (backup && (migrationsOf(next.dir) ?? 0) > backup.migrations)
+		if (backup && (migrationsOf(next.dir) ?? 0) > backup.migrations) {
+			// Taken while the site served, the backup lacks what was written until the stop: kept first.
+			if (whileServing) {
+				const kept = runBuildCommand(
+					next.dir,
+					'backup',
+					['--read-only', backupFile('at-failed-upgrade', { as: server?.user })],
+					{ as: server?.user }
+				);
+				console.error(
+					`upgrade: the data as they were at the failure are in ${JSON.parse(kept.trim().split('\n').at(-1)).file}`
+				);
+			}
 			runBuildCommand(next.dir, 'restore', [backup.file, '--force', '--as-archived'], { as: server?.user });
+		}
 	}
 	// Never run a 0.2.0 folder as it is: it would take the working tree's (newer) migrations for its own.
 	if (fromName === null) fromName = adoptFolder(backup?.migrations);

@@ -248,6 +248,8 @@ for (const under of ['npm start', 'the systemd unit'] as const)
 				expect(seen.ok).toBeGreaterThan(1);
 				expect((await health(url)).commit).toBe(next.commit);
 				expect(site.output()).toContain('"migration applied","tag":"');
+				// The upgrade's backup is the one: the new server does not write another before it migrates.
+				expect(site.output()).not.toContain('backup before migrating');
 				expect(site.child.exitCode).toBeNull();
 
 				watch = poll(url);

@@ -20,6 +20,28 @@ test('the admin sidebar collapses on a phone, opens on demand, and folds away af
 	expect(overflow).toBeLessThanOrEqual(0);
 });
 
+test('a menu opened on a phone before the page’s script has run stays open once it has', async ({ page }) => {
+	await page.setViewportSize({ width: 360, height: 740 });
+	// The script held back, as on a slow connection, until the menu has been opened.
+	let release!: () => void;
+	const held = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/_app/immutable/**', async (route) => {
+		await held;
+		await route.continue();
+	});
+	await page.goto('/admin', { waitUntil: 'domcontentloaded' });
+	const nav = page.getByRole('navigation', { name: 'Administration' });
+	await page.getByText('Menu d’administration').click();
+	await expect(nav).toBeVisible();
+	release();
+	await page.locator('html[data-hydrated]').waitFor();
+	await expect(nav).toBeVisible();
+	// Navigating folds it away, as always.
+	await nav.getByRole('link', { name: 'Images' }).click();
+	await expect(page).toHaveURL(/\/admin\/images$/);
+	await expect(nav).toBeHidden();
+});
+
 test('the admin sidebar stays open on a desktop screen', async ({ page }) => {
 	await page.setViewportSize({ width: 1280, height: 800 });
 	await page.goto('/admin');

@@ -75,6 +75,12 @@ export function rssOf(pid) {
 	return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
 }
 
+/** The most a process has held since it started (VmHWM: what `/usr/bin/time -v` prints as its maximum RSS). */
+export function peakRssOf(pid) {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
 /**
  * CPU time a process has used so far, every thread's, in nanoseconds (Linux's schedstat: the scheduler's own
  * accounting, not 10-ms ticks); null where /proc has no such file.

@@ -3,7 +3,7 @@
 // of page requests, on a first start (the database is created) and on a restart (it exists), and after 60 s of
 // mixed traffic (BENCH_MIXED_SECONDS): pages, images at several widths, lead submissions, failed sign-ins.
 import { execFileSync } from 'node:child_process';
-import { rssOf, startServer } from './lib.mjs';
+import { peakRssOf, rssOf, startServer } from './lib.mjs';
 
 const MB = 1024 * 1024;
 const PAGES = ['/', '/macon', '/paysagiste', '/contact', '/devis', '/login'];
@@ -68,8 +68,9 @@ async function idleRss(env, { mixed = false } = {}) {
 		await settle(2_000);
 		afterMixed = rssOf(server.child.pid);
 	}
+	const peak = peakRssOf(server.child.pid);
 	await server.stop();
-	return { started, afterPages, afterMixed, requests, dataDir: server.dataDir };
+	return { started, afterPages, afterMixed, peak, requests, dataDir: server.dataDir };
 }
 
 function postgresDatabase() {
@@ -115,7 +116,8 @@ export async function benchMemory() {
 		`memory: PGlite first start, idle RSS ${mb(first.started)} MB (goal ≤ 300 MB), after pages ${mb(first.afterPages)} MB`
 	);
 	console.log(
-		`memory: PGlite after ${MIXED_SECONDS} s of mixed traffic (${first.requests} requests) ${mb(first.afterMixed)} MB (goal ≤ 300 MB)`
+		`memory: PGlite after ${MIXED_SECONDS} s of mixed traffic (${first.requests} requests) ${mb(first.afterMixed)} MB (goal ≤ 300 MB); ` +
+			`peak ${mb(first.peak)} MB since its start (VmHWM, /usr/bin/time -v's maximum; goal ≤ 300 MB)`
 	);
 	console.log(
 		`memory: PGlite restart, idle RSS ${mb(restart.started)} MB, after pages ${mb(restart.afterPages)} MB`
@@ -131,7 +133,8 @@ export async function benchMemory() {
 			`memory: PostgreSQL server, idle RSS ${mb(server.started)} MB, after pages ${mb(server.afterPages)} MB`
 		);
 		console.log(
-			`memory: PostgreSQL server after ${MIXED_SECONDS} s of mixed traffic (${server.requests} requests) ${mb(server.afterMixed)} MB; ` +
+			`memory: PostgreSQL server after ${MIXED_SECONDS} s of mixed traffic (${server.requests} requests) ${mb(server.afterMixed)} MB, ` +
+				`peak ${mb(server.peak)} MB; ` +
 				`PGlite / PostgreSQL ${(first.afterMixed / server.afterMixed).toFixed(2)}x`
 		);
 		console.log(

@@ -3,11 +3,12 @@
  * only auth/sign-in.ts imports it, inside `spendAttempt` — an attempt is spent before a password is checked.
  */
 import { verify } from '@node-rs/argon2';
+import { inHashingSlot } from './hashing-slots';
 import { hashPassword } from './password';
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
 	try {
-		return await verify(passwordHash, password);
+		return await inHashingSlot(() => verify(passwordHash, password));
 	} catch {
 		return false;
 	}

@@ -8,10 +8,11 @@ const ARGON2ID = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1,
 
 import { PASSWORD_MAX, PASSWORD_MIN } from '$lib/schemas/auth';
 import { ValidationError } from '../errors';
+import { inHashingSlot } from './hashing-slots';
 
 /** A new password's hash (argon2id); checking one is password-check.ts's, inside the sign-in's spent attempt. */
 export function hashPassword(password: string): Promise<string> {
-	return hash(password, ARGON2ID);
+	return inHashingSlot(() => hash(password, ARGON2ID));
 }
 
 let common: Set<string> | undefined;

@@ -16,7 +16,6 @@ import {
 	readlinkSync,
 	rmSync,
 	symlinkSync,
-	utimesSync,
 	writeFileSync
 } from 'node:fs';
 import { get } from 'node:http';
@@ -26,27 +25,11 @@ import { expect, test } from '@playwright/test';
 import { buildState, keepBuildInCache, sourceDigest, stampOf } from '../../../scripts/build-dir.mjs';
 import { baseEnvironment } from '../../../scripts/ci/old-release.mjs';
 import { sessionCookieFor } from '../support/accounts';
+import { addProbeMigration, copyThisVersion, siteSettings } from '../support/release-trees';
 import { freePort } from '../support/server';
 
 const repo = path.resolve('.');
 const admin = { email: 'releve@exemple.fr', password: 'une phrase de passe solide', name: 'Relève' };
-
-/** This version's files, as a clone has them, into `tree`, and this clone's packages. */
-function copyThisVersion(tree: string) {
-	const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
-		cwd: repo,
-		encoding: 'utf8'
-	})
-		.stdout.split('\0')
-		.filter((file) => file && existsSync(path.join(repo, file)));
-	const now = new Date();
-	for (const file of files) {
-		mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
-		cpSync(path.join(repo, file), path.join(tree, file));
-		utimesSync(path.join(tree, file), now, now);
-	}
-	symlinkSync(path.join(repo, 'node_modules'), path.join(tree, 'node_modules'));
-}
 
 /**
  * A second build beside the current one: the same code under another commit, with one more migration (a table, a
@@ -61,17 +44,7 @@ function nextBuild(tree: string): { name: string; commit: string } {
 	cpSync(from, to, { recursive: true });
 	const release = JSON.parse(readFileSync(path.join(to, 'release.json'), 'utf8'));
 	writeFileSync(path.join(to, 'release.json'), JSON.stringify({ ...release, commit }) + '\n');
-	const journalFile = path.join(to, 'drizzle', 'meta', '_journal.json');
-	const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
-	const last = journal.entries.at(-1);
-	const tag = `${String(last.idx + 1).padStart(4, '0')}_handover_probe`;
-	journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1, tag });
-	writeFileSync(journalFile, JSON.stringify(journal, null, 2));
-	writeFileSync(
-		path.join(to, 'drizzle', `${tag}.sql`),
-		'CREATE TABLE "handover_probe" ("id" integer PRIMARY KEY);\n--> statement-breakpoint\n' +
-			'ALTER TABLE "leads" ADD COLUMN "handover_probe" text;'
-	);
+	addProbeMigration(path.join(to, 'drizzle'), 'handover_probe');
 	writeFileSync(stampOf(to), new Date().toISOString() + '\n');
 	return { name, commit };
 }
@@ -167,6 +140,7 @@ for (const under of ['npm start', 'the systemd unit'] as const)
 			test.setTimeout(600_000);
 			const tree = mkdtempSync(path.join(tmpdir(), 'atelier-handover-'));
 			copyThisVersion(tree);
+			symlinkSync(path.join(repo, 'node_modules'), path.join(tree, 'node_modules'));
 			const { createEmptyPostgresDatabase, serverUrl } = await import('../../helpers/database');
 			const database = serverUrl ? await createEmptyPostgresDatabase() : null;
 			const port = await freePort();
@@ -177,21 +151,14 @@ for (const under of ['npm start', 'the systemd unit'] as const)
 			if (!existsSync(stampOf(path.join(buildCache, sourceDigest()))) && buildState(testBuild) === 'fresh')
 				keepBuildInCache(testBuild, buildCache);
 			// The settings in the tree's .env, where the site, the unit and the operator's commands all read them.
-			const settings = {
-				PORT: String(port),
-				HOST: '127.0.0.1',
-				ORIGIN: url,
-				DATA_DIR: path.join(tree, 'site-data'),
-				DATABASE_URL: database?.url ?? '',
-				SIGNING_SECRET: ''
-			};
+			const settings = siteSettings(tree, port, database?.url);
 			writeFileSync(
 				path.join(tree, '.env'),
 				Object.entries(settings)
 					.map(([name, value]) => `${name}=${value}\n`)
 					.join('')
 			);
-			const env = { ...baseEnvironment(), ATELIER_BUILD_CACHE: buildCache };
+			const env: NodeJS.ProcessEnv = { ...baseEnvironment(), ATELIER_BUILD_CACHE: buildCache };
 			for (const name of Object.keys(settings)) delete env[name];
 			// The unit serves what its owner built (docs/atelier.service): built first, then `start.mjs --no-build`.
 			if (under === 'the systemd unit')

@@ -13,15 +13,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
-	cpSync,
 	existsSync,
-	mkdirSync,
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
 	readlinkSync,
 	rmSync,
-	utimesSync,
 	writeFileSync
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +32,7 @@ import {
 	oldReleaseKnown
 } from '../../../scripts/ci/old-release.mjs';
 import { sessionCookieFor } from '../support/accounts';
+import { addProbeMigration, copyThisVersion, siteSettings } from '../support/release-trees';
 import { freePort } from '../support/server';
 
 const repo = path.resolve('.');
@@ -48,40 +46,21 @@ test.describe.configure({ mode: 'serial' });
 
 /** What `git pull` does to the tree: this version's files, each written now. */
 function pullThisVersion(tree: string) {
-	const files = spawnSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
-		cwd: repo,
-		encoding: 'utf8'
-	})
-		.stdout.split('\0')
-		.filter((file) => file && existsSync(path.join(repo, file)));
 	// And what this version no longer has goes, as `git pull` removes a file the new commit deleted (a route folder
 	// left behind would be a second route at the same address, and the build would refuse both).
-	const kept = new Set(files);
-	const leftBehind = (dir: string): string[] =>
-		readdirSync(path.join(tree, dir), { withFileTypes: true }).flatMap((entry) => {
-			const relative = path.posix.join(dir, entry.name);
-			return entry.isDirectory() ? leftBehind(relative) : kept.has(relative) ? [] : [relative];
-		});
-	for (const file of leftBehind('src')) rmSync(path.join(tree, file));
-	const now = new Date();
-	for (const file of files) {
-		mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
-		cpSync(path.join(repo, file), path.join(tree, file));
-		utimesSync(path.join(tree, file), now, now);
-	}
+	const srcBefore = listFiles(tree, 'src');
+	const kept = new Set(copyThisVersion(tree));
+	for (const file of srcBefore) if (!kept.has(file)) rmSync(path.join(tree, file));
 	// A release that migrates: one more table, one more column on a table that holds data.
-	const journalFile = path.join(tree, 'drizzle', 'meta', '_journal.json');
-	const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
-	const last = journal.entries.at(-1);
-	const tag = `${String(last.idx + 1).padStart(4, '0')}_upgrade_probe`;
-	journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1, tag });
-	writeFileSync(journalFile, JSON.stringify(journal, null, 2));
-	writeFileSync(
-		path.join(tree, 'drizzle', `${tag}.sql`),
-		'CREATE TABLE "upgrade_probe" ("id" integer PRIMARY KEY);\n--> statement-breakpoint\n' +
-			'ALTER TABLE "leads" ADD COLUMN "upgrade_probe" text;'
-	);
-	return tag;
+	return addProbeMigration(path.join(tree, 'drizzle'), 'upgrade_probe');
+}
+
+/** The files under `dir` of `tree`, as paths relative to `tree`. */
+function listFiles(tree: string, dir: string): string[] {
+	return readdirSync(path.join(tree, dir), { withFileTypes: true }).flatMap((entry) => {
+		const relative = path.posix.join(dir, entry.name);
+		return entry.isDirectory() ? listFiles(tree, relative) : [relative];
+	});
 }
 
 interface Running {
@@ -209,15 +188,7 @@ test(
 		const database = serverUrl ? await createEmptyPostgresDatabase() : null;
 		const port = await freePort();
 		const url = `http://127.0.0.1:${port}`;
-		const env = {
-			...baseEnvironment(),
-			PORT: String(port),
-			HOST: '127.0.0.1',
-			ORIGIN: url,
-			DATA_DIR: path.join(tree, 'site-data'),
-			DATABASE_URL: database?.url ?? '',
-			SIGNING_SECRET: ''
-		};
+		const env = { ...baseEnvironment(), ...siteSettings(tree, port, database?.url) };
 		const processes: Running[] = [];
 		const detached: number[] = [];
 		try {

@@ -82,10 +82,12 @@ process.env.DATA_DIR = serverEnvironment().DATA_DIR;
 // The server runs as a child on a socket this process keeps (scripts/supervisor.mjs): an upgrade or a rollback
 // replaces it while connections wait. A build made before that (rolled back to) runs here, as it always did.
 const inherits = (dir) => releaseOf(dir).socket === 'inherited';
-if (inherits(out)) {
+// A PORT the server would refuse is left to it, which says so in words (src/lib/server/config.ts).
+const port = Number(process.env.PORT || 3000);
+if (inherits(out) && Number.isInteger(port) && port > 0 && port < 65536) {
 	await supervise({
 		host: process.env.HOST || '127.0.0.1',
-		port: Number(process.env.PORT || 3000),
+		port,
 		env: process.env,
 		// The build current at each start: `npm run upgrade` changes it between two servers.
 		current: () => ({

@@ -15,7 +15,8 @@ import { getSystemErrorName } from 'node:util';
 
 /**
  * `current()` names the server to start each time: `{ entry, inherits, backedUp }` (its server.js, whether it listens
- * on a socket handed down, and whether an upgrade has just backed the data up for it). Returns when the supervisor is set up; it exits with the server.
+ * on a socket handed down, and whether an upgrade has just backed the data up for it). Returns once the first server
+ * is started; the process exits with the server.
  */
 export async function supervise({ host, port, env, current }) {
 	let socket = null;

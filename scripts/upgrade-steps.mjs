@@ -306,8 +306,8 @@ function startUnderSupervisor(supervisor, service) {
 		exited: () => (processAlive(supervisor) ? null : { code: 'npm start ended' }),
 		adopt() {
 			console.log(
-				`The server runs under ${service ? `${service}'s` : ''} npm start (pid ${supervisor}), which kept its socket: ` +
-					'connections waited for the new server, none was refused.'
+				`The server runs under npm start's supervisor (pid ${supervisor}${service ? `, the unit ${service}` : ''}), ` +
+					'which kept its socket: connections waited for the new server, none was refused.'
 			);
 		}
 	};

@@ -30,11 +30,17 @@ export async function supervise({ host, port, env, current }) {
 		// Bound, not listening: the server listens on it (and the queue it fills outlives the server). A handle whose
 		// events this process never polls, so that it never accepts a connection itself.
 		const handle = net._createServerHandle(address, port, family, undefined, 0);
-		if (typeof handle === 'number')
+		// libuv keeps a bind's EADDRINUSE for the listen, which the server makes on its own handle and never sees:
+		// unbound, the socket would then listen on a port of the system's choosing. So the address is read back.
+		const bound = {};
+		if (typeof handle !== 'number') handle.getsockname(bound);
+		if (typeof handle === 'number' || bound.port !== port) {
+			if (typeof handle !== 'number') handle.close();
+			const code = typeof handle === 'number' ? getSystemErrorName(handle) : 'EADDRINUSE';
 			throw new Error(
-				`${host}:${port} cannot be used (${getSystemErrorName(handle)}): another server listens there? ` +
-					'Stop it, or set PORT to a free port.'
+				`${host}:${port} cannot be used (${code}): another server listens there? Stop it, or set PORT to a free port.`
 			);
+		}
 		return handle;
 	};
 

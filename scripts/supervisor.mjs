@@ -63,6 +63,8 @@ export async function supervise({ host, port, env, current }) {
 			}
 		});
 		server = child;
+		// Not started at all (no memory, no such file): said, and the supervisor ends, as when a server fails.
+		child.on('error', fail);
 		child.on('exit', (code, signal) => {
 			server = null;
 			if (stopping) process.exit(code ?? 1);

@@ -3,6 +3,7 @@
  * until the admin edits « Fiche de l’entreprise ». Nothing reads it at run time but the seed and the default of
  * `$lib/company` (the live revision, which every page, e-mail and document reads). Client-safe (no secrets).
  */
+import { cm2cMediator, ovhHost } from '../providers';
 export const companySeed = {
 	brand: 'Atelier',
 	tagline: 'Sites web et formation pour les artisans',
@@ -28,17 +29,8 @@ export const companySeed = {
 	publicationDirector: 'Camille Martin, présidente',
 	/** Agrees with the person: "Directrice" for a woman, "Directeur" for a man. */
 	publicationDirectorTitle: 'Directrice de la publication',
-	host: {
-		name: 'OVH SAS',
-		address: '2 rue Kellermann, 59100 Roubaix, France',
-		phone: '1007',
-		website: 'https://www.ovhcloud.com'
-	},
-	mediator: {
-		name: 'CM2C — Centre de la médiation de la consommation de conciliateurs de justice',
-		address: '49 rue de Ponthieu, 75008 Paris',
-		website: 'https://www.cm2c.net'
-	},
+	host: ovhHost,
+	mediator: cm2cMediator,
 	training: {
 		name: 'Programme Artisan en ligne',
 		/** The one promise of when a candidate hears back: every page and e-mail says it in these words. */

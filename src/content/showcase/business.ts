@@ -6,6 +6,7 @@
  *
  * The phone number is in the range ARCEP keeps for fiction (04 65 71 xx xx), the SIRET is made up: replace both.
  */
+import { cm2cMediator, ovhHost } from '../providers';
 export const business = {
 	name: 'Maçonnerie Delorme',
 	legalName: 'Maçonnerie Delorme SARL',
@@ -50,17 +51,8 @@ export const business = {
 		coverage: 'France métropolitaine'
 	},
 	publicationDirector: 'Julien Delorme, gérant',
-	host: {
-		name: 'OVH SAS',
-		address: '2 rue Kellermann, 59100 Roubaix, France',
-		phone: '1007',
-		website: 'https://www.ovhcloud.com'
-	},
-	mediator: {
-		name: 'CM2C — Centre de la médiation de la consommation de conciliateurs de justice',
-		address: '49 rue de Ponthieu, 75008 Paris',
-		website: 'https://www.cm2c.net'
-	},
+	host: ovhHost,
+	mediator: cm2cMediator,
 	privacyEmail: 'donnees@maconnerie-delorme.example',
 	/** The map of the contact page (loaded only after consent): OpenStreetMap's embed around the workshop. */
 	map: {

@@ -166,6 +166,11 @@ const LEGAL = [
 ] as const satisfies readonly FieldSpec[];
 const line = <const K extends string>(key: K, label: string, max = 120, min = 1) =>
 	spec({ key, label, kind: 'line', min, max });
+const group = <const K extends string, const F extends readonly FieldSpec[]>(
+	key: K,
+	label: string,
+	fields: F
+) => spec({ key, label, kind: 'group', fields });
 
 /** The company file: what the pages, the legal texts, the e-mails and the attestation say of the company. */
 const COMPANY = [
@@ -179,49 +184,33 @@ const COMPANY = [
 	line('siret', 'SIRET', 17, 14),
 	line('vatNumber', 'N° de TVA intracommunautaire', 20, 4),
 	line('trainingDeclaration', 'Déclaration d’activité de formation', 160, 5),
-	{
-		key: 'address',
-		label: 'Adresse',
-		kind: 'group',
-		fields: [
-			line('street', 'Rue', 120, 2),
-			line('postalCode', 'Code postal', 10, 4),
-			line('city', 'Ville', 80, 2),
-			line('country', 'Pays', 60, 2)
-		]
-	},
+	group('address', 'Adresse', [
+		line('street', 'Rue', 120, 2),
+		line('postalCode', 'Code postal', 10, 4),
+		line('city', 'Ville', 80, 2),
+		line('country', 'Pays', 60, 2)
+	]),
 	line('email', 'E-mail de contact', 120, 6),
 	line('privacyEmail', 'E-mail des données personnelles', 120, 6),
 	{ key: 'phone', label: 'Téléphone', kind: 'line', min: 10, max: 20, phone: true },
 	line('publicationDirector', 'Directeur ou directrice de la publication', 120, 2),
 	line('publicationDirectorTitle', 'Titre (« Directrice de la publication »)', 60, 5),
-	{
-		key: 'host',
-		label: 'Hébergeur',
-		kind: 'group',
-		fields: [
-			line('name', 'Nom', 120, 2),
-			line('address', 'Adresse', 160, 5),
-			line('phone', 'Téléphone', 20, 2),
-			line('website', 'Site', 120, 8)
-		]
-	},
-	{
-		key: 'mediator',
-		label: 'Médiateur de la consommation',
-		kind: 'group',
-		fields: [line('name', 'Nom', 160, 2), line('address', 'Adresse', 160, 5), line('website', 'Site', 120, 8)]
-	},
-	{
-		key: 'training',
-		label: 'Formation',
-		kind: 'group',
-		fields: [
-			line('name', 'Nom du programme (tant que « Cours » ne le nomme pas)', 80, 5),
-			line('replyDelay', 'Délai de réponse aux candidatures', 60, 5),
-			line('monthlyPriceTtc', 'Prix mensuel TTC', 20, 2)
-		]
-	}
+	group('host', 'Hébergeur', [
+		line('name', 'Nom', 120, 2),
+		line('address', 'Adresse', 160, 5),
+		line('phone', 'Téléphone', 20, 2),
+		line('website', 'Site', 120, 8)
+	]),
+	group('mediator', 'Médiateur de la consommation', [
+		line('name', 'Nom', 160, 2),
+		line('address', 'Adresse', 160, 5),
+		line('website', 'Site', 120, 8)
+	]),
+	group('training', 'Formation', [
+		line('name', 'Nom du programme (tant que « Cours » ne le nomme pas)', 80, 5),
+		line('replyDelay', 'Délai de réponse aux candidatures', 60, 5),
+		line('monthlyPriceTtc', 'Prix mensuel TTC', 20, 2)
+	])
 ] as const satisfies readonly FieldSpec[];
 
 /** Every entry the site has from the start; articles are added by the admin (`ARTICLE`). */

@@ -76,64 +76,49 @@ const SAMPLE_CIRCUMSTANCES: security.Circumstances = {
 };
 const SAMPLE_PAYMENT_LINK = 'https://exemple.fr/paiement/exemple';
 
+/** One e-mail of the catalogue: who receives it, its stable name, its label, and how to render a sample of it. */
+const preview = (
+	audience: MailPreview['audience'],
+	name: string,
+	label: string,
+	render: MailPreview['render']
+): MailPreview => ({ name, label, audience, render });
+
 export const MAIL_PREVIEWS: readonly MailPreview[] = [
-	{
-		name: 'lead-notification-contact',
-		label: 'Nouvelle demande d’audit (à l’entreprise)',
-		audience: 'entreprise',
-		render: (theme) => leadNotification(sampleLead('contact'), SAMPLE_INBOX, theme)
-	},
-	{
-		name: 'lead-notification-devis',
-		label: 'Nouvelle demande de devis (à l’entreprise)',
-		audience: 'entreprise',
-		render: (theme) => leadNotification(sampleLead('devis'), SAMPLE_INBOX, theme)
-	},
-	{
-		name: 'lead-acknowledgement-contact',
-		label: 'Accusé de réception d’une demande d’audit',
-		audience: 'visiteur',
-		render: (theme) => leadAcknowledgement('contact', theme)
-	},
-	{
-		name: 'lead-acknowledgement-devis',
-		label: 'Accusé de réception d’une demande de devis',
-		audience: 'visiteur',
-		render: (theme) => leadAcknowledgement('devis', theme)
-	},
-	{
-		name: 'candidature-confirmation',
-		label: 'Candidature reçue (au candidat)',
-		audience: 'candidat',
-		render: (theme) => candidatureConfirmation(sampleCandidature, theme)
-	},
-	{
-		name: 'candidature-notification',
-		label: 'Nouvelle candidature (à l’entreprise)',
-		audience: 'entreprise',
-		render: (theme) =>
-			candidatureNotification(sampleCandidature, 'https://exemple.fr/admin/candidatures', theme)
-	},
-	{
-		name: 'attestation-issued',
-		label: 'Attestation de fin de formation délivrée (au membre)',
-		audience: 'membre',
-		render: (theme) =>
-			attestationIssued(
-				'Julien',
-				'Programme Artisan en ligne',
-				{
-					download: 'https://exemple.fr/bilan/attestation.pdf',
-					verify: 'https://exemple.fr/attestation/k7q3m2x9w4t6b8n5c1v0z3r2pa'
-				},
-				theme
-			)
-	},
-	{
-		name: 'course-reminder',
-		label: 'Rappel « Reprenez là où vous en étiez » (au membre, après 7 jours sans progrès)',
-		audience: 'membre',
-		render: (theme) =>
+	preview('entreprise', 'lead-notification-contact', 'Nouvelle demande d’audit (à l’entreprise)', (theme) =>
+		leadNotification(sampleLead('contact'), SAMPLE_INBOX, theme)
+	),
+	preview('entreprise', 'lead-notification-devis', 'Nouvelle demande de devis (à l’entreprise)', (theme) =>
+		leadNotification(sampleLead('devis'), SAMPLE_INBOX, theme)
+	),
+	preview('visiteur', 'lead-acknowledgement-contact', 'Accusé de réception d’une demande d’audit', (theme) =>
+		leadAcknowledgement('contact', theme)
+	),
+	preview('visiteur', 'lead-acknowledgement-devis', 'Accusé de réception d’une demande de devis', (theme) =>
+		leadAcknowledgement('devis', theme)
+	),
+	preview('candidat', 'candidature-confirmation', 'Candidature reçue (au candidat)', (theme) =>
+		candidatureConfirmation(sampleCandidature, theme)
+	),
+	preview('entreprise', 'candidature-notification', 'Nouvelle candidature (à l’entreprise)', (theme) =>
+		candidatureNotification(sampleCandidature, 'https://exemple.fr/admin/candidatures', theme)
+	),
+	preview('membre', 'attestation-issued', 'Attestation de fin de formation délivrée (au membre)', (theme) =>
+		attestationIssued(
+			'Julien',
+			'Programme Artisan en ligne',
+			{
+				download: 'https://exemple.fr/bilan/attestation.pdf',
+				verify: 'https://exemple.fr/attestation/k7q3m2x9w4t6b8n5c1v0z3r2pa'
+			},
+			theme
+		)
+	),
+	preview(
+		'membre',
+		'course-reminder',
+		'Rappel « Reprenez là où vous en étiez » (au membre, après 7 jours sans progrès)',
+		(theme) =>
 			courseReminder(
 				'Julien',
 				{ title: 'Filmer un chantier', url: 'https://exemple.fr/cours/filmer-un-chantier', resumeAt: 252 },
@@ -141,12 +126,12 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 				'https://exemple.fr/rappels/exemple',
 				theme
 			)
-	},
-	{
-		name: 'question-asked',
-		label: 'Question d’un membre au formateur (aux administrateurs)',
-		audience: 'entreprise',
-		render: (theme) =>
+	),
+	preview(
+		'entreprise',
+		'question-asked',
+		'Question d’un membre au formateur (aux administrateurs)',
+		(theme) =>
 			questionAsked(
 				'Julien Moreau',
 				'Filmer un chantier',
@@ -154,156 +139,108 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 				2,
 				theme
 			)
-	},
-	{
-		name: 'question-answered',
-		label: 'Réponse du formateur (au membre)',
-		audience: 'membre',
-		render: (theme) =>
-			questionAnswered('Julien', 'Filmer un chantier', 'https://exemple.fr/questions/exemple', theme)
-	},
-	{
-		name: 'satisfaction-cold',
-		label: 'Questionnaire à froid (au membre, quelques semaines après la fin)',
-		audience: 'membre',
-		render: (theme) => coldSurvey('Julien', 'https://exemple.fr/avis/exemple', false, theme)
-	},
-	{
-		name: 'satisfaction-cold-reminder',
-		label: 'Rappel du questionnaire à froid (au membre, 7 jours après)',
-		audience: 'membre',
-		render: (theme) => coldSurvey('Julien', 'https://exemple.fr/avis/exemple', true, theme)
-	},
-	{
-		name: 'candidature-approval',
-		label: 'Candidature acceptée, lien de paiement (au candidat)',
-		audience: 'candidat',
-		render: (theme) => candidatureApproval(sampleCandidature, SAMPLE_PAYMENT_LINK, theme)
-	},
-	{
-		name: 'candidature-rejection',
-		label: 'Candidature refusée (au candidat)',
-		audience: 'candidat',
-		render: (theme) => candidatureRejection(sampleCandidature, 'Votre zone est déjà couverte.', theme)
-	},
-	{
-		name: 'member-welcome',
-		label: 'Bienvenue, choix du mot de passe (au nouveau membre)',
-		audience: 'membre',
-		render: (theme) => memberWelcome('Julien', 'https://exemple.fr/mot-de-passe/exemple', theme)
-	},
-	{
-		name: 'password-reset',
-		label: 'Mot de passe oublié (au membre)',
-		audience: 'membre',
-		render: (theme) => passwordReset('Julien Morel', 'https://exemple.fr/mot-de-passe/exemple', theme)
-	},
-	{
-		name: 'email-change',
-		label: 'Confirmation d’une nouvelle adresse (au membre, à la nouvelle adresse)',
-		audience: 'membre',
-		render: (theme) =>
-			emailChangeConfirmation('Julien Morel', 'https://exemple.fr/profil/adresse/exemple', theme)
-	},
-	{
-		name: 'email-changed',
-		label: 'Adresse changée (au membre, à l’ancienne adresse)',
-		audience: 'membre',
-		render: (theme) => emailChanged('Julien Morel', 'julien@nouvelle-adresse.fr', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'account-deleted',
-		label: 'Compte supprimé (à l’entreprise)',
-		audience: 'entreprise',
-		render: (theme) =>
-			accountDeleted({ name: 'Julien Morel', email: 'julien.morel@example.com' }, true, null, theme)
-	},
-	{
-		name: 'account-deleted-by-admin-notification',
-		label: 'Compte supprimé par un administrateur (à l’entreprise)',
-		audience: 'entreprise',
-		render: (theme) =>
+	),
+	preview('membre', 'question-answered', 'Réponse du formateur (au membre)', (theme) =>
+		questionAnswered('Julien', 'Filmer un chantier', 'https://exemple.fr/questions/exemple', theme)
+	),
+	preview(
+		'membre',
+		'satisfaction-cold',
+		'Questionnaire à froid (au membre, quelques semaines après la fin)',
+		(theme) => coldSurvey('Julien', 'https://exemple.fr/avis/exemple', false, theme)
+	),
+	preview(
+		'membre',
+		'satisfaction-cold-reminder',
+		'Rappel du questionnaire à froid (au membre, 7 jours après)',
+		(theme) => coldSurvey('Julien', 'https://exemple.fr/avis/exemple', true, theme)
+	),
+	preview(
+		'candidat',
+		'candidature-approval',
+		'Candidature acceptée, lien de paiement (au candidat)',
+		(theme) => candidatureApproval(sampleCandidature, SAMPLE_PAYMENT_LINK, theme)
+	),
+	preview('candidat', 'candidature-rejection', 'Candidature refusée (au candidat)', (theme) =>
+		candidatureRejection(sampleCandidature, 'Votre zone est déjà couverte.', theme)
+	),
+	preview('membre', 'member-welcome', 'Bienvenue, choix du mot de passe (au nouveau membre)', (theme) =>
+		memberWelcome('Julien', 'https://exemple.fr/mot-de-passe/exemple', theme)
+	),
+	preview('membre', 'password-reset', 'Mot de passe oublié (au membre)', (theme) =>
+		passwordReset('Julien Morel', 'https://exemple.fr/mot-de-passe/exemple', theme)
+	),
+	preview(
+		'membre',
+		'email-change',
+		'Confirmation d’une nouvelle adresse (au membre, à la nouvelle adresse)',
+		(theme) => emailChangeConfirmation('Julien Morel', 'https://exemple.fr/profil/adresse/exemple', theme)
+	),
+	preview('membre', 'email-changed', 'Adresse changée (au membre, à l’ancienne adresse)', (theme) =>
+		emailChanged('Julien Morel', 'julien@nouvelle-adresse.fr', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview('entreprise', 'account-deleted', 'Compte supprimé (à l’entreprise)', (theme) =>
+		accountDeleted({ name: 'Julien Morel', email: 'julien.morel@example.com' }, true, null, theme)
+	),
+	preview(
+		'entreprise',
+		'account-deleted-by-admin-notification',
+		'Compte supprimé par un administrateur (à l’entreprise)',
+		(theme) =>
 			accountDeleted(
 				{ name: 'Julien Morel', email: 'julien.morel@example.com' },
 				false,
 				'claire@exemple.fr',
 				theme
 			)
-	},
-	{
-		name: 'second-factor-enabled',
-		label: 'Double authentification activée (au membre)',
-		audience: 'membre',
-		render: (theme) => security.secondFactorEnabled('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'second-factor-disabled',
-		label: 'Double authentification désactivée par son titulaire (au membre)',
-		audience: 'membre',
-		render: (theme) => security.secondFactorDisabled('Julien Morel', 'owner', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'second-factor-removed',
-		label: 'Double authentification retirée par un administrateur (au membre)',
-		audience: 'membre',
-		render: (theme) => security.secondFactorDisabled('Julien Morel', 'admin', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'recovery-code-used',
-		label: 'Code de secours utilisé (au membre)',
-		audience: 'membre',
-		render: (theme) => security.recoveryCodeUsed('Julien Morel', 7, SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'recovery-codes-renewed',
-		label: 'Nouveaux codes de secours (au membre)',
-		audience: 'membre',
-		render: (theme) => security.recoveryCodesRenewed('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'admin-granted',
-		label: 'Droits d’administrateur donnés (à la personne)',
-		audience: 'membre',
-		render: (theme) =>
-			security.adminRightsChanged('Julien Morel', true, 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'admin-revoked',
-		label: 'Droits d’administrateur retirés (à la personne)',
-		audience: 'membre',
-		render: (theme) =>
-			security.adminRightsChanged('Julien Morel', false, 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'password-changed',
-		label: 'Mot de passe changé (au membre)',
-		audience: 'membre',
-		render: (theme) => security.passwordChanged('Julien Morel', 'profile', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'password-reset-done',
-		label: 'Mot de passe choisi par un lien (au membre)',
-		audience: 'membre',
-		render: (theme) => security.passwordChanged('Julien Morel', 'link', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'account-deleted-by-admin',
-		label: 'Compte supprimé par un administrateur (à la personne)',
-		audience: 'membre',
-		render: (theme) => security.accountDeletedByAdmin('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'backup-downloaded',
-		label: 'Sauvegarde téléchargée (à chaque administrateur)',
-		audience: 'entreprise',
-		render: (theme) =>
-			security.backupDownloaded('Claire Dupont', 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
-	},
-	{
-		name: 'backup-failed',
-		label: 'Sauvegarde automatique en échec (à chaque administrateur)',
-		audience: 'entreprise',
-		render: (theme) =>
+	),
+	preview('membre', 'second-factor-enabled', 'Double authentification activée (au membre)', (theme) =>
+		security.secondFactorEnabled('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview(
+		'membre',
+		'second-factor-disabled',
+		'Double authentification désactivée par son titulaire (au membre)',
+		(theme) => security.secondFactorDisabled('Julien Morel', 'owner', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview(
+		'membre',
+		'second-factor-removed',
+		'Double authentification retirée par un administrateur (au membre)',
+		(theme) => security.secondFactorDisabled('Julien Morel', 'admin', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview('membre', 'recovery-code-used', 'Code de secours utilisé (au membre)', (theme) =>
+		security.recoveryCodeUsed('Julien Morel', 7, SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview('membre', 'recovery-codes-renewed', 'Nouveaux codes de secours (au membre)', (theme) =>
+		security.recoveryCodesRenewed('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview('membre', 'admin-granted', 'Droits d’administrateur donnés (à la personne)', (theme) =>
+		security.adminRightsChanged('Julien Morel', true, 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview('membre', 'admin-revoked', 'Droits d’administrateur retirés (à la personne)', (theme) =>
+		security.adminRightsChanged('Julien Morel', false, 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview('membre', 'password-changed', 'Mot de passe changé (au membre)', (theme) =>
+		security.passwordChanged('Julien Morel', 'profile', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview('membre', 'password-reset-done', 'Mot de passe choisi par un lien (au membre)', (theme) =>
+		security.passwordChanged('Julien Morel', 'link', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview(
+		'membre',
+		'account-deleted-by-admin',
+		'Compte supprimé par un administrateur (à la personne)',
+		(theme) => security.accountDeletedByAdmin('Julien Morel', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview('entreprise', 'backup-downloaded', 'Sauvegarde téléchargée (à chaque administrateur)', (theme) =>
+		security.backupDownloaded('Claire Dupont', 'claire@exemple.fr', SAMPLE_CIRCUMSTANCES, theme)
+	),
+	preview(
+		'entreprise',
+		'backup-failed',
+		'Sauvegarde automatique en échec (à chaque administrateur)',
+		(theme) =>
 			backupFailed(
 				'Claire Dupont',
 				{
@@ -314,19 +251,15 @@ export const MAIL_PREVIEWS: readonly MailPreview[] = [
 				'https://exemple.fr/admin/sauvegarde',
 				theme
 			)
-	},
-	{
-		name: 'device-link',
-		label: 'Reconnaître ce navigateur (au membre, pendant une attaque)',
-		audience: 'membre',
-		render: (theme) =>
-			security.deviceLink(
-				'Julien Morel',
-				'https://exemple.fr/login/navigateur/exemple',
-				SAMPLE_CIRCUMSTANCES,
-				theme
-			)
-	}
+	),
+	preview('membre', 'device-link', 'Reconnaître ce navigateur (au membre, pendant une attaque)', (theme) =>
+		security.deviceLink(
+			'Julien Morel',
+			'https://exemple.fr/login/navigateur/exemple',
+			SAMPLE_CIRCUMSTANCES,
+			theme
+		)
+	)
 ];
 
 export const mailPreview = (name: string) => MAIL_PREVIEWS.find((preview) => preview.name === name) ?? null;

@@ -5,7 +5,7 @@
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
-import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArchiveError } from '../../src/lib/server/backup/archive';
 import { copyLines, TableLoadError } from '../../src/lib/server/backup/tables';
 import { writeBackup } from '../../src/lib/server/backup/backup';
+import { openArchive, throwAwayIdentity } from '../../src/lib/server/backup/encryption';
+import { writeBackupFile } from '../../src/lib/server/backup/file';
 import {
 	inspectTarget,
 	restoreBackup,
@@ -518,5 +520,57 @@ describe('backup --verify', () => {
 		});
 		await expect(verifyBackup(opener(crafted))).resolves.toBeTruthy();
 		await expect(verifyByRestoring(opener(crafted))).rejects.toThrow(/^table leads could not be restored/);
+	});
+});
+
+describe('a backup written to a file (npm run backup, the schedule, before migrating)', () => {
+	let source: Side;
+	beforeAll(async () => {
+		source = await embedded();
+		await seedDataset(source.database.db, source.storage);
+	});
+	const backupSource = (secret = SECRET) => ({
+		database: source.database,
+		storage: source.storage,
+		signingSecret: secret
+	});
+	const leftIn = async (folder: string) => (await readdir(folder)).sort();
+
+	it('is checked whole as it is written: what the check found is what the file holds, read again', async () => {
+		const { identityToRecipient } = await import('age-encryption');
+		const identity = await throwAwayIdentity();
+		const folder = await mkdtemp(path.join(work, 'written-'));
+		const file = path.join(folder, 'atelier-backup.tar.gz.age');
+		const written = await writeBackupFile(backupSource(), file, [await identityToRecipient(identity)]);
+		expect(await leftIn(folder)).toEqual(['atelier-backup.tar.gz.age']);
+		expect(written.bytes).toBe((await stat(file)).size);
+		// Opened afresh from the disk, with the owner's key (not the throw-away one the check used).
+		const again = await verifyBackup(() =>
+			openArchive(file, () => createReadStream(file), { identities: [identity], allowPlain: false })
+		);
+		expect(again.manifest).toEqual(written.verified.manifest);
+		expect(again.manifest.tables).toEqual(written.summary.tables);
+		expect(again.secret).toBe(SECRET);
+	});
+
+	it('fails, and leaves no file, when the check refuses what was written', async () => {
+		const folder = await mkdtemp(path.join(work, 'refused-'));
+		const file = path.join(folder, 'atelier-backup.tar.gz');
+		// A signing secret too short to be one: written as given, refused by the check.
+		await expect(writeBackupFile(backupSource('short'), file, null)).rejects.toThrow(
+			/holds no signing secret/
+		);
+		expect(await leftIn(folder)).toEqual([]);
+	});
+
+	it('fails, without hanging, when the file cannot be written, and removes nothing it did not write', async () => {
+		const folder = await mkdtemp(path.join(work, 'unwritable-'));
+		const file = path.join(folder, 'atelier-backup.tar.gz');
+		// Another writer's partial file under that name: never written over.
+		await writeFile(`${file}.partial`, 'another backup, being written');
+		await expect(writeBackupFile(backupSource(), file, null)).rejects.toThrow(/EEXIST/);
+		await expect(
+			writeBackupFile(backupSource(), path.join(folder, 'missing', 'atelier-backup.tar.gz'), null)
+		).rejects.toThrow(/ENOENT/);
 	});
 });

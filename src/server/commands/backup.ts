@@ -2,8 +2,8 @@
  * `npm run backup -- <file|folder|->`: one archive of the database, the bucket and the signing secret
  * (docs/operations.md), encrypted with age to BACKUP_AGE_RECIPIENTS — or, when none is configured, to the
  * installation's own key (DATA_DIR/backup-key.txt). `--plain` writes a plain tar.gz. A folder gets a dated file
- * name; `-` writes to standard output. A file appears under its name only once complete and read back whole
- * (backup/file.ts); an interrupted backup leaves nothing and exits non-zero.
+ * name; `-` writes to standard output. A file appears under its name only once complete and checked whole as
+ * it was written (backup/file.ts); an interrupted backup leaves nothing and exits non-zero.
  *
  * `--verify <file>` restores an archive into a throw-away database to prove it restorable (backup/verify.ts); it
  * takes the keys restore takes (`--identity`, `--plain`).
@@ -110,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
 		console.error(
 			`Backup written${file ? ` to ${file}` : ''}${size}: ${rows} rows in ${Object.keys(summary.tables).length} ` +
 				`tables, ${summary.objects.count} objects (${megabytes(summary.objects.bytes)}), the signing secret` +
-				(file ? '; read back whole, every checksum as written.' : '.') +
+				(file ? '; checked whole as it was written, every checksum.' : '.') +
 				(summary.vanished ? ` ${summary.vanished} objects deleted during the backup were left out.` : '') +
 				(plain
 					? '\nIt is NOT encrypted and holds password hashes, personal data and the signing secret: keep it as ' +

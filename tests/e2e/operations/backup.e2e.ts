@@ -200,7 +200,7 @@ test(
 		const cli = command('backup', [folder], { DATA_DIR: target });
 		expect(cli.status, cli.stderr).toBe(0);
 		expect(readdirSync(folder)).toEqual([expect.stringMatching(/^atelier-backup-.*\.tar\.gz\.age$/)]);
-		expect(cli.stderr).toContain('read back whole');
+		expect(cli.stderr).toContain('checked whole as it was written');
 		expect(cli.stderr).toContain(`this installation's own, ${path.join(target, 'backup-key.txt')}`);
 
 		const next = await startServer({ DATABASE_URL: '', SIGNING_SECRET: '', DATA_DIR: target });

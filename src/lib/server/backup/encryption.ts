@@ -143,7 +143,17 @@ export async function openArchive(file: string, input: () => Readable, keys: Ope
 			);
 		for (const identity of keys.identities) decrypter.addIdentity(identity);
 	}
-	const source = input();
+	return decrypted(decrypter, input(), kind === 'age-passphrase');
+}
+
+/** An age stream as it arrives (a backup being written: file.ts), opened with an identity. */
+export function openSealedStream(source: Readable, identity: string): Promise<Readable> {
+	const decrypter = new Decrypter();
+	decrypter.addIdentity(identity);
+	return decrypted(decrypter, source, false);
+}
+
+async function decrypted(decrypter: Decrypter, source: Readable, passphrase: boolean): Promise<Readable> {
 	try {
 		const plain = await decrypter.decrypt(Readable.toWeb(source) as ReadableStream<Uint8Array>);
 		// As above: the DOM's and Node's ReadableStream types, one object.
@@ -153,7 +163,7 @@ export async function openArchive(file: string, input: () => Readable, keys: Ope
 		const message = (error as Error).message;
 		if (/no identity matched/i.test(message))
 			throw new ArchiveKeyError(
-				kind === 'age-passphrase'
+				passphrase
 					? 'the passphrase does not open this archive'
 					: 'none of the keys given opens this archive (it was encrypted to other public keys)'
 			);

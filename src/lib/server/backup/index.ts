@@ -32,7 +32,7 @@ let inProgress = false;
  * At start, before migrations run on a database that holds data: an archive of it as it is, in
  * DATA_DIR/backups/atelier-before-<version>-<time>.tar.gz.age (the image's upgrade path; `npm run upgrade` takes its
  * own and turns this off for the server it starts), encrypted to the installation's key (and any configured
- * recipients): a rollback on this machine restores it. Written under a temporary name, read back, renamed. A
+ * recipients): a rollback on this machine restores it. Written under a temporary name, checked as written, renamed. A
  * failure stops the start: migrating without the backup that was asked for is not the server's call.
  */
 export async function backupBeforeMigrating(pending: readonly { tag: string }[]): Promise<void> {

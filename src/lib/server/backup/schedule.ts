@@ -1,7 +1,7 @@
 /**
  * Backups that happen by themselves (`BACKUP_SCHEDULE`, docs/operations.md « Scheduled backups »). At each time of
  * the cron pattern, one instance — the one that takes the advisory lock, when several share a PostgreSQL
- * database — writes an encrypted archive (file.ts: a temporary name, read back whole, then renamed), proves it
+ * database — writes an encrypted archive (file.ts: a temporary name, checked whole as it is written, then renamed), proves it
  * restorable into a throw-away database once a week, sends it to each destination, and only then applies
  * retention. Every run is in backup_runs (the admin page) and the audit trail; a failure is e-mailed to every admin.
  */

@@ -198,7 +198,7 @@ export const backupRuns = pgTable(
 		fileName: text('file_name'),
 		bytes: bigint('bytes', { mode: 'number' }),
 		destinations: jsonb('destinations').$type<string[]>().notNull().default([]),
-		/** `read-back` (manifest and every checksum read again) | `restored` (into a throw-away database) | null */
+		/** `read-back` (manifest and every checksum checked as the file was written; the name predates that) | `restored` (into a throw-away database) | null */
 		verified: text('verified'),
 		encrypted: boolean('encrypted').notNull().default(true),
 		error: text('error')

@@ -3,7 +3,8 @@
  * 1 », point 1): every page of the sitemap, from a fresh server (revision 1 written from the seed at its first
  * start), against the HTML the previous build (5e5f9f8) served, saved in tests/fixtures/pages-before/ — with the
  * changes made on purpose since, each written there: « Formation, part 1 » led the navigation's « Formation » to
- * the programme sheet (/formation, saved then), and the privacy notice names the training file it keeps.
+ * the programme sheet (/formation, saved then), the privacy notice names the training file it keeps, and a page's
+ * photos carry the site-wide `photo-fill` class that styles every photo of either mode.
  *
  * What may differ, and why it is not the page: the form's one-use token (new on every request), the build's asset
  * names (a hash of each build), the stylesheets it inlines and the classes that scope them, and what Svelte's

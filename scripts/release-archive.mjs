@@ -1,12 +1,24 @@
 // `npm run upgrade -- <archive>`: installs a release made by `npm run release` as a build beside the current one,
 // so that a server too small to build still upgrades. Nothing is unpacked before the archive's SHA-256 matches the
-// one written beside it; the build goes into builds/ only once whole; the production packages are installed with
-// `npm ci --omit=dev` whenever node_modules does not hold what the release's package-lock.json names — compared with
-// what is installed (node_modules/.package-lock.json), not with the working tree's lock file, which `git pull` or a
-// copied lock may have changed while node_modules stayed as it was. The same archive installed twice is one build.
+// one written beside it; the build goes into builds/ only once whole; when node_modules does not hold what the
+// release's package-lock.json names — compared with what is installed (node_modules/.package-lock.json), not with
+// the working tree's lock file, which `git pull` or a copied lock may have changed while node_modules stayed as it
+// was — the release's production packages are installed into the build's own folder (`npm ci --omit=dev` there),
+// which Node.js resolves before the installation's node_modules. The installation's package.json, lock and
+// node_modules are never changed: its `git status` stays clean, its build tools stay installed, and a failed
+// upgrade leaves the folder as it was. The same archive installed twice is one build.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+	cpSync,
+	createReadStream,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	utimesSync
+} from 'node:fs';
 import path from 'node:path';
 import { root, stampOf } from './build-dir.mjs';
 import { BUILDS, freeName, listBuilds, releaseOf } from './releases.mjs';
@@ -70,16 +82,25 @@ export async function installReleaseArchive(archive) {
 		if (missing.length) {
 			console.log(
 				`upgrade: the release needs packages node_modules lacks (${missing.slice(0, 3).join(', ')}` +
-					`${missing.length > 3 ? `, and ${missing.length - 3} more` : ''}): npm ci --omit=dev`
+					`${missing.length > 3 ? `, and ${missing.length - 3} more` : ''}): npm ci --omit=dev, into the ` +
+					"build's own folder (the installation's package files and node_modules stay as they are)"
 			);
 			for (const file of ['package.json', 'package-lock.json'])
-				cpSync(path.join(partial, file), path.join(root, file));
+				cpSync(path.join(partial, file), path.join(build, file));
+			// The installation's npm settings (a registry, a proxy) apply to this install as to its own.
+			if (existsSync(path.join(root, '.npmrc')))
+				cpSync(path.join(root, '.npmrc'), path.join(build, '.npmrc'));
 			const ci = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
-				cwd: root,
+				cwd: build,
 				stdio: 'inherit'
 			});
-			if (ci.status !== 0) throw new ArchiveError('npm ci failed: the site runs on, on its current build.');
+			if (ci.status !== 0)
+				throw new ArchiveError('npm ci failed: the site runs on, on its current build; nothing was changed.');
 		}
+		// Installed now: newer than the installation's sources, which an older `npm start` compares by date alone
+		// (0.5.0's built its sources again when they were newer — back to the old version, after a reboot).
+		const now = new Date();
+		utimesSync(stampOf(build), now, now);
 		// Installed already (the same archive again): that build, not a second copy named -2.
 		const same = sameBuild(build, release);
 		if (same) return same;

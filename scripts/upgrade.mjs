@@ -11,7 +11,7 @@
 // builds/last-upgrade.json for `npm run rollback`. If anything fails after the stop, the previous build is started again on the data as
 // they were (restored from the backup if the new build had migrated them).
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildState, root } from './build-dir.mjs';
 import { ArchiveError, installReleaseArchive } from './release-archive.mjs';
@@ -45,8 +45,26 @@ const USAGE = 'usage: npm run upgrade [-- [<release archive>.tar.gz] [--service 
 /** What a build is (`0.5.0`, or `0.5.0+04f86b8a1c2d` for anything but a tagged release: releases.mjs). */
 const describe = (dir) => labelOf(releaseOf(dir));
 
-/** One upgrade or rollback at a time: a second one meanwhile is refused before it stops or changes anything. */
-const main = () => holdingOperationLock('upgrade', upgradeSite);
+/**
+ * One upgrade or rollback at a time: a second one meanwhile is refused before it stops or changes anything. Run
+ * from a release archive (scripts/upgrader-bundle.mjs), the installation is the folder it is run in: one that is not
+ * is refused before anything is written there.
+ */
+const main = async () => {
+	if (!isInstallation(root))
+		throw new StepError(
+			`${root} is not an Atelier installation (no package.json of Atelier's): run the upgrade in the installation's folder.`
+		);
+	return holdingOperationLock('upgrade', upgradeSite);
+};
+
+function isInstallation(folder) {
+	try {
+		return JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).name === 'atelier';
+	} catch {
+		return false;
+	}
+}
 
 async function upgradeSite() {
 	const options = parseOptions(process.argv.slice(2), USAGE, { archives: true });

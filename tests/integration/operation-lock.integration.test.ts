@@ -12,6 +12,7 @@ import {
 	existsSync,
 	mkdirSync,
 	mkdtempSync,
+	readdirSync,
 	readFileSync,
 	rmSync,
 	symlinkSync,
@@ -21,16 +22,23 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleUpgrader } from '../../scripts/upgrader-bundle.mjs';
 
+/** 0.5.0 as the CHANGELOG names it: its upgrade takes no archive at all. */
+const RELEASE_0_5_0 = 'a66e130';
 /** 0.5.0 on main: the last release whose archive path compared lock files, not what node_modules holds. */
-const RELEASE_0_5_0 = '04f86b8';
+const RELEASE_0_5_0_ON_MAIN = '04f86b8';
+/** The upgrader a release archive carries (scripts/upgrader-bundle.mjs), bundled once for every archive here. */
+let upgrader: string;
 
 let tree: string;
 const cleanup: string[] = [];
 let lock: string;
 
-beforeAll(() => {
+beforeAll(async () => {
 	tree = mkdtempSync(path.join(tmpdir(), 'atelier-lock-'));
+	upgrader = path.join(tree, 'upgrade.mjs');
+	await bundleUpgrader(upgrader);
 	cpSync(path.join(import.meta.dirname, '..', '..', 'scripts'), path.join(tree, 'scripts'), {
 		recursive: true
 	});
@@ -84,6 +92,15 @@ describe('upgrade and rollback take a lock', () => {
 		expect(existsSync(lock)).toBe(false);
 	});
 });
+
+const alive = (pid: number) => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
 
 /** A finished build of `version` in builds/, made an hour ago; its server says which it is, and exits. */
 function fakeBuild(version: string) {
@@ -151,7 +168,8 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 			cpSync(path.join(import.meta.dirname, '..', '..', 'scripts'), path.join(site, 'scripts'), {
 				recursive: true
 			});
-		for (const file of ['package.json', 'package-lock.json']) writeFileSync(path.join(site, file), '{}\n');
+		writeFileSync(path.join(site, 'package.json'), '{ "name": "atelier" }\n');
+		writeFileSync(path.join(site, 'package-lock.json'), '{}\n');
 		const current = path.join(site, 'builds', '0.1.0-0123456789ab');
 		mkdirSync(current, { recursive: true });
 		writeFileSync(path.join(current, 'server.js'), '');
@@ -176,8 +194,19 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 		);
 		writeFileSync(path.join(stage, 'package.json'), packageJson);
 		writeFileSync(path.join(stage, 'package-lock.json'), lock);
+		cpSync(upgrader, path.join(stage, 'upgrade.mjs'));
 		const archive = path.join(site, 'atelier-0.3.0-fedcba987654.tar.gz');
-		execFileSync('tar', ['-czf', archive, '-C', stage, 'build', 'package.json', 'package-lock.json']);
+		execFileSync('tar', [
+			'-czf',
+			archive,
+			'-C',
+			stage,
+			'build',
+			'package.json',
+			'package-lock.json',
+			'upgrade.mjs'
+		]);
+		rmSync(stage, { recursive: true });
 		const digest = createHash('sha256').update(readFileSync(archive)).digest('hex');
 		writeFileSync(`${archive}.sha256`, `${digest}  ${path.basename(archive)}\n`);
 		return { site, archive, digest };
@@ -235,50 +264,85 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 		});
 		expect(start.stdout).toContain('Serving 0.3.0-fedcba987654, which `npm run upgrade` installed from');
 	});
-	/** A release whose server needs the package `probe` (a local one: npm installs it without the network). */
-	const needingProbe = (scriptsOf: string | null = null) => {
+	/**
+	 * A release whose server needs the package `probe` (a local tarball: npm installs it without the network), and
+	 * an installation whose node_modules lacks it.
+	 */
+	const needingProbe = (scriptsOf: string | null = null, server?: string) => {
+		// Resolved from the build's folder as npm ci runs there (builds/.partial-<pid>/build): the site's own folder.
+		const tarball = 'file:../../../probe-1.0.0.tgz';
 		const lock = JSON.stringify({
 			name: 'atelier',
 			lockfileVersion: 3,
 			requires: true,
 			packages: {
-				'': { name: 'atelier', dependencies: { probe: 'file:probe' } },
-				'node_modules/probe': { resolved: 'probe', link: true },
-				probe: { version: '1.0.0' }
+				'': { name: 'atelier', dependencies: { probe: tarball } },
+				'node_modules/probe': { version: '1.0.0', resolved: tarball }
 			}
 		});
 		const packageJson = JSON.stringify({
 			name: 'atelier',
 			scripts: { upgrade: 'node scripts/upgrade.mjs' },
-			dependencies: { probe: 'file:probe' }
+			dependencies: { probe: tarball }
 		});
-		const server =
+		server ??=
 			"require('probe'); require('node:http').createServer((q, r) => r.end(JSON.stringify({ status: 'ok', version: '0.3.0', commit: 'fedcba987654' }))).listen(Number(process.env.PORT), '127.0.0.1');\n";
 		const made = installationAndArchive({ lock, packageJson, server, scriptsOf });
-		mkdirSync(path.join(made.site, 'probe'));
+		const probe = path.join(made.site, '.probe', 'package');
+		mkdirSync(probe, { recursive: true });
 		writeFileSync(
-			path.join(made.site, 'probe', 'package.json'),
+			path.join(probe, 'package.json'),
 			JSON.stringify({ name: 'probe', version: '1.0.0', main: 'index.js' })
 		);
-		writeFileSync(path.join(made.site, 'probe', 'index.js'), 'module.exports = 1;\n');
+		writeFileSync(path.join(probe, 'index.js'), 'module.exports = 1;\n');
+		execFileSync('tar', [
+			'-czf',
+			path.join(made.site, 'probe-1.0.0.tgz'),
+			'-C',
+			path.dirname(probe),
+			'package'
+		]);
+		rmSync(path.dirname(probe), { recursive: true });
 		// What a `git pull` (or a lock copied by hand) leaves: the working tree's lock is already the release's,
 		// while node_modules was never installed from it.
 		writeFileSync(path.join(made.site, 'package-lock.json'), lock);
 		writeFileSync(path.join(made.site, 'package.json'), packageJson);
+		// Its build was made from its sources, so is newer than they are: an older `npm start` serves it as it is.
+		const now = new Date();
+		utimesSync(path.join(made.site, 'builds', '0.1.0-0123456789ab', '.built-at'), now, now);
 		return made;
 	};
 
-	it('installs the packages node_modules lacks, though the working tree’s lock is already the release’s (0.5.0 skipped them, and its server died on a missing package)', async () => {
+	/**
+	 * Every file of the installation but what it makes as it runs (builds/, the build link, logs/, data/), and npm’s cache
+	 * (the tests' HOME is the site's folder): what `git status` would compare.
+	 */
+	const treeOf = (site: string) =>
+		spawnSync(
+			'sh',
+			[
+				'-c',
+				'find . \\( -path ./builds -o -path ./build -o -path ./logs -o -path ./data -o -path ./.npm \\) -prune -o -type f -print0 | sort -z | xargs -0 sha256sum'
+			],
+			{ cwd: site, encoding: 'utf8' }
+		).stdout;
+
+	it('installs the packages node_modules lacks into the build’s own folder, though the working tree’s lock is already the release’s (0.5.0 skipped them, and its server died on a missing package); the installation’s files stay as they were', async () => {
 		const { site, archive } = needingProbe();
+		const before = treeOf(site);
 		const port = 21_000 + (process.pid % 20_000);
 		const done = upgrade(site, [archive], port);
 		const pid = Number(/pid (\d+)\), detached/.exec(done.stdout)?.[1]);
 		try {
 			expect(done.status, done.stdout + done.stderr).toBe(0);
 			expect(done.stdout).toContain(
-				'the release needs packages node_modules lacks (probe): npm ci --omit=dev'
+				'the release needs packages node_modules lacks (probe): npm ci --omit=dev, into the build'
 			);
-			expect(existsSync(path.join(site, 'node_modules', 'probe', 'index.js'))).toBe(true);
+			expect(
+				existsSync(path.join(site, 'builds', '0.3.0-fedcba987654', 'node_modules', 'probe', 'index.js'))
+			).toBe(true);
+			expect(existsSync(path.join(site, 'node_modules'))).toBe(false);
+			expect(treeOf(site)).toBe(before);
 			expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toMatchObject({
 				version: '0.3.0'
 			});
@@ -287,27 +351,118 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 		}
 	});
 
-	it('a 0.5.0 server (its own scripts, which skipped the packages) moves to the archive path with the one command operations.md gives', async () => {
-		const { site, archive } = needingProbe(RELEASE_0_5_0);
-		const port = 24_000 + (process.pid % 20_000);
+	/** docs/operations.md's « From an earlier release », its first `sh` block, with the archive's name put in. */
+	const fromAnEarlierRelease = (archive: string, port: number) => {
 		const command = readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'operations.md'), 'utf8')
-			.match(/<!-- from 0\.5\.0 -->\n+```sh\n(.+)\n```/)![1]!
+			.match(/<!-- from an earlier release -->\n+```sh\n(.+)\n```/)![1]!
 			.replaceAll('atelier-<version>-<commit>.tar.gz', path.basename(archive));
-		const done = spawnSync('sh', ['-c', command], {
-			cwd: site,
+		return spawnSync('sh', ['-c', command], {
+			cwd: path.dirname(archive),
 			encoding: 'utf8',
-			env: { PATH: process.env.PATH, HOME: site, PORT: String(port), HOST: '127.0.0.1' },
+			env: { PATH: process.env.PATH, HOME: path.dirname(archive), PORT: String(port), HOST: '127.0.0.1' },
 			timeout: 120_000
 		});
-		const pid = Number(/pid (\d+)\), detached/.exec(done.stdout)?.[1]);
+	};
+
+	/** The installation's own `npm start` (its scripts' start.mjs), until /healthz answers; then stopped. */
+	async function servedByItsOwnStart(site: string, port: number): Promise<unknown> {
+		const start = spawn(process.execPath, [path.join(site, 'scripts', 'start.mjs')], {
+			cwd: site,
+			env: { PATH: process.env.PATH, HOME: site, PORT: String(port), HOST: '127.0.0.1' },
+			stdio: ['ignore', 'pipe', 'pipe']
+		});
+		let output = '';
+		start.stdout.on('data', (chunk) => (output += chunk));
+		start.stderr.on('data', (chunk) => (output += chunk));
 		try {
-			expect(done.status, `${command}\n${done.stdout}${done.stderr}${done.error ?? ''}`).toBe(0);
+			let answer: unknown = null;
+			await expect
+				.poll(
+					async () => {
+						if (start.exitCode !== null) return `exited ${start.exitCode}: ${output}`;
+						answer = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+							(r) => r.json(),
+							() => null
+						);
+						return answer === null ? 'not yet' : 'answered';
+					},
+					{ timeout: 30_000 }
+				)
+				.toBe('answered');
+			expect(output).not.toMatch(/building/i);
+			return answer;
+		} finally {
+			start.kill('SIGTERM');
+		}
+	}
+
+	for (const [release, scriptsOf] of [
+		['0.5.0 (a66e130, whose upgrade takes no archive)', RELEASE_0_5_0],
+		['0.5.0 on main (04f86b8, which skipped the packages)', RELEASE_0_5_0_ON_MAIN],
+		['this version', null]
+	] as const)
+		it(`an installation of ${release} upgrades with the one command operations.md gives; its own npm start serves the new build after; its files stay as they were`, async () => {
+			const { site, archive } = needingProbe(scriptsOf);
+			const before = treeOf(site);
+			const port = 24_000 + (process.pid % 20_000);
+			const done = fromAnEarlierRelease(archive, port);
+			const pid = Number(/pid (\d+)\), detached/.exec(done.stdout)?.[1]);
+			try {
+				expect(done.status, `${done.stdout}${done.stderr}${done.error ?? ''}`).toBe(0);
+				expect(done.stdout).toContain('upgrade: done');
+				expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toMatchObject({
+					version: '0.3.0'
+				});
+			} finally {
+				if (pid) process.kill(pid, 'SIGTERM');
+			}
+			expect(treeOf(site)).toBe(before);
+			// A reboot: the installation's own npm start, whatever its version, serves the new build.
+			if (pid) await expect.poll(() => alive(pid), { timeout: 30_000 }).toBe(false);
+			expect(await servedByItsOwnStart(site, port + 1)).toMatchObject({ version: '0.3.0' });
+		});
+
+	it('from 0.5.0 (a66e130), an upgrade that fails leaves the folder as it was: the previous build serves, the message says so', async () => {
+		const { site, archive } = needingProbe(RELEASE_0_5_0, 'process.exit(3);\n');
+		writeFileSync(
+			path.join(site, 'builds', '0.1.0-0123456789ab', 'server.js'),
+			"require('node:http').createServer((q, r) => r.end(JSON.stringify({ status: 'ok', version: '0.1.0', commit: '0123456789ab' }))).listen(Number(process.env.PORT), '127.0.0.1');\n"
+		);
+		const before = treeOf(site);
+		const port = 25_000 + (process.pid % 20_000);
+		const failed = fromAnEarlierRelease(archive, port);
+		const pid = Number(/pid (\d+)\), detached/.exec(failed.stdout + failed.stderr)?.[1]);
+		try {
+			expect(failed.status).toBe(1);
+			expect(failed.stderr).toContain('the previous version runs again');
 			expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toMatchObject({
-				version: '0.3.0'
+				version: '0.1.0'
 			});
 		} finally {
 			if (pid) process.kill(pid, 'SIGTERM');
 		}
+		expect(treeOf(site)).toBe(before);
+		expect(existsSync(path.join(site, 'builds', '0.3.0-fedcba987654'))).toBe(false);
+		if (pid) await expect.poll(() => alive(pid), { timeout: 30_000 }).toBe(false);
+		expect(await servedByItsOwnStart(site, port + 1)).toMatchObject({ version: '0.1.0' });
+	});
+
+	it('run from an archive in a folder that is no installation, the upgrader refuses and writes nothing there', () => {
+		const { archive } = installationAndArchive();
+		const elsewhere = mkdtempSync(path.join(tmpdir(), 'atelier-not-an-installation-'));
+		cleanup.push(elsewhere);
+		const refused = spawnSync(
+			'sh',
+			['-c', `tar -xzOf '${archive}' upgrade.mjs | node --input-type=module - '${archive}'`],
+			{
+				cwd: elsewhere,
+				encoding: 'utf8',
+				env: { PATH: process.env.PATH, HOME: elsewhere }
+			}
+		);
+		expect(refused.status).toBe(1);
+		expect(refused.stderr).toContain('is not an Atelier installation');
+		expect(readdirSync(elsewhere)).toEqual([]);
 	});
 
 	it('a build whose server never answered is removed once the previous one serves again: rollback --list never offers it', () => {
@@ -352,14 +507,6 @@ describe('a release archive (npm run release, then npm run upgrade -- <archive>)
 		expect(first.status, first.stderr).toBe(0);
 		expect(first.stdout).toContain('upgrade: 0.1.0+0123456789ab → 0.3.0\n');
 		// The first server gone (and its lock with it): waited for, not slept on.
-		const alive = (pid: number) => {
-			try {
-				process.kill(pid, 0);
-				return true;
-			} catch {
-				return false;
-			}
-		};
 		if (firstPid) await expect.poll(() => alive(firstPid), { timeout: 30_000 }).toBe(false);
 		const again = upgrade(site, [archive], port);
 		const againPid = Number(/pid (\d+)\), detached/.exec(again.stdout)?.[1]);

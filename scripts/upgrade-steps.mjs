@@ -1,7 +1,7 @@
 // The steps `npm run upgrade` and `npm run rollback` share: stopping the running server, running a build's
 // command, starting a build's server and timing until it answers.
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { root } from './build-dir.mjs';
@@ -268,6 +268,7 @@ export function startServer(server) {
 	// Detached from this terminal (a session of its own, its output in a file): closing the SSH session that ran
 	// the upgrade must not stop the site. A service manager is better still (--service, docs/deploy.md).
 	mkdirSync(LOGS, { recursive: true, mode: 0o700 });
+	keepLogsOutOfGit();
 	const log = openSync(SERVER_LOG, 'a', 0o600);
 	const child = spawn(process.execPath, [path.join(CURRENT_LINK, 'server.js')], {
 		cwd: root,
@@ -292,6 +293,29 @@ export function startServer(server) {
 			);
 		}
 	};
+}
+
+/**
+ * An older installation's .gitignore may not name logs/ (0.5.0's did not, and its upgrade from an archive starts the
+ * server here): its git is told so locally (`info/exclude`, the repository's own list, never a tracked file), so
+ * that `git status` stays clean and `git pull` goes on working. Nothing is done where git already ignores it, or
+ * where the installation is no git checkout.
+ */
+function keepLogsOutOfGit() {
+	const ignored = spawnSync('git', ['check-ignore', '-q', path.relative(root, SERVER_LOG)], { cwd: root });
+	// 0: ignored already; 128 or no git: not a checkout. Only 1 says « not ignored ».
+	if (ignored.status !== 1) return;
+	const exclude = spawnSync('git', ['rev-parse', '--git-path', 'info/exclude'], {
+		cwd: root,
+		encoding: 'utf8'
+	});
+	if (exclude.status !== 0) return;
+	const file = path.resolve(root, exclude.stdout.trim());
+	mkdirSync(path.dirname(file), { recursive: true });
+	appendFileSync(
+		file,
+		'\n# The log of a server `npm run upgrade` started (Atelier, scripts/upgrade-steps.mjs)\n/logs/\n'
+	);
 }
 
 /**

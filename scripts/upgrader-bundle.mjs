@@ -30,7 +30,9 @@ export async function bundleUpgrader(outfile) {
 		banner: {
 			js:
 				"// The upgrader of an Atelier release archive (scripts/upgrader-bundle.mjs): run it in the installation's folder.\n" +
-				"const __installationScripts = (await import('node:path')).join(process.cwd(), 'scripts');"
+				"const __installationScripts = (await import('node:path')).join(process.cwd(), 'scripts');\n" +
+				// Never run by npm: an INIT_CWD here is an npm's that ran this shell, not where the archive's name is read from.
+				'delete process.env.INIT_CWD;'
 		},
 		define: { 'import.meta.dirname': '__installationScripts' }
 	});

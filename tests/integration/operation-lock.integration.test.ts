@@ -435,7 +435,7 @@ describe(
 				const { site, archive } = needingProbe(scriptsOf);
 				const before = treeOf(site);
 				const [port, later] = await freePorts(2);
-				const done = fromAnEarlierRelease(archive, port);
+				const done = fromAnEarlierRelease(archive, port!);
 				const pid = Number(/pid (\d+)\), detached/.exec(done.stdout)?.[1]);
 				try {
 					expect(done.status, `${done.stdout}${done.stderr}${done.error ?? ''}`).toBe(0);
@@ -460,7 +460,7 @@ describe(
 			);
 			const before = treeOf(site);
 			const [port, later] = await freePorts(2);
-			const failed = fromAnEarlierRelease(archive, port);
+			const failed = fromAnEarlierRelease(archive, port!);
 			const pid = Number(/pid (\d+)\), detached/.exec(failed.stdout + failed.stderr)?.[1]);
 			try {
 				expect(failed.status).toBe(1);

@@ -335,6 +335,11 @@ describe(
 			writeFileSync(path.join(made.site, 'package-lock.json'), lock);
 			writeFileSync(path.join(made.site, 'package.json'), packageJson);
 			// Its build was made from its sources, so is newer than they are: an older `npm start` serves it as it is.
+			// (The sources dated an hour ago: a stamp dated `new Date()` just after writing them can be older by the
+			// fraction of a millisecond a Date drops — the build then « stale », and 0.5.0's start building it.)
+			const hourAgo = new Date(Date.now() - 3_600_000);
+			for (const file of ['package.json', 'package-lock.json'])
+				utimesSync(path.join(made.site, file), hourAgo, hourAgo);
 			const now = new Date();
 			utimesSync(path.join(made.site, 'builds', '0.1.0-0123456789ab', '.built-at'), now, now);
 			return made;

@@ -17,6 +17,7 @@ import { expect, test } from '@playwright/test';
 import { baseEnvironment } from '../../../scripts/ci/old-release.mjs';
 import { bundleUpgrader } from '../../../scripts/upgrader-bundle.mjs';
 import { firstAdminCookie } from '../support/accounts';
+import { runIn } from '../support/release-trees';
 import { freePort } from '../support/server';
 
 /** 0.5.0, as the CHANGELOG names it. */
@@ -31,18 +32,7 @@ const admin = {
 const known = () =>
 	spawnSync('git', ['cat-file', '-e', `${RELEASE_0_5_0}^{commit}`], { cwd: repo }).status === 0;
 
-/** `node <args>` in `tree`, its output kept. */
-function run(tree: string, args: string[], env: NodeJS.ProcessEnv) {
-	const child: ChildProcess = spawn(process.execPath, args, {
-		cwd: tree,
-		env,
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	let output = '';
-	child.stdout!.on('data', (chunk) => (output += chunk));
-	child.stderr!.on('data', (chunk) => (output += chunk));
-	return { child, output: () => output };
-}
+const run = runIn;
 
 async function healthOf(url: string, running: { child: ChildProcess; output: () => string }) {
 	const deadline = Date.now() + 120_000;

@@ -6,7 +6,7 @@
  * build is the tests' build (copied through the build cache, as the upgrade test does), the next one a copy of it
  * under another commit with one more migration — what `npm run upgrade` finds when a build was made beforehand.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
 	cpSync,
 	existsSync,
@@ -25,7 +25,7 @@ import { expect, test } from '@playwright/test';
 import { buildState, keepBuildInCache, sourceDigest, stampOf } from '../../../scripts/build-dir.mjs';
 import { baseEnvironment } from '../../../scripts/ci/old-release.mjs';
 import { sessionCookieFor } from '../support/accounts';
-import { addProbeMigration, copyThisVersion, siteSettings } from '../support/release-trees';
+import { addProbeMigration, copyThisVersion, runIn, siteSettings } from '../support/release-trees';
 import { freePort } from '../support/server';
 
 const repo = path.resolve('.');
@@ -49,18 +49,7 @@ function nextBuild(tree: string): { name: string; commit: string } {
 	return { name, commit };
 }
 
-function run(tree: string, args: string[], env: NodeJS.ProcessEnv) {
-	const child: ChildProcess = spawn(process.execPath, args, {
-		cwd: tree,
-		env,
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	let output = '';
-	child.stdout!.on('data', (chunk) => (output += chunk));
-	child.stderr!.on('data', (chunk) => (output += chunk));
-	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-	return { child, output: () => output, exited };
-}
+const run = runIn;
 
 /** One request on a connection of its own, as a monitor's probe makes it: its status, or the error's code. */
 function probe(url: string): Promise<number | string> {

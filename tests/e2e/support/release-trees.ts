@@ -3,7 +3,7 @@
  * clone (or `git pull`) has them, and a migration added to a release, so that an upgrade migrates and a rollback
  * has something to undo.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -54,3 +54,17 @@ export const siteSettings = (tree: string, port: number, databaseUrl: string | u
 	DATABASE_URL: databaseUrl ?? '',
 	SIGNING_SECRET: ''
 });
+
+/** `node <args>` in `tree`, its output kept, its exit code once it exits. */
+export function runIn(tree: string, args: string[], env: NodeJS.ProcessEnv) {
+	const child: ChildProcess = spawn(process.execPath, args, {
+		cwd: tree,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let output = '';
+	child.stdout!.on('data', (chunk) => (output += chunk));
+	child.stderr!.on('data', (chunk) => (output += chunk));
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	return { child, output: () => output, exited };
+}

@@ -34,8 +34,14 @@ const known = () =>
 
 const run = runIn;
 
+/**
+ * The first start builds 0.5.0: 80 s alone, more than 120 s beside two other workers on a busy 2-core machine (a
+ * failure of 7 December). The limit is for a start that hangs, not one that is slow.
+ */
+const START_LIMIT_MS = 300_000;
+
 async function healthOf(url: string, running: { child: ChildProcess; output: () => string }) {
-	const deadline = Date.now() + 120_000;
+	const deadline = Date.now() + START_LIMIT_MS;
 	for (;;) {
 		if (running.child.exitCode !== null)
 			throw new Error(`exited ${running.child.exitCode}:\n${running.output()}`);
@@ -44,7 +50,7 @@ async function healthOf(url: string, running: { child: ChildProcess; output: () 
 			() => null
 		);
 		if (answer) return answer;
-		if (Date.now() > deadline) throw new Error(`no answer within 120 s:\n${running.output()}`);
+		if (Date.now() > deadline) throw new Error(`no answer within ${START_LIMIT_MS / 1000} s:\n${running.output()}`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 }
@@ -92,7 +98,7 @@ async function releaseArchive(into: string): Promise<string> {
 }
 
 test('0.5.0 (a66e130), its own build serving, upgrades with the one command operations.md gives; its own npm start serves the new build after', async () => {
-	test.setTimeout(300_000);
+	test.setTimeout(600_000);
 	test.skip(!known(), `${RELEASE_0_5_0} (0.5.0) is not in this clone: a shallow clone cannot check it out`);
 	const work = mkdtempSync(path.join(tmpdir(), 'atelier-from-050-'));
 	const tree = path.join(work, 'atelier');

@@ -78,7 +78,9 @@ function run(tree: string, args: string[], env: NodeJS.ProcessEnv): Running {
 	return {
 		child,
 		output: () => output,
-		async waitFor(text, timeoutMs = 240_000) {
+		// A build inside `npm run upgrade` takes 2 minutes alone and more than 4 beside two other workers on a busy
+		// 2-core machine (the CI failure of 7 December): the limit is for a step that hangs, not one that is slow.
+		async waitFor(text, timeoutMs = 480_000) {
 			const deadline = Date.now() + timeoutMs;
 			const found = () => (typeof text === 'string' ? output.includes(text) : text.test(output));
 			while (!found()) {

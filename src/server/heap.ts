@@ -14,22 +14,22 @@
  *   failed sign-ins), peaked at 327 MB (the server; 390 MB with npm) before and 337 MB (407 MB) after, while
  *   answering 23 % more requests (9 969 → 12 297); after the same traffic with two uploaded photos served, 309 MB
  *   (374 MB), and on PostgreSQL 273 MB (342 MB) (`/usr/bin/time -v` and the process tree's RSS, 2 December);
- * - the young generation grows as V8 would until it has reached 16 MB, and stops at the next collection: 16 or
- *   32 MB (32 MB in every bench run; left to itself it reaches 64 MB, and the server 419 MB after 60 s of mixed
- *   traffic). Held at its starting size (2 MB), as it was until November 2026, every dynamic request paid for
+ * - the young generation is at most 16 MB, two semi-spaces of 8 MB (`--max-semi-space-size=8`, a start-up flag in
+ *   V8_FLAGS below). Left to itself it reaches 64 MB on Node.js 24 (two of 32 MB), and the server 419 MB after 60 s
+ *   of mixed traffic. Held at its starting size (2 MB), as it was until November 2026, every dynamic request paid for
  *   scavenges of what the other requests in flight still held, and promoted it: a fifth of a signed-in page's CPU
- *   went to the collector. Signed-in pages now answer ~25 % more requests a second (PostgreSQL: /aide 777–840 →
- *   1 005–1 017, the course page 504–511 → 626–649), for ~20 MB more (PGlite after 60 s of mixed traffic 319 →
- *   338 MB, goal ≤ 400 MB; PostgreSQL 191 → 216 MB).
+ *   went to the collector; at 16–32 MB signed-in pages answer ~25 % more requests a second (PostgreSQL: /aide
+ *   777–840 → 1 005–1 017, the course page 504–511 → 626–649). From November to December 2026 the bound was steered
+ *   at run time (the growth factor turned to 1 by a GC observer once the size was reached), which the start-up
+ *   defeated: the observer's callbacks wait for the event loop, and opening and migrating the embedded database is
+ *   long synchronous work, so the young generation had reached 64 MB before the first callback ran — the server held
+ *   304 MB at start and peaked at 361 MB after 30 s of mixed traffic (`/proc/<pid>/status`, 7 December). With the
+ *   flag: 248 MB at start, 281 MB after the same traffic, a peak of 298 MB.
  *
  * `--optimize-for-size` held memory as well but made V8 compile for size: 15–25 % fewer requests a second on every
  * path. The flags are set from here rather than on a command line so that every way of starting the server (npm
- * start, the image, node build/server.js, a service manager) gets them. V8 reads both factors as the heap grows (not
- * the spaces' sizes, fixed at start-up), so the young generation is held by turning its growth factor to 1 when a
- * collection finds it at its size, and back to V8's when it finds it smaller (V8 shrinks it when allocation slows).
- * The observer runs after the collection, by which time another may have grown it once more.
+ * start, the image, node build/server.js, a service manager) gets them.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
 /**
@@ -51,6 +51,9 @@ import v8 from 'node:v8';
  */
 export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072' } as const;
 
+/** The young generation's bound: two semi-spaces of 8 MB (see the top of this file). */
+export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=8';
+
 /**
  * PostgreSQL compiled to WebAssembly (the embedded database) has functions so large that V8's optimising compiler,
  * tiering up the hot ones, takes 500 MB for itself while it works: the commands peaked at 720–750 MB, 650 MB of it
@@ -60,9 +63,10 @@ export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072' } as const;
  * database: inserts 3 % slower, lookups by key 16 %, scans and aggregates (the dashboard's) 60 %; pages answered as
  * fast, their time being the rendering's. V8 reads the flag at start-up only (setting it later changes nothing), so
  * a process started without it starts again with it, at once and as the same process (execve: same pid, same file
- * descriptors), with the allocator's settings too.
+ * descriptors), with the allocator's settings too. So is the young generation's bound (see the top of this file),
+ * which V8 also reads only when the heap is set up.
  */
-export const V8_FLAGS = ['--liftoff-only'] as const;
+export const V8_FLAGS = ['--liftoff-only', YOUNG_GENERATION_FLAG] as const;
 
 /** The server's and the commands' start: with V8_FLAGS and ALLOCATOR_SETTINGS, starting again if either is missing. */
 export function startWithProcessSettings(): void {
@@ -84,38 +88,18 @@ function glibcVersion(): string | undefined {
 	return report?.header?.glibcVersionRuntime;
 }
 
-/** Once the young generation (both semi-spaces) has reached this size, it stops growing (see above). */
-export const YOUNG_GENERATION_BYTES = 16 * 1024 * 1024;
-
 /** How the old generation grows and when its marking starts (see above). */
 export const OLD_GENERATION_FLAGS = [
 	'--heap-growing-percent=10',
 	'--incremental-marking-soft-trigger=50'
 ] as const;
 
-export function boundHeapGrowth(youngGenerationBytes = YOUNG_GENERATION_BYTES): void {
+/** V8 reads these as the old generation grows, so they are set here rather than at start-up. */
+export function boundHeapGrowth(): void {
 	for (const flag of OLD_GENERATION_FLAGS) v8.setFlagsFromString(flag);
-	holdYoungGenerationAt(youngGenerationBytes);
 }
 
 /** The young generation's size now (both semi-spaces), in bytes. */
 export function youngGenerationSize(): number {
 	return v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
-
-function holdYoungGenerationAt(bytes: number): void {
-	let growing = true;
-	const steer = () => {
-		const grow = youngGenerationSize() < bytes;
-		if (grow === growing) return;
-		growing = grow;
-		v8.setFlagsFromString(`--semi-space-growth-factor=${grow ? DEFAULT_GROWTH_FACTOR : 1}`);
-	};
-	// Kept for the process's life: V8 shrinks the young generation when allocation slows down (idle), and it must be
-	// able to grow back.
-	new PerformanceObserver(steer).observe({ entryTypes: ['gc'] });
-	steer();
-}
-
-/** V8's own. */
-const DEFAULT_GROWTH_FACTOR = 2;

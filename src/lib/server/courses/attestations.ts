@@ -9,7 +9,7 @@ import { changesOf, recordAudit, type Actor } from '../audit';
 import type { Db, DbOrTx } from '../db';
 import { ConflictError, NotFoundError } from '../errors';
 import type { Storage } from '../storage';
-import { attestationPdf } from './attestation-pdf';
+import { attestationPdf } from './pdf-documents';
 import * as queries from './queries';
 import { signaturePng } from './signature';
 import type { ReaderCache } from './reader-cache';

@@ -6,7 +6,7 @@
 import type { Db } from '../db';
 import { ConflictError } from '../errors';
 import type { Storage } from '../storage';
-import { certificatePdf } from './certificate-pdf';
+import { certificatePdf } from './pdf-documents';
 import * as queries from './queries';
 import type { ReaderCache } from './reader-cache';
 import { courseSettingsOf, progressOf } from './service';

@@ -65,12 +65,16 @@ export default defineConfig({
 			use: { browserName: 'chromium' },
 			testIgnore: [
 				'**/throughput.e2e.ts',
+				'**/memory.e2e.ts',
 				'**/operations/upgrade.e2e.ts',
 				'**/operations/upgrade-from-archive.e2e.ts'
 			]
 		},
 		// The throughput tripwire measures ratios of requests per second: it runs once every other test is done, with
 		// the machine to itself (a test of the other worker beside it moved its ratios by a quarter).
-		{ name: 'throughput', testMatch: '**/throughput.e2e.ts', dependencies: ['upgrade', 'chromium'] }
+		{ name: 'throughput', testMatch: '**/throughput.e2e.ts', dependencies: ['upgrade', 'chromium'] },
+		// The memory peak under mixed traffic (foundation/memory.e2e.ts), alone too: beside another test, its server
+		// would get a fraction of the traffic it is measured under.
+		{ name: 'memory', testMatch: '**/memory.e2e.ts', dependencies: ['throughput'] }
 	]
 });

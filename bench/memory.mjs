@@ -11,11 +11,16 @@ const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 
-/** What a small site's visitors do at once: read pages and photos, write to it, mistype a password. */
-const MIXED = [
-	(url) => fetch(`${url}${PAGES[Math.floor(Math.random() * PAGES.length)]}`),
+/** The photos of the pages, at the widths a screen asks for (the image proxy's variants). */
+export const PHOTO_VIEWS = [
 	(url) => fetch(`${url}/api/img/hero?w=${[480, 800, 1200][Math.floor(Math.random() * 3)]}`),
-	(url) => fetch(`${url}/api/img/about`),
+	(url) => fetch(`${url}/api/img/about`)
+];
+
+/** What a small site's visitors do at once: read pages and photos, write to it, mistype a password. */
+export const MIXED = [
+	(url) => fetch(`${url}${PAGES[Math.floor(Math.random() * PAGES.length)]}`),
+	...PHOTO_VIEWS,
 	(url) =>
 		fetch(`${url}/api/contact`, {
 			method: 'POST',
@@ -38,12 +43,16 @@ const MIXED = [
 		})
 ];
 
-async function mixedTraffic(url, seconds, concurrency = 8) {
+/**
+ * `seconds` of requests from `concurrency` clients, each drawn from `kinds` (MIXED: the README's mixed traffic;
+ * BENCH_MIXED_ONLY=<index> keeps one kind of it). tests/e2e/foundation/memory.e2e.ts sends the same.
+ */
+export async function mixedTraffic(url, seconds, concurrency = 8, kinds = MIXED) {
 	const end = Date.now() + seconds * 1000;
 	let requests = 0;
+	if (process.env.BENCH_MIXED_ONLY) kinds = [MIXED[Number(process.env.BENCH_MIXED_ONLY)]];
 	const worker = async () => {
 		while (Date.now() < end) {
-			const kinds = process.env.BENCH_MIXED_ONLY ? [MIXED[Number(process.env.BENCH_MIXED_ONLY)]] : MIXED;
 			const response = await kinds[Math.floor(Math.random() * kinds.length)](url);
 			await response.arrayBuffer();
 			requests++;

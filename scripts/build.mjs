@@ -28,6 +28,7 @@ import {
 	writeFileSync
 } from 'node:fs';
 import path from 'node:path';
+import { asciiSources } from './ascii-sources.mjs';
 import {
 	buildDir as configuredBuildDir,
 	buildState,
@@ -124,6 +125,8 @@ async function bundle() {
 	}
 
 	await import('./build-server.mjs');
+	// The server's code in ASCII: V8 then keeps each module's source at one byte a character (ascii-sources.mjs).
+	asciiSources(buildDir);
 	// initdb for the embedded database, once here rather than on a server's first start (src/lib/server/db/index.ts).
 	const template = spawnSync(
 		process.execPath,

@@ -50,7 +50,8 @@ async function healthOf(url: string, running: { child: ChildProcess; output: () 
 			() => null
 		);
 		if (answer) return answer;
-		if (Date.now() > deadline) throw new Error(`no answer within ${START_LIMIT_MS / 1000} s:\n${running.output()}`);
+		if (Date.now() > deadline)
+			throw new Error(`no answer within ${START_LIMIT_MS / 1000} s:\n${running.output()}`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 }

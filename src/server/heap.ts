@@ -68,7 +68,11 @@ export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=8';
  */
 export const V8_FLAGS = ['--liftoff-only', YOUNG_GENERATION_FLAG] as const;
 
-/** The server's and the commands' start: with V8_FLAGS and ALLOCATOR_SETTINGS, starting again if either is missing. */
+/**
+ * The server's and the commands' start: with V8_FLAGS and ALLOCATOR_SETTINGS, starting again if either is missing.
+ * Called by each built entry's launcher (scripts/build-server.mjs) before the entry's bundle is loaded, so that a
+ * restart does not load it twice.
+ */
 export function startWithProcessSettings(): void {
 	/* eslint-disable no-restricted-properties -- the process's own start, not the application's configuration */
 	const missing = V8_FLAGS.filter((flag) => !process.execArgv.includes(flag));

@@ -14,7 +14,7 @@ import { enableMetrics } from '../lib/server/metrics';
 import { nodeFastPath } from '../lib/server/pages/cache';
 import { restrictNewFiles } from '../lib/server/private-files';
 import { appRelease } from '../lib/server/version';
-import { boundHeapGrowth, startWithProcessSettings } from './heap';
+import { boundHeapGrowth } from './heap';
 import { admitBody } from './request-bodies';
 import { stripeWebhook } from './stripe-webhook';
 import { countEachAnswer } from './audience';
@@ -33,8 +33,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse, next?: () => void) =>
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-// Before anything allocates much: how memory is handed back, and how the heap grows (heap.ts).
-startWithProcessSettings();
+// How the heap grows (heap.ts). What V8 and glibc read only at start-up was settled before this file was loaded:
+// build/server.js, the launcher scripts/build-server.mjs writes, starts the process again when it is missing.
 boundHeapGrowth();
 
 async function main() {

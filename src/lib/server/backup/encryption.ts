@@ -13,8 +13,8 @@
 import { createCipheriv, randomBytes, scrypt } from 'node:crypto';
 import { chmod, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Duplex, Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Duplex, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
 	Decrypter,
 	Encrypter,
@@ -25,6 +25,7 @@ import {
 } from 'age-encryption';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 import { InvalidArchiveError } from './archive';
+import { PayloadOpener, PayloadSealer } from './age-payload';
 
 /** The first line of every age file. */
 const AGE_MAGIC = Buffer.from('age-encryption.org/v1\n');
@@ -104,10 +105,20 @@ export async function sealing(keys: SealingKeys, readBack?: { identity: string }
 		for (const recipient of keys.recipients) encrypter.addRecipient(recipient);
 		if (readBack) encrypter.addRecipient(await identityToRecipient(readBack.identity));
 	}
-	const plain = new TransformStream<Uint8Array, Uint8Array>();
-	const sealed = await encrypter.encrypt(plain.readable);
-	// The DOM's and Node's ReadableStream types differ only in their BYOB reader's buffer type; the object is Node's.
-	return Duplex.fromWeb({ writable: plain.writable, readable: sealed as unknown as WebReadableStream });
+	// The header is the package's: its stanzas for each recipient and its MAC, made by encrypting nothing. The file
+	// key they seal is seen by a recipient of our own that adds no stanza; the payload is then Node's (age-payload.ts),
+	// under a nonce of its own — the package's nonce and its one empty chunk are dropped unread.
+	let fileKey: Uint8Array | null = null;
+	encrypter.addRecipient({
+		wrapFileKey: (key: Uint8Array) => {
+			fileKey = key;
+			return [];
+		}
+	});
+	const empty = await encrypter.encrypt(new Uint8Array(0));
+	const header = empty.subarray(0, headerEnd(Buffer.from(empty)));
+	if (!fileKey || !header.length) throw new Error('age-encryption did not make a header as age specifies');
+	return new PayloadSealer(header, fileKey);
 }
 
 /** A throw-away identity (for reading one's own archive back), kept in memory only. */
@@ -154,12 +165,12 @@ export function openSealedStream(source: Readable, identity: string): Promise<Re
 }
 
 async function decrypted(decrypter: Decrypter, source: Readable, passphrase: boolean): Promise<Readable> {
+	let fileKey: Uint8Array;
 	try {
-		const plain = await decrypter.decrypt(Readable.toWeb(source) as ReadableStream<Uint8Array>);
-		// As above: the DOM's and Node's ReadableStream types, one object.
-		return Readable.fromWeb(plain as unknown as WebReadableStream);
+		fileKey = await decrypter.decryptHeader(await readHeader(source));
 	} catch (error) {
 		source.destroy();
+		if (error instanceof InvalidArchiveError) throw error;
 		const message = (error as Error).message;
 		if (/no identity matched/i.test(message))
 			throw new ArchiveKeyError(
@@ -169,6 +180,53 @@ async function decrypted(decrypter: Decrypter, source: Readable, passphrase: boo
 			);
 		throw new InvalidArchiveError(`the archive's encryption header cannot be read (${message})`);
 	}
+	const opener = new PayloadOpener(fileKey);
+	// Errors reach the reader through `opener` (pipeline destroys it with the source's).
+	pipeline(source, opener).catch(() => {});
+	return opener;
+}
+
+/** An age header is a few hundred bytes per recipient; a file whose first 64 KiB hold none is not age's. */
+const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Where the header ends in `bytes` (after its MAC line, `--- <base64>\n`), or -1 when it is not all there yet.
+ * Stanza lines start with `-> ` and their bodies are base64: the first line that starts with `---` is the MAC's.
+ */
+function headerEnd(bytes: Buffer): number {
+	const mac = bytes.indexOf('\n---');
+	if (mac < 0) return -1;
+	const end = bytes.indexOf('\n', mac + 1);
+	return end < 0 ? -1 : end + 1;
+}
+
+/**
+ * Reads the header from the start of `source`, and leaves the rest of the stream unread for the payload: the
+ * bytes read past the header are put back.
+ */
+function readHeader(source: Readable): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		let read = Buffer.alloc(0);
+		const done = (error: Error | null, header?: Buffer) => {
+			source.off('readable', onReadable).off('end', onEnd).off('error', done);
+			if (error) reject(error);
+			else resolve(header!);
+		};
+		const onEnd = () => done(new InvalidArchiveError('the encrypted archive ends inside its header'));
+		const onReadable = () => {
+			for (let chunk: Buffer | null; (chunk = source.read() as Buffer | null) !== null;) {
+				read = Buffer.concat([read, chunk]);
+				const end = headerEnd(read);
+				if (end >= 0) {
+					if (end < read.length) source.unshift(read.subarray(end));
+					return done(null, read.subarray(0, end));
+				}
+				if (read.length > MAX_HEADER_BYTES)
+					return done(new InvalidArchiveError('not an age file: no header in its first 64 KiB'));
+			}
+		};
+		source.on('readable', onReadable).on('end', onEnd).on('error', done);
+	});
 }
 
 /** The identities (AGE-SECRET-KEY-1…) in an age identity file: one per line, `#` comments. */

@@ -22,7 +22,7 @@ import { supervise } from './supervisor.mjs';
 // First, as the server itself would (src/server/heap.ts says why): start again, as the same process, with the
 // allocator's settings, V8's baseline compiler and the young generation's bound — here, before anything is printed
 // twice (tests/static/allocator-settings.test.ts holds these flags to heap.ts's).
-const V8_FLAGS = ['--liftoff-only', '--max-semi-space-size=8'];
+const V8_FLAGS = ['--liftoff-only', '--max-semi-space-size=16'];
 const missingFlags = V8_FLAGS.filter((flag) => !process.execArgv.includes(flag));
 const allocator =
 	process.env.MALLOC_MMAP_THRESHOLD_ === undefined &&

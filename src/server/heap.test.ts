@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { YOUNG_GENERATION_FLAG } from './heap';
 
 const HEAP = pathToFileURL(path.join(import.meta.dirname, 'heap.ts')).href;
 const MB = 1024 * 1024;
@@ -29,11 +30,15 @@ function youngGenerationAfterChurn(settings: boolean): number {
 }
 
 describe('startWithProcessSettings', () => {
-	it('bounds the young generation at 16 MB, even through a start that never yields to the event loop', () => {
+	// Two semi-spaces of the flag's size.
+	const bound = 2 * Number(/=(\d+)$/.exec(YOUNG_GENERATION_FLAG)![1]) * MB;
+
+	it('bounds the young generation, even through a start that never yields to the event loop', () => {
 		const free = youngGenerationAfterChurn(false);
 		const bounded = youngGenerationAfterChurn(true);
-		expect(free).toBeGreaterThan(16 * MB);
+		expect(bound).toBe(32 * MB);
+		expect(free).toBeGreaterThan(bound);
 		expect(bounded).toBeGreaterThan(0);
-		expect(bounded).toBeLessThanOrEqual(16 * MB);
+		expect(bounded).toBeLessThanOrEqual(bound);
 	});
 });

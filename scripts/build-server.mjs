@@ -15,15 +15,15 @@ const out = buildDir();
  * one is missing) and then load `<name>.main.js`, the bundle. Restarting from inside the bundle loaded it twice:
  * `node build/backup.js` spent 1.1–1.25 s before its usage line, 0.57 s with the settings given (7 December).
  */
-async function entry(name, options) {
+async function entry(name, options, flags = 'V8_FLAGS') {
 	const main = `./${name}.main.js`;
 	await build({ ...common, ...options, outfile: path.join(out, `${name}.main.js`) });
 	await build({
 		...common,
 		stdin: {
 			contents:
-				"import { startWithProcessSettings } from './src/server/heap';\n" +
-				`startWithProcessSettings();\nawait import('${main}');\n`,
+				`import { startWithProcessSettings, ${flags} } from './src/server/heap';\n` +
+				`startWithProcessSettings(${flags});\nawait import('${main}');\n`,
 			resolveDir: common.absWorkingDir,
 			sourcefile: `${name}-launcher.ts`,
 			loader: 'ts'
@@ -43,5 +43,6 @@ await build({
 	entryPoints: ['src/server/embedded-template.ts'],
 	outfile: path.join(out, 'embedded-template.js')
 });
+// The commands with a young generation of their own (src/server/heap.ts, COMMAND_V8_FLAGS).
 for (const command of commandNames())
-	await entry(command, { entryPoints: [`src/server/commands/${command}.ts`] });
+	await entry(command, { entryPoints: [`src/server/commands/${command}.ts`] }, 'COMMAND_V8_FLAGS');

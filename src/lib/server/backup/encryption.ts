@@ -8,6 +8,9 @@
  *   writes what it cannot read again once the backup is done;
  * - or with a passphrase (the admin page's download), through scrypt as age does it.
  *
+ * The header (stanzas, scrypt, MAC) is the package's; the payload after it is sealed and opened with Node's own
+ * ChaCha20-Poly1305 (age-payload.ts), the package's JavaScript cipher having been a second of a large backup's CPU.
+ *
  * Archives written before 0.4.0 are plain tar.gz; restore reads them only when told so (`--plain`).
  */
 import { createCipheriv, randomBytes, scrypt } from 'node:crypto';

@@ -4,9 +4,11 @@
  *   atelier-backup.json     what made it: format, Atelier's version, schema migration, drivers (first, so that a
  *                           restore refuses an archive it cannot read before it reads anything else)
  *   secret                  the signing secret (payment and password links stay valid after a restore)
- *   tables/<table>.ndjson   every row of every table, parents before children
+ *   tables/<table>.copy     every row of every table, parents before children: COPY's text format from PostgreSQL
+ *   tables/<table>.ndjson   (format 2, its columns named in the manifest), one JSON object a row from the embedded
+ *                           database (and from either in format 1)
  *   objects/<path>          every object of the bucket, its Content-Type and Cache-Control in the entry's headers
- *   manifest.json           last, once everything is known: counts, and every entry's size and SHA-256
+ *   manifest.json           last, once everything is known: counts, columns, and every entry's size and SHA-256
  *
  * Everything is streamed: an archive of thousands of images is written and read with flat memory. What leaves the
  * server is that tar.gz encrypted with age (encryption.ts): `atelier-….tar.gz.age`.
@@ -19,7 +21,8 @@ import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 
 const FORMAT = 'atelier-backup';
-const FORMAT_VERSION = 1;
+/** 2: tables in COPY's text format (`.copy`) beside JSON lines; 1 read as ever. */
+const FORMAT_VERSION = 2;
 
 export const HEADER_ENTRY = 'atelier-backup.json';
 const SECRET_ENTRY = 'secret';
@@ -66,6 +69,8 @@ export interface ManifestEntry {
 
 export interface Manifest {
 	tables: Record<string, number>;
+	/** The columns of each `.copy` table, in the order of its fields (format 2). */
+	columns?: Record<string, string[]>;
 	objects: { count: number; bytes: number };
 	entries: ManifestEntry[];
 }
@@ -113,8 +118,8 @@ export class ArchiveWriter {
 	}
 
 	/** A table's rows, spooled to a file of known size: streamed, never held whole. */
-	addTable(table: string, file: string, size: number): Promise<void> {
-		return this.addStream(`${TABLE_PREFIX}${table}.ndjson`, createReadStream(file), size);
+	addTable(table: string, file: string, size: number, format: 'copy' | 'ndjson'): Promise<void> {
+		return this.addStream(`${TABLE_PREFIX}${table}.${format}`, createReadStream(file), size);
 	}
 
 	/** An object of the bucket, streamed from the storage as it is read (one of 250 MB never sits in memory). */
@@ -275,7 +280,7 @@ export type EntryKind =
 	| { kind: 'header' }
 	| { kind: 'secret' }
 	| { kind: 'manifest' }
-	| { kind: 'table'; table: string }
+	| { kind: 'table'; table: string; format: 'copy' | 'ndjson' }
 	| { kind: 'object'; path: string }
 	| { kind: 'unknown' };
 
@@ -283,8 +288,8 @@ export function entryKind(name: string): EntryKind {
 	if (name === HEADER_ENTRY) return { kind: 'header' };
 	if (name === SECRET_ENTRY) return { kind: 'secret' };
 	if (name === MANIFEST_ENTRY) return { kind: 'manifest' };
-	if (name.startsWith(TABLE_PREFIX) && name.endsWith('.ndjson'))
-		return { kind: 'table', table: name.slice(TABLE_PREFIX.length, -'.ndjson'.length) };
+	const table = /^tables\/(.+)\.(copy|ndjson)$/.exec(name);
+	if (table) return { kind: 'table', table: table[1]!, format: table[2] as 'copy' | 'ndjson' };
 	if (name.startsWith(OBJECT_PREFIX)) return { kind: 'object', path: name.slice(OBJECT_PREFIX.length) };
 	return { kind: 'unknown' };
 }

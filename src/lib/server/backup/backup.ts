@@ -57,8 +57,8 @@ export async function writeBackup(
 		// Each table goes into the archive as soon as it is spooled, compressed while the next one is read: the
 		// database and the compression work side by side rather than one after the other.
 		let archived: Promise<void> = Promise.resolve();
-		const tables = await snapshotTables(database.db, spool, database.driver, ({ table, file }) => {
-			archived = archived.then(async () => archive.addTable(table, file, (await stat(file)).size));
+		const tables = await snapshotTables(database.db, spool, database.driver, ({ table, file, format }) => {
+			archived = archived.then(async () => archive.addTable(table, file, (await stat(file)).size, format));
 			archived.catch(() => {}); // awaited below; meanwhile not an unhandled rejection
 		});
 		await archived;
@@ -82,7 +82,8 @@ export async function writeBackup(
 			objects.bytes += object.info.size;
 		}
 		const summary = { tables: Object.fromEntries(tables.map((t) => [t.table, t.rows])), objects };
-		await archive.finish(summary);
+		const columns = Object.fromEntries(tables.flatMap((t) => (t.columns ? [[t.table, t.columns]] : [])));
+		await archive.finish({ ...summary, columns });
 		return { ...summary, vanished, migrations: applied.length };
 	} catch (error) {
 		archive.abort(error as Error);

@@ -26,7 +26,15 @@ import {
 	type BackupHeader,
 	type Manifest
 } from './archive';
-import { countRows, dropTables, OPERATIONAL_TABLES, resetSequences, ourTables, TableLoader } from './tables';
+import {
+	countRows,
+	dropTables,
+	loadCopyRows,
+	OPERATIONAL_TABLES,
+	resetSequences,
+	ourTables,
+	TableLoader
+} from './tables';
 
 /**
  * Opens the archive's plain tar.gz afresh for each pass (a file, decrypted as it is read: encryption.ts). A key
@@ -48,6 +56,7 @@ export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup>
 	let manifest: Manifest | null = null;
 	let secret = '';
 	const lines = new Map<string, number>();
+	const copied = new Set<string>();
 	let position = 0;
 	let migrationCount = 0;
 	const seen = await readArchive(await open(), async (entry) => {
@@ -62,6 +71,7 @@ export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup>
 		} else if (what.kind === 'secret') secret = (await readSmall(entry.body, 4096)).toString('utf8');
 		else if (what.kind === 'manifest') manifest = parseManifest(await readSmall(entry.body));
 		else if (what.kind === 'table') {
+			if (what.format === 'copy') copied.add(what.table);
 			let count = 0;
 			for await (const chunk of entry.body)
 				for (let at = (chunk as Buffer).indexOf(10); at !== -1; at = (chunk as Buffer).indexOf(10, at + 1))
@@ -98,6 +108,14 @@ export async function verifyBackup(open: ArchiveSource): Promise<VerifiedBackup>
 	for (const [table, rows] of Object.entries(found.tables))
 		if (lines.get(table) !== rows)
 			throw new InvalidArchiveError(`table ${table} holds other rows than the manifest counts`);
+	// COPY's fields have no names: the manifest gives them, as a list of names, one a field.
+	for (const table of copied) {
+		const columns = found.columns?.[table];
+		if (!Array.isArray(columns) || !columns.length || !columns.every((c) => typeof c === 'string' && c))
+			throw new InvalidArchiveError(
+				`table ${table} is in COPY's format, and the manifest names no columns for it`
+			);
+	}
 	if (secret.length < 32) throw new InvalidArchiveError('the archive holds no signing secret');
 	const verified: BackupHeader = header;
 	return { header: verified, manifest: found, migrationCount, secret };
@@ -199,7 +217,10 @@ export async function restoreBackup(
 			await applyMigrationsWithin(tx, migrations.slice(0, verified.migrationCount));
 			const checked = await readArchive(await open(), async (entry) => {
 				const what = entryKind(entry.name);
-				if (what.kind === 'table') {
+				if (what.kind === 'table' && what.format === 'copy') {
+					const columns = verified.manifest.columns?.[what.table] ?? [];
+					tables[what.table] = await loadCopyRows(tx, database.driver, what.table, columns, entry.body);
+				} else if (what.kind === 'table') {
 					const loader = new TableLoader(tx, what.table);
 					let rest = '';
 					for await (const chunk of entry.body) {

@@ -1,8 +1,10 @@
 /**
- * The database's part of a backup: every table of the `public` schema, read in one read-only snapshot and
- * written as one JSON object per line (PostgreSQL's own `row_to_json`, so that every type round-trips exactly
- * through `jsonb_populate_recordset`, on either driver). Tables come parents first, so that a restore can
- * insert them in archive order with every foreign key already satisfied.
+ * The database's part of a backup: every table of the `public` schema, read in one read-only snapshot, parents
+ * first, so that a restore can load them in archive order with every foreign key already satisfied. PostgreSQL
+ * writes each table as pg_dump reads it, in COPY's text format (copy-rows.ts), and a restore loads it with COPY;
+ * the embedded database, which has no COPY to a client, writes one JSON object per row (`row_to_json`, which
+ * `jsonb_populate_recordset` reads back to every column's type), as every archive did before format 2. A restore
+ * reads both, on either driver.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -17,7 +19,7 @@ import { rowsOf, shippedMigrations } from '../db/migrate';
 import * as schema from '../db/schema';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { TargetError } from './archive';
-import { CopyLines } from './copy-lines';
+import { CountedRows, wholeRowBatches } from './copy-rows';
 
 /**
  * Rows fetched from the embedded database's cursor at a time (a few MB), and rows inserted per statement: memory
@@ -28,6 +30,8 @@ const FETCH_ROWS = 2000;
 const COPY_BATCH_BYTES = 256 * 1024;
 const INSERT_ROWS = 500;
 const INSERT_BYTES = 4 * 1024 * 1024;
+/** COPY text handed to the embedded database at a time (its COPY reads one buffer whole). */
+const COPY_LOAD_BYTES = 4 * 1024 * 1024;
 
 /** Tables of the `public` schema, every table after the ones its foreign keys point to. */
 export async function tablesInLoadOrder(db: DbOrTx): Promise<string[]> {
@@ -112,10 +116,16 @@ export const OPERATIONAL_TABLES = new Set([
 const quoted = (name: string) => `"public"."${name.replaceAll('"', '""')}"`;
 const identifier = (name: string) => sql.raw(quoted(name));
 
+/** How a table's rows are written: COPY's text format (PostgreSQL), or one JSON object a line (embedded). */
+export type TableFormat = 'copy' | 'ndjson';
+
 export interface TableFile {
 	table: string;
 	file: string;
 	rows: number;
+	format: TableFormat;
+	/** The columns of a `copy` table, in the order of its fields. */
+	columns: string[] | null;
 }
 
 /**
@@ -135,17 +145,19 @@ export async function snapshotTables(
 		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
 		const files: TableFile[] = [];
 		const ours = ourTables();
+		const format: TableFormat = driver === 'postgres' ? 'copy' : 'ndjson';
 		for (const table of await tablesInLoadOrder(tx)) {
 			if (!ours.has(table)) continue;
-			const file = path.join(dir, `${table}.ndjson`);
+			const file = path.join(dir, `${table}.${format}`);
 			const out = createWriteStream(file, { mode: PRIVATE_FILE_MODE });
+			const columns = format === 'copy' ? await columnsOf(tx, table) : null;
 			let rows = 0;
 			if (DAY_BOUND_TABLES.has(table) || DERIVED_TABLES.has(table)) {
 				out.end();
 				await finished(out);
-			} else if (driver === 'postgres') rows = await copyLines(tx, table, out);
+			} else if (columns) rows = await copyRows(tx, table, columns, out);
 			else rows = await fetchLines(tx, table, out);
-			files.push({ table, file, rows });
+			files.push({ table, file, rows, format, columns });
 			onTable(files.at(-1)!);
 		}
 		return files;
@@ -158,23 +170,44 @@ export async function snapshotTables(
  */
 const jsonRows = (table: string) => `select row_to_json(t)::text from ${quoted(table)} t`;
 
+/** A table's stored columns in order (not dropped, not generated: COPY neither writes nor takes those). */
+async function columnsOf(tx: DbOrTx, table: string): Promise<string[]> {
+	return rowsOf<{ name: string }>(
+		await tx.execute(sql`
+			select attname as name from pg_attribute
+			where attrelid = ${quoted(table)}::regclass and attnum > 0 and not attisdropped and attgenerated = ''
+			order by attnum`)
+	).map((row) => row.name);
+}
+
+const columnList = (columns: readonly string[]) =>
+	columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(', ');
+
 /**
- * PostgreSQL: the rows go out by `COPY … TO STDOUT (FORMAT binary)`, as pg_dump reads them — each line as the server
- * sent it, never decoded into a JavaScript string nor held as one object per row. Read by a cursor (2,000 rows a
- * fetch), a million rows made a million buffers, and collecting them took most of `npm run backup` at the reference
- * size (`npm run bench scale`). Drizzle has no COPY; it runs on the postgres.js transaction Drizzle runs
- * on (its `session.client`, drizzle-orm 0.45), which tests/integration/backup.integration.test.ts goes through on
- * PostgreSQL.
+ * drizzle keeps a transaction's driver client private; COPY needs it (drizzle has no COPY). It runs on the client
+ * Drizzle runs on (its `session.client`, drizzle-orm 0.45): postgres.js's transaction, or PGlite's.
  */
-export async function copyLines(tx: DbOrTx, table: string, out: Writable): Promise<number> {
-	// drizzle keeps the transaction's postgres.js client private; COPY needs it (no drizzle API for COPY).
-	const client = (tx as unknown as { session?: { client?: postgres.TransactionSql } }).session?.client;
-	// Not quietly the slow way: a Drizzle that keeps its client elsewhere fails the backup tests on PostgreSQL.
-	if (!client) throw new Error('no postgres.js client under the Drizzle transaction');
-	const copy = await client.unsafe(`copy (${jsonRows(table)}) to stdout with (format binary)`).readable();
-	const lines = new CopyLines();
-	await copyInto(copy, lines, out);
-	return lines.rows;
+function clientOf<Client>(tx: DbOrTx): Client {
+	const client = (tx as unknown as { session?: { client?: Client } }).session?.client;
+	// Not quietly another way: a Drizzle that keeps its client elsewhere fails the backup tests on both drivers.
+	if (!client) throw new Error('no driver client under the Drizzle transaction');
+	return client;
+}
+
+/**
+ * PostgreSQL: the rows go out by `COPY … TO STDOUT`, as pg_dump reads them — each line as the server sent it,
+ * never decoded into a JavaScript string nor held as one object per row. Read by a cursor (2,000 rows a fetch), a
+ * million rows made a million buffers, and collecting them took most of `npm run backup` at the reference size;
+ * `row_to_json` then took the database twice COPY's time and made the rows half as large again (306 MB against
+ * 167 MB at the reference size, every line naming its columns) for the compression and the check to go through.
+ * tests/integration/backup.integration.test.ts goes through it on PostgreSQL.
+ */
+export async function copyRows(tx: DbOrTx, table: string, columns: string[], out: Writable): Promise<number> {
+	const client = clientOf<postgres.TransactionSql>(tx);
+	const copy = await client.unsafe(`copy ${quoted(table)} (${columnList(columns)}) to stdout`).readable();
+	const rows = new CountedRows();
+	await copyInto(copy, rows, out);
+	return rows.rows;
 }
 
 /**
@@ -307,6 +340,98 @@ export class TableLoader {
 	}
 }
 
+/**
+ * Loads a table written in COPY's text format (copy-rows.ts) with COPY, on either driver: the rows go in as they are
+ * read, never parsed here. Returns how many rows went in.
+ */
+export async function loadCopyRows(
+	tx: DbOrTx,
+	driver: 'pglite' | 'postgres',
+	table: string,
+	columns: readonly string[],
+	body: Readable
+): Promise<number> {
+	const statement = `copy ${quoted(table)} (${columnList(columns)}) from`;
+	try {
+		return driver === 'postgres'
+			? await copyFromStdin(clientOf<postgres.TransactionSql>(tx), statement, body)
+			: await copyFromBlobs(clientOf<PgliteClient>(tx), statement, body);
+	} catch (error) {
+		// As TableLoader: the database's own reason, not the driver's error, which may quote the rows. What is not
+		// the database's (the archive's entry failing as it is read) goes on as it is.
+		const refusal = refusalOf(error);
+		if (refusal === null) throw error;
+		throw new TableLoadError(table, refusal);
+	}
+}
+
+/** The part of PGlite's transaction that COPY uses: a query that reads `/dev/blob` from `blob`. */
+interface PgliteClient {
+	query(text: string, params: unknown[], options: { blob: Blob }): Promise<{ affectedRows?: number }>;
+}
+
+/**
+ * PostgreSQL: `COPY … FROM STDIN`, the entry piped in. postgres.js 3.4 never settles the stream when the server
+ * refuses the rows after their end was sent (a foreign key, a unique value or a trigger checked once the rows are in:
+ * porsager/postgres#1173, fixed by the unmerged #1183): the restore would wait forever inside its transaction. The
+ * refusal still reaches the query's `reject`, which nothing listens to once the stream is handed out; it is taken
+ * there, and the restore fails with the server's reason.
+ */
+async function copyFromStdin(
+	client: postgres.TransactionSql,
+	statement: string,
+	body: Readable
+): Promise<number> {
+	const query = client.unsafe(`${statement} stdin`);
+	const stream = await query.writable();
+	const refused = new Promise<never>((_, reject) => {
+		(query as unknown as { reject: (error: unknown) => void }).reject = reject;
+	});
+	const rows = new CountedRows();
+	const copied = pipeline(body, rows, stream);
+	copied.catch(() => {}); // when refused wins, the pipeline is left to the archive's end
+	await Promise.race([copied, refused]);
+	return rows.rows;
+}
+
+/**
+ * The embedded database: `COPY … FROM '/dev/blob'`, a few MB of whole rows at a time, each batch copied into one
+ * buffer that every batch of the load reuses. PGlite reads `/dev/blob` from the ArrayBuffer its blob's
+ * `arrayBuffer()` gives: with a new Blob a batch, each batch made two buffers of its size outside the JavaScript
+ * heap (the blob's bytes read back, and the batch joined), and V8 frees such buffers only when their total has grown
+ * by some 64 MB — the restore of the reference size peaked at 307–336 MB, against 265–273 MB so.
+ */
+async function copyFromBlobs(client: PgliteClient, statement: string, body: Readable): Promise<number> {
+	let rows = 0;
+	const buffer = new ArrayBuffer(0, { maxByteLength: 2 * COPY_LOAD_BYTES });
+	for await (const parts of wholeRowBatches(body, COPY_LOAD_BYTES)) {
+		const length = parts.reduce((sum, part) => sum + part.length, 0);
+		// A row longer than the buffer (a long text) gets a buffer of its own.
+		const bytes = length <= buffer.maxByteLength ? buffer : new ArrayBuffer(length);
+		if (bytes === buffer) buffer.resize(length);
+		const view = new Uint8Array(bytes);
+		let at = 0;
+		for (const part of parts) {
+			view.set(part, at);
+			at += part.length;
+		}
+		const result = await client.query(`${statement} '/dev/blob'`, [], { blob: new BufferBlob(bytes) });
+		rows += result.affectedRows ?? 0;
+	}
+	return rows;
+}
+
+/** A Blob whose bytes are a buffer of ours, given as they are (PGlite reads a blob with `arrayBuffer()` alone). */
+class BufferBlob extends Blob {
+	constructor(private readonly buffer: ArrayBuffer) {
+		super();
+	}
+
+	override arrayBuffer(): Promise<ArrayBuffer> {
+		return Promise.resolve(this.buffer);
+	}
+}
+
 /** A table of the archive that the database refused; the message holds no row. */
 export class TableLoadError extends TargetError {
 	constructor(
@@ -319,7 +444,10 @@ export class TableLoadError extends TargetError {
 }
 
 /** PostgreSQL's message (and its code), from the driver's error or the one it wraps. */
-function databaseReason(error: unknown): string {
+const databaseReason = (error: unknown): string => refusalOf(error) ?? 'the database refused the rows';
+
+/** PostgreSQL's message and code when the error is the database's (it has an SQLSTATE), else null. */
+function refusalOf(error: unknown): string | null {
 	for (
 		let e = error as { message?: string; code?: string; cause?: unknown } | undefined;
 		e;
@@ -327,7 +455,7 @@ function databaseReason(error: unknown): string {
 	) {
 		if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return `${e.message} (${e.code})`;
 	}
-	return 'the database refused the rows';
+	return null;
 }
 
 const affected = (result: unknown): number => {

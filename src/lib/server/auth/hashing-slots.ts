@@ -9,13 +9,18 @@
  */
 export const HASHES_AT_ONCE = 2;
 
-/** A queue that runs at most `limit` tasks at a time, in the order they came; `waiting()` counts those in line. */
+/**
+ * A queue that runs at most `limit` tasks at a time, in the order they came; `waiting()` counts those in line,
+ * `started()` those it has run (a test counts the hashes a sign-in spends).
+ */
 export function slots(limit: number) {
 	let running = 0;
+	let started = 0;
 	const line: (() => void)[] = [];
 	const inSlot = async <T>(work: () => Promise<T>): Promise<T> => {
 		if (running >= limit) await new Promise<void>((resolve) => line.push(resolve));
 		else running++;
+		started++;
 		try {
 			return await work();
 		} finally {
@@ -25,7 +30,7 @@ export function slots(limit: number) {
 			else running--;
 		}
 	};
-	return Object.assign(inSlot, { waiting: () => line.length });
+	return Object.assign(inSlot, { waiting: () => line.length, started: () => started });
 }
 
 /** The one queue every password hash goes through. */

@@ -30,30 +30,24 @@ export function zip(entries: ZipEntry[]): Buffer {
 		const deflated = deflateRawSync(data);
 		const checksum = crc32(data) >>> 0;
 		const { time, date } = dosTime(entry.modifiedAt ?? new Date());
+		// The fields from « version needed » to « extra field length » stand alike in both headers.
+		const fields = Buffer.alloc(26);
+		fields.writeUInt16LE(20, 0); // version needed: 2.0 (deflate)
+		fields.writeUInt16LE(0x0800, 2); // UTF-8 names
+		fields.writeUInt16LE(8, 4); // deflate
+		fields.writeUInt16LE(time, 6);
+		fields.writeUInt16LE(date, 8);
+		fields.writeUInt32LE(checksum, 10);
+		fields.writeUInt32LE(deflated.length, 14);
+		fields.writeUInt32LE(data.length, 18);
+		fields.writeUInt16LE(name.length, 22); // then no extra field
 		const local = Buffer.alloc(30);
 		local.writeUInt32LE(0x04034b50, 0);
-		local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-		local.writeUInt16LE(0x0800, 6); // UTF-8 names
-		local.writeUInt16LE(8, 8); // deflate
-		local.writeUInt16LE(time, 10);
-		local.writeUInt16LE(date, 12);
-		local.writeUInt32LE(checksum, 14);
-		local.writeUInt32LE(deflated.length, 18);
-		local.writeUInt32LE(data.length, 22);
-		local.writeUInt16LE(name.length, 26);
-		local.writeUInt16LE(0, 28);
+		fields.copy(local, 4);
 		const central = Buffer.alloc(46);
 		central.writeUInt32LE(0x02014b50, 0);
 		central.writeUInt16LE(0x031e, 4); // made by: Unix, 3.0
-		central.writeUInt16LE(20, 6);
-		central.writeUInt16LE(0x0800, 8);
-		central.writeUInt16LE(8, 10);
-		central.writeUInt16LE(time, 12);
-		central.writeUInt16LE(date, 14);
-		central.writeUInt32LE(checksum, 16);
-		central.writeUInt32LE(deflated.length, 20);
-		central.writeUInt32LE(data.length, 24);
-		central.writeUInt16LE(name.length, 28);
+		fields.copy(central, 6);
 		central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
 		central.writeUInt32LE(offset, 42);
 		locals.push(local, name, deflated);

@@ -1,9 +1,14 @@
 /**
  * A table's rows in PostgreSQL's COPY text format (`COPY t (…) TO STDOUT`), as an archive holds them since format 2
  * (archive.ts): one row a line, columns separated by tabs, `\N` for null, and a newline, tab or backslash inside a
- * value written `\n`, `\t`, `\\` — so a line is a row, and counting newlines counts rows.
+ * value written `\n`, `\t`, `\\` — so a line is a row, and counting newlines counts rows. And the streams those rows go
+ * through between postgres.js or PGlite and a file (tables.ts holds the statements).
  */
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Bytes of COPY's rows gathered before they are handed on (copyInto). */
+const COPY_BATCH_BYTES = 256 * 1024;
 
 /**
  * Passes COPY text on unchanged and counts its rows. A stream that ends inside a row (its last byte not a newline)
@@ -48,4 +53,65 @@ export async function* wholeRowBatches(
 		heldBytes = chunk.length - cut;
 	}
 	if (heldBytes) yield held;
+}
+
+/**
+ * Feeds a COPY's stream into `lines` → `out`, and reads the COPY to its end whatever happens downstream. Two flaws of
+ * postgres.js 3.4 would otherwise leave the transaction's connection waiting forever (the backup hung, the pool one
+ * connection short): it pauses its socket when the stream's buffer is full and resumes it only when the stream is
+ * read again, so a stream that ends on a full buffer leaves the socket paused (porsager/postgres#499, fixed by the
+ * unmerged #1016); and a destroyed stream pauses it at every message still to come. So the stream is never
+ * destroyed here: a failed write (a full disk) stops writing and lets the rest of the rows go by, and once the
+ * stream has ended, asking it to read resumes the socket, and does nothing else.
+ */
+export function copyInto(copy: Readable, lines: Transform, out: Writable): Promise<void> {
+	const written = pipeline(lines, out);
+	return new Promise((resolve, reject) => {
+		let failure: Error | null = null;
+		written.catch((error: Error) => {
+			failure ??= error;
+			copy.resume();
+		});
+		// postgres.js gives each CopyData message as a chunk of its own — one a row, a few hundred bytes: handed on
+		// in batches of COPY_BATCH_BYTES, the stream machinery and the garbage it makes are paid once a batch, not
+		// once a row (a million rows: a second and a half of the backup's time, most of it collecting garbage).
+		let batch: Buffer[] = [];
+		let batched = 0;
+		const handOn = () => {
+			const ready = batched ? Buffer.concat(batch, batched) : null;
+			batch = [];
+			batched = 0;
+			return ready === null || failure !== null || lines.write(ready);
+		};
+		copy.on('data', (chunk: Buffer) => {
+			if (failure) return;
+			batch.push(chunk);
+			batched += chunk.length;
+			if (batched >= COPY_BATCH_BYTES && !handOn()) copy.pause();
+		});
+		lines.on('drain', () => copy.resume());
+		copy.once('end', () => {
+			// postgres.js's COPY stream resumes its socket only when read: read once more after the end (porsager/postgres#499).
+			(copy as unknown as { _read(size: number): void })._read(0);
+			if (failure) return reject(failure);
+			handOn();
+			lines.end();
+			written.then(resolve, reject);
+		});
+		copy.once('error', (error) => {
+			lines.destroy(error);
+			reject(error);
+		});
+	});
+}
+
+/** A Blob whose bytes are a buffer of ours, given as they are (PGlite reads a blob with `arrayBuffer()` alone). */
+export class BufferBlob extends Blob {
+	constructor(private readonly buffer: ArrayBuffer) {
+		super();
+	}
+
+	override arrayBuffer(): Promise<ArrayBuffer> {
+		return Promise.resolve(this.buffer);
+	}
 }

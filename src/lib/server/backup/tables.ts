@@ -9,7 +9,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
-import type { Readable, Transform, Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type postgres from 'postgres';
 import { getTableName, is, sql } from 'drizzle-orm';
@@ -19,15 +19,13 @@ import { rowsOf, shippedMigrations } from '../db/migrate';
 import * as schema from '../db/schema';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { TargetError } from './archive';
-import { CountedRows, wholeRowBatches } from './copy-rows';
+import { BufferBlob, copyInto, CountedRows, wholeRowBatches } from './copy-rows';
 
 /**
  * Rows fetched from the embedded database's cursor at a time (a few MB), and rows inserted per statement: memory
  * stays flat.
  */
 const FETCH_ROWS = 2000;
-/** Bytes of COPY's rows gathered before they are handed on (copyInto). */
-const COPY_BATCH_BYTES = 256 * 1024;
 const INSERT_ROWS = 500;
 const INSERT_BYTES = 4 * 1024 * 1024;
 /** COPY text handed to the embedded database at a time (its COPY reads one buffer whole). */
@@ -210,56 +208,6 @@ export async function copyRows(tx: DbOrTx, table: string, columns: string[], out
 	return rows.rows;
 }
 
-/**
- * Feeds a COPY's stream into `lines` → `out`, and reads the COPY to its end whatever happens downstream. Two flaws of
- * postgres.js 3.4 would otherwise leave the transaction's connection waiting forever (the backup hung, the pool one
- * connection short): it pauses its socket when the stream's buffer is full and resumes it only when the stream is
- * read again, so a stream that ends on a full buffer leaves the socket paused (porsager/postgres#499, fixed by the
- * unmerged #1016); and a destroyed stream pauses it at every message still to come. So the stream is never
- * destroyed here: a failed write (a full disk) stops writing and lets the rest of the rows go by, and once the
- * stream has ended, asking it to read resumes the socket, and does nothing else.
- */
-function copyInto(copy: Readable, lines: Transform, out: Writable): Promise<void> {
-	const written = pipeline(lines, out);
-	return new Promise((resolve, reject) => {
-		let failure: Error | null = null;
-		written.catch((error: Error) => {
-			failure ??= error;
-			copy.resume();
-		});
-		// postgres.js gives each CopyData message as a chunk of its own — one a row, a few hundred bytes: handed on
-		// in batches of COPY_BATCH_BYTES, the stream machinery and the garbage it makes are paid once a batch, not
-		// once a row (a million rows: a second and a half of the backup's time, most of it collecting garbage).
-		let batch: Buffer[] = [];
-		let batched = 0;
-		const handOn = () => {
-			const ready = batched ? Buffer.concat(batch, batched) : null;
-			batch = [];
-			batched = 0;
-			return ready === null || failure !== null || lines.write(ready);
-		};
-		copy.on('data', (chunk: Buffer) => {
-			if (failure) return;
-			batch.push(chunk);
-			batched += chunk.length;
-			if (batched >= COPY_BATCH_BYTES && !handOn()) copy.pause();
-		});
-		lines.on('drain', () => copy.resume());
-		copy.once('end', () => {
-			// postgres.js's COPY stream resumes its socket only when read: read once more after the end (porsager/postgres#499).
-			(copy as unknown as { _read(size: number): void })._read(0);
-			if (failure) return reject(failure);
-			handOn();
-			lines.end();
-			written.then(resolve, reject);
-		});
-		copy.once('error', (error) => {
-			lines.destroy(error);
-			reject(error);
-		});
-	});
-}
-
 /** The embedded database (no COPY to a client): a cursor, FETCH_ROWS at a time. */
 async function fetchLines(tx: DbOrTx, table: string, out: Writable): Promise<number> {
 	let rows = 0;
@@ -385,7 +333,7 @@ async function copyFromStdin(
 	const query = client.unsafe(`${statement} stdin`);
 	const stream = await query.writable();
 	const refused = new Promise<never>((_, reject) => {
-		(query as unknown as { reject: (error: unknown) => void }).reject = reject;
+		Object.assign(query, { reject });
 	});
 	const rows = new CountedRows();
 	const copied = pipeline(body, rows, stream);
@@ -419,17 +367,6 @@ async function copyFromBlobs(client: PgliteClient, statement: string, body: Read
 		rows += result.affectedRows ?? 0;
 	}
 	return rows;
-}
-
-/** A Blob whose bytes are a buffer of ours, given as they are (PGlite reads a blob with `arrayBuffer()` alone). */
-class BufferBlob extends Blob {
-	constructor(private readonly buffer: ArrayBuffer) {
-		super();
-	}
-
-	override arrayBuffer(): Promise<ArrayBuffer> {
-		return Promise.resolve(this.buffer);
-	}
 }
 
 /** A table of the archive that the database refused; the message holds no row. */

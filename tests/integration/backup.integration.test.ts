@@ -241,6 +241,14 @@ describe('backup and restore', () => {
 
 		for (const damaged of [truncated, altered, notOurs])
 			await expect(verifyBackup(opener(damaged)), damaged).rejects.toThrow(InvalidArchiveError);
+
+		// A table in COPY's format whose columns the manifest does not name: its fields could not be placed.
+		const unnamed = await rewriteArchive(file, (_name, body) => body, [
+			{ name: 'tables/leads_daily.copy', body: Buffer.from('') }
+		]);
+		await expect(verifyBackup(opener(unnamed))).rejects.toThrow(
+			/COPY's format, and the manifest names no columns/
+		);
 	});
 
 	it('rolls everything back when the restore fails half-way: no rows, no objects left', async () => {

@@ -24,6 +24,9 @@ const FORMAT = 'atelier-backup';
 /** 2: tables in COPY's text format (`.copy`) beside JSON lines; 1 read as ever. */
 const FORMAT_VERSION = 2;
 
+/** How a table's rows are written: COPY's text format (from PostgreSQL), or one JSON object a line. */
+export type TableFormat = 'copy' | 'ndjson';
+
 export const HEADER_ENTRY = 'atelier-backup.json';
 const SECRET_ENTRY = 'secret';
 const MANIFEST_ENTRY = 'manifest.json';
@@ -118,7 +121,7 @@ export class ArchiveWriter {
 	}
 
 	/** A table's rows, spooled to a file of known size: streamed, never held whole. */
-	addTable(table: string, file: string, size: number, format: 'copy' | 'ndjson'): Promise<void> {
+	addTable(table: string, file: string, size: number, format: TableFormat): Promise<void> {
 		return this.addStream(`${TABLE_PREFIX}${table}.${format}`, createReadStream(file), size);
 	}
 
@@ -280,7 +283,7 @@ export type EntryKind =
 	| { kind: 'header' }
 	| { kind: 'secret' }
 	| { kind: 'manifest' }
-	| { kind: 'table'; table: string; format: 'copy' | 'ndjson' }
+	| { kind: 'table'; table: string; format: TableFormat }
 	| { kind: 'object'; path: string }
 	| { kind: 'unknown' };
 
@@ -289,7 +292,7 @@ export function entryKind(name: string): EntryKind {
 	if (name === SECRET_ENTRY) return { kind: 'secret' };
 	if (name === MANIFEST_ENTRY) return { kind: 'manifest' };
 	const table = /^tables\/(.+)\.(copy|ndjson)$/.exec(name);
-	if (table) return { kind: 'table', table: table[1]!, format: table[2] as 'copy' | 'ndjson' };
+	if (table) return { kind: 'table', table: table[1]!, format: table[2] as TableFormat };
 	if (name.startsWith(OBJECT_PREFIX)) return { kind: 'object', path: name.slice(OBJECT_PREFIX.length) };
 	return { kind: 'unknown' };
 }

@@ -18,7 +18,7 @@ import type { Db, DbOrTx } from '../db';
 import { rowsOf, shippedMigrations } from '../db/migrate';
 import * as schema from '../db/schema';
 import { PRIVATE_FILE_MODE } from '../private-files';
-import { TargetError } from './archive';
+import { TargetError, type TableFormat } from './archive';
 import { BufferBlob, copyInto, CountedRows, wholeRowBatches } from './copy-rows';
 
 /**
@@ -113,9 +113,6 @@ export const OPERATIONAL_TABLES = new Set([
 
 const quoted = (name: string) => `"public"."${name.replaceAll('"', '""')}"`;
 const identifier = (name: string) => sql.raw(quoted(name));
-
-/** How a table's rows are written: COPY's text format (PostgreSQL), or one JSON object a line (embedded). */
-export type TableFormat = 'copy' | 'ndjson';
 
 export interface TableFile {
 	table: string;

@@ -113,7 +113,7 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			unsubscribedAt: iso(rows.reminder?.unsubscribedAt ?? null)
 		},
 		/** When they signed in (never from where): the training's proof of attendance. */
-		signIns: rows.theirSignIns.map((s) => iso(s.at)),
+		signIns: rows.signIns.map((s) => iso(s.at)),
 		/** Their answers to the positioning at entry, with the questions as asked. */
 		positioning: rows.positioning && {
 			answeredAt: iso(rows.positioning.answeredAt),
@@ -125,7 +125,7 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 		/** Their questions to the trainer and the answers, each message with who wrote it and when. */
 		questions: rows.messages.map((m) => ({
 			thread: m.threadId,
-			module: m.module,
+			module: m.moduleTitle,
 			from: m.author,
 			text: m.body,
 			attachment: m.attachmentName,

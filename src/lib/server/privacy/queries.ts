@@ -2,22 +2,16 @@
 import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db';
+import { learnerRecordIn } from '../training';
 import {
 	candidatures,
 	emailChanges,
 	emails,
 	memberships,
 	moduleProgress,
-	quizAttempts,
 	attestations,
 	courseReminders,
-	videoPositions,
 	modules,
-	positioningAnswers,
-	questionMessages,
-	questionThreads,
-	satisfactionAnswers,
-	signIns,
 	sessions,
 	users,
 	recoveryCodes,
@@ -42,14 +36,9 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			changes,
 			factor,
 			codes,
-			positions,
-			attempts,
 			theirAttestations,
 			reminders,
-			theirSignIns,
-			positioning,
-			messages,
-			surveys
+			record
 		] = await Promise.all([
 			// Theirs by account once enrolled, by address before (a candidature is made without an account).
 			tx
@@ -89,32 +78,6 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			tx.select({ usedAt: recoveryCodes.usedAt }).from(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
 			tx
 				.select({
-					slug: modules.slug,
-					title: modules.title,
-					seconds: videoPositions.seconds,
-					updatedAt: videoPositions.updatedAt
-				})
-				.from(videoPositions)
-				.innerJoin(modules, eq(modules.id, videoPositions.moduleId))
-				.where(eq(videoPositions.userId, userId))
-				.orderBy(asc(videoPositions.updatedAt)),
-			tx
-				.select({
-					slug: modules.slug,
-					title: modules.title,
-					score: quizAttempts.score,
-					correct: quizAttempts.correct,
-					total: quizAttempts.total,
-					passed: quizAttempts.passed,
-					answers: quizAttempts.answers,
-					createdAt: quizAttempts.createdAt
-				})
-				.from(quizAttempts)
-				.innerJoin(modules, eq(modules.id, quizAttempts.moduleId))
-				.where(eq(quizAttempts.userId, userId))
-				.orderBy(asc(quizAttempts.createdAt)),
-			tx
-				.select({
 					code: attestations.code,
 					memberName: attestations.memberName,
 					programme: attestations.programme,
@@ -133,22 +96,7 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 				.from(courseReminders)
 				.where(eq(courseReminders.userId, userId)),
 			// The training file (issue « Formation, part 1 »): sign-ins, positioning, questions, surveys.
-			tx.select({ at: signIns.at }).from(signIns).where(eq(signIns.userId, userId)).orderBy(asc(signIns.at)),
-			tx.select().from(positioningAnswers).where(eq(positioningAnswers.userId, userId)),
-			tx
-				.select({
-					threadId: questionThreads.id,
-					module: questionThreads.moduleTitle,
-					author: questionMessages.author,
-					body: questionMessages.body,
-					attachmentName: questionMessages.attachmentName,
-					createdAt: questionMessages.createdAt
-				})
-				.from(questionMessages)
-				.innerJoin(questionThreads, eq(questionThreads.id, questionMessages.threadId))
-				.where(eq(questionThreads.userId, userId))
-				.orderBy(asc(questionMessages.createdAt)),
-			tx.select().from(satisfactionAnswers).where(eq(satisfactionAnswers.userId, userId))
+			learnerRecordIn(tx, userId)
 		]);
 		return {
 			account,
@@ -160,14 +108,9 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 			changes,
 			factor,
 			codes,
-			positions,
-			attempts,
 			theirAttestations,
 			reminder: reminders[0] ?? null,
-			theirSignIns,
-			positioning: positioning[0] ?? null,
-			messages,
-			surveys
+			...record
 		};
 	});
 }

@@ -109,6 +109,9 @@ export async function attachmentAnswer(
 	if (!answer) throw new NotFoundError('Pièce jointe introuvable.');
 	return answer;
 }
+/** A learner's record (sign-ins, videos, quizzes, positioning, questions, surveys) in the caller's snapshot. */
+export const learnerRecordIn = (database: DbOrTx, userId: string) =>
+	queries.learnerRecordOf(database, userId);
 /** In an account's deletion: its attachments, read before, leave the bucket once it committed. */
 export const attachmentPathsOf = (database: DbOrTx, userId: string) =>
 	queries.attachmentPathsOf(database, userId);

@@ -22,15 +22,11 @@ export interface ProofDocuments {
 export async function proofTables(db: DbOrTx, userId: string): Promise<Record<string, string>> {
 	const member = await queries.memberOf(db, userId);
 	if (!member) throw new NotFoundError('Membre introuvable.');
-	const [signIns, completions, positions, attempts, positioning, messages, satisfaction] = await Promise.all([
-		queries.signInsOf(db, userId),
+	const [completions, record] = await Promise.all([
 		queries.completionsOf(db, userId),
-		queries.videoPositionsOf(db, userId),
-		queries.quizAttemptsOf(db, userId),
-		queries.positioningOf(db, userId),
-		queries.questionLogOf(db, userId),
-		queries.satisfactionRowsOf(db, userId)
+		queries.learnerRecordOf(db, userId)
 	]);
+	const { signIns, positions, attempts, positioning, messages, surveys: satisfaction } = record;
 	return {
 		'connexions.csv': toCsv(
 			['date et heure (UTC)'],

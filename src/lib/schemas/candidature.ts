@@ -4,41 +4,36 @@
  * Client-safe.
  */
 import { z } from 'zod';
+import { optionsOf, valuesOf } from '$lib/options';
 import { emailField } from './auth';
 import { dropInvalid } from './query';
 import { lineText, multilineText } from './text';
 
-export const TRADES = [
-	{ value: 'macon', label: 'Maçon' },
-	{ value: 'paysagiste', label: 'Paysagiste' },
-	{ value: 'plombier', label: 'Plombier' },
-	{ value: 'electricien', label: 'Électricien' },
-	{ value: 'menuisier', label: 'Menuisier' },
-	{ value: 'couvreur', label: 'Couvreur' },
-	{ value: 'peintre', label: 'Peintre' },
-	{ value: 'autre', label: 'Autre métier' }
-] as const;
+export const TRADES = optionsOf({
+	macon: 'Maçon',
+	paysagiste: 'Paysagiste',
+	plombier: 'Plombier',
+	electricien: 'Électricien',
+	menuisier: 'Menuisier',
+	couvreur: 'Couvreur',
+	peintre: 'Peintre',
+	autre: 'Autre métier'
+});
 
-export const GOALS = [
-	{ value: 'demandes', label: 'Recevoir plus de demandes de clients' },
-	{ value: 'image', label: 'Donner une image plus professionnelle' },
-	{ value: 'prix', label: 'Mieux valoriser mes prix' },
-	{ value: 'recrutement', label: 'Recruter plus facilement' },
-	{ value: 'autonomie', label: 'Gérer ma présence en ligne moi-même' }
-] as const;
+export const GOALS = optionsOf({
+	demandes: 'Recevoir plus de demandes de clients',
+	image: 'Donner une image plus professionnelle',
+	prix: 'Mieux valoriser mes prix',
+	recrutement: 'Recruter plus facilement',
+	autonomie: 'Gérer ma présence en ligne moi-même'
+});
 
-export const PRESENCE = [
-	{ value: 'google', label: 'Une fiche Google (établissement)' },
-	{ value: 'reseaux', label: 'Des réseaux sociaux' },
-	{ value: 'site', label: 'Un site internet' },
-	{ value: 'aucune', label: 'Rien pour l’instant' }
-] as const;
-
-type Option = { readonly value: string; readonly label: string };
-const valuesOf = <T extends readonly Option[]>(options: T) =>
-	options.map((o) => o.value) as [T[number]['value'], ...T[number]['value'][]];
-export const labelOf = (options: readonly Option[], value: string | null | undefined): string =>
-	options.find((o) => o.value === value)?.label ?? value ?? '';
+export const PRESENCE = optionsOf({
+	google: 'Une fiche Google (établissement)',
+	reseaux: 'Des réseaux sociaux',
+	site: 'Un site internet',
+	aucune: 'Rien pour l’instant'
+});
 
 /** "06 12 34 56 78", "+33 6 12 34 56 78", "0033612345678" → "+33612345678"; null when not a French number. */
 export function normalizeFrenchPhone(input: string): string | null {

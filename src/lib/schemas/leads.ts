@@ -1,21 +1,22 @@
 /** The contact (audit request) and devis (masonry quote) forms, shared by the pages and the JSON API. */
 import { z } from 'zod';
+import { labelOf, optionsOf, valuesOf } from '$lib/options';
 import { emailField } from './auth';
 import { dropInvalid } from './query';
 import { lineText, multilineText } from './text';
 
-export const PROJECT_TYPES = [
-	{ value: 'mur', label: 'Mur, muret ou clôture' },
-	{ value: 'facade', label: 'Façade ou enduit' },
-	{ value: 'terrasse', label: 'Terrasse, dallage ou escalier' },
-	{ value: 'ouverture', label: 'Ouverture ou extension' },
-	{ value: 'renovation', label: 'Rénovation de pierre' },
-	{ value: 'autre', label: 'Autre projet' }
-] as const;
+export const PROJECT_TYPES = optionsOf({
+	mur: 'Mur, muret ou clôture',
+	facade: 'Façade ou enduit',
+	terrasse: 'Terrasse, dallage ou escalier',
+	ouverture: 'Ouverture ou extension',
+	renovation: 'Rénovation de pierre',
+	autre: 'Autre projet'
+});
 
 /** "mur" → "Mur, muret ou clôture"; an unknown value is shown as it is. */
 export const projectTypeLabel = (value: string | null | undefined): string | null =>
-	value ? (PROJECT_TYPES.find((t) => t.value === value)?.label ?? value) : null;
+	value ? labelOf(PROJECT_TYPES, value) : null;
 
 const name = lineText('Indiquez votre nom.')
 	.trim()
@@ -58,7 +59,7 @@ export const devisSchema = z.object({
 		.trim()
 		.min(2, 'Indiquez la commune du chantier.')
 		.max(100),
-	projectType: z.enum(PROJECT_TYPES.map((t) => t.value) as [string, ...string[]], {
+	projectType: z.enum(valuesOf<string>(PROJECT_TYPES), {
 		error: 'Choisissez le type de projet.'
 	}),
 	message,

@@ -11,7 +11,8 @@
 import { z } from 'zod';
 import { business } from '$content/showcase/business';
 import { parseContentFile, type ParsedFile } from '../content';
-import { WORK_TYPES, type WorkType } from '$lib/showcase/work-types';
+import { valuesOf } from '$lib/options';
+import { WORK_TYPES } from '$lib/showcase/work-types';
 
 const files = import.meta.glob('/src/content/showcase/**/*.md', {
 	eager: true,
@@ -71,7 +72,7 @@ const schemas = {
 					photo: photoFile,
 					alt: z.string().min(10),
 					title: z.string(),
-					type: z.enum(WORK_TYPES.map((t) => t.value) as [WorkType, ...WorkType[]]),
+					type: z.enum(valuesOf(WORK_TYPES)),
 					town: z.string(),
 					year: z.number().int()
 				})

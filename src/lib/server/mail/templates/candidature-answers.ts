@@ -3,14 +3,8 @@
  * business and the admin list). The e-mails themselves are one file each beside this one.
  */
 import { dateTime } from '$lib/format';
-import {
-	GOALS,
-	PRESENCE,
-	TRADES,
-	formatFrenchPhone,
-	labelOf,
-	type CandidatureStatus
-} from '$lib/schemas/candidature';
+import { labelOf } from '$lib/options';
+import { GOALS, PRESENCE, TRADES, formatFrenchPhone, type CandidatureStatus } from '$lib/schemas/candidature';
 
 export interface CandidatureForMail {
 	id: string;

@@ -6,6 +6,7 @@
  * Messages are in English, as the server's log and the operations guide are; a refusal is one line, never a stack.
  */
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, configuredInstallation, type Config } from '../../lib/server/config';
 import { openDatabase, type Database } from '../../lib/server/db';
@@ -118,6 +119,20 @@ export function operatorPath(file: string): string {
 	// Not configuration: where npm was started from, which npm passes on as INIT_CWD.
 	// eslint-disable-next-line no-restricted-properties
 	return path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+}
+
+/**
+ * The one file a command reads (`backup --verify FILE`, `restore FILE`), as the operator means it: null once the
+ * usage is printed when there is none, several or an option in its place; refused when no such file exists.
+ */
+export async function fileArgument(args: readonly string[], usage: string): Promise<string | null> {
+	if (args.length !== 1 || args[0]!.startsWith('-')) {
+		console.error(usage);
+		return null;
+	}
+	const file = operatorPath(args[0]!);
+	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
+	return file;
 }
 
 /** How a command ends: 0 done, 1 refused or failed (the message says why), 2 not understood (the usage). */

@@ -34,6 +34,7 @@ import { verifyByRestoring } from '../../lib/server/backup';
 import { openingKeys, takeKeyArguments, type KeyArguments } from '../cli/archive-keys';
 import {
 	CommandError,
+	fileArgument,
 	openCommandDatabase,
 	operatorPath,
 	requireInstallation,
@@ -129,12 +130,8 @@ async function main(argv: string[]): Promise<number> {
 
 /** `--verify <file>`: restores the archive into a throw-away database and says whether everything matched. */
 async function verify(args: string[], keyArguments: KeyArguments): Promise<number> {
-	if (args.length !== 1 || args[0]!.startsWith('-')) {
-		console.error(USAGE);
-		return EXIT.usage;
-	}
-	const file = operatorPath(args[0]!);
-	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
+	const file = await fileArgument(args, USAGE);
+	if (!file) return EXIT.usage;
 	// Any machine may check an archive (a fresh clone, with the key file): nothing is created looking for the
 	// installation's key (loadConfig would make a signing secret), and a key not found names where it was looked for.
 	const dataDir = configuredDataDir();

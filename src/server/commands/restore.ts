@@ -12,7 +12,7 @@
  * knows every table the newer migrations made), before it starts the older one.
  */
 import { createReadStream, existsSync } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { commandActor, recordAudit } from '../../lib/server/audit';
 import {
 	ArchiveKeyError,
@@ -32,7 +32,7 @@ import { configuredDataDir, loadConfig } from '../../lib/server/config';
 import { announceEverythingChanged } from '../../lib/server/pages/cache';
 import { createStorage } from '../../lib/server/storage';
 import { openingKeys, takeKeyArguments } from '../cli/archive-keys';
-import { CommandError, openCommandDatabase, operatorPath, runCommand, EXIT } from '../cli/command';
+import { CommandError, fileArgument, openCommandDatabase, runCommand, EXIT } from '../cli/command';
 
 const USAGE =
 	'usage: npm run restore -- <file.tar.gz.age> [--identity <key file>] [--force] [--as-archived]\n' +
@@ -43,12 +43,8 @@ async function main(argv: string[]): Promise<number> {
 	const force = keyArguments.rest.includes('--force');
 	const asArchived = keyArguments.rest.includes('--as-archived');
 	const files = keyArguments.rest.filter((a) => a !== '--force' && a !== '--as-archived');
-	if (files.length !== 1 || files[0]!.startsWith('-')) {
-		console.error(USAGE);
-		return EXIT.usage;
-	}
-	const file = operatorPath(files[0]!);
-	if (!(await stat(file).catch(() => null))?.isFile()) throw new CommandError(`${file}: no such file`);
+	const file = await fileArgument(files, USAGE);
+	if (!file) return EXIT.usage;
 	// A refused restore leaves DATA_DIR as it was: one that did not exist is not left behind, secret and all.
 	const dataDir = configuredDataDir();
 	const dataDirExisted = existsSync(dataDir);

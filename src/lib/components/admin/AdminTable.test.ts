@@ -2,28 +2,15 @@
  * An admin list walked by keys (the inbox, issue « Years of use »), rendered on the server as SvelteKit renders a
  * page: it says where its rows stand and never a figure it does not know, and links only to pages that exist.
  */
-import { render } from 'svelte/server';
 import { describe, expect, it } from 'vitest';
 import type { KeysetPaging } from './keyset-paging';
+import { renderAsPage } from '../../../../tests/helpers/render-page';
 import KeysetTable from './test/KeysetTable.svelte';
 
-const page = {
-	data: {},
-	form: null,
-	url: new URL('http://localhost/admin/demandes'),
-	params: {},
-	route: { id: '/admin/demandes' },
-	state: {},
-	status: 200,
-	error: null
-};
 const names = Array.from({ length: 50 }, (_, i) => `Personne ${i}`);
 const none = { newest: null, newer: null, older: null, oldest: null };
 const html = (keyset: KeysetPaging, rows = names) =>
-	render(KeysetTable, {
-		props: { names: rows, keyset },
-		context: new Map([['__request__', { page }]])
-	}).body;
+	renderAsPage(KeysetTable, { names: rows, keyset }, 'http://localhost/admin/demandes');
 /** The text of the element with this class, spaces as one. */
 const textOf = (body: string, className: string) =>
 	(new RegExp(`class="${className}[^"]*"[^>]*>([^<]*)<`).exec(body)?.[1] ?? '').replace(/[ \t\n]+/g, ' ');

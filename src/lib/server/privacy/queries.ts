@@ -27,34 +27,26 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 		await tx.execute(sql`set transaction isolation level repeatable read, read only`);
 		const [account] = await tx.select().from(users).where(eq(users.id, userId));
 		if (!account) return null;
-		const [
-			theirCandidatures,
-			theirMemberships,
-			progress,
-			mails,
-			theirSessions,
-			changes,
-			factor,
-			codes,
-			theirAttestations,
-			reminders,
-			record
-		] = await Promise.all([
+		const { reminders, record, ...rows } = await allOf({
 			// Theirs by account once enrolled, by address before (a candidature is made without an account).
-			tx
+			theirCandidatures: tx
 				.select()
 				.from(candidatures)
 				.where(or(eq(candidatures.userId, userId), eq(candidatures.email, account.email)))
 				.orderBy(asc(candidatures.createdAt)),
-			tx.select().from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)),
-			tx
+			theirMemberships: tx
+				.select()
+				.from(memberships)
+				.where(eq(memberships.userId, userId))
+				.orderBy(asc(memberships.createdAt)),
+			progress: tx
 				.select({ slug: modules.slug, title: modules.title, completedAt: moduleProgress.completedAt })
 				.from(moduleProgress)
 				.innerJoin(modules, eq(modules.id, moduleProgress.moduleId))
 				.where(eq(moduleProgress.userId, userId))
 				.orderBy(asc(moduleProgress.completedAt)),
-			tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
-			tx
+			mails: tx.select().from(emails).where(eq(emails.to, account.email)).orderBy(asc(emails.createdAt)),
+			theirSessions: tx
 				.select({
 					createdAt: sessions.createdAt,
 					expiresAt: sessions.expiresAt,
@@ -65,18 +57,21 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 				.from(sessions)
 				.where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
 				.orderBy(asc(sessions.createdAt)),
-			tx
+			changes: tx
 				.select()
 				.from(emailChanges)
 				.where(
 					and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, now))
 				),
-			tx
+			factor: tx
 				.select({ confirmedAt: totpFactors.confirmedAt })
 				.from(totpFactors)
 				.where(eq(totpFactors.userId, userId)),
-			tx.select({ usedAt: recoveryCodes.usedAt }).from(recoveryCodes).where(eq(recoveryCodes.userId, userId)),
-			tx
+			codes: tx
+				.select({ usedAt: recoveryCodes.usedAt })
+				.from(recoveryCodes)
+				.where(eq(recoveryCodes.userId, userId)),
+			theirAttestations: tx
 				.select({
 					code: attestations.code,
 					memberName: attestations.memberName,
@@ -91,26 +86,23 @@ export async function personalRowsOf(db: Db, userId: string, now: Date) {
 				})
 				.from(attestations)
 				.where(eq(attestations.userId, userId)),
-			tx
+			reminders: tx
 				.select({ lastSentAt: courseReminders.lastSentAt, unsubscribedAt: courseReminders.unsubscribedAt })
 				.from(courseReminders)
 				.where(eq(courseReminders.userId, userId)),
 			// The training file (issue « Formation, part 1 »): sign-ins, positioning, questions, surveys.
-			learnerRecordIn(tx, userId)
-		]);
-		return {
-			account,
-			theirCandidatures,
-			theirMemberships,
-			progress,
-			mails,
-			theirSessions,
-			changes,
-			factor,
-			codes,
-			theirAttestations,
-			reminder: reminders[0] ?? null,
-			...record
-		};
+			record: learnerRecordIn(tx, userId)
+		});
+		return { account, ...rows, reminder: reminders[0] ?? null, ...record };
 	});
+}
+
+/** Promise.all over an object's values: each read named where it is made, not again in a list beside it. */
+async function allOf<Reads extends Record<string, PromiseLike<unknown>>>(
+	reads: Reads
+): Promise<{ [Name in keyof Reads]: Awaited<Reads[Name]> }> {
+	const values = await Promise.all(Object.values(reads));
+	return Object.fromEntries(Object.keys(reads).map((name, i) => [name, values[i]])) as {
+		[Name in keyof Reads]: Awaited<Reads[Name]>;
+	};
 }

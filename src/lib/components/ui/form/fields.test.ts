@@ -2,33 +2,17 @@
  * The form parts rendered on the server, as SvelteKit renders a page: each field takes its value, errors and
  * constraints from the <Form> around it, by name, and ties its error text to the control for assistive technology.
  */
-import { render } from 'svelte/server';
 import { superValidate } from 'sveltekit-superforms';
 import { zod4 } from 'sveltekit-superforms/adapters';
 import { describe, expect, it } from 'vitest';
 import { stepYouSchema } from '$lib/schemas/candidature';
 import { browserPattern, controlAttributes } from './context';
+import { renderAsPage } from '../../../../../tests/helpers/render-page';
 import Harness from './test/Harness.svelte';
 import { harnessSchema } from './test/harness-schema';
 
 const adapter = zod4(harnessSchema);
-/**
- * What SvelteKit's server renderer puts in context for `$app/state` (superForm reads the page from it): a GET
- * of a page with no action result.
- */
-const page = {
-	data: {},
-	form: null,
-	url: new URL('http://localhost/'),
-	params: {},
-	route: { id: '/' },
-	state: {},
-	status: 200,
-	error: null
-};
-const context = () => new Map([['__request__', { page }]]);
-const html = (data: Awaited<ReturnType<typeof superValidate>>) =>
-	render(Harness, { props: { data } as never, context: context() }).body;
+const html = (data: Awaited<ReturnType<typeof superValidate>>) => renderAsPage(Harness, { data } as never);
 
 /** The element whose opening tag contains `marker`, as one string of attributes. */
 const tag = (body: string, marker: string) =>
@@ -89,12 +73,8 @@ describe('form fields from context', () => {
 
 	it('refuse a field outside a <Form>, or a name the form does not have', async () => {
 		const { default: Lone } = await import('./test/Lone.svelte');
-		expect(() => render(Lone, { props: { inside: false }, context: context() }).body).toThrow(
-			'inside <Form>'
-		);
-		expect(() => render(Lone, { props: { inside: true }, context: context() }).body).toThrow(
-			'no field named "nope"'
-		);
+		expect(() => renderAsPage(Lone, { inside: false })).toThrow('inside <Form>');
+		expect(() => renderAsPage(Lone, { inside: true })).toThrow('no field named "nope"');
 	});
 });
 

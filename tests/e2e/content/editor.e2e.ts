@@ -257,7 +257,7 @@ for (const width of [1280, 360]) {
 			expect(html).toContain(`<link rel="canonical" href="${server.url}/blog/${slug}"`);
 			expect(html).toContain('"@type":"Article"');
 			// The cover: its own address, the widths of the other photos, a WebP from the private bucket.
-			const cover = /<img class="cover[^"]*" src="([^"]+)" srcset="([^"]+)"/.exec(
+			const cover = /<div class="cover[^"]*">\s*<img[^>]*? src="([^"]+)" srcset="([^"]+)"/.exec(
 				html.replaceAll('&amp;', '&')
 			);
 			expect(cover?.[1]).toMatch(new RegExp(`^/blog/${slug}/couverture\\?v=`));

@@ -15,6 +15,8 @@ import { personalRowsOf } from './queries';
 export const PERSONAL_DATA_FORMAT = 1;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
+/** The module a row is about: its address and its title. */
+const moduleOf = (row: { slug: string; title: string }) => ({ module: row.slug, title: row.title });
 
 export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 	const rows = await personalRowsOf(db, userId, now);
@@ -85,21 +87,18 @@ export async function personalDataOf(db: Db, userId: string, now = new Date()) {
 			stripeSubscriptionId: m.stripeSubscriptionId
 		})),
 		courseProgress: rows.progress.map((p) => ({
-			module: p.slug,
-			title: p.title,
+			...moduleOf(p),
 			completedAt: iso(p.completedAt)
 		})),
 		/** Where they stopped in each lesson's video, to resume there. */
 		videoPositions: rows.positions.map((p) => ({
-			module: p.slug,
-			title: p.title,
+			...moduleOf(p),
 			seconds: p.seconds,
 			savedAt: iso(p.updatedAt)
 		})),
 		/** Each quiz attempt: the choices ticked (their order in each question), the score, whether it passed. */
 		quizAttempts: rows.attempts.map((a) => ({
-			module: a.slug,
-			title: a.title,
+			...moduleOf(a),
 			score: a.score,
 			correct: a.correct,
 			total: a.total,

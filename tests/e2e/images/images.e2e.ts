@@ -118,7 +118,13 @@ test('the admin replaces an image on /admin/images by upload, then sees the stat
 	await expect(card).toContainText('stockage privé');
 	const img = card.getByRole('img');
 	await expect(img).toHaveAttribute('src', /\/api\/img\/service_2\?v=/);
-	expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+	// The new address loads lazily and, on a busy machine, after the status already says « Optimisée »: wait for it.
+	await img.scrollIntoViewIfNeeded();
+	await expect
+		.poll(() => img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0)), {
+			timeout: 15_000
+		})
+		.toBeGreaterThan(0);
 
 	await card.getByLabel('Ou une adresse d’image').fill('https://exemple.com/photo.jpg');
 	await card.getByRole('button', { name: 'Utiliser' }).click();

@@ -102,13 +102,21 @@ export function serverToStop({ service }) {
 }
 
 /**
+ * What this command is run with that no server reads: how it builds (scripts/build.mjs), kept when the server's
+ * environment replaces the rest. The upgrade tests' cache of builds by sources was dropped here, and each of their
+ * upgrades built from scratch (66 s alone, minutes beside the other tests) what the cache held.
+ */
+const COMMAND_OWN = new Set(['ATELIER_BUILD_CACHE']);
+
+/**
  * The settings to run the next server with: those the running one was started with when it can be read (its
  * PORT, DATA_DIR, DATABASE_URL… were perhaps given in its environment rather than in .env), then .env, as
  * `npm start` reads them.
  */
 export function adoptSettings(server) {
 	if (server?.env) {
-		for (const name of Object.keys(process.env)) if (!(name in server.env)) delete process.env[name];
+		for (const name of Object.keys(process.env))
+			if (!(name in server.env) && !COMMAND_OWN.has(name)) delete process.env[name];
 		Object.assign(process.env, server.env);
 	}
 	// A socket handed down to that server is not the next one's (src/server/inherited-socket.ts).

@@ -143,3 +143,29 @@ describe('the privilege each step runs with', () => {
 		}
 	);
 });
+
+describe('the settings an upgrade runs with', () => {
+	it('the running server’s environment replaces the shell’s, but the build cache the command was given stays', () => {
+		const driver = `
+			import * as steps from ${JSON.stringify(scriptFile)};
+			steps.adoptSettings({ env: { DATA_DIR: '/srv/site/data', PORT: '3100' } });
+			const { DATA_DIR, PORT, FROM_THE_SHELL, ATELIER_BUILD_CACHE } = process.env;
+			console.log(JSON.stringify({ DATA_DIR, PORT, FROM_THE_SHELL, ATELIER_BUILD_CACHE }));`;
+		const run = spawnSync(process.execPath, ['--input-type=module', '-e', driver], {
+			encoding: 'utf8',
+			env: {
+				PATH: process.env.PATH,
+				ATELIER_ENV_FILE: path.join(tmpdir(), 'no-such-env-file'),
+				DATA_DIR: '/elsewhere',
+				FROM_THE_SHELL: 'yes',
+				ATELIER_BUILD_CACHE: '/tmp/builds-by-sources'
+			}
+		});
+		expect(run.status, run.stderr).toBe(0);
+		expect(JSON.parse(run.stdout)).toEqual({
+			DATA_DIR: '/srv/site/data',
+			PORT: '3100',
+			ATELIER_BUILD_CACHE: '/tmp/builds-by-sources'
+		});
+	});
+});

@@ -248,6 +248,9 @@ test(
 					`printed downtime ${upgradeLine![1]} s, backup ${upgradeLine![2]} s; seen by a poller: ${availability.longestGap} ms; ` +
 					(upgrade.output().includes('were built before') ? 'the build copied from the cache' : 'built')
 			});
+			// The upgrade adopts the running server's environment, and still builds with the cache it was given.
+			if (existsSync(stampOf(path.join(buildCache, sourceDigest()))))
+				expect(upgrade.output()).toContain('these sources were built before');
 			expect(availability.errors).toEqual([]);
 			expect(await old.child.exitCode).toBe(0);
 			expect((await health(url)).version).toBe(version);

@@ -26,5 +26,5 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 run(bin('vitest'), ['run', '--project', 'integration', ...files]);
 run(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--tests', '--if-stale']);
 const tagged = ['test', '--grep', '@drivers', '--no-deps'];
-run(bin('playwright'), [...tagged, '--project', 'upgrade', '--project', 'chromium']);
+run(bin('playwright'), [...tagged, '--project', 'upgrade', '--project', 'long', '--project', 'chromium']);
 run(bin('playwright'), [...tagged, '--project', 'throughput', '--project', 'memory', '--workers', '1']);

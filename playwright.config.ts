@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { TEST_BUILD_DIR } from './scripts/build-dir.mjs';
+import { suiteBrowser } from './tests/e2e/support/browser';
 import { useWorkersSharedServer } from './tests/e2e/support/shared-server';
 import { TEST_WAITS_ENV } from './tests/e2e/support/waits';
 
@@ -32,9 +33,6 @@ const LONG_FILES = [
 	'**/showcase/site.e2e.ts'
 ];
 
-// The machine's Chromium: Playwright's own browser download cannot work here (and is not needed).
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
 export default defineConfig({
 	testDir: 'tests/e2e',
 	testMatch: '**/*.e2e.ts',
@@ -54,16 +52,8 @@ export default defineConfig({
 		// it only for a failure, took a sixth of the suite's CPU and wall time (accessibility, site and editor: 176 s of
 		// CPU with it, 150 s without, on 4 December). A failure still prints its server's log and keeps a screenshot.
 		trace: (process.env.E2E_TRACE as 'on' | 'retain-on-failure' | undefined) || 'off',
-		launchOptions: {
-			executablePath: chromiumPath,
-			args: [
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--no-first-run'
-			]
-		}
+		// The machine's Chromium, its headless shell when installed (tests/e2e/support/browser.ts).
+		launchOptions: suiteBrowser
 	},
 	projects: [
 		// The upgrade journey builds three releases (three minutes alone), the upgrade from 0.5.0 builds 0.5.0: handed

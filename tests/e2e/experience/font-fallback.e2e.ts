@@ -4,7 +4,11 @@
  * keeps its height — its number of lines — once the web fonts are in. Measured with the fonts withheld, then given.
  */
 import { expect, test } from '@playwright/test';
+import { fullBrowser } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+
+// Text laid out by the browser visitors have: the headless shell's fonts break a heading one line differently.
+test.use({ launchOptions: fullBrowser });
 
 let server: RunningServer;
 test.beforeAll(async () => {

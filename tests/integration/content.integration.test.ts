@@ -43,7 +43,10 @@ import { GET as readRevision } from '../../src/routes/api/admin/pages/[id=entry]
 import { publishDue } from '../../src/lib/server/content/schedule';
 import { createTestDatabase, driverName, type TestDatabase } from '../helpers/database';
 
-// The renderer as it is, counted: a body is rendered once per revision, never per request.
+// The renderer as it is, counted: a body is rendered once per revision, never per request. The integration files
+// share their worker's modules (vite.config.ts): an earlier file may have loaded the content domain with the real
+// renderer, so this file starts from a cleared registry — before its imports, which then load the counted one.
+vi.hoisted(() => vi.resetModules());
 vi.mock('../../src/lib/markdown', async (importOriginal) => {
 	const actual = await importOriginal<typeof import('../../src/lib/markdown')>();
 	return { ...actual, renderMarkdown: vi.fn(actual.renderMarkdown) };

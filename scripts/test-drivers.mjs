@@ -23,7 +23,7 @@ const run = (command, args) => {
 	if (status !== 0) process.exit(status ?? 1);
 };
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-run(bin('vitest'), ['run', '--project', 'integration', ...files]);
+run(bin('vitest'), ['run', '--project', 'integration', '--sequence.shuffle.files', ...files]);
 run(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--tests', '--if-stale']);
 const tagged = ['test', '--grep', '@drivers', '--no-deps'];
 run(bin('playwright'), [...tagged, '--project', 'upgrade', '--project', 'long', '--project', 'chromium']);

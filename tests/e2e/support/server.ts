@@ -26,17 +26,36 @@ export const serverEntry = path.join(process.env.ATELIER_BUILD_DIR || 'build', '
 /** The servers' logs: files, so that a passing run prints nothing of them (test-results/ is ignored by git). */
 export const SERVER_LOGS = path.join('test-results', 'servers');
 
+/**
+ * A port no other process of the run is handed: each Playwright process (the runner, then each worker by its
+ * parallel index) takes ports from a block of its own below the kernel's ephemeral range (32768–60999 here), in
+ * turn. A port the kernel picked (`listen(0)`) was free when asked, but another worker's `listen(0)` could get it
+ * too while the first server was still starting: the second server could not listen, yet its health check passed
+ * against the first, and its test read a log where its requests never were (the likeliest reading of
+ * request-log.e2e.ts's failure in CI: no line for a request answered 200). A port held by something else is passed
+ * over.
+ */
+const PORT_BLOCK = 1_000;
+const FIRST_PORT = 20_000;
+const processSlot =
+	process.env.TEST_PARALLEL_INDEX === undefined ? 0 : Number(process.env.TEST_PARALLEL_INDEX) + 1;
+let portsHandedOut = 0;
+
 export async function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
+	for (let tries = 0; tries < PORT_BLOCK; tries++) {
+		const port = FIRST_PORT + processSlot * PORT_BLOCK + (portsHandedOut++ % PORT_BLOCK);
+		if (await canListenOn(port)) return port;
+	}
+	throw new Error(`no free port in this process's block (${FIRST_PORT + processSlot * PORT_BLOCK}…)`);
 }
+
+const canListenOn = (port: number) =>
+	new Promise<boolean>((resolve) => {
+		const probe = createServer();
+		probe.unref();
+		probe.once('error', () => resolve(false));
+		probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+	});
 
 /**
  * An empty embedded database, migrated, made once per run by the tests' build (global set-up): a server on a new
@@ -84,7 +103,8 @@ export async function startServer(
 	});
 	let output = '';
 	mkdirSync(SERVER_LOGS, { recursive: true });
-	const logFile = path.join(SERVER_LOGS, `server-${port}.log`);
+	// The port and the process: a worker that replaces a failed one hands out the same ports again.
+	const logFile = path.join(SERVER_LOGS, `server-${port}-${process.pid}.log`);
 	const log = createWriteStream(logFile);
 	const record = (chunk: Buffer) => {
 		output += chunk;
@@ -114,7 +134,8 @@ export async function startServer(
 		if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
 		try {
 			const response = await fetch(`${url}/healthz`);
-			if (response.ok) {
+			// Only once this server said it listens: an answer before that came from another process on the port.
+			if (response.ok && output.includes('"message":"listening"')) {
 				notCountedAgainstTheTest(Date.now() - started);
 				return server;
 			}

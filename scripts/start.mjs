@@ -21,18 +21,21 @@ import { supervise } from './supervisor.mjs';
 
 // First, as the server itself would (src/server/heap.ts says why): start again, as the same process, with the
 // allocator's settings, V8's baseline compiler and the young generation's bound — here, before anything is printed
-// twice (tests/static/allocator-settings.test.ts holds these flags to heap.ts's).
+// twice (tests/static/allocator-settings.test.ts holds these settings and flags to heap.ts's).
 const V8_FLAGS = ['--liftoff-only', '--max-semi-space-size=16'];
 const missingFlags = V8_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' };
 const allocator =
-	process.env.MALLOC_MMAP_THRESHOLD_ === undefined &&
-	process.platform === 'linux' &&
-	!!process.report.getReport().header.glibcVersionRuntime;
-if ((allocator || missingFlags.length) && typeof process.execve === 'function')
+	process.platform === 'linux' && !!process.report.getReport().header.glibcVersionRuntime
+		? Object.fromEntries(
+				Object.entries(ALLOCATOR_SETTINGS).filter(([name]) => process.env[name] === undefined)
+			)
+		: {};
+if ((Object.keys(allocator).length || missingFlags.length) && typeof process.execve === 'function')
 	process.execve(
 		process.execPath,
 		[process.execPath, ...process.execArgv, ...missingFlags, ...process.argv.slice(1)],
-		{ ...process.env, ...(allocator && { MALLOC_MMAP_THRESHOLD_: '131072' }) }
+		{ ...process.env, ...allocator }
 	);
 
 const envFile = readSettings();

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_V8_FLAGS, V8_FLAGS } from './heap';
+import { ALLOCATOR_SETTINGS, COMMAND_V8_FLAGS, V8_FLAGS } from './heap';
 
 const HEAP = pathToFileURL(path.join(import.meta.dirname, 'heap.ts')).href;
 const MB = 1024 * 1024;
@@ -55,5 +55,39 @@ describe('startWithProcessSettings', () => {
 		expect(boundOf(COMMAND_V8_FLAGS)).toBe(16 * MB);
 		expect(youngGenerationAfterChurn(COMMAND_V8_FLAGS)).toBeLessThanOrEqual(16 * MB);
 		expect(youngGenerationAfterChurn(V8_FLAGS)).toBeLessThanOrEqual(32 * MB);
+	});
+});
+
+describe('the allocator’s settings', () => {
+	/** A fresh process started with `env` (and none of the settings but those): what it runs with after its start. */
+	function settingsAfterStart(env: Record<string, string>): Record<string, string | undefined> {
+		const script = `
+			import { startWithProcessSettings } from ${JSON.stringify(HEAP)};
+			startWithProcessSettings([]);
+			console.log(JSON.stringify({ threshold: process.env.MALLOC_MMAP_THRESHOLD_, arenas: process.env.MALLOC_ARENA_MAX }));`;
+		// `env -u`: none of the settings this test process may have been given reaches the new one.
+		const unset = Object.keys(ALLOCATOR_SETTINGS).flatMap((name) => ['-u', name]);
+		const given = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+		const out = execFileSync(
+			'env',
+			[...unset, ...given, process.execPath, '--input-type=module', '-e', script],
+			{ encoding: 'utf8' }
+		);
+		return JSON.parse(out.trim()) as Record<string, string | undefined>;
+	}
+
+	it('are added where missing, and a value given is kept (a unit written before the arenas were set)', () => {
+		expect(settingsAfterStart({})).toMatchObject({
+			threshold: ALLOCATOR_SETTINGS.MALLOC_MMAP_THRESHOLD_,
+			arenas: ALLOCATOR_SETTINGS.MALLOC_ARENA_MAX
+		});
+		expect(settingsAfterStart({ MALLOC_MMAP_THRESHOLD_: '65536' })).toMatchObject({
+			threshold: '65536',
+			arenas: ALLOCATOR_SETTINGS.MALLOC_ARENA_MAX
+		});
+		expect(settingsAfterStart({ MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '4' })).toMatchObject({
+			threshold: '131072',
+			arenas: '4'
+		});
 	});
 });

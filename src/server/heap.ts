@@ -44,7 +44,7 @@ import v8 from 'node:v8';
  * 60 s of mixed traffic (`npm run bench memory`). glibc reads the setting when a process starts, so a server
  * started without it (node build/server.js, a service manager) starts again, at once and as the same process
  * (startWithProcessSettings). The image, `npm start` and the systemd unit set it themselves
- * (tests/static/allocator-settings.test.ts holds the four to one value).
+ * (tests/static/allocator-settings.test.ts holds the four to one value, as it does the arenas' below).
  *
  * 128 KiB, glibc's own starting threshold, not 64 KiB (until December 2026): Node.js reads sockets into 64 KiB slabs,
  * each a 69 632-byte block, and a slab still held by a chunk in flight is replaced by a new one. Above a 64 KiB
@@ -52,8 +52,19 @@ import v8 from 'node:v8';
  * in such chunks, a quarter of the proxy's answers paid an mmap and a munmap (`strace -c`: 366 and 328 in 1 500
  * answers; none at 128 KiB). The memory held is the same: after 60 s of mixed traffic 348 and 351 MB on the
  * embedded database, 287 and 286 MB on PostgreSQL (`npm run bench memory`, one run each, 4 December).
+ *
+ * Two arenas (`MALLOC_ARENA_MAX`, since December 2026): glibc gives each thread that meets a busy arena one of its
+ * own, up to eight per core, and what a thread freed stays in its arena for the next block of that thread. The
+ * server's threads (libuv's pool, V8's, sharp's, the password hashes') each kept their own: the embedded server
+ * started at 228–230 MB and peaked at 287–299 MB through 30 s of mixed traffic (foundation/memory.e2e.ts's, three
+ * runs each, 7 December); with two, 221–224 MB and 284–288 MB, answering as many requests (11–13 thousand either
+ * way), where the peak's limit is 300 MB and CI had met 310.
  */
-export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072' } as const;
+export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
+
+/** The allocator's settings the process was not started with (a value given is kept). */
+export const missingAllocatorSettings = (env: NodeJS.ProcessEnv): Partial<typeof ALLOCATOR_SETTINGS> =>
+	Object.fromEntries(Object.entries(ALLOCATOR_SETTINGS).filter(([name]) => env[name] === undefined));
 
 /** The young generation's bound: two semi-spaces of 16 MB (see the top of this file). */
 export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=16';
@@ -89,12 +100,12 @@ export function startWithProcessSettings(flags: readonly string[] = V8_FLAGS): v
 	/* eslint-disable no-restricted-properties -- the process's own start, not the application's configuration */
 	const missing = flags.filter((flag) => !process.execArgv.includes(flag));
 	const allocator =
-		process.platform === 'linux' && !!glibcVersion() && process.env.MALLOC_MMAP_THRESHOLD_ === undefined;
-	if ((!missing.length && !allocator) || typeof process.execve !== 'function') return;
+		process.platform === 'linux' && !!glibcVersion() ? missingAllocatorSettings(process.env) : {};
+	if ((!missing.length && !Object.keys(allocator).length) || typeof process.execve !== 'function') return;
 	process.execve(
 		process.execPath,
 		[process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)],
-		{ ...process.env, ...(allocator ? ALLOCATOR_SETTINGS : {}) }
+		{ ...process.env, ...allocator }
 	);
 	/* eslint-enable no-restricted-properties */
 }

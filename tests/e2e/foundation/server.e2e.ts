@@ -25,10 +25,12 @@ test(
 	{ tag: '@drivers' },
 	async () => {
 		const server = await startServer({ DATABASE_URL: '' }, { createDatabase: true });
-		// Started without the allocator's setting, it runs with it, as the same process (src/server/heap.ts).
-		expect(process.env.MALLOC_MMAP_THRESHOLD_).toBeUndefined();
+		// Started without the allocator's settings, it runs with them, as the same process (src/server/heap.ts).
 		const environment = readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0');
-		expect(environment).toContain(`MALLOC_MMAP_THRESHOLD_=${ALLOCATOR_SETTINGS.MALLOC_MMAP_THRESHOLD_}`);
+		for (const [name, value] of Object.entries(ALLOCATOR_SETTINGS)) {
+			expect(process.env[name]).toBeUndefined();
+			expect(environment).toContain(`${name}=${value}`);
+		}
 		expect(existsSync(path.join(server.dataDir, 'db'))).toBe(true);
 		expect(statSync(path.join(server.dataDir, 'secret')).mode & 0o777).toBe(0o600);
 		expect((await fetch(`${server.url}/`)).status).toBe(200);

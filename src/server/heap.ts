@@ -57,13 +57,14 @@ import v8 from 'node:v8';
  * own, up to eight per core, and what a thread freed stays in its arena for the next block of that thread. The
  * server's threads (libuv's pool, V8's, sharp's, the password hashes') each kept their own: the embedded server
  * started at 228–230 MB and peaked at 287–299 MB through 30 s of mixed traffic (foundation/memory.e2e.ts's, three
- * runs each, 7 December); with two, 221–224 MB and 284–288 MB, answering as many requests (11–13 thousand either
- * way), where the peak's limit is 300 MB and CI had met 310.
+ * runs each, 7 December); with two, 219–224 MB and 279–288 MB (six runs), answering as many requests (11–13
+ * thousand either way), where the peak's limit is 300 MB and CI had met 310. Failed sign-ins set the peak (each an
+ * argon2id hash of 19 MiB, auth/hashing-slots.ts): the same traffic without them peaks at 264 MB.
  */
 export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
 
 /** The allocator's settings the process was not started with (a value given is kept). */
-export const missingAllocatorSettings = (env: NodeJS.ProcessEnv): Partial<typeof ALLOCATOR_SETTINGS> =>
+const missingAllocatorSettings = (env: NodeJS.ProcessEnv): Partial<typeof ALLOCATOR_SETTINGS> =>
 	Object.fromEntries(Object.entries(ALLOCATOR_SETTINGS).filter(([name]) => env[name] === undefined));
 
 /** The young generation's bound: two semi-spaces of 16 MB (see the top of this file). */

@@ -58,8 +58,9 @@ import v8 from 'node:v8';
  * server's threads (libuv's pool, V8's, sharp's, the password hashes') each kept their own: the embedded server
  * started at 228–230 MB and peaked at 287–299 MB through 30 s of mixed traffic (foundation/memory.e2e.ts's, three
  * runs each, 7 December); with two, 219–224 MB and 279–288 MB (six runs), answering as many requests (11–13
- * thousand either way), where the peak's limit is 300 MB and CI had met 310. Failed sign-ins set the peak (each an
- * argon2id hash of 19 MiB, auth/hashing-slots.ts): the same traffic without them peaks at 264 MB.
+ * thousand either way), where the peak's limit is 300 MB and CI had met 310. Failed sign-ins set the peak: the same
+ * traffic without them peaks at 264 MB. Through a burst of them, what glibc's heap holds most at its peak is the
+ * zones of V8's concurrent JavaScript compilers (Maglev's: 55 MB, heaptrack, 8 December), not the hashes.
  */
 export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
 

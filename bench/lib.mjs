@@ -29,7 +29,10 @@ export async function startServer(env = {}) {
 	const profile = process.env.BENCH_CPU_PROF
 		? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
 		: [];
-	const child = spawn(process.execPath, [...profile, 'build/server.js'], {
+	// BENCH_NODE_FLAGS="--flag …": the server started with these V8 flags beside its own (src/server/heap.ts adds
+	// only what is missing), to weigh a flag on the same build before putting it in heap.ts.
+	const flags = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+	const child = spawn(process.execPath, [...profile, ...flags, 'build/server.js'], {
 		env: {
 			...process.env,
 			DATABASE_URL: '',

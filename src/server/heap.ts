@@ -63,6 +63,10 @@ import v8 from 'node:v8';
  * zones of V8's concurrent JavaScript compilers (Maglev's: 55 MB, heaptrack, 8 December), not the hashes. As an
  * operator meets it (`/usr/bin/time -v npm start`, a new embedded site, 8 December): mixed traffic, the server
  * 288 MB and its process tree 414 MB at their peaks; failed sign-ins alone, 322 MB and 447 MB.
+ * Tried against that peak and left (`BENCH_NODE_FLAGS`, `npm run bench memory`, runs alternated, 8 December): without
+ * Maglev (`--no-maglev`) the embedded server peaked at 280–284 MB instead of 288–291 and PostgreSQL's at 214–215
+ * instead of 223–226, but the embedded server answered 20–25 thousand requests in the 60 s instead of 29 thousand;
+ * with two V8 worker threads instead of four (`--v8-pool-size=2`), 301 MB and fewer requests too.
  */
 export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
 

@@ -57,16 +57,14 @@ import v8 from 'node:v8';
  * own, up to eight per core, and what a thread freed stays in its arena for the next block of that thread. The
  * server's threads (libuv's pool, V8's, sharp's, the password hashes') each kept their own: on a new site on the
  * embedded database, the server started at 228–230 MB and peaked at 287–299 MB through 30 s of mixed traffic
- * (foundation/memory.e2e.ts's, three runs each, 7 December); with two, 219–224 MB and 279–288 MB (six runs), answering as many requests (11–13
- * thousand either way), where the peak's limit is 300 MB and CI had met 310. Failed sign-ins set the peak: the same
- * traffic without them peaks at 264 MB. Through a burst of them, what glibc's heap holds most at its peak is the
- * zones of V8's concurrent JavaScript compilers (Maglev's: 55 MB, heaptrack, 8 December), not the hashes. As an
- * operator meets it (`/usr/bin/time -v npm start`, a new embedded site, 8 December): mixed traffic, the server
- * 288 MB and its process tree 414 MB at their peaks; failed sign-ins alone, 322 MB and 447 MB.
- * Tried against that peak and left (`BENCH_NODE_FLAGS`, `npm run bench memory`, runs alternated, 8 December): without
- * Maglev (`--no-maglev`) the embedded server peaked at 280–284 MB instead of 288–291 and PostgreSQL's at 214–215
- * instead of 223–226, but the embedded server answered 20–25 thousand requests in the 60 s instead of 29 thousand;
- * with two V8 worker threads instead of four (`--v8-pool-size=2`), 301 MB and fewer requests too.
+ * (foundation/memory.e2e.ts's, three runs each, 7 December); with two, 219–224 MB and 279–288 MB (six runs),
+ * answering as many requests (11–13 thousand either way), where the peak's limit is 300 MB and CI had met 310. Failed
+ * sign-ins set the peak: the same traffic without them peaks at 264 MB. Through a burst of them, what glibc's heap
+ * holds most at its peak is the zones of V8's concurrent JavaScript compilers (Maglev's: 55 MB, heaptrack, 8
+ * December), not the hashes. As an operator meets it (`/usr/bin/time -v npm start`, a new embedded site, 8 December):
+ * mixed traffic, the server 288 MB and its process tree 414 MB at their peaks; failed sign-ins alone, 322 MB and 447
+ * MB. Without Maglev (`--no-maglev`) a burst of failed sign-ins peaks 46 MB lower, for 5–9 % fewer requests there and
+ * up to a third fewer on the embedded database in `npm run bench memory`: not used (docs/performance.md, 8 December).
  */
 export const ALLOCATOR_SETTINGS = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
 
